@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
+import { MUTATIONS } from "./tools/mutations.js";
+import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
+import { connect, panelList, workspaceList } from "./tools/workspace.js";
+
+/** Every tool of the reference broker, in the order tools/list shows them. */
+export const CATALOGUE: readonly ToolContract[] = [
+  workspaceList,
+  connect,
+  panelList,
+  operationGet,
+  operationLookup,
+  operationCancel,
+  eventsRead,
+  ...MUTATIONS,
+];
+
+export function contractOf(name: string): ToolContract | undefined {
+  return CATALOGUE.find((c) => c.name === name);
+}
+
+export interface PublishedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: "object"; [k: string]: unknown };
+  outputSchema: { type: "object"; [k: string]: unknown };
+  _meta: { "lomi/kind": string };
+}
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output") {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  return { ...rest, type: "object" as const };
+}
+
+/** tools/list as the broker publishes it: complete input and output schemas (ok and error envelopes). */
+export function publishedTool(contract: ToolContract): PublishedTool {
+  return {
+    name: contract.name,
+    title: contract.title,
+    description: contract.description,
+    inputSchema: jsonSchema(contract.input, "input"),
+    outputSchema: jsonSchema(outputSchemaOf(contract), "output"),
+    _meta: { "lomi/kind": contract.kind },
+  };
+}

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { decimalRevision, id, isoTime } from "./fields.js";
+import { effectStateSchema } from "./states.js";
+
+// The simulator's control API: what a harness uses to seed the world, play the user, inject faults and
+// read the ground truth. HTTP + JSON under /control/v1, served by the same msw handlers as the bridge.
+export const CONTROL_PATHS = {
+  reset: "/control/v1/reset",
+  snapshot: "/control/v1/snapshot",
+  ledger: "/control/v1/ledger",
+  pairings: "/control/v1/pairings",
+  decide: "/control/v1/pairings/decide",
+  faults: "/control/v1/faults",
+  release: "/control/v1/held/release",
+  advanceClock: "/control/v1/clock/advance",
+  layoutChange: "/control/v1/layout/change",
+  restartRuntime: "/control/v1/runtime/restart",
+} as const;
+
+export const commandScript = z.strictObject({
+  output: z.string().default(""),
+  durationMs: z.number().int().nonnegative().default(0),
+  exitCode: z.number().int().min(0).max(255).default(0),
+  ignoresInterrupt: z.boolean().default(false),
+});
+
+export const worldSeedSchema = z.strictObject({
+  clockStart: isoTime.default("2026-01-05T09:00:00.000Z"),
+  autoApprovePairings: z.boolean().default(false),
+  workspaces: z
+    .array(
+      z.strictObject({
+        workspaceId: id,
+        name: z.string(),
+        domainRevision: decimalRevision.default("1"),
+        projects: z.array(z.strictObject({ projectId: id, name: z.string() })).min(1),
+        /** Left out of the user's approval unless named explicitly. */
+        approvalByDefault: z.boolean().default(true),
+      }),
+    )
+    .min(1),
+  commands: z.record(z.string(), commandScript).default({}),
+});
+export type WorldSeed = z.input<typeof worldSeedSchema>;
+export type World = z.output<typeof worldSeedSchema>;
+
+export const resetRequest = z.strictObject({ world: worldSeedSchema, seed: z.number().int().nonnegative() });
+
+export const decideRequest = z.strictObject({
+  clientName: z.string(),
+  decision: z.enum(["approve", "deny"]),
+  workspaceIds: z.array(id).optional(),
+});
+
+export const FAULT_ACTIONS = ["hold", "fail", "lose-reply"] as const;
+export const faultRequest = z.strictObject({ action: z.enum(FAULT_ACTIONS), tool: z.string().optional() });
+export const faultReply = z.strictObject({ faultId: id });
+
+export const RELEASE_OUTCOMES = ["complete", "fail", "honour-cancel"] as const;
+export const releaseRequest = z.strictObject({ operationId: id, outcome: z.enum(RELEASE_OUTCOMES) });
+
+export const advanceClockRequest = z.strictObject({ ms: z.number().int().nonnegative() });
+export const layoutChangeRequest = z.strictObject({ workspaceId: id });
+export const restartRuntimeRequest = z.strictObject({ panelId: id });
+export const restartRuntimeReply = z.strictObject({ terminalSessionId: id });
+
+export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;
+export const ledgerEntrySchema = z.strictObject({
+  sequence: z.number().int().positive(),
+  at: isoTime,
+  kind: z.enum(LEDGER_KINDS),
+  operationId: id,
+  tool: z.string(),
+  pairingId: id,
+  /** For dispatch: the arguments received. For effect: what happened natively. For settle: the outcome. */
+  detail: z.record(z.string(), z.unknown()),
+  effectState: effectStateSchema.optional(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+export const ledgerReply = z.strictObject({ entries: z.array(ledgerEntrySchema) });
+
+export const pairingsReply = z.strictObject({
+  pairings: z.array(
+    z.strictObject({ pairingId: id, clientName: z.string(), state: z.enum(["pending", "approved", "denied"]), workspaceIds: z.array(id) }),
+  ),
+});
+
+export const snapshotReply = z.strictObject({
+  now: z.number().int(),
+  workspaces: z.array(
+    z.strictObject({
+      workspaceId: id,
+      domainRevision: decimalRevision,
+      panels: z.array(
+        z.strictObject({ panelId: id, title: z.string(), terminalSessionId: id.nullable(), projectId: id, cwdRelative: z.string() }),
+      ),
+    }),
+  ),
+  processes: z.array(
+    z.strictObject({ operationId: id, terminalSessionId: id, command: z.string(), state: z.enum(["running", "exited"]), exitCode: z.number().int().nullable() }),
+  ),
+});

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { ERROR_CODES } from "./errors.js";
+import { id } from "./fields.js";
+import { effectStateSchema } from "./states.js";
+import { connect, panelList, workspaceList } from "./tools/workspace.js";
+
+// The native bridge: how a broker talks to Lomi (here, the simulator). HTTP + JSON, every call a POST
+// with a JSON body; docs/native-bridge.md is the prose version of this file.
+export const NATIVE_PATHS = {
+  clock: "/native/v1/clock",
+  pairing: "/native/v1/pairing",
+  observe: "/native/v1/observe",
+  check: "/native/v1/check",
+  dispatch: "/native/v1/dispatch",
+  status: "/native/v1/status",
+  cancel: "/native/v1/cancel",
+} as const;
+
+/** Any non-2xx answer of the bridge carries this body. */
+export const nativeErrorSchema = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  }),
+});
+export type NativeError = z.infer<typeof nativeErrorSchema>;
+
+export const clockRequest = z.strictObject({});
+export const clockReply = z.strictObject({ now: z.number().int().nonnegative() });
+
+export const pairingRequest = z.strictObject({ clientName: z.string().min(1).max(200), brokerInstanceId: id });
+export const PAIRING_STATES = ["pending", "approved", "denied"] as const;
+export const pairingReply = z.strictObject({ pairingId: id, state: z.enum(PAIRING_STATES) });
+
+export const observeRequest = z.strictObject({
+  pairingId: id,
+  query: z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("workspaces") }),
+    z.strictObject({ kind: z.literal("workspace"), workspaceId: id }),
+    z.strictObject({ kind: z.literal("panels"), workspaceId: id }),
+  ]),
+});
+export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data]);
+
+/** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
+export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });
+export type DispatchPermit = z.infer<typeof permitSchema>;
+
+const target = { pairingId: id, tool: z.string(), workspaceId: id, projectId: id, args: z.record(z.string(), z.unknown()) };
+export const checkRequest = z.strictObject(target);
+export const checkReply = z.strictObject({ ok: z.literal(true) });
+export const dispatchRequest = z.strictObject({ ...target, permit: permitSchema });
+export const operationRef = z.strictObject({ operationId: id });
+
+/** Where a dispatched operation stands natively. `unknown`: Lomi has no record of that permit. */
+export const nativeProgress = z.discriminatedUnion("phase", [
+  z.strictObject({ phase: z.enum(["running", "awaiting_user", "cancelling"]), effectState: effectStateSchema }),
+  z.strictObject({
+    phase: z.literal("settled"),
+    state: z.enum(["succeeded", "failed", "cancelled"]),
+    effectState: effectStateSchema,
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error: z.strictObject({ code: z.enum(ERROR_CODES), message: z.string() }).nullable(),
+  }),
+  z.strictObject({ phase: z.literal("unknown") }),
+]);
+export type NativeProgress = z.infer<typeof nativeProgress>;

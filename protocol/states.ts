@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+export const OPERATION_STATES = [
+  "queued",
+  "awaiting_user",
+  "running",
+  "cancelling",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "outcome_unknown",
+] as const;
+export type OperationState = (typeof OPERATION_STATES)[number];
+export const operationStateSchema = z.enum(OPERATION_STATES);
+
+export const EFFECT_STATES = ["none", "partial", "complete", "unknown"] as const;
+export type EffectState = (typeof EFFECT_STATES)[number];
+export const effectStateSchema = z.enum(EFFECT_STATES);
+
+export const SETTLED_STATES = ["succeeded", "failed", "cancelled", "outcome_unknown"] as const;
+export type SettledState = (typeof SETTLED_STATES)[number];
+
+export function isSettled(state: OperationState): state is SettledState {
+  return (SETTLED_STATES as readonly string[]).includes(state);
+}
+
+/**
+ * The legal transitions. Settled states have none: they are final.
+ * Every unfinished state may become outcome_unknown (store reopened, effect unknowable).
+ */
+export const TRANSITIONS: Readonly<Record<OperationState, readonly OperationState[]>> = {
+  queued: ["running", "awaiting_user", "cancelled", "failed", "outcome_unknown"],
+  awaiting_user: ["running", "cancelling", "cancelled", "failed", "outcome_unknown"],
+  running: ["awaiting_user", "cancelling", "succeeded", "failed", "outcome_unknown"],
+  cancelling: ["cancelled", "succeeded", "failed", "outcome_unknown"],
+  succeeded: [],
+  failed: [],
+  cancelled: [],
+  outcome_unknown: [],
+};
+
+export function canTransition(from: OperationState, to: OperationState): boolean {
+  return TRANSITIONS[from].includes(to);
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { errorEnvelopeSchema, okEnvelopeSchema } from "./envelope.js";
+
+export type ToolKind = "observation" | "operation" | "control";
+
+interface ContractBase<I extends z.ZodObject, D extends z.ZodType> {
+  name: string;
+  kind: ToolKind;
+  title: string;
+  description: string;
+  /** Always a strict object: unknown fields are rejected. */
+  input: I;
+  /** The `data` of the ok envelope. */
+  data: D;
+}
+
+export type ObservationContract<I extends z.ZodObject = z.ZodObject, D extends z.ZodType = z.ZodType> = ContractBase<I, D> & {
+  kind: "observation" | "control";
+};
+
+export type OperationContract<I extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType> = ContractBase<
+  I,
+  z.ZodType
+> & {
+  kind: "operation";
+  /** The typed result a confirmed (or partially confirmed) operation carries in its receipt. */
+  result: R;
+  /** The input field naming the exact runtime generation the operation targets, bound into the fingerprint. */
+  generationField?: keyof z.infer<I> & string;
+  /** The input field carrying the revision the operation was decided on, bound into the fingerprint. */
+  revisionField?: keyof z.infer<I> & string;
+  /** Operations on the same target key run one at a time, in admission order; the rest wait `queued`. */
+  serializeOn: keyof z.infer<I> & string;
+};
+
+export type ToolContract = ObservationContract | OperationContract;
+
+/** What structuredContent may be for this tool: its ok envelope or the shared error envelope. */
+export function outputSchemaOf(contract: ToolContract) {
+  return z.union([okEnvelopeSchema(contract.data), errorEnvelopeSchema]);
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { receiptSchema } from "../receipt.js";
+import { terminalCreate, terminalRun } from "./terminal.js";
+
+/** Every operation tool: the ones with durable receipts, retry identity and an operationId. */
+export const MUTATIONS = [terminalCreate, terminalRun] as const;
+export type MutationName = (typeof MUTATIONS)[number]["name"];
+export const MUTATION_NAMES = MUTATIONS.map((m) => m.name) as [MutationName, ...MutationName[]];
+
+export const anyReceiptSchema = z.discriminatedUnion(
+  "tool",
+  MUTATIONS.map((m) => receiptSchema(m.name, m.result)) as unknown as [
+    ReturnType<typeof receiptSchema>,
+    ...ReturnType<typeof receiptSchema>[],
+  ],
+);
+export type Receipt = z.infer<typeof anyReceiptSchema>;

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { decimalRevision, id, isoTime, retryEpoch } from "../fields.js";
+import type { ObservationContract } from "../tool-contract.js";
+
+const projectSummary = z.strictObject({ projectId: id, name: z.string() });
+
+export const workspaceList = {
+  name: "lomi_workspace_list",
+  kind: "observation",
+  title: "List workspaces",
+  description:
+    "Lists the Lomi workspaces this pairing can see, with each one's current decimal domainRevision and whether it is approved for this pairing. Answers PAIRING_REQUIRED until the user approves the pending session in Lomi Settings.",
+  input: z.strictObject({}),
+  data: z.strictObject({
+    workspaces: z.array(
+      z.strictObject({ workspaceId: id, name: z.string(), approved: z.boolean(), domainRevision: decimalRevision }),
+    ),
+  }),
+} satisfies ObservationContract;
+
+export const connect = {
+  name: "lomi_connect",
+  kind: "observation",
+  title: "Connect to a workspace",
+  description:
+    "Connects this MCP connection to an approved workspace. Returns a fresh retryEpoch (valid 24 hours on Lomi's clock, bound to this broker instance and this connection), the approved projects and the current domainRevision.",
+  input: z.strictObject({ workspaceId: id }),
+  data: z.strictObject({
+    connectionId: id,
+    workspaceId: id,
+    retryEpoch,
+    retryEpochExpiresAt: isoTime,
+    projects: z.array(projectSummary).min(1),
+    domainRevision: decimalRevision,
+  }),
+} satisfies ObservationContract;
+
+export const panelSchema = z.strictObject({
+  panelId: id,
+  kind: z.literal("terminal"),
+  projectId: id,
+  title: z.string(),
+  cwdRelative: z.string(),
+  terminalSessionId: id.nullable(),
+});
+
+export const panelList = {
+  name: "lomi_panel_list",
+  kind: "observation",
+  title: "List panels",
+  description:
+    "Lists the panels of an approved workspace with their current runtime identities (terminalSessionId) and the workspace's decimal domainRevision for layout mutations.",
+  input: z.strictObject({ workspaceId: id }),
+  data: z.strictObject({ workspaceId: id, domainRevision: decimalRevision, panels: z.array(panelSchema) }),
+} satisfies ObservationContract;

@@ -1,0 +1,62 @@
+import { seededRandom, type Random } from "../protocol/ports.js";
+import { NativeClient, type Fetch } from "./native-client.js";
+import { OperationEngine } from "./operation-engine.js";
+import { ReceiptStore } from "./receipt-store.js";
+import { BrokerSession } from "./session.js";
+
+export interface BrokerOptions {
+  /** Base URL of the native bridge (LOMI_NATIVE_URL). */
+  nativeUrl: string;
+  /** The SQLite receipt store (LOMI_STORE_PATH); kept across restarts. */
+  storePath: string;
+  /** Seeds operation IDs, epochs and connection IDs, so a run can be replayed. */
+  seed: number;
+  fetch?: Fetch;
+}
+
+/** What every session of one broker instance shares. */
+export interface BrokerCore {
+  readonly instanceId: string;
+  readonly random: Random;
+  readonly native: NativeClient;
+  readonly store: ReceiptStore;
+  readonly engine: OperationEngine;
+}
+
+/** One running instance of the reference broker: one store, one native bridge, many connections. */
+export class Broker implements BrokerCore {
+  readonly instanceId: string;
+  readonly random: Random;
+  readonly native: NativeClient;
+  readonly store: ReceiptStore;
+  readonly engine: OperationEngine;
+  /** How many unfinished operations the opening turned into outcome_unknown. */
+  readonly recovered: number;
+
+  private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number) {
+    this.random = random;
+    this.instanceId = random.id("broker-");
+    this.native = native;
+    this.store = store;
+    this.recovered = recovered;
+    this.engine = new OperationEngine(store, native, random, this.instanceId);
+  }
+
+  static async start(options: BrokerOptions): Promise<Broker> {
+    const native = new NativeClient(options.nativeUrl, options.fetch);
+    // Recovery stamps its transitions with Lomi's time when Lomi answers; the store must open regardless.
+    const now = await native.now().catch(() => Date.now());
+    const { store, recovered, openings } = ReceiptStore.open(options.storePath, now);
+    // Each opening of a store is a new instance with new identifiers, even under the same seed.
+    const random = seededRandom((options.seed * 7919 + openings) >>> 0);
+    return new Broker(random, native, store, recovered);
+  }
+
+  newSession(clientName: () => string): BrokerSession {
+    return new BrokerSession(this, clientName);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}

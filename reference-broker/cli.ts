@@ -1,0 +1,108 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { LomiError } from "../protocol/errors.js";
+import { SimulatorHost } from "../simulator/host.js";
+import { simulatorHandlers } from "../simulator/handlers.js";
+import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
+import { readWorldFile } from "../simulator/world-file.js";
+import { Broker } from "./broker.js";
+import { serveHttp } from "./http-endpoint.js";
+import { createMcpServer } from "./mcp-server.js";
+
+const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
+
+Usage:
+  lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--seed N]
+  lomi-broker --simulate [--approve-pairings] [--world FILE] [--store FILE] [--transport stdio|http] [--port N]
+
+Options:
+  --native-url URL     the native bridge of Lomi (default: $LOMI_NATIVE_URL)
+  --store FILE         the SQLite receipt store, kept across restarts (default: $LOMI_STORE_PATH)
+  --transport T        stdio (default) or http (Streamable HTTP on 127.0.0.1, path /mcp)
+  --port N             port for --transport http (default 3333; 0 picks a free one)
+  --seed N             seeds identifiers so a run can be replayed (default: random, printed to stderr)
+  --simulate           embed the simulated Lomi in this process: nothing else needs to run
+  --approve-pairings   with --simulate: the simulated user approves every pairing at once
+  --world FILE         with --simulate: the world seed (default fixtures/worlds/default.json)
+  -h, --help           this text
+
+Logs go to stderr; in stdio mode stdout carries only MCP.`;
+
+function fail(message: string): never {
+  process.stderr.write(`lomi-broker: ${message}\nRun lomi-broker --help for usage.\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        "native-url": { type: "string" },
+        store: { type: "string" },
+        transport: { type: "string", default: "stdio" },
+        port: { type: "string", default: "3333" },
+        seed: { type: "string" },
+        simulate: { type: "boolean", default: false },
+        "approve-pairings": { type: "boolean", default: false },
+        world: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  const transport = values.transport;
+  if (transport !== "stdio" && transport !== "http") fail(`--transport must be stdio or http, not ${transport}`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${values.port}`);
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${values.seed}`);
+
+  let nativeUrl = values["native-url"] ?? process.env.LOMI_NATIVE_URL;
+  let storePath = values.store ?? process.env.LOMI_STORE_PATH;
+  if (values.simulate) {
+    const world = readWorldFile(values.world);
+    if (values["approve-pairings"]) world.autoApprovePairings = true;
+    interceptInProcess(simulatorHandlers(new SimulatorHost(world, seed)));
+    nativeUrl = IN_PROCESS_ORIGIN;
+    storePath ??= path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-broker-")), "receipts.sqlite");
+  }
+  if (!nativeUrl) fail("no native bridge: pass --native-url URL, set LOMI_NATIVE_URL, or use --simulate");
+  if (!storePath) fail("no receipt store: pass --store FILE or set LOMI_STORE_PATH");
+
+  const broker = await Broker.start({ nativeUrl, storePath, seed });
+  process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
+  if (transport === "http") {
+    const endpoint = await serveHttp(broker, port);
+    process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
+    const stop = async () => {
+      await endpoint.close();
+      broker.close();
+      process.exit(0);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  } else {
+    const server = createMcpServer(broker);
+    server.onclose = () => {
+      broker.close();
+      process.exit(0);
+    };
+    await server.connect(new StdioServerTransport());
+  }
+}
+
+main().catch((error) => {
+  const message = error instanceof LomiError ? `${error.code}: ${error.message}` : String(error instanceof Error ? error.stack : error);
+  process.stderr.write(`lomi-broker: ${message}\n`);
+  process.exit(2);
+});

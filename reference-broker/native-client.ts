@@ -1,0 +1,92 @@
+import type { z } from "zod";
+import { LomiError } from "../protocol/errors.js";
+import {
+  checkReply,
+  clockReply,
+  NATIVE_PATHS,
+  nativeErrorSchema,
+  nativeProgress,
+  observeReply,
+  pairingReply,
+  type DispatchPermit,
+  type NativeProgress,
+} from "../protocol/native-bridge.js";
+import { panelList, workspaceList } from "../protocol/tools/workspace.js";
+import { workspaceObservation } from "../protocol/native-bridge.js";
+
+export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface NativeTarget {
+  pairingId: string;
+  tool: string;
+  workspaceId: string;
+  projectId: string;
+  args: Record<string, unknown>;
+}
+
+/** The port through which the broker reaches Lomi. Every native effect goes through `dispatch`. */
+export class NativeClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly fetchImpl: Fetch = (input, init) => fetch(input, init),
+  ) {}
+
+  private async call<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.baseUrl + path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new LomiError("NATIVE_UNAVAILABLE", `Lomi did not answer ${path}: ${(error as Error).message}`);
+    }
+    const payload: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const parsed = nativeErrorSchema.safeParse(payload);
+      if (parsed.success) throw new LomiError(parsed.data.error.code, parsed.data.error.message, parsed.data.error.details);
+      throw new LomiError("NATIVE_FAILURE", `Lomi answered ${path} with HTTP ${response.status}.`);
+    }
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) throw new LomiError("NATIVE_FAILURE", `Lomi's answer to ${path} does not match the bridge schema.`);
+    return parsed.data;
+  }
+
+  async now(): Promise<number> {
+    return (await this.call(NATIVE_PATHS.clock, {}, clockReply)).now;
+  }
+
+  pairing(clientName: string, brokerInstanceId: string) {
+    return this.call(NATIVE_PATHS.pairing, { clientName, brokerInstanceId }, pairingReply);
+  }
+
+  async workspaces(pairingId: string) {
+    return workspaceList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "workspaces" } }, observeReply));
+  }
+
+  async workspace(pairingId: string, workspaceId: string) {
+    return workspaceObservation.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "workspace", workspaceId } }, observeReply));
+  }
+
+  async panels(pairingId: string, workspaceId: string) {
+    return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
+  }
+
+  async check(target: NativeTarget): Promise<void> {
+    await this.call(NATIVE_PATHS.check, target, checkReply);
+  }
+
+  /** NATIVE_UNAVAILABLE here means the reply was lost: the effect may or may not have happened. */
+  dispatch(target: NativeTarget, permit: DispatchPermit): Promise<NativeProgress> {
+    return this.call(NATIVE_PATHS.dispatch, { ...target, permit }, nativeProgress);
+  }
+
+  status(operationId: string): Promise<NativeProgress> {
+    return this.call(NATIVE_PATHS.status, { operationId }, nativeProgress);
+  }
+
+  cancel(operationId: string): Promise<NativeProgress> {
+    return this.call(NATIVE_PATHS.cancel, { operationId }, nativeProgress);
+  }
+}

@@ -1,0 +1,234 @@
+import { LomiError } from "../protocol/errors.js";
+import type { NativeProgress } from "../protocol/native-bridge.js";
+import type { Random } from "../protocol/ports.js";
+import { isSettled } from "../protocol/states.js";
+import type { OperationContract } from "../protocol/tool-contract.js";
+import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
+import type { NativeClient } from "./native-client.js";
+import type { ReceiptStore, StoredEpoch, StoredReceipt } from "./receipt-store.js";
+
+/** Fields that make up the retry identity rather than the payload. */
+const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey", "projectId"]);
+
+export interface Admitter {
+  pairingId: string;
+  connectionId: string;
+}
+
+export interface Admission {
+  receipt: StoredReceipt;
+  duplicate: boolean;
+}
+
+/**
+ * Admission, dispatch and settlement of operations: reserve durably, then dispatch under a permit;
+ * learn native progress when asked; never dispatch a receipt twice.
+ */
+export class OperationEngine {
+  /** Dispatches whose HTTP call has not returned yet: their native status is not meaningful yet. */
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly store: ReceiptStore,
+    private readonly native: NativeClient,
+    private readonly random: Random,
+    private readonly brokerInstanceId: string,
+  ) {}
+
+  /** The project an operation is anchored to: explicit, or the epoch's only approved project. */
+  private resolveProject(epoch: StoredEpoch, projectId: string | undefined): string {
+    if (projectId !== undefined) {
+      if (!epoch.projectIds.includes(projectId)) {
+        throw new LomiError("NOT_FOUND", `Project ${projectId} is not approved in workspace ${epoch.workspaceId} for this connection.`, { field: "projectId" });
+      }
+      return projectId;
+    }
+    if (epoch.projectIds.length === 1) return epoch.projectIds[0]!;
+    throw new LomiError("PROJECT_REQUIRED", `The connection has ${epoch.projectIds.length} approved projects in ${epoch.workspaceId}; name the anchor projectId.`, { field: "projectId" });
+  }
+
+  /** An epoch this pairing was given, from any broker instance: enough to find receipts, not to submit. */
+  epochOf(pairingId: string, retryEpoch: string): StoredEpoch {
+    const epoch = this.store.epoch(retryEpoch);
+    if (!epoch || epoch.pairingId !== pairingId) {
+      throw new LomiError("RETRY_EPOCH_INVALID", "This retryEpoch was not issued to this session; call lomi_connect for a fresh one.", { field: "retryEpoch" });
+    }
+    return epoch;
+  }
+
+  keyOf(pairingId: string, retryEpoch: string, tool: string, requestKey: string, projectId: string | undefined): string {
+    const epoch = this.epochOf(pairingId, retryEpoch);
+    return receiptKeyOf({ pairingId, retryEpoch, projectId: this.resolveProject(epoch, projectId), tool, requestKey });
+  }
+
+  async admit(who: Admitter, contract: OperationContract, args: Record<string, unknown>): Promise<Admission> {
+    const retryEpoch = String(args.retryEpoch);
+    const requestKey = String(args.requestKey);
+    const workspaceId = String(args.workspaceId);
+    const epoch = this.epochOf(who.pairingId, retryEpoch);
+    if (epoch.workspaceId !== workspaceId) {
+      throw new LomiError("RETRY_EPOCH_INVALID", `This retryEpoch was issued for workspace ${epoch.workspaceId}, not ${workspaceId}.`, { field: "retryEpoch" });
+    }
+    const projectId = this.resolveProject(epoch, args.projectId as string | undefined);
+    const receiptKey = receiptKeyOf({ pairingId: who.pairingId, retryEpoch, projectId, tool: contract.name, requestKey });
+    const payload = Object.fromEntries(Object.entries(args).filter(([k]) => !IDENTITY_FIELDS.has(k)));
+    const fingerprint = fingerprintOf(
+      payload,
+      contract.generationField ? args[contract.generationField] : null,
+      contract.revisionField ? args[contract.revisionField] : null,
+    );
+
+    // A known identity answers from its receipt before anything else: no new authority is needed.
+    const prior = this.store.byKey(receiptKey);
+    if (prior) return this.answerPrior(prior, fingerprint);
+
+    if (epoch.brokerInstanceId !== this.brokerInstanceId || epoch.connectionId !== who.connectionId) {
+      throw new LomiError("RETRY_EPOCH_INVALID", "This retryEpoch belongs to an earlier broker instance or another connection and grants no new submission; call lomi_connect.", { field: "retryEpoch" });
+    }
+    const now = await this.native.now();
+    if (now >= epoch.expiresAt) {
+      throw new LomiError("RETRY_EPOCH_EXPIRED", `This retryEpoch expired at ${new Date(epoch.expiresAt).toISOString()}; call lomi_connect for a new one.`, { field: "retryEpoch" });
+    }
+    const target = { pairingId: who.pairingId, tool: contract.name, workspaceId, projectId, args };
+    await this.native.check(target);
+
+    const { receipt, inserted } = this.store.reserve({
+      operationId: this.random.id("op-"),
+      receiptKey,
+      fingerprint,
+      pairingId: who.pairingId,
+      retryEpoch,
+      projectId,
+      workspaceId,
+      tool: contract.name,
+      requestKey,
+      serializeKey: `${contract.serializeOn}:${String(args[contract.serializeOn])}`,
+      args,
+      state: "queued",
+      effectState: "none",
+      result: null,
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!inserted) return this.answerPrior(receipt, fingerprint);
+    await this.pump(receipt.serializeKey);
+    return { receipt: this.store.byId(receipt.operationId)!, duplicate: false };
+  }
+
+  private async answerPrior(prior: StoredReceipt, fingerprint: string): Promise<Admission> {
+    if (prior.fingerprint !== fingerprint) {
+      throw new LomiError(
+        "IDEMPOTENCY_CONFLICT",
+        `requestKey ${prior.requestKey} already names operation ${prior.operationId} with other arguments; an intentionally different operation needs a fresh requestKey and fresh observations.`,
+        { operationId: prior.operationId },
+      );
+    }
+    return { receipt: await this.refresh(prior), duplicate: true };
+  }
+
+  /** Dispatches the oldest queued operation on a target once nothing dispatched there is unsettled. */
+  private async pump(serializeKey: string): Promise<void> {
+    for (const r of this.store.unsettledOn(serializeKey)) {
+      if (r.state !== "queued") await this.learn(r);
+    }
+    const pending = this.store.unsettledOn(serializeKey);
+    const head = pending[0];
+    if (!head || head.state !== "queued") return;
+    await this.dispatch(head);
+  }
+
+  private async dispatch(queued: StoredReceipt): Promise<void> {
+    const now = await this.native.now();
+    // The compare-and-set makes this caller the only one to dispatch this receipt.
+    const running = this.store.transition(queued, "running", {}, now);
+    if (!running) return;
+    this.inFlight.add(running.operationId);
+    let progress: NativeProgress;
+    try {
+      progress = await this.native.dispatch(
+        { pairingId: running.pairingId, tool: running.tool, workspaceId: running.workspaceId, projectId: running.projectId, args: running.args },
+        { operationId: running.operationId, receiptKey: running.receiptKey, fingerprint: running.fingerprint },
+      );
+    } catch (error) {
+      if (error instanceof LomiError && error.code === "NATIVE_UNAVAILABLE") {
+        // The reply was lost: the effect may exist. Stay running and ask Lomi later.
+        this.store.transition(running, "running", { effectState: "unknown" }, now);
+        return;
+      }
+      const e = error instanceof LomiError ? error : new LomiError("NATIVE_FAILURE", String(error));
+      this.store.transition(running, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
+      return;
+    } finally {
+      this.inFlight.delete(running.operationId);
+    }
+    this.apply(this.store.byId(running.operationId)!, progress, now);
+  }
+
+  /** Asks Lomi where a dispatched operation stands, and records what it says. */
+  private async learn(r: StoredReceipt): Promise<StoredReceipt> {
+    if (isSettled(r.state) || r.state === "queued" || this.inFlight.has(r.operationId)) return r;
+    let progress: NativeProgress;
+    try {
+      progress = await this.native.status(r.operationId);
+    } catch {
+      return r; // Lomi unreachable: nothing learned, nothing assumed.
+    }
+    const now = await this.native.now().catch(() => r.updatedAt);
+    return this.apply(this.store.byId(r.operationId)!, progress, now);
+  }
+
+  private apply(r: StoredReceipt, progress: NativeProgress, now: number): StoredReceipt {
+    if (isSettled(r.state)) return r; // A late native settlement never changes a settled receipt.
+    let next: StoredReceipt | undefined;
+    if (progress.phase === "settled") {
+      next = this.store.transition(r, progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error }, now);
+    } else if (progress.phase === "unknown") {
+      next = this.store.transition(r, "failed", { effectState: "none", error: { code: "NATIVE_FAILURE", message: "Lomi has no record of this dispatch: it never arrived." } }, now);
+    } else {
+      // A cancelling receipt stays cancelling until it settles; otherwise follow Lomi's phase.
+      const to = r.state === "cancelling" ? "cancelling" : progress.phase;
+      next = this.store.transition(r, to, { effectState: progress.effectState }, now);
+    }
+    return next ?? this.store.byId(r.operationId)!;
+  }
+
+  /** The receipt as it stands now, after learning native progress and moving its queue along. */
+  async refresh(r: StoredReceipt): Promise<StoredReceipt> {
+    if (isSettled(r.state)) return r;
+    await this.pump(r.serializeKey);
+    return this.store.byId(r.operationId)!;
+  }
+
+  async refreshWorkspace(pairingId: string, workspaceId: string): Promise<void> {
+    const keys = new Set(this.store.unsettledIn(pairingId, workspaceId).map((r) => r.serializeKey));
+    for (const key of keys) await this.pump(key);
+  }
+
+  async cancel(r0: StoredReceipt): Promise<{ outcome: "cancelled" | "cancelling" | "already_settled"; receipt: StoredReceipt }> {
+    const r = await this.refresh(r0);
+    if (isSettled(r.state)) return { outcome: "already_settled", receipt: r };
+    const now = await this.native.now();
+    if (r.state === "queued") {
+      const cancelled = this.store.transition(r, "cancelled", { effectState: "none" }, now);
+      if (cancelled) {
+        await this.pump(r.serializeKey);
+        return { outcome: "cancelled", receipt: cancelled };
+      }
+      return this.cancel(this.store.byId(r.operationId)!); // It was dispatched meanwhile.
+    }
+    const cancelling = r.state === "cancelling" ? r : this.store.transition(r, "cancelling", {}, now);
+    if (!cancelling) return this.cancel(this.store.byId(r.operationId)!);
+    let progress: NativeProgress;
+    try {
+      progress = await this.native.cancel(r.operationId);
+    } catch {
+      return { outcome: "cancelling", receipt: cancelling };
+    }
+    const after = this.apply(cancelling, progress, now);
+    await this.pump(r.serializeKey);
+    const latest = this.store.byId(after.operationId)!;
+    const outcome = latest.state === "cancelled" ? "cancelled" : latest.state === "cancelling" ? "cancelling" : "already_settled";
+    return { outcome, receipt: latest };
+  }
+}

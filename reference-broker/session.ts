@@ -1,0 +1,138 @@
+import { contractOf } from "../protocol/catalogue.js";
+import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
+import { asLomiError, LomiError } from "../protocol/errors.js";
+import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
+import type { BrokerCore } from "./broker.js";
+import { parseArguments } from "./input-validation.js";
+import { publicEvent, publicReceipt } from "./public-receipt.js";
+import type { StoredReceipt } from "./receipt-store.js";
+
+/** A retry epoch is valid for 24 hours on Lomi's clock. */
+export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_EVENTS_PAGE = 50;
+
+type Handler = (args: Record<string, unknown>) => Promise<unknown>;
+
+/** One MCP connection to the broker: its pairing, its retry epochs, and the tools it can call. */
+export class BrokerSession {
+  readonly connectionId: string;
+  private pairingId: string | undefined;
+  private readonly handlers: Record<string, Handler>;
+
+  constructor(
+    private readonly core: BrokerCore,
+    private readonly clientName: () => string,
+  ) {
+    this.connectionId = core.random.id("conn-");
+    this.handlers = {
+      lomi_workspace_list: async () => this.core.native.workspaces(await this.pairing()),
+      lomi_connect: (a) => this.connect(String(a.workspaceId)),
+      lomi_panel_list: async (a) => this.core.native.panels(await this.pairing(), String(a.workspaceId)),
+      lomi_operation_get: async (a) => ({ operation: publicReceipt(await this.core.engine.refresh(await this.owned(String(a.operationId)))) }),
+      lomi_operation_lookup: (a) => this.lookup(a),
+      lomi_operation_cancel: async (a) => {
+        const { outcome, receipt } = await this.core.engine.cancel(await this.owned(String(a.operationId)));
+        return { outcome, operation: publicReceipt(receipt) };
+      },
+      lomi_events_read: (a) => this.events(a),
+    };
+  }
+
+  /** The single entry point: validate, run, and answer with the envelope, typed errors included. */
+  async call(name: string, rawArgs: unknown): Promise<EnvelopeToolResult> {
+    try {
+      const contract = contractOf(name);
+      if (!contract) throw new LomiError("UNKNOWN_TOOL", `No tool named ${name}; tools/list shows the catalogue.`);
+      const args = parseArguments(name, contract.input, rawArgs) as Record<string, unknown>;
+      const data = await this.run(contract, args);
+      const envelope = ok(data);
+      const checked = outputSchemaOf(contract).safeParse(envelope);
+      if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
+      return buildToolResult(envelope);
+    } catch (error) {
+      return buildToolResult(errorOf(asLomiError(error)));
+    }
+  }
+
+  private async run(contract: ToolContract, args: Record<string, unknown>): Promise<unknown> {
+    if (contract.kind === "operation") {
+      const pairingId = await this.pairing();
+      const { receipt, duplicate } = await this.core.engine.admit({ pairingId, connectionId: this.connectionId }, contract as OperationContract, args);
+      return { operation: publicReceipt(receipt), duplicate };
+    }
+    const handler = this.handlers[contract.name];
+    if (!handler) throw new LomiError("INTERNAL", `No handler for ${contract.name}.`);
+    return handler(args);
+  }
+
+  /** The approved pairing of this connection, asking Lomi while it is not approved. */
+  private async pairing(): Promise<string> {
+    if (this.pairingId) return this.pairingId;
+    const { pairingId, state } = await this.core.native.pairing(this.clientName(), this.core.instanceId);
+    if (state === "denied") throw new LomiError("PAIRING_DENIED", "The user denied this session in Lomi Settings.");
+    if (state === "pending") throw new LomiError("PAIRING_REQUIRED", "Approve the pending session in Lomi Settings.");
+    this.pairingId = pairingId;
+    return pairingId;
+  }
+
+  private async connect(workspaceId: string) {
+    const pairingId = await this.pairing();
+    const ws = await this.core.native.workspace(pairingId, workspaceId);
+    const now = await this.core.native.now();
+    const retryEpoch = this.core.random.id("epoch-");
+    const expiresAt = now + RETRY_EPOCH_VALIDITY_MS;
+    this.core.store.insertEpoch({
+      retryEpoch,
+      pairingId,
+      brokerInstanceId: this.core.instanceId,
+      connectionId: this.connectionId,
+      workspaceId,
+      projectIds: ws.projects.map((p) => p.projectId),
+      issuedAt: now,
+      expiresAt,
+    });
+    return {
+      connectionId: this.connectionId,
+      workspaceId,
+      retryEpoch,
+      retryEpochExpiresAt: new Date(expiresAt).toISOString(),
+      projects: ws.projects,
+      domainRevision: ws.domainRevision,
+    };
+  }
+
+  /** Another pairing's receipt answers exactly as a receipt that does not exist. */
+  private async owned(operationId: string): Promise<StoredReceipt> {
+    const pairingId = await this.pairing();
+    const receipt = this.core.store.byId(operationId);
+    if (!receipt || receipt.pairingId !== pairingId) throw new LomiError("NOT_FOUND", `No operation ${operationId}.`, { field: "operationId" });
+    return receipt;
+  }
+
+  private async lookup(a: Record<string, unknown>) {
+    const pairingId = await this.pairing();
+    const notFound = new LomiError("NOT_FOUND", "No operation has that retry identity.", { field: "requestKey" });
+    let key: string;
+    try {
+      key = this.core.engine.keyOf(pairingId, String(a.retryEpoch), String(a.tool), String(a.requestKey), a.projectId as string | undefined);
+    } catch (error) {
+      if (error instanceof LomiError && error.code === "RETRY_EPOCH_INVALID") throw notFound;
+      throw error;
+    }
+    const receipt = this.core.store.byKey(key);
+    if (!receipt) throw notFound;
+    return { operation: publicReceipt(await this.core.engine.refresh(receipt)) };
+  }
+
+  private async events(a: Record<string, unknown>) {
+    const pairingId = await this.pairing();
+    const workspaceId = String(a.workspaceId);
+    await this.core.native.workspace(pairingId, workspaceId); // approved for this pairing, or a typed refusal
+    await this.core.engine.refreshWorkspace(pairingId, workspaceId);
+    const after = a.cursor === undefined ? 0 : Number(a.cursor);
+    const limit = (a.limit as number | undefined) ?? DEFAULT_EVENTS_PAGE;
+    const page = this.core.store.events(pairingId, workspaceId, after, limit);
+    const last = page.events.at(-1);
+    return { events: page.events.map(publicEvent), nextCursor: String(last ? last.sequence : after), hasMore: page.hasMore };
+  }
+}

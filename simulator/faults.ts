@@ -1,0 +1,25 @@
+import type { FAULT_ACTIONS } from "../protocol/control-api.js";
+
+export type FaultAction = (typeof FAULT_ACTIONS)[number];
+interface ArmedFault {
+  faultId: string;
+  action: FaultAction;
+  tool: string | undefined;
+}
+
+/** Faults a scenario arms; each applies once, to the next dispatch it matches. Kept apart from the checks. */
+export class FaultPlan {
+  private readonly armed: ArmedFault[] = [];
+
+  arm(faultId: string, action: FaultAction, tool?: string): void {
+    this.armed.push({ faultId, action, tool });
+  }
+
+  /** Takes the first fault armed for this tool (or for any tool), if there is one. */
+  take(tool: string): FaultAction | undefined {
+    const index = this.armed.findIndex((f) => f.tool === undefined || f.tool === tool);
+    if (index < 0) return undefined;
+    const [fault] = this.armed.splice(index, 1);
+    return fault?.action;
+  }
+}

@@ -1,0 +1,110 @@
+import { http, HttpResponse, type HttpHandler, type JsonBodyType } from "msw";
+import type { z } from "zod";
+import {
+  advanceClockRequest,
+  CONTROL_PATHS,
+  decideRequest,
+  faultRequest,
+  layoutChangeRequest,
+  releaseRequest,
+  resetRequest,
+  restartRuntimeRequest,
+} from "../protocol/control-api.js";
+import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
+import { checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import type { SimulatorHost } from "./host.js";
+
+const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
+  INVALID_ARGUMENT: 400,
+  PAIRING_REQUIRED: 403,
+  PAIRING_DENIED: 403,
+  WORKSPACE_NOT_APPROVED: 403,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  UNKNOWN_TOOL: 404,
+  REPLAY_REFUSED: 409,
+  REVISION_CONFLICT: 409,
+  STALE_RUNTIME: 409,
+  INTERNAL: 500,
+};
+
+function errorResponse(error: unknown): Response {
+  const e = asLomiError(error);
+  return HttpResponse.json({ error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } }, { status: HTTP_STATUS[e.code] ?? 422 });
+}
+
+/** A JSON POST route: the body is parsed with its zod schema; LomiErrors become the bridge's error body. */
+function post<S extends z.ZodType>(path: string, schema: S, answer: (body: z.infer<S>) => unknown): HttpHandler {
+  return http.post(`*${path}`, async ({ request }) => {
+    try {
+      const raw: unknown = await request.json().catch(() => {
+        throw new LomiError("INVALID_ARGUMENT", "The body is not JSON.");
+      });
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new LomiError("INVALID_ARGUMENT", `Bad request to ${path}: ${issue?.path.join(".") || "body"}: ${issue?.message}`, { field: issue?.path.join(".") });
+      }
+      const result = answer(parsed.data);
+      return result instanceof Response ? result : HttpResponse.json((result ?? {}) as JsonBodyType);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  });
+}
+
+function get(path: string, answer: () => unknown): HttpHandler {
+  return http.get(`*${path}`, () => HttpResponse.json(answer() as JsonBodyType));
+}
+
+/** The native bridge a broker calls. */
+export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
+  const sim = () => host.current;
+  return [
+    post(NATIVE_PATHS.clock, clockRequest, () => ({ now: sim().now() })),
+    post(NATIVE_PATHS.pairing, pairingRequest, (b) => sim().pairing(b.clientName)),
+    post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
+      if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
+      if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
+      return sim().observePanels(pairingId, query.workspaceId);
+    }),
+    post(NATIVE_PATHS.check, checkRequest, (b) => {
+      sim().check(b);
+      return { ok: true };
+    }),
+    post(NATIVE_PATHS.dispatch, dispatchRequest, (b) => {
+      const { progress, loseReply } = sim().dispatch(b);
+      // The effect happened; the broker never hears so.
+      return loseReply ? HttpResponse.error() : progress;
+    }),
+    post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
+    post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
+  ];
+}
+
+/** The control API a harness calls: seed, play the user, inject faults, read the ground truth. */
+export function controlHandlers(host: SimulatorHost): HttpHandler[] {
+  const sim = () => host.current;
+  return [
+    post(CONTROL_PATHS.reset, resetRequest, (b) => {
+      host.reset(b.world, b.seed);
+      return {};
+    }),
+    get(CONTROL_PATHS.snapshot, () => sim().snapshot()),
+    get(CONTROL_PATHS.ledger, () => ({ entries: sim().ledgerEntries() })),
+    get(CONTROL_PATHS.pairings, () => ({ pairings: [...sim().world.pairings.values()] })),
+    post(CONTROL_PATHS.decide, decideRequest, (b) => sim().decide(b.clientName, b.decision, b.workspaceIds)),
+    post(CONTROL_PATHS.faults, faultRequest, (b) => ({ faultId: sim().armFault(b.action, b.tool) })),
+    post(CONTROL_PATHS.release, releaseRequest, (b) => sim().release(b.operationId, b.outcome)),
+    post(CONTROL_PATHS.advanceClock, advanceClockRequest, (b) => {
+      sim().advanceClock(b.ms);
+      return { now: sim().now() };
+    }),
+    post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
+    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
+  ];
+}
+
+export function simulatorHandlers(host: SimulatorHost): HttpHandler[] {
+  return [...bridgeHandlers(host), ...controlHandlers(host)];
+}

@@ -1,0 +1,58 @@
+import type { z } from "zod";
+import type { World } from "../protocol/control-api.js";
+import type { EffectState } from "../protocol/states.js";
+import type { ErrorCode } from "../protocol/errors.js";
+import type { NativeProgress } from "../protocol/native-bridge.js";
+import type { Random } from "../protocol/ports.js";
+import type { Ledger } from "./ledger.js";
+import type { VirtualClock } from "./virtual-clock.js";
+import type { Pairing, WorkspaceState, WorldState } from "./world-state.js";
+
+export interface NativeContext {
+  world: WorldState;
+  ledger: Ledger;
+  clock: VirtualClock;
+  random: Random;
+  commands: World["commands"];
+}
+
+export interface Target<A> {
+  pairing: Pairing;
+  ws: WorkspaceState;
+  projectId: string;
+  args: A;
+}
+
+/** One dispatched operation as Lomi sees it. */
+export interface NativeOperation<A = Record<string, unknown>> extends Target<A> {
+  operationId: string;
+  tool: string;
+  progress: NativeProgress;
+  cancelRequested: boolean;
+  /** Set while a `hold` fault keeps the effect from starting. */
+  held: boolean;
+}
+
+export interface Settlement {
+  state: "succeeded" | "failed" | "cancelled";
+  effectState: EffectState;
+  result: Record<string, unknown> | null;
+  error: { code: ErrorCode; message: string } | null;
+}
+
+/** What the dispatcher offers a tool: to settle its operation, recorded once in the ledger. */
+export type Settle = (op: NativeOperation, settlement: Settlement) => void;
+
+/** The native side of one tool: its validators and its effect. */
+export interface NativeTool<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  args: S;
+  /** Narrower than the schema: ranges, permissions, resource state. Throws a LomiError; changes nothing. */
+  check(ctx: NativeContext, target: Target<z.infer<S>>): void;
+  /** Starts the effect: settles the operation or leaves it running. */
+  start(ctx: NativeContext, op: NativeOperation<z.infer<S>>, settle: Settle): void;
+  /** Lets time-driven work progress (the virtual clock moved). */
+  tick?(ctx: NativeContext, op: NativeOperation<z.infer<S>>, settle: Settle): void;
+  /** Handles a cancellation request for work that already started. */
+  cancel?(ctx: NativeContext, op: NativeOperation<z.infer<S>>, settle: Settle): void;
+}

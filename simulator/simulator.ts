@@ -1,0 +1,278 @@
+import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/control-api.js";
+import { LomiError } from "../protocol/errors.js";
+import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.js";
+import { seededRandom, type Random } from "../protocol/ports.js";
+import type { FaultAction } from "./faults.js";
+import { FaultPlan } from "./faults.js";
+import { Ledger } from "./ledger.js";
+import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
+import { NATIVE_TOOLS } from "./tools/index.js";
+import { VirtualClock } from "./virtual-clock.js";
+import { WorldState } from "./world-state.js";
+
+export interface DispatchRequest {
+  permit: DispatchPermit;
+  pairingId: string;
+  tool: string;
+  workspaceId: string;
+  projectId: string;
+  args: Record<string, unknown>;
+}
+
+/** What a dispatch answers, and whether the reply must be lost on the way back (a fault). */
+export interface DispatchOutcome {
+  progress: NativeProgress;
+  loseReply: boolean;
+}
+
+/**
+ * A simulated Lomi: world state, the user, faults, and the effect ledger, behind the native bridge
+ * (what a broker calls) and the control API (what a harness calls). Both are plain methods here;
+ * simulator/handlers.ts puts them on HTTP.
+ */
+export class Simulator {
+  readonly clock: VirtualClock;
+  readonly ledger: Ledger;
+  readonly world: WorldState;
+  private readonly random: Random;
+  private readonly faults = new FaultPlan();
+  private readonly operations = new Map<string, NativeOperation>();
+  private readonly ctx: NativeContext;
+
+  constructor(seed: WorldSeed, randomSeed: number) {
+    const world = worldSeedSchema.parse(seed);
+    this.clock = new VirtualClock(Date.parse(world.clockStart));
+    this.ledger = new Ledger(this.clock);
+    this.random = seededRandom(randomSeed);
+    this.world = new WorldState(world, this.random);
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands };
+  }
+
+  // Native bridge ---------------------------------------------------------------------------------
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  pairing(clientName: string) {
+    const p = this.world.requestPairing(clientName);
+    return { pairingId: p.pairingId, state: p.state };
+  }
+
+  observeWorkspaces(pairingId: string) {
+    const pairing = this.world.approvedPairing(pairingId);
+    return {
+      workspaces: [...this.world.workspaces.values()].map((w) => ({
+        workspaceId: w.workspaceId,
+        name: w.name,
+        approved: pairing.workspaceIds.includes(w.workspaceId),
+        domainRevision: w.domainRevision.toString(),
+      })),
+    };
+  }
+
+  observeWorkspace(pairingId: string, workspaceId: string) {
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), workspaceId);
+    return { workspaceId, projects: ws.projects, domainRevision: ws.domainRevision.toString() };
+  }
+
+  observePanels(pairingId: string, workspaceId: string) {
+    this.tick();
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), workspaceId);
+    return {
+      workspaceId,
+      domainRevision: ws.domainRevision.toString(),
+      panels: ws.panels.map((p) => ({ kind: "terminal" as const, ...p })),
+    };
+  }
+
+  /** Runs the native validators without any effect. */
+  check(request: Omit<DispatchRequest, "permit">): void {
+    this.resolve(request);
+  }
+
+  dispatch(request: DispatchRequest): DispatchOutcome {
+    const { operationId } = request.permit;
+    const pairing = this.world.pairings.get(request.pairingId);
+    const pairingId = pairing?.pairingId ?? request.pairingId;
+    if (this.operations.has(operationId)) {
+      this.ledger.record({ kind: "replay", operationId, tool: request.tool, pairingId, detail: { args: request.args, permit: request.permit } });
+      throw new LomiError("REPLAY_REFUSED", `Permit for operation ${operationId} was already dispatched; a second dispatch is a replay.`, { operationId });
+    }
+    this.ledger.record({ kind: "dispatch", operationId, tool: request.tool, pairingId, detail: { args: request.args, permit: request.permit } });
+    let tool: NativeTool;
+    let target: Target<Record<string, unknown>>;
+    try {
+      ({ tool, target } = this.resolve(request));
+    } catch (error) {
+      if (!(error instanceof LomiError)) throw error;
+      // Validators run again at dispatch: the world may have moved since the check. Nothing happened.
+      this.operations.set(operationId, this.rejectedOperation(request, error));
+      return { progress: this.operations.get(operationId)!.progress, loseReply: false };
+    }
+    const op: NativeOperation = { ...target, operationId, tool: request.tool, progress: { phase: "running", effectState: "none" }, cancelRequested: false, held: false };
+    this.operations.set(operationId, op);
+    const fault = this.faults.take(request.tool);
+    this.applyFault(fault, tool, op);
+    return { progress: op.progress, loseReply: fault === "lose-reply" };
+  }
+
+  status(operationId: string): NativeProgress {
+    this.tick();
+    return this.operations.get(operationId)?.progress ?? { phase: "unknown" };
+  }
+
+  cancel(operationId: string): NativeProgress {
+    this.tick();
+    const op = this.operations.get(operationId);
+    if (!op) return { phase: "unknown" };
+    if (op.progress.phase === "settled") return op.progress;
+    this.ledger.record({ kind: "cancel-request", operationId, tool: op.tool, pairingId: op.pairing.pairingId, detail: {} });
+    op.cancelRequested = true;
+    if (op.held) {
+      op.progress = { phase: "cancelling", effectState: "none" };
+    } else {
+      NATIVE_TOOLS.get(op.tool)?.cancel?.(this.ctx, op, this.settle);
+    }
+    return op.progress;
+  }
+
+  // Control API -----------------------------------------------------------------------------------
+
+  decide(clientName: string, decision: "approve" | "deny", workspaceIds?: string[]) {
+    return this.world.decide(clientName, decision, workspaceIds);
+  }
+
+  armFault(action: FaultAction, tool?: string): string {
+    const faultId = this.random.id("fault-");
+    this.faults.arm(faultId, action, tool);
+    return faultId;
+  }
+
+  /** Ends a held dispatch: the effect happens now, fails, or the pending cancellation is honoured. */
+  release(operationId: string, outcome: "complete" | "fail" | "honour-cancel"): NativeProgress {
+    const op = this.operations.get(operationId);
+    if (!op || !op.held) throw new LomiError("NOT_FOUND", `No held dispatch for operation ${operationId}.`, { operationId });
+    op.held = false;
+    if (outcome === "complete") {
+      op.progress = { phase: "running", effectState: "none" };
+      NATIVE_TOOLS.get(op.tool)!.start(this.ctx, op, this.settle);
+    } else if (outcome === "fail") {
+      this.settle(op, { state: "failed", effectState: "none", result: null, error: { code: "NATIVE_FAILURE", message: "Lomi failed the dispatch before any effect." } });
+    } else {
+      if (!op.cancelRequested) throw new LomiError("INVALID_ARGUMENT", `Operation ${operationId} has no cancellation to honour.`, { operationId });
+      this.settle(op, { state: "cancelled", effectState: "none", result: null, error: null });
+    }
+    return op.progress;
+  }
+
+  advanceClock(ms: number): void {
+    this.clock.advance(ms);
+    this.tick();
+  }
+
+  /** The user changes the layout in Lomi: every observed domainRevision is now stale. */
+  changeLayout(workspaceId: string): string {
+    return this.world.bumpRevision(this.world.workspace(workspaceId));
+  }
+
+  restartRuntime(panelId: string): string {
+    const { terminalSessionId } = this.world.restartRuntime(panelId);
+    this.tick();
+    return terminalSessionId;
+  }
+
+  ledgerEntries(): readonly LedgerEntry[] {
+    return this.ledger.entries();
+  }
+
+  snapshot() {
+    this.tick();
+    return {
+      now: this.clock.now(),
+      workspaces: [...this.world.workspaces.values()].map((w) => ({
+        workspaceId: w.workspaceId,
+        domainRevision: w.domainRevision.toString(),
+        panels: w.panels.map((p) => ({ ...p })),
+      })),
+      processes: [...this.operations.values()]
+        .filter((op) => op.tool === "lomi_terminal_run" && !op.held && op.progress.phase !== "unknown")
+        .map((op) => ({
+          operationId: op.operationId,
+          terminalSessionId: String(op.args.terminalSessionId),
+          command: String(op.args.command),
+          state: op.progress.phase === "settled" ? ("exited" as const) : ("running" as const),
+          exitCode: op.progress.phase === "settled" ? ((op.progress.result?.exitCode as number | null | undefined) ?? null) : null,
+        })),
+    };
+  }
+
+  // Internals -------------------------------------------------------------------------------------
+
+  private resolve(request: Omit<DispatchRequest, "permit">): { tool: NativeTool; target: Target<Record<string, unknown>> } {
+    const tool = NATIVE_TOOLS.get(request.tool);
+    if (!tool) throw new LomiError("UNKNOWN_TOOL", `Lomi has no native tool ${request.tool}.`);
+    const parsed = tool.args.safeParse(request.args);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new LomiError("INVALID_ARGUMENT", `Native validation: ${issue?.message ?? "invalid arguments"}`, { field: issue?.path.join(".") });
+    }
+    const pairing = this.world.approvedPairing(request.pairingId);
+    const ws = this.world.approvedWorkspace(pairing, request.workspaceId);
+    this.world.project(ws, request.projectId);
+    const target = { pairing, ws, projectId: request.projectId, args: parsed.data as Record<string, unknown> };
+    tool.check(this.ctx, target);
+    return { tool, target };
+  }
+
+  private rejectedOperation(request: DispatchRequest, error: LomiError): NativeOperation {
+    const pairing = this.world.pairings.get(request.pairingId) ?? { pairingId: request.pairingId, clientName: "", state: "denied" as const, workspaceIds: [] };
+    const op: NativeOperation = {
+      pairing,
+      ws: this.world.workspaces.get(request.workspaceId) ?? { workspaceId: request.workspaceId, name: "", projects: [], approvalByDefault: false, domainRevision: 0n, panels: [] },
+      projectId: request.projectId,
+      args: request.args,
+      operationId: request.permit.operationId,
+      tool: request.tool,
+      progress: { phase: "running", effectState: "none" },
+      cancelRequested: false,
+      held: false,
+    };
+    this.settle(op, { state: "failed", effectState: "none", result: null, error: { code: error.code, message: error.message } });
+    return op;
+  }
+
+  private applyFault(fault: FaultAction | undefined, tool: NativeTool, op: NativeOperation): void {
+    if (fault === "hold") {
+      op.held = true;
+      return;
+    }
+    if (fault === "fail") {
+      this.settle(op, { state: "failed", effectState: "none", result: null, error: { code: "NATIVE_FAILURE", message: "Lomi failed the dispatch before any effect." } });
+      return;
+    }
+    tool.start(this.ctx, op, this.settle);
+  }
+
+  private readonly settle: Settle = (op, s) => {
+    if (op.progress.phase === "settled") return;
+    op.progress = { phase: "settled", ...s };
+    this.ledger.record({
+      kind: "settle",
+      operationId: op.operationId,
+      tool: op.tool,
+      pairingId: op.pairing.pairingId,
+      detail: { state: s.state, error: s.error?.code ?? null },
+      effectState: s.effectState,
+    });
+  };
+
+  /** Moves time-driven work along; called before every read of native state. */
+  private tick(): void {
+    for (const op of this.operations.values()) {
+      if (op.progress.phase === "settled" || op.held) continue;
+      NATIVE_TOOLS.get(op.tool)?.tick?.(this.ctx, op, this.settle);
+    }
+  }
+}
+

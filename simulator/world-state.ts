@@ -1,0 +1,182 @@
+import path from "node:path";
+import type { World } from "../protocol/control-api.js";
+import { LomiError } from "../protocol/errors.js";
+import type { Random } from "../protocol/ports.js";
+
+export interface Panel {
+  panelId: string;
+  projectId: string;
+  title: string;
+  cwdRelative: string;
+  terminalSessionId: string | null;
+}
+
+export interface WorkspaceState {
+  workspaceId: string;
+  name: string;
+  projects: Array<{ projectId: string; name: string }>;
+  approvalByDefault: boolean;
+  domainRevision: bigint;
+  panels: Panel[];
+}
+
+export interface Pairing {
+  pairingId: string;
+  clientName: string;
+  state: "pending" | "approved" | "denied";
+  workspaceIds: string[];
+}
+
+export interface Lease {
+  leaseId: string;
+  terminalSessionId: string;
+  pairingId: string;
+}
+
+/** Workspaces, panels, runtimes, pairings and leases: the state native validators check against. */
+export class WorldState {
+  readonly workspaces = new Map<string, WorkspaceState>();
+  readonly pairings = new Map<string, Pairing>();
+  readonly leases = new Map<string, Lease>();
+  /** Terminal sessions that belonged to a panel before its runtime restarted. */
+  readonly retiredSessions = new Set<string>();
+
+  constructor(
+    readonly seed: World,
+    private readonly random: Random,
+  ) {
+    for (const w of seed.workspaces) {
+      this.workspaces.set(w.workspaceId, {
+        workspaceId: w.workspaceId,
+        name: w.name,
+        projects: w.projects,
+        approvalByDefault: w.approvalByDefault,
+        domainRevision: BigInt(w.domainRevision),
+        panels: [],
+      });
+    }
+  }
+
+  // Pairings ------------------------------------------------------------------------------------
+
+  requestPairing(clientName: string): Pairing {
+    const known = [...this.pairings.values()].find((p) => p.clientName === clientName);
+    if (known) return known;
+    const pairing: Pairing = { pairingId: this.random.id("pair-"), clientName, state: "pending", workspaceIds: [] };
+    this.pairings.set(pairing.pairingId, pairing);
+    if (this.seed.autoApprovePairings) this.decide(clientName, "approve");
+    return pairing;
+  }
+
+  decide(clientName: string, decision: "approve" | "deny", workspaceIds?: string[]): Pairing {
+    const pairing = [...this.pairings.values()].find((p) => p.clientName === clientName);
+    if (!pairing) throw new LomiError("NOT_FOUND", `No pending pairing for client ${clientName}.`);
+    for (const id of workspaceIds ?? []) this.workspace(id);
+    pairing.state = decision === "approve" ? "approved" : "denied";
+    pairing.workspaceIds =
+      decision === "approve"
+        ? (workspaceIds ?? [...this.workspaces.values()].filter((w) => w.approvalByDefault).map((w) => w.workspaceId))
+        : [];
+    return pairing;
+  }
+
+  /** The approved pairing behind a bridge call, or the typed reason it is not. */
+  approvedPairing(pairingId: string): Pairing {
+    const pairing = this.pairings.get(pairingId);
+    if (!pairing) throw new LomiError("PAIRING_REQUIRED", "Approve the pending session in Lomi Settings.");
+    if (pairing.state === "denied") throw new LomiError("PAIRING_DENIED", "The user denied this session in Lomi Settings.");
+    if (pairing.state === "pending") throw new LomiError("PAIRING_REQUIRED", "Approve the pending session in Lomi Settings.");
+    return pairing;
+  }
+
+  // Workspaces and panels -------------------------------------------------------------------------
+
+  workspace(workspaceId: string): WorkspaceState {
+    const ws = this.workspaces.get(workspaceId);
+    if (!ws) throw new LomiError("NOT_FOUND", `No workspace with ID ${workspaceId}; targets are IDs, never display names.`, { field: "workspaceId" });
+    return ws;
+  }
+
+  approvedWorkspace(pairing: Pairing, workspaceId: string): WorkspaceState {
+    const ws = this.workspace(workspaceId);
+    if (!pairing.workspaceIds.includes(workspaceId)) {
+      throw new LomiError("WORKSPACE_NOT_APPROVED", `Workspace ${workspaceId} is not approved for this session.`, { field: "workspaceId" });
+    }
+    return ws;
+  }
+
+  project(ws: WorkspaceState, projectId: string): void {
+    if (!ws.projects.some((p) => p.projectId === projectId)) {
+      throw new LomiError("NOT_FOUND", `No project ${projectId} in workspace ${ws.workspaceId}.`, { field: "projectId" });
+    }
+  }
+
+  requireRevision(ws: WorkspaceState, expected: string): void {
+    if (BigInt(expected) !== ws.domainRevision) {
+      throw new LomiError("REVISION_CONFLICT", `expectedRevision ${expected} is stale; the current domainRevision is ${ws.domainRevision}. Refresh the workspace or panel list.`, {
+        field: "expectedRevision",
+        currentRevision: ws.domainRevision.toString(),
+      });
+    }
+  }
+
+  /** A layout change: the decimal domainRevision grows by one. */
+  bumpRevision(ws: WorkspaceState): string {
+    ws.domainRevision += 1n;
+    return ws.domainRevision.toString();
+  }
+
+  /** The panel whose current runtime is this terminal session; a retired session is stale, not unknown. */
+  panelBySession(ws: WorkspaceState, terminalSessionId: string): Panel {
+    const panel = ws.panels.find((p) => p.terminalSessionId === terminalSessionId);
+    if (panel) return panel;
+    if (this.retiredSessions.has(terminalSessionId)) {
+      throw new LomiError("STALE_RUNTIME", `Terminal session ${terminalSessionId} ended when its runtime restarted; read the panel list for the current terminalSessionId.`, {
+        field: "terminalSessionId",
+      });
+    }
+    throw new LomiError("NOT_FOUND", `No terminal session ${terminalSessionId} in workspace ${ws.workspaceId}.`, { field: "terminalSessionId" });
+  }
+
+  panelById(panelId: string): { ws: WorkspaceState; panel: Panel } {
+    for (const ws of this.workspaces.values()) {
+      const panel = ws.panels.find((p) => p.panelId === panelId);
+      if (panel) return { ws, panel };
+    }
+    throw new LomiError("NOT_FOUND", `No panel ${panelId}.`, { field: "panelId" });
+  }
+
+  /** Native validators are narrower than schemas: a working directory must stay inside the project. */
+  static requireInsideProject(cwdRelative: string): void {
+    const normal = path.posix.normalize(cwdRelative === "" ? "." : cwdRelative);
+    if (path.posix.isAbsolute(cwdRelative) || normal === ".." || normal.startsWith("../")) {
+      throw new LomiError("OUTSIDE_PROJECT", `cwdRelative ${JSON.stringify(cwdRelative)} leaves the project root.`, { field: "cwdRelative" });
+    }
+  }
+
+  addTerminalPanel(ws: WorkspaceState, pairing: Pairing, projectId: string, title: string, cwdRelative: string) {
+    const panel: Panel = {
+      panelId: this.random.id("panel-"),
+      projectId,
+      title,
+      cwdRelative,
+      terminalSessionId: this.random.id("term-"),
+    };
+    ws.panels.push(panel);
+    const lease: Lease = { leaseId: this.random.id("lease-"), terminalSessionId: panel.terminalSessionId!, pairingId: pairing.pairingId };
+    this.leases.set(lease.leaseId, lease);
+    return { panel, lease, domainRevision: this.bumpRevision(ws) };
+  }
+
+  /** The panel lives on with a new runtime; the old session and its leases are gone. */
+  restartRuntime(panelId: string): { oldSessionId: string | null; terminalSessionId: string } {
+    const { panel } = this.panelById(panelId);
+    const oldSessionId = panel.terminalSessionId;
+    if (oldSessionId) {
+      this.retiredSessions.add(oldSessionId);
+      for (const [leaseId, lease] of this.leases) if (lease.terminalSessionId === oldSessionId) this.leases.delete(leaseId);
+    }
+    panel.terminalSessionId = this.random.id("term-");
+    return { oldSessionId, terminalSessionId: panel.terminalSessionId };
+  }
+}
