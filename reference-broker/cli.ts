@@ -23,7 +23,7 @@ Options:
   --store FILE         the SQLite receipt store, kept across restarts (default: $LOMI_STORE_PATH)
   --transport T        stdio (default) or http (Streamable HTTP on 127.0.0.1, path /mcp)
   --port N             port for --transport http (default 3333; 0 picks a free one)
-  --seed N             seeds identifiers so a run can be replayed (default: random, printed to stderr)
+  --seed N             seeds identifiers so a run can be replayed (default: $LOMI_SEED, else random; printed to stderr)
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
   --world FILE         with --simulate: the world seed (default fixtures/worlds/default.json)
@@ -64,8 +64,9 @@ async function main(): Promise<void> {
   if (transport !== "stdio" && transport !== "http") fail(`--transport must be stdio or http, not ${transport}`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${values.port}`);
-  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-  if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${values.seed}`);
+  const seedText = values.seed ?? process.env.LOMI_SEED;
+  const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
+  if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${seedText}`);
 
   let nativeUrl = values["native-url"] ?? process.env.LOMI_NATIVE_URL;
   let storePath = values.store ?? process.env.LOMI_STORE_PATH;

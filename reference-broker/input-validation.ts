@@ -5,7 +5,9 @@ import { LomiError } from "../protocol/errors.js";
 export function parseArguments<S extends z.ZodType>(tool: string, schema: S, raw: unknown): z.infer<S> {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
+  // An unknown field explains a missing one (workspace_id for workspaceId): name it first.
+  const issues = parsed.error.issues;
+  const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0]!;
   if (issue.code === "unrecognized_keys") {
     const field = [...issue.path, issue.keys[0]].join(".");
     throw new LomiError("INVALID_ARGUMENT", `Unknown field "${field}": ${tool} does not accept it.`, { field });

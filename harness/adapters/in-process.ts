@@ -1,0 +1,51 @@
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Broker } from "../../reference-broker/broker.js";
+import { createMcpServer } from "../../reference-broker/mcp-server.js";
+import { McpConnection } from "../mcp-connection.js";
+import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+
+/** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */
+export class InProcessAdapter implements BrokerAdapter {
+  readonly description = "reference broker, in-process (MCP in-memory transport)";
+  readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection"]);
+  readonly needsNetworkSimulator = false;
+  private broker: Broker | undefined;
+  private wiring: BrokerWiring | undefined;
+  private starts = 0;
+  private readonly connections: McpConnection[] = [];
+
+  constructor(private readonly timeoutMs: number) {}
+
+  async start(wiring: BrokerWiring): Promise<void> {
+    this.wiring = wiring;
+    this.broker = await Broker.start({ nativeUrl: wiring.nativeUrl, storePath: wiring.storePath, seed: wiring.seed + this.starts++ });
+  }
+
+  async connect(clientName: string): Promise<McpConnection> {
+    if (!this.broker) throw new Error("broker not started");
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(this.broker).connect(serverSide);
+    const connection = await McpConnection.open(clientSide, clientName, this.timeoutMs);
+    this.connections.push(connection);
+    return connection;
+  }
+
+  /** The instance is abandoned: its store handle closes without any write, as a killed process's would. */
+  async crash(): Promise<void> {
+    this.broker?.close();
+    this.broker = undefined;
+    for (const c of this.connections.splice(0)) await c.close();
+  }
+
+  async restart(): Promise<void> {
+    await this.start(this.wiring!);
+  }
+
+  async stop(): Promise<void> {
+    await this.crash();
+  }
+
+  diagnostics(): string {
+    return "";
+  }
+}

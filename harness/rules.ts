@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+export const RULES_FILE = fileURLToPath(new URL("../docs/rules.json", import.meta.url));
+export const RULE_TAG = /^@([A-Z]+-\d{2})$/;
+
+export const ruleSchema = z.strictObject({
+  id: z.string().regex(/^[A-Z]+-\d{2}$/),
+  level: z.enum(["MUST", "SHOULD", "MAY"]),
+  title: z.string().min(1),
+  source: z.string().min(1),
+  decision: z.string().optional(),
+});
+export type Rule = z.infer<typeof ruleSchema>;
+
+export const rulesFileSchema = z.strictObject({
+  source: z.string(),
+  families: z.record(z.string(), z.string()),
+  rules: z.array(ruleSchema),
+});
+export type RulesFile = z.infer<typeof rulesFileSchema>;
+
+export function loadRules(file: string = RULES_FILE): RulesFile {
+  return rulesFileSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+}
+
+export function familyOf(ruleId: string): string {
+  return ruleId.slice(0, ruleId.indexOf("-"));
+}
+
+/** The rule IDs a scenario's tags cite; an ID not in the catalogue is an error where it is cited. */
+export function citedRules(tags: readonly string[], known: ReadonlySet<string>): string[] {
+  const cited = tags.flatMap((t) => {
+    const m = RULE_TAG.exec(t);
+    return m ? [m[1]!] : [];
+  });
+  const unknown = cited.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new Error(`Unknown rule ID(s) ${unknown.join(", ")}: every rule tag must name a rule in docs/rules.json.`);
+  return cited;
+}

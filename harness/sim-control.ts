@@ -1,0 +1,63 @@
+import type { z } from "zod";
+import {
+  CONTROL_PATHS,
+  ledgerReply,
+  pairingsReply,
+  restartRuntimeReply,
+  snapshotReply,
+  faultReply,
+  type WorldSeed,
+} from "../protocol/control-api.js";
+import { nativeErrorSchema } from "../protocol/native-bridge.js";
+import { LomiError } from "../protocol/errors.js";
+
+/** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
+export class SimControl {
+  constructor(readonly baseUrl: string) {}
+
+  private async request<S extends z.ZodType>(method: "GET" | "POST", path: string, body: unknown, schema?: S): Promise<z.infer<S>> {
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
+    });
+    const payload: unknown = await response.json();
+    if (!response.ok) {
+      const e = nativeErrorSchema.safeParse(payload);
+      if (e.success) throw new LomiError(e.data.error.code, `simulator control ${path}: ${e.data.error.message}`);
+      throw new LomiError("INTERNAL", `simulator control ${path}: HTTP ${response.status}`);
+    }
+    return (schema ? schema.parse(payload) : payload) as z.infer<S>;
+  }
+
+  reset(world: WorldSeed, seed: number) {
+    return this.request("POST", CONTROL_PATHS.reset, { world, seed });
+  }
+  snapshot() {
+    return this.request("GET", CONTROL_PATHS.snapshot, undefined, snapshotReply);
+  }
+  async ledger() {
+    return (await this.request("GET", CONTROL_PATHS.ledger, undefined, ledgerReply)).entries;
+  }
+  async pairings() {
+    return (await this.request("GET", CONTROL_PATHS.pairings, undefined, pairingsReply)).pairings;
+  }
+  decide(clientName: string, decision: "approve" | "deny", workspaceIds?: string[]) {
+    return this.request("POST", CONTROL_PATHS.decide, { clientName, decision, ...(workspaceIds ? { workspaceIds } : {}) });
+  }
+  async armFault(action: "hold" | "fail" | "lose-reply", tool?: string) {
+    return (await this.request("POST", CONTROL_PATHS.faults, { action, ...(tool ? { tool } : {}) }, faultReply)).faultId;
+  }
+  release(operationId: string, outcome: "complete" | "fail" | "honour-cancel") {
+    return this.request("POST", CONTROL_PATHS.release, { operationId, outcome });
+  }
+  advanceClock(ms: number) {
+    return this.request("POST", CONTROL_PATHS.advanceClock, { ms });
+  }
+  changeLayout(workspaceId: string) {
+    return this.request("POST", CONTROL_PATHS.layoutChange, { workspaceId });
+  }
+  async restartRuntime(panelId: string) {
+    return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;
+  }
+}

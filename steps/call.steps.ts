@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { Then, When } from "@cucumber/cucumber";
+import { violation } from "../harness/harness-error.js";
+import { fillPlaceholders } from "./placeholders.js";
+import type { LomiWorld } from "./world.js";
+
+When("{agent} calls {word}", async function (this: LomiWorld, agent: string, tool: string) {
+  await this.call(agent, tool, {});
+});
+
+When("{agent} calls {word} with:", async function (this: LomiWorld, agent: string, tool: string, json: string) {
+  await this.call(agent, tool, await fillPlaceholders(this, agent, json));
+});
+
+When("{agent} sends {word} as {string} with:", async function (this: LomiWorld, agent: string, tool: string, alias: string, json: string) {
+  await this.send(alias, agent, tool, await fillPlaceholders(this, agent, json));
+});
+
+Then("the reply is ok", function (this: LomiWorld) {
+  this.okData();
+});
+
+Then("the reply is the error {code}", function (this: LomiWorld, code: string) {
+  this.expectError(code);
+});
+
+Then("the error names the field {string}", function (this: LomiWorld, field: string) {
+  const envelope = this.lastReply?.envelope;
+  if (envelope?.status !== "error") throw violation("the last reply is not an error");
+  if (envelope.details?.field !== field && !envelope.message.includes(field)) {
+    throw violation(`the error does not name the field "${field}": ${envelope.message} ${JSON.stringify(envelope.details ?? {})}`);
+  }
+});
+
+Then("the error message is {string}", function (this: LomiWorld, message: string) {
+  const envelope = this.lastReply?.envelope;
+  if (envelope?.status !== "error") throw violation("the last reply is not an error");
+  assert.equal(envelope.message, message);
+});
+
+Then("the reply lists workspace {string} as approved: {word}", function (this: LomiWorld, workspaceId: string, approved: string) {
+  const { workspaces } = this.okData() as { workspaces: Array<{ workspaceId: string; approved: boolean }> };
+  const ws = workspaces.find((w) => w.workspaceId === workspaceId);
+  if (!ws) throw violation(`lomi_workspace_list does not list ${workspaceId}`);
+  assert.equal(String(ws.approved), approved);
+});
+
+Then("every tool in tools\\/list has an input schema that rejects unknown fields and an output schema", async function (this: LomiWorld) {
+  const { tools } = await (await this.connection("agent")).listTools();
+  const problems = tools.flatMap((t) => [
+    ...(t.inputSchema?.type === "object" && t.inputSchema.additionalProperties === false ? [] : [`${t.name}: inputSchema lacks additionalProperties: false`]),
+    ...(t.outputSchema?.type === "object" ? [] : [`${t.name}: no object outputSchema`]),
+  ]);
+  if (problems.length > 0) throw violation(`[ENV-04] ${problems.join("; ")}`);
+});
+
+Then("tools\\/list includes {string}", async function (this: LomiWorld, names: string) {
+  const { tools } = await (await this.connection("agent")).listTools();
+  const missing = names.split(",").map((n) => n.trim()).filter((n) => !tools.some((t) => t.name === n));
+  if (missing.length > 0) throw violation(`tools/list lacks ${missing.join(", ")}`);
+});
+
+Then("the error carries the operationId of {string}", function (this: LomiWorld, alias: string) {
+  const envelope = this.lastReply?.envelope;
+  if (envelope?.status !== "error") throw violation("the last reply is not an error");
+  assert.equal(envelope.details?.operationId, this.operationId(alias), `the error should name the operation holding the key: ${JSON.stringify(envelope)}`);
+});

@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import { Then, When } from "@cucumber/cucumber";
+import { configError, violation } from "../harness/harness-error.js";
+import type { LomiWorld } from "./world.js";
+
+const SETTLED = ["succeeded", "failed", "cancelled", "outcome_unknown"];
+
+function createArgs(world: LomiWorld, agent: string, title: string, workspaceId: string, alias: string): Record<string, unknown> {
+  const expectedRevision = world.revisions.get(workspaceId);
+  if (!expectedRevision) throw configError(`no domainRevision observed for ${workspaceId}; connect or list panels first`);
+  return {
+    workspaceId,
+    cwdRelative: "",
+    title,
+    expectedRevision,
+    retryEpoch: world.epochFor(agent, workspaceId).retryEpoch,
+    requestKey: `create-${alias}`,
+  };
+}
+
+When("{agent} creates a terminal {string} in workspace {string} as {string}", async function (this: LomiWorld, agent: string, title: string, workspaceId: string, alias: string) {
+  await this.send(alias, agent, "lomi_terminal_create", createArgs(this, agent, title, workspaceId, alias));
+});
+
+When(
+  "{agent} creates a terminal {string} in workspace {string} as {string} with {word} set to {string}",
+  async function (this: LomiWorld, agent: string, title: string, workspaceId: string, alias: string, field: string, value: string) {
+    await this.send(alias, agent, "lomi_terminal_create", { ...createArgs(this, agent, title, workspaceId, alias), [field]: value });
+  },
+);
+
+When(
+  "{agent} creates a terminal {string} in workspace {string} as {string} twice at once",
+  async function (this: LomiWorld, agent: string, title: string, workspaceId: string, alias: string) {
+    const args = createArgs(this, agent, title, workspaceId, alias);
+    const [a, b] = await Promise.all([this.send(alias, agent, "lomi_terminal_create", args), this.send(`${alias}#2`, agent, "lomi_terminal_create", args)]);
+    this.okData(a);
+    this.okData(b);
+  },
+);
+
+async function runArgs(world: LomiWorld, agent: string, command: string, terminal: string, alias: string) {
+  const created = await world.settled(terminal);
+  const terminalSessionId = created.result?.terminalSessionId;
+  if (typeof terminalSessionId !== "string") throw violation(`operation "${terminal}" has no terminalSessionId in its result: ${JSON.stringify(created)}`);
+  const workspaceId = String(world.request(terminal).args.workspaceId);
+  return { workspaceId, terminalSessionId, command, retryEpoch: world.epochFor(agent, workspaceId).retryEpoch, requestKey: `run-${alias}` };
+}
+
+When("{agent} runs {string} in the terminal of {string} as {string}", async function (this: LomiWorld, agent: string, command: string, terminal: string, alias: string) {
+  await this.send(alias, agent, "lomi_terminal_run", await runArgs(this, agent, command, terminal, alias));
+});
+
+When(
+  "{agent} runs {string} in the terminal of {string} as {string} reusing the request key of {string}",
+  async function (this: LomiWorld, agent: string, command: string, terminal: string, alias: string, other: string) {
+    const args = { ...(await runArgs(this, agent, command, terminal, alias)), requestKey: this.request(other).args.requestKey };
+    await this.send(alias, agent, "lomi_terminal_run", args);
+  },
+);
+
+When("the reply to {string} is lost", function (this: LomiWorld, alias: string) {
+  this.request(alias).operationId = undefined;
+  this.lastReply = undefined;
+});
+
+/** The agent resends the entire original request, exactly. */
+When("{agent} retries {string}", async function (this: LomiWorld, agent: string, alias: string) {
+  const r = this.request(alias);
+  const reply = await this.call(agent, r.tool, r.args);
+  if (reply.envelope.status === "ok") r.operationId ??= (reply.envelope.data as { operation: { operationId: string } }).operation.operationId;
+});
+
+When("{agent} retries {string} with {word} changed to {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, value: string) {
+  const r = this.request(alias);
+  await this.call(agent, r.tool, { ...r.args, [field]: value });
+});
+
+When("{agent} retries {string} with {word} changed to the terminal session of {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, terminal: string) {
+  const r = this.request(alias);
+  const session = (await this.settled(terminal)).result?.terminalSessionId;
+  await this.call(agent, r.tool, { ...r.args, [field]: session });
+});
+
+When("{agent} retries {string} under a fresh retry epoch", async function (this: LomiWorld, agent: string, alias: string) {
+  const r = this.request(alias);
+  await this.call(agent, r.tool, { ...r.args, retryEpoch: this.epochFor(agent, String(r.args.workspaceId)).retryEpoch });
+});
+
+When("{agent} looks up {string} by its retry identity", async function (this: LomiWorld, agent: string, alias: string) {
+  const { tool, args } = this.request(alias);
+  await this.call(agent, "lomi_operation_lookup", {
+    retryEpoch: args.retryEpoch,
+    requestKey: args.requestKey,
+    tool,
+    ...(args.projectId === undefined ? {} : { projectId: args.projectId }),
+  });
+});
+
+When("{agent} looks up {string} by its retry identity with projectId {string}", async function (this: LomiWorld, agent: string, alias: string, projectId: string) {
+  const { tool, args } = this.request(alias);
+  await this.call(agent, "lomi_operation_lookup", { retryEpoch: args.retryEpoch, requestKey: args.requestKey, tool, projectId });
+});
+
+When("{agent} reads operation {string}", async function (this: LomiWorld, agent: string, alias: string) {
+  await this.call(agent, "lomi_operation_get", { operationId: this.operationId(alias) });
+});
+
+When("{agent} cancels {string}", async function (this: LomiWorld, agent: string, alias: string) {
+  await this.call(agent, "lomi_operation_cancel", { operationId: this.operationId(alias) });
+});
+
+Then("the reply returns the prior operation {string}", function (this: LomiWorld, alias: string) {
+  const receipt = this.receiptOf();
+  assert.equal(receipt.operationId, this.operationId(alias), "a duplicate must return the prior operation");
+  if (receipt.duplicate === false) throw violation("the reply names the prior operation but says duplicate: false");
+});
+
+Then("the reply names operation {string}", function (this: LomiWorld, alias: string) {
+  assert.equal(this.receiptOf().operationId, this.operationId(alias));
+});
+
+Then("both replies to {string} name the same operation", function (this: LomiWorld, alias: string) {
+  assert.equal(this.operationId(alias), this.operationId(`${alias}#2`), "identical concurrent requests must make one operation");
+});
+
+Then("the reply admits a new operation", function (this: LomiWorld) {
+  const receipt = this.receiptOf();
+  if (receipt.duplicate !== false) throw violation(`expected a new operation, got duplicate: ${String(receipt.duplicate)} for ${receipt.operationId}`);
+  const sharing = [...this.requests.entries()].filter(([, r]) => r.operationId === receipt.operationId).map(([alias]) => alias);
+  if (sharing.length > 1) throw violation(`operation ${receipt.operationId} is answered for several requests: ${sharing.join(", ")}`);
+});
+
+Then("the reply shows state {state}", function (this: LomiWorld, state: string) {
+  assert.equal(this.receiptOf().state, state);
+});
+
+Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: string) {
+  const receipt = SETTLED.includes(state) ? await this.settled(alias) : await this.readOperation(alias);
+  assert.equal(receipt.state, state, `operation ${alias}: ${JSON.stringify(receipt)}`);
+});
+
+Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: string, effect: string) {
+  const receipt = SETTLED.includes(state) ? await this.settled(alias) : await this.readOperation(alias);
+  assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect }, `operation ${alias}: ${JSON.stringify(receipt)}`);
+});
+
+Then("the read was not an MCP error", function (this: LomiWorld) {
+  assert.equal(this.lastReply?.raw.isError, false, "a settled failure is a successful read: isError must be false");
+});
+
+Then("operation {string} carries a terminal session and a lease", async function (this: LomiWorld, alias: string) {
+  const { result } = await this.settled(alias);
+  if (typeof result?.terminalSessionId !== "string" || typeof result?.leaseId !== "string") {
+    throw violation(`the confirmed result must carry terminalSessionId and leaseId: ${JSON.stringify(result)}`);
+  }
+});
+
+Then("operation {string} carries the error {code}", async function (this: LomiWorld, alias: string, code: string) {
+  const receipt = await this.settled(alias);
+  assert.equal(receipt.error?.code, code, `operation ${alias}: ${JSON.stringify(receipt)}`);
+});
+
+Then("operation {string} reports exit code {int}", async function (this: LomiWorld, alias: string, exitCode: number) {
+  const receipt = await this.settled(alias);
+  assert.equal(receipt.result?.exitCode, exitCode, `operation ${alias}: ${JSON.stringify(receipt)}`);
+});
+
+Then("the cancel outcome is {word}", function (this: LomiWorld, outcome: string) {
+  assert.equal((this.okData() as { outcome: string }).outcome, outcome);
+});
+
+Then("the reply's operation reads {state} with effectState {effect}", function (this: LomiWorld, state: string, effect: string) {
+  const receipt = this.receiptOf();
+  assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect });
+});
+
+/** The error envelope with the asked-for identifiers blanked, so two refusals can be compared. */
+function refusal(world: LomiWorld, ids: string[]): unknown {
+  const envelope = world.lastReply?.envelope;
+  if (envelope?.status !== "error") throw violation(`expected a refusal, got ${JSON.stringify(envelope)}`);
+  world.expectError(envelope.code);
+  let text = JSON.stringify(envelope);
+  for (const id of ids) text = text.split(id).join("<ID>");
+  return JSON.parse(text);
+}
+
+Then("{agent} cannot tell {string} from an operation that does not exist", async function (this: LomiWorld, agent: string, alias: string) {
+  const owner = this.request(alias);
+  const operationId = this.operationId(alias);
+  const missingId = `${operationId}x`;
+  await this.call(agent, "lomi_operation_get", { operationId });
+  const theirs = refusal(this, [operationId]);
+  await this.call(agent, "lomi_operation_get", { operationId: missingId });
+  const none = refusal(this, [missingId]);
+  assert.deepEqual(theirs, none, "by operationId, another pairing's receipt must read exactly as a missing one");
+  const lookup = (requestKey: unknown) =>
+    this.call(agent, "lomi_operation_lookup", { retryEpoch: owner.args.retryEpoch, requestKey, tool: owner.tool });
+  await lookup(owner.args.requestKey);
+  const theirsByKey = refusal(this, [String(owner.args.requestKey)]);
+  await lookup(`${String(owner.args.requestKey)}-missing`);
+  const noneByKey = refusal(this, [`${String(owner.args.requestKey)}-missing`]);
+  assert.deepEqual(theirsByKey, noneByKey, "by key, another pairing's receipt must read exactly as a missing one");
+});

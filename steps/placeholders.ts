@@ -1,0 +1,45 @@
+import { configError } from "../harness/harness-error.js";
+import type { LomiWorld } from "./world.js";
+
+/**
+ * Fills {{name}} and {{name:arg}} in a JSON docstring with what the scenario has observed:
+ * epoch[:workspace], revision:workspace, op:alias, session:alias (the terminalSessionId of alias's result).
+ */
+export async function fillPlaceholders(world: LomiWorld, agentName: string, text: string): Promise<Record<string, unknown>> {
+  const names = [...text.matchAll(/\{\{(\w+)(?::([\w.-]+))?\}\}/g)];
+  let filled = text;
+  for (const [whole, name, arg] of names) {
+    filled = filled.replace(whole, await valueOf(world, agentName, name!, arg));
+  }
+  try {
+    return JSON.parse(filled) as Record<string, unknown>;
+  } catch (error) {
+    throw configError(`the step's JSON is not valid after filling placeholders: ${(error as Error).message}\n${filled}`);
+  }
+}
+
+async function valueOf(world: LomiWorld, agentName: string, name: string, arg: string | undefined): Promise<string> {
+  switch (name) {
+    case "epoch": {
+      const connects = world.agent(agentName).connects;
+      const workspaceId = arg ?? [...connects.keys()].at(-1);
+      if (!workspaceId) throw configError(`${agentName} has no retry epoch yet`);
+      return world.epochFor(agentName, workspaceId).retryEpoch;
+    }
+    case "revision": {
+      const rev = arg && world.revisions.get(arg);
+      if (!rev) throw configError(`no domainRevision observed for ${arg ?? "(no workspace named)"}`);
+      return rev;
+    }
+    case "op":
+      return world.operationId(arg ?? "");
+    case "session": {
+      const receipt = await world.settled(arg ?? "");
+      const session = receipt.result?.terminalSessionId;
+      if (typeof session !== "string") throw configError(`operation "${arg}" has no terminalSessionId in its result`);
+      return session;
+    }
+    default:
+      throw configError(`unknown placeholder {{${name}}}`);
+  }
+}

@@ -1,0 +1,54 @@
+import { Given, When } from "@cucumber/cucumber";
+import { readWorldFile } from "../simulator/world-file.js";
+import type { LomiWorld } from "./world.js";
+import { fileURLToPath } from "node:url";
+
+const worldFile = (name: string) => fileURLToPath(new URL(`../fixtures/worlds/${name}.json`, import.meta.url));
+
+/** Lists workspaces, and plays the user approving the session if it is pending. */
+export async function ensurePaired(world: LomiWorld, agent: string): Promise<void> {
+  const first = await world.call(agent, "lomi_workspace_list", {});
+  if (first.envelope.status === "ok") return;
+  world.expectError("PAIRING_REQUIRED", first);
+  await world.control.decide(agent, "approve");
+  world.okData(await world.call(agent, "lomi_workspace_list", {}));
+}
+
+export async function connectTo(world: LomiWorld, agent: string, workspaceId: string): Promise<void> {
+  const data = await world.callOk(agent, "lomi_connect", { workspaceId });
+  world.agent(agent).connects.set(workspaceId, data as never);
+}
+
+Given("the Lomi world {string}", async function (this: LomiWorld, name: string) {
+  await this.control.reset(readWorldFile(worldFile(name)), this.seed);
+});
+
+Given("{agent} is paired", async function (this: LomiWorld, agent: string) {
+  await ensurePaired(this, agent);
+});
+
+Given("{agent} is connected to workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {
+  await ensurePaired(this, agent);
+  await connectTo(this, agent, workspaceId);
+});
+
+When("{agent} connects to workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {
+  const reply = await this.call(agent, "lomi_connect", { workspaceId });
+  if (reply.envelope.status === "ok") this.agent(agent).connects.set(workspaceId, reply.envelope.data as never);
+});
+
+When("the user approves the pending session of {agent}", async function (this: LomiWorld, agent: string) {
+  await this.control.decide(agent, "approve");
+});
+
+When("the user approves the pending session of {agent} for workspace {string} only", async function (this: LomiWorld, agent: string, workspaceId: string) {
+  await this.control.decide(agent, "approve", [workspaceId]);
+});
+
+When("the user denies the pending session of {agent}", async function (this: LomiWorld, agent: string) {
+  await this.control.decide(agent, "deny");
+});
+
+When("{agent} refreshes the panels of workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {
+  await this.callOk(agent, "lomi_panel_list", { workspaceId });
+});

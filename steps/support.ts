@@ -1,0 +1,87 @@
+import { After, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
+import { HarnessError } from "../harness/harness-error.js";
+import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
+import { citedRules, loadRules } from "../harness/rules.js";
+import { DEFAULT_AGENT, LomiWorld } from "./world.js";
+
+setWorldConstructor(LomiWorld);
+
+// Steps run one broker call or a few; a hung broker fails the step rather than the whole run.
+const timeoutMs = Number(process.env.LOMI_STEP_TIMEOUT_MS ?? runParametersSchema.parse({}).timeoutMs);
+setDefaultTimeout(timeoutMs + 5_000);
+
+/** A step or hook that meets a broker it cannot judge reports "not applicable" with the reason. */
+setDefinitionFunctionWrapper((fn: (...args: unknown[]) => unknown) => {
+  const wrapped = async function (this: LomiWorld, ...args: unknown[]) {
+    try {
+      return await fn.apply(this, args);
+    } catch (error) {
+      if (error instanceof HarnessError && error.kind === "not-applicable") {
+        this.attach(`not-applicable: ${error.message}`, "text/plain");
+        return "skipped";
+      }
+      throw error;
+    }
+  };
+  Object.defineProperty(wrapped, "length", { value: fn.length });
+  return wrapped;
+});
+
+defineParameterType({
+  name: "agent",
+  regexp: /the agent|agent "([^"]*)"/,
+  transformer: (name?: string) => name ?? DEFAULT_AGENT,
+});
+
+defineParameterType({
+  name: "state",
+  regexp: /queued|awaiting_user|running|cancelling|succeeded|failed|cancelled|outcome_unknown/,
+  transformer: (s: string) => s,
+});
+
+defineParameterType({
+  name: "effect",
+  regexp: /none|partial|complete|unknown/,
+  transformer: (s: string) => s,
+});
+
+defineParameterType({
+  name: "code",
+  regexp: /[A-Z][A-Z_]+/,
+  transformer: (s: string) => s,
+});
+
+const KNOWN_RULES = new Set(loadRules().rules.map((r) => r.id));
+
+Before(async function (this: LomiWorld, { pickle }) {
+  citedRules(pickle.tags.map((t) => t.name), KNOWN_RULES);
+  const seed = scenarioSeed(this.run.seed, `${pickle.uri}:${pickle.name}`);
+  this.attach(`seed ${seed} (run seed ${this.run.seed})`, "text/plain");
+  await this.setUp(seed);
+});
+
+Before({ tags: "@needs-crash" }, function (this: LomiWorld) {
+  if (this.adapter.capabilities.has("crash")) return undefined;
+  this.attach(`not-applicable: ${this.adapter.description} cannot be crashed and restarted by the harness`, "text/plain");
+  return "skipped";
+});
+
+Before({ tags: "@needs-multi-connection" }, function (this: LomiWorld) {
+  if (this.adapter.capabilities.has("multi-connection")) return undefined;
+  this.attach(`not-applicable: ${this.adapter.description} serves one MCP connection at a time`, "text/plain");
+  return "skipped";
+});
+
+After(async function (this: LomiWorld, { result }) {
+  try {
+    if (result?.status === Status.PASSED) this.assertErrorsVerified();
+    if (result?.status === Status.FAILED && this.control) {
+      const ledger = await this.control.ledger().catch(() => []);
+      this.attach(`ledger:\n${ledger.map((e) => JSON.stringify(e)).join("\n")}`, "text/plain");
+      const diagnostics = this.adapter?.diagnostics();
+      if (diagnostics) this.attach(`broker stderr:\n${diagnostics}`, "text/plain");
+    }
+  } finally {
+    await this.tearDown();
+  }
+});

@@ -1,0 +1,221 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { World, type IWorldOptions } from "@cucumber/cucumber";
+import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
+import type { WorldSeed } from "../protocol/control-api.js";
+import type { BrokerAdapter } from "../harness/adapters/broker-adapter.js";
+import { ChildProcessAdapter } from "../harness/adapters/child-process.js";
+import { InProcessAdapter } from "../harness/adapters/in-process.js";
+import { configError, violation } from "../harness/harness-error.js";
+import type { McpConnection, Reply } from "../harness/mcp-connection.js";
+import { runParametersSchema, type RunParameters } from "../harness/run-parameters.js";
+import type { SimControl } from "../harness/sim-control.js";
+import { SimulatorFixture } from "../harness/simulator-fixture.js";
+import { readWorldFile } from "../simulator/world-file.js";
+
+export const DEFAULT_AGENT = "agent";
+
+export interface Agent {
+  name: string;
+  connection: McpConnection | undefined;
+  /** lomi_connect's data per workspace, the latest first. */
+  connects: Map<string, { retryEpoch: string; connectionId: string; projects: Array<{ projectId: string }> }>;
+}
+
+/** A request the scenario sent under a name, kept whole so it can be retried exactly. */
+export interface NamedRequest {
+  agent: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The operationId from the reply, unless the reply was lost. */
+  operationId: string | undefined;
+}
+
+type Receipt = { operationId: string; state: string; effectState: string; result: Record<string, unknown> | null; error: { code: string } | null; tool: string };
+
+/** The scenario's world: the simulated Lomi, the broker under test, the agents and what they sent. */
+export class LomiWorld extends World<RunParameters> {
+  readonly run: RunParameters;
+  sim!: SimulatorFixture;
+  control!: SimControl;
+  adapter!: BrokerAdapter;
+  seed = 0;
+  private storeDir = "";
+  readonly agents = new Map<string, Agent>();
+  readonly requests = new Map<string, NamedRequest>();
+  /** The last domainRevision observed per workspace. */
+  readonly revisions = new Map<string, string>();
+  lastReply: Reply | undefined;
+  private unverifiedError: ErrorEnvelope | undefined;
+
+  constructor(options: IWorldOptions<RunParameters>) {
+    super(options);
+    this.run = runParametersSchema.parse(options.parameters ?? {});
+  }
+
+  // Lifecycle -------------------------------------------------------------------------------------
+
+  async setUp(seed: number, world: WorldSeed = readWorldFile()): Promise<void> {
+    this.seed = seed;
+    this.adapter = this.makeAdapter();
+    this.sim = await SimulatorFixture.start(world, seed, this.adapter.needsNetworkSimulator);
+    this.control = this.sim.control();
+    this.storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-scenario-"));
+    await this.adapter.start({ nativeUrl: this.sim.url, storePath: path.join(this.storeDir, "receipts.sqlite"), seed });
+  }
+
+  private makeAdapter(): BrokerAdapter {
+    if (this.run.adapter === "in-process") return new InProcessAdapter(this.run.timeoutMs);
+    if (!this.run.brokerCommand) throw configError("the command adapter needs a broker command");
+    return new ChildProcessAdapter(this.run.brokerCommand, this.run.timeoutMs);
+  }
+
+  async tearDown(): Promise<void> {
+    await this.adapter?.stop();
+    await this.sim?.stop();
+    if (this.storeDir) rmSync(this.storeDir, { recursive: true, force: true });
+  }
+
+  /** Fails a scenario that let an error reply go by without a step checking it. */
+  assertErrorsVerified(): void {
+    const e = this.unverifiedError;
+    if (e) throw violation(`A reply was the error ${e.code} ("${e.message}") and no step checked it; add "Then the reply is the error ${e.code}".`);
+  }
+
+  // Agents and calls ------------------------------------------------------------------------------
+
+  agent(name: string): Agent {
+    let agent = this.agents.get(name);
+    if (!agent) {
+      agent = { name, connection: undefined, connects: new Map() };
+      this.agents.set(name, agent);
+    }
+    return agent;
+  }
+
+  async connection(name: string): Promise<McpConnection> {
+    const agent = this.agent(name);
+    agent.connection ??= await this.adapter.connect(name);
+    return agent.connection;
+  }
+
+  /** Calls a tool as an agent; the reply's envelope is already checked (ENV rules). */
+  async call(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
+    this.assertErrorsVerified();
+    const reply = await (await this.connection(agentName)).call(tool, args);
+    this.observe(reply);
+    this.lastReply = reply;
+    this.unverifiedError = reply.envelope.status === "error" ? reply.envelope : undefined;
+    return reply;
+  }
+
+  /** Calls a tool that must succeed for the scenario to go on. */
+  async callOk(agentName: string, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const reply = await this.call(agentName, tool, args);
+    return this.okData(reply);
+  }
+
+  okData(reply: Reply | undefined = this.lastReply): Record<string, unknown> {
+    if (!reply) throw configError("no reply yet");
+    const envelope: Envelope = reply.envelope;
+    if (envelope.status !== "ok") {
+      this.unverifiedError = undefined;
+      throw violation(`${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${JSON.stringify(reply.args)}`);
+    }
+    return envelope.data as Record<string, unknown>;
+  }
+
+  /** Checks the last reply is the given error; only this clears the "unchecked error" flag. */
+  expectError(code: string, reply: Reply | undefined = this.lastReply): ErrorEnvelope {
+    if (!reply) throw configError("no reply yet");
+    const envelope = reply.envelope;
+    if (envelope.status !== "error") {
+      throw violation(`${reply.tool} was expected to answer ${code} but answered ok: ${JSON.stringify(envelope.data).slice(0, 500)}\nArguments: ${JSON.stringify(reply.args)}`);
+    }
+    if (envelope.code !== code) throw violation(`${reply.tool} answered ${envelope.code} ("${envelope.message}"), expected ${code}.`);
+    this.unverifiedError = undefined;
+    return envelope;
+  }
+
+  /** Keeps the latest domainRevision any reply showed for a workspace. */
+  private observe(reply: Reply): void {
+    if (reply.envelope.status !== "ok") return;
+    const data = reply.envelope.data as Record<string, unknown>;
+    if (typeof data.workspaceId === "string" && typeof data.domainRevision === "string") this.revisions.set(data.workspaceId, data.domainRevision);
+    const op = data.operation as { workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;
+    if (op?.workspaceId && typeof op.result?.domainRevision === "string") this.revisions.set(op.workspaceId, op.result.domainRevision);
+    if (Array.isArray(data.workspaces)) {
+      for (const w of data.workspaces as Array<{ workspaceId: string; domainRevision: string }>) this.revisions.set(w.workspaceId, w.domainRevision);
+    }
+  }
+
+  // Named requests and operations -----------------------------------------------------------------
+
+  request(alias: string): NamedRequest {
+    const r = this.requests.get(alias);
+    if (!r) throw configError(`no request named "${alias}" in this scenario`);
+    return r;
+  }
+
+  operationId(alias: string): string {
+    const id = this.request(alias).operationId;
+    if (!id) throw configError(`the reply to "${alias}" was lost: its operationId is not known to the agent`);
+    return id;
+  }
+
+  /** Sends an operation under a name and remembers its operationId when admitted. */
+  async send(alias: string, agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
+    const reply = await this.call(agentName, tool, args);
+    const named: NamedRequest = { agent: agentName, tool, args, operationId: undefined };
+    if (reply.envelope.status === "ok") named.operationId = (reply.envelope.data as { operation: Receipt }).operation.operationId;
+    this.requests.set(alias, named);
+    return reply;
+  }
+
+  receiptOf(reply: Reply | undefined = this.lastReply): Receipt & { duplicate?: boolean } {
+    const data = this.okData(reply) as { operation: Receipt; duplicate?: boolean };
+    return { ...data.operation, duplicate: data.duplicate };
+  }
+
+  async readOperation(alias: string): Promise<Receipt> {
+    const r = this.request(alias);
+    return this.receiptOf(await this.call(r.agent, "lomi_operation_get", { operationId: this.operationId(alias) }));
+  }
+
+  /** Reads an operation until it leaves the given states (settling depends on what Lomi reports). */
+  async settled(alias: string): Promise<Receipt> {
+    let receipt = await this.readOperation(alias);
+    for (let i = 0; i < 20 && ["queued", "running", "cancelling", "awaiting_user"].includes(receipt.state); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      receipt = await this.readOperation(alias);
+    }
+    return receipt;
+  }
+
+  epochFor(agentName: string, workspaceId: string): { retryEpoch: string; projects: Array<{ projectId: string }> } {
+    const c = this.agent(agentName).connects.get(workspaceId);
+    if (!c) throw configError(`${agentName} has not connected to ${workspaceId}`);
+    return c;
+  }
+
+  // The broker's life ------------------------------------------------------------------------------
+
+  /** The broker dies; the agents' MCP connections die with it, but they keep what they sent. */
+  async crashBroker(): Promise<void> {
+    await this.adapter.crash();
+    for (const agent of this.agents.values()) agent.connection = undefined;
+  }
+
+  async restartBroker(): Promise<void> {
+    await this.adapter.restart();
+  }
+
+  // Ledger ----------------------------------------------------------------------------------------
+
+  /** The native dispatches Lomi saw for a named request (matched by request key and tool). */
+  async dispatchesOf(alias: string) {
+    const r = this.request(alias);
+    return (await this.control.ledger()).filter((e) => e.kind === "dispatch" && e.tool === r.tool && (e.detail.args as Record<string, unknown>)?.requestKey === r.args.requestKey);
+  }
+}
