@@ -9,9 +9,6 @@ interface EventPage {
   hasMore: boolean;
 }
 
-const cursors = new WeakMap<LomiWorld, Map<string, string>>();
-const lastPages = new WeakMap<LomiWorld, EventPage>();
-
 async function readPage(world: LomiWorld, agent: string, workspaceId: string, cursor: string | undefined, limit: number): Promise<EventPage> {
   return (await world.callOk(agent, "lomi_events_read", { workspaceId, ...(cursor === undefined ? {} : { cursor }), limit })) as unknown as EventPage;
 }
@@ -38,20 +35,19 @@ Then("the events of workspace {string} show {string} passing through {string}", 
 });
 
 When("{agent} reads the events of workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {
-  const map = cursors.get(this) ?? new Map<string, string>();
-  cursors.set(this, map);
-  const page = await readPage(this, agent, workspaceId, map.get(`${agent}/${workspaceId}`), 200);
-  map.set(`${agent}/${workspaceId}`, page.nextCursor);
-  lastPages.set(this, page);
+  const key = `${agent}/${workspaceId}`;
+  const page = await readPage(this, agent, workspaceId, this.eventCursors.get(key), 200);
+  this.eventCursors.set(key, page.nextCursor);
+  this.lastEventPage = page;
 });
 
 Then("the page has no events", function (this: LomiWorld) {
-  const page = lastPages.get(this);
+  const page = this.lastEventPage as EventPage | undefined;
   assert.deepEqual(page?.events, [], "expected an empty page");
 });
 
 Then("the page shows {string} reaching {word}", function (this: LomiWorld, alias: string, state: string) {
-  const page = lastPages.get(this);
+  const page = this.lastEventPage as EventPage | undefined;
   const operationId = this.operationId(alias);
   if (!page?.events.some((e) => e.operationId === operationId && e.state === state)) {
     throw violation(`the page does not show ${alias} reaching ${state}: ${JSON.stringify(page?.events)}`);

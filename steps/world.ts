@@ -47,6 +47,9 @@ export class LomiWorld extends World<RunParameters> {
   /** The last domainRevision observed per workspace. */
   readonly revisions = new Map<string, string>();
   lastReply: Reply | undefined;
+  /** lomi_events_read cursors per agent and workspace, and the last page read. */
+  readonly eventCursors = new Map<string, string>();
+  lastEventPage: unknown;
   private unverifiedError: ErrorEnvelope | undefined;
 
   constructor(options: IWorldOptions<RunParameters>) {
