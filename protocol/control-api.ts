@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { decimalRevision, id, isoTime } from "./fields.js";
 import { effectStateSchema } from "./states.js";
+import { panelSchema } from "./tools/workspace.js";
 
 // The simulator's control API: what a harness uses to seed the world, play the user, inject faults and
 // read the ground truth. HTTP + JSON under /control/v1, served by the same msw handlers as the bridge.
@@ -91,9 +92,7 @@ export const snapshotReply = z.strictObject({
     z.strictObject({
       workspaceId: id,
       domainRevision: decimalRevision,
-      panels: z.array(
-        z.strictObject({ panelId: id, title: z.string(), terminalSessionId: id.nullable(), projectId: id, cwdRelative: z.string() }),
-      ),
+      panels: z.array(panelSchema),
     }),
   ),
   processes: z.array(

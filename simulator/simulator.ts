@@ -82,7 +82,7 @@ export class Simulator {
     return {
       workspaceId,
       domainRevision: ws.domainRevision.toString(),
-      panels: ws.panels.map((p) => ({ kind: "terminal" as const, ...p })),
+      panels: ws.panels.map((p) => ({ ...p })),
     };
   }
 

@@ -3,13 +3,11 @@ import type { World } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
 import type { Random } from "../protocol/ports.js";
 
-export interface Panel {
-  panelId: string;
-  projectId: string;
-  title: string;
-  cwdRelative: string;
-  terminalSessionId: string | null;
-}
+import type { PanelView } from "../protocol/tools/workspace.js";
+
+/** A panel as Lomi holds it: the same shape the panel list shows. */
+export type Panel = PanelView;
+export type TerminalPanel = Extract<Panel, { kind: "terminal" }>;
 
 export interface WorkspaceState {
   workspaceId: string;
@@ -127,8 +125,8 @@ export class WorldState {
   }
 
   /** The panel whose current runtime is this terminal session; a retired session is stale, not unknown. */
-  panelBySession(ws: WorkspaceState, terminalSessionId: string): Panel {
-    const panel = ws.panels.find((p) => p.terminalSessionId === terminalSessionId);
+  panelBySession(ws: WorkspaceState, terminalSessionId: string): TerminalPanel {
+    const panel = ws.panels.find((p): p is TerminalPanel => p.kind === "terminal" && p.terminalSessionId === terminalSessionId);
     if (panel) return panel;
     if (this.retiredSessions.has(terminalSessionId)) {
       throw new LomiError("STALE_RUNTIME", `Terminal session ${terminalSessionId} ended when its runtime restarted; read the panel list for the current terminalSessionId.`, {
@@ -155,7 +153,8 @@ export class WorldState {
   }
 
   addTerminalPanel(ws: WorkspaceState, pairing: Pairing, projectId: string, title: string, cwdRelative: string) {
-    const panel: Panel = {
+    const panel: TerminalPanel = {
+      kind: "terminal",
       panelId: this.random.id("panel-"),
       projectId,
       title,
@@ -171,6 +170,7 @@ export class WorldState {
   /** The panel lives on with a new runtime; the old session and its leases are gone. */
   restartRuntime(panelId: string): { oldSessionId: string | null; terminalSessionId: string } {
     const { panel } = this.panelById(panelId);
+    if (panel.kind !== "terminal") throw new LomiError("INVALID_ARGUMENT", `Panel ${panelId} is a ${panel.kind} panel, not a terminal.`, { field: "panelId" });
     const oldSessionId = panel.terminalSessionId;
     if (oldSessionId) {
       this.retiredSessions.add(oldSessionId);

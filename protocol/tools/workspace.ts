@@ -35,14 +35,14 @@ export const connect = {
   }),
 } satisfies ObservationContract;
 
-export const panelSchema = z.strictObject({
-  panelId: id,
-  kind: z.literal("terminal"),
-  projectId: id,
-  title: z.string(),
-  cwdRelative: z.string(),
-  terminalSessionId: id.nullable(),
-});
+const panelBase = { panelId: id, projectId: id, title: z.string() };
+
+/** Each panel kind carries the identity of its current runtime; a retained panel can outlive one runtime. */
+export const terminalPanelSchema = z.strictObject({ ...panelBase, kind: z.literal("terminal"), cwdRelative: z.string(), terminalSessionId: id.nullable() });
+export const browserPanelSchema = z.strictObject({ ...panelBase, kind: z.literal("browser"), browserGeneration: id.nullable(), url: z.string().nullable() });
+export const androidPanelSchema = z.strictObject({ ...panelBase, kind: z.literal("android"), generation: id.nullable(), device: z.string() });
+export const panelSchema = z.discriminatedUnion("kind", [terminalPanelSchema, browserPanelSchema, androidPanelSchema]);
+export type PanelView = z.infer<typeof panelSchema>;
 
 export const panelList = {
   name: "lomi_panel_list",

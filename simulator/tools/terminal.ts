@@ -85,7 +85,7 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
   tick(ctx, op, settle) {
     const proc = processes.get(op);
     if (!proc) return;
-    if (!ctx.world.workspace(op.ws.workspaceId).panels.some((p) => p.terminalSessionId === op.args.terminalSessionId)) {
+    if (!ctx.world.workspace(op.ws.workspaceId).panels.some((p) => p.kind === "terminal" && p.terminalSessionId === op.args.terminalSessionId)) {
       processes.delete(op);
       settle(op, {
         state: "failed",
