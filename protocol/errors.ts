@@ -24,6 +24,9 @@ export const ERROR_CODES = [
   "LEASE_EXPIRED",
   "INPUT_SEQUENCE_CONFLICT",
   "INPUT_SEQUENCE_GAP",
+  "STALE_REFERENCE", // a snapshot-scoped reference (elementRef, frameId, snapshotId) from an older snapshot or navigation
+  "OUT_OF_RANGE", // a native validator's narrower range (a coordinate, a size, a count)
+  "ALREADY_EXISTS",
   "REPLAY_REFUSED", // native: a second dispatch under a permit already seen
   "INTERNAL",
 ] as const;
