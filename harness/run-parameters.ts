@@ -1,12 +1,20 @@
 import { z } from "zod";
 
-/** What a conformance run passes to every scenario (cucumber worldParameters). */
-export const runParametersSchema = z.strictObject({
-  adapter: z.enum(["in-process", "command"]).default("in-process"),
-  brokerCommand: z.string().optional(),
+const common = {
   seed: z.number().int().nonnegative().default(1),
   timeoutMs: z.number().int().positive().default(10_000),
-});
+};
+
+/** What a conformance run passes to every scenario (cucumber worldParameters); in-process when nothing is said. */
+export const runParametersSchema = z.preprocess(
+  (value) => ({ adapter: "in-process", ...(value as object) }),
+  z.discriminatedUnion("adapter", [
+    z.strictObject({ adapter: z.literal("in-process"), ...common }),
+    z.strictObject({ adapter: z.literal("command"), brokerCommand: z.string().min(1), ...common }),
+    z.strictObject({ adapter: z.literal("url"), brokerUrl: z.url(), nativePort: z.number().int().min(1).max(65535), ...common }),
+    z.strictObject({ adapter: z.literal("image"), brokerImage: z.string().min(1), ...common }),
+  ]),
+);
 export type RunParameters = z.infer<typeof runParametersSchema>;
 
 /** FNV-1a: a scenario's seed comes from the run's seed and its own name, whatever the order or worker. */

@@ -1,7 +1,14 @@
 import type { McpConnection } from "../mcp-connection.js";
 
-/** What a broker under test can take part in; scenarios that need more are "not applicable". */
+/**
+ * What a broker under test can take part in; a scenario tagged `@needs-<capability>` is "not
+ * applicable" to a broker that lacks it. Open by design: broker fault hooks ("faults") will be one.
+ */
 export type Capability = "crash" | "multi-connection";
+
+/** The tag a scenario carries when it needs a capability. */
+export const capabilityTag = (capability: Capability) => `@needs-${capability}`;
+export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection"];
 
 export interface BrokerWiring {
   /** The simulator's native bridge, as LOMI_NATIVE_URL. */
@@ -11,19 +18,26 @@ export interface BrokerWiring {
   seed: number;
 }
 
+/**
+ * Where a scenario's simulated Lomi lives: inside this process (msw), on a fresh 127.0.0.1 port for
+ * a broker the harness starts, or on a fixed port for a broker that is already running and was
+ * pointed at it (every scenario then resets the same simulator through the control API).
+ */
+export type SimulatorPlacement = { kind: "in-process" } | { kind: "fresh-port" } | { kind: "fixed-port"; port: number };
+
 /** How the harness starts, reaches, kills and restarts one kind of broker. */
 export interface BrokerAdapter {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability>;
-  /** Whether the simulator must listen on a real port (the broker runs in another process). */
-  readonly needsNetworkSimulator: boolean;
+  readonly simulator: SimulatorPlacement;
   start(wiring: BrokerWiring): Promise<void>;
   connect(clientName: string): Promise<McpConnection>;
   /** Abrupt death: no shutdown code runs, open connections die with it. */
   crash(): Promise<void>;
   /** A new instance on the same store. */
   restart(): Promise<void>;
+  /** Ends everything the adapter started: no process or container outlives it. */
   stop(): Promise<void>;
-  /** What the broker wrote to stderr, for failure reports. */
+  /** What the broker wrote to stderr (or its log), for failure reports. */
   diagnostics(): string;
 }

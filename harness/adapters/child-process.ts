@@ -1,27 +1,27 @@
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { StdioProcessTransport } from "./stdio-process.js";
 
 /** Splits a command line on spaces, keeping "quoted words" together. */
 export function splitCommand(command: string): string[] {
   return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
-const MAX_DIAGNOSTICS = 20_000;
-
 /**
- * A broker started as a child process speaking MCP over stdio. A crash is a real SIGKILL; a restart
- * starts the same command on the same store file. One process serves one connection.
+ * A broker started as a child process speaking MCP over stdio. A crash is a real SIGKILL of its
+ * process group; a restart starts the same command on the same store file. One process serves one
+ * connection.
  */
 export class ChildProcessAdapter implements BrokerAdapter {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability> = new Set(["crash"]);
-  readonly needsNetworkSimulator = true;
+  readonly simulator = { kind: "fresh-port" } as const;
   private wiring: BrokerWiring | undefined;
-  private transport: StdioClientTransport | undefined;
+  private transport: StdioProcessTransport | undefined;
   private connection: McpConnection | undefined;
-  private stderr = "";
+  /** stderr of every process this scenario started, in order. */
+  private readonly stderr: string[] = [];
   private starts = 0;
 
   constructor(
@@ -39,37 +39,29 @@ export class ChildProcessAdapter implements BrokerAdapter {
     if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
     const [cmd, ...args] = splitCommand(this.command);
     const w = this.wiring!;
-    const transport = new StdioClientTransport({
-      command: cmd!,
-      args,
-      env: {
-        ...(process.env as Record<string, string>),
-        LOMI_NATIVE_URL: w.nativeUrl,
-        LOMI_STORE_PATH: w.storePath,
-        LOMI_SEED: String(w.seed + this.starts++),
-      },
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString()).slice(-MAX_DIAGNOSTICS);
+    const transport = new StdioProcessTransport(cmd!, args, {
+      ...(process.env as Record<string, string>),
+      LOMI_NATIVE_URL: w.nativeUrl,
+      LOMI_STORE_PATH: w.storePath,
+      LOMI_SEED: String(w.seed + this.starts++),
     });
     this.transport = transport;
-    this.connection = await McpConnection.open(transport, clientName, this.timeoutMs);
+    try {
+      this.connection = await McpConnection.open(transport, clientName, this.timeoutMs, () => transport.explain());
+    } catch (error) {
+      await this.crash();
+      throw error;
+    }
     return this.connection;
   }
 
   async crash(): Promise<void> {
-    const pid = this.transport?.pid;
-    if (pid) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-    await this.connection?.close();
-    this.connection = undefined;
+    const transport = this.transport;
     this.transport = undefined;
+    this.connection = undefined;
+    if (!transport) return;
+    await transport.close();
+    this.stderr.push(transport.diagnostics());
   }
 
   async restart(): Promise<void> {
@@ -77,11 +69,11 @@ export class ChildProcessAdapter implements BrokerAdapter {
   }
 
   async stop(): Promise<void> {
-    await this.connection?.close();
     await this.crash();
   }
 
   diagnostics(): string {
-    return this.stderr;
+    const live = this.transport?.diagnostics();
+    return [...this.stderr, ...(live ? [live] : [])].filter((s) => s !== "").join("\n--- restart ---\n");
   }
 }

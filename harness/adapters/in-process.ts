@@ -8,7 +8,7 @@ import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.j
 export class InProcessAdapter implements BrokerAdapter {
   readonly description = "reference broker, in-process (MCP in-memory transport)";
   readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection"]);
-  readonly needsNetworkSimulator = false;
+  readonly simulator = { kind: "in-process" } as const;
   private broker: Broker | undefined;
   private wiring: BrokerWiring | undefined;
   private starts = 0;

@@ -1,0 +1,116 @@
+import { createServer } from "node:net";
+import path from "node:path";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { configError } from "../harness-error.js";
+import { McpConnection } from "../mcp-connection.js";
+import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+
+// Ryuk, testcontainers' reaper, is an image to pull; without a registry it cannot start. This
+// adapter removes its own containers (labelled CONTAINER_LABEL) instead.
+process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
+const { GenericContainer, Wait, getContainerRuntimeClient } = await import("testcontainers");
+type Started = Awaited<ReturnType<InstanceType<typeof GenericContainer>["start"]>>;
+
+export const CONTAINER_LABEL = "lomi-conformance";
+/** Where the broker's store directory is mounted inside the container. */
+export const CONTAINER_STORE_DIR = "/lomi-store";
+/** The line a broker image prints once it serves MCP (the reference broker's "listening on URL"). */
+export const READY_LOG = /listening on/;
+const MAX_DIAGNOSTICS = 20_000;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A broker image run with testcontainers. The container shares the host's network, so it reaches
+ * the simulator on 127.0.0.1 and serves Streamable HTTP on 127.0.0.1:$LOMI_MCP_PORT/mcp. Its store
+ * directory is a host directory mounted at /lomi-store: a crash is a SIGKILL of the container, and
+ * a restart is a new container on the same store.
+ */
+export class ContainerAdapter implements BrokerAdapter {
+  readonly description: string;
+  readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection"]);
+  readonly simulator = { kind: "fresh-port" } as const;
+  private wiring: BrokerWiring | undefined;
+  private port = 0;
+  private starts = 0;
+  private container: Started | undefined;
+  private readonly connections: McpConnection[] = [];
+  private logs = "";
+
+  constructor(
+    private readonly image: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.description = `broker image ${image} (container, Streamable HTTP)`;
+  }
+
+  async start(wiring: BrokerWiring): Promise<void> {
+    this.wiring = wiring;
+    this.port = await freePort();
+    await this.launch();
+  }
+
+  private async launch(): Promise<void> {
+    const w = this.wiring!;
+    const seed = w.seed + this.starts++;
+    try {
+      this.container = await new GenericContainer(this.image)
+        .withNetworkMode("host")
+        .withEnvironment({
+          LOMI_NATIVE_URL: w.nativeUrl,
+          LOMI_STORE_PATH: `${CONTAINER_STORE_DIR}/${path.basename(w.storePath)}`,
+          LOMI_SEED: String(seed),
+          LOMI_MCP_PORT: String(this.port),
+        })
+        .withBindMounts([{ source: path.dirname(w.storePath), target: CONTAINER_STORE_DIR, mode: "rw" }])
+        .withLabels({ [CONTAINER_LABEL]: "broker" })
+        .withLogConsumer((stream) => stream.on("data", (chunk: Buffer | string) => (this.logs = (this.logs + chunk.toString()).slice(-MAX_DIAGNOSTICS))))
+        .withWaitStrategy(Wait.forLogMessage(READY_LOG))
+        .withStartupTimeout(this.timeoutMs)
+        .start();
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/pull access denied|No such image|manifest unknown|not found/i.test(message)) {
+        throw configError(`the image ${this.image} is not in the local Docker engine (${message.split("\n")[0]}); build it first, e.g. .ci/build-broker-image.sh ${this.image}`);
+      }
+      throw error;
+    }
+  }
+
+  async connect(clientName: string): Promise<McpConnection> {
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${this.port}/mcp`));
+    const connection = await McpConnection.open(transport, clientName, this.timeoutMs, () => (this.logs ? `container log ends: ${this.logs.slice(-600)}` : undefined));
+    this.connections.push(connection);
+    return connection;
+  }
+
+  /** SIGKILL to the container: no shutdown code runs. */
+  async crash(): Promise<void> {
+    const container = this.container;
+    this.container = undefined;
+    for (const c of this.connections.splice(0)) await c.close();
+    if (!container) return;
+    const client = await getContainerRuntimeClient();
+    await client.container.getById(container.getId()).kill({ signal: "SIGKILL" }).catch(() => undefined);
+    await container.stop({ remove: true, timeout: 0 });
+    this.logs += "\n--- container killed ---\n";
+  }
+
+  async restart(): Promise<void> {
+    await this.launch();
+  }
+
+  async stop(): Promise<void> {
+    await this.crash();
+  }
+
+  diagnostics(): string {
+    return this.logs;
+  }
+}
