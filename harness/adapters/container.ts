@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import path from "node:path";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { freePort } from "../free-port.js";
 import { configError } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
@@ -17,14 +17,6 @@ export const CONTAINER_STORE_DIR = "/lomi-store";
 /** The line a broker image prints once it serves MCP (the reference broker's "listening on URL"). */
 export const READY_LOG = /listening on/;
 const MAX_DIAGNOSTICS = 20_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * A broker image run with testcontainers. The container shares the host's network, so it reaches

@@ -59,16 +59,32 @@ const clip = (value: unknown, max = 1500) => {
   return text.length > max ? `${text.slice(0, max)} …` : text;
 };
 
-/** One failed scenario, explained: the step, what it expected, the request, the reply, the ledger. */
-function failureSection(rule: RuleReport, s: RuleReport["scenarios"][number]): string[] {
+/** One failed scenario, explained: the rules it checks, the step, what it expected, the request, the reply, the ledger. */
+function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number]): string[] {
   const f = s.failure;
-  const out = [`<details><summary>${rule.id} · ${s.name} (${s.uri}:${s.line ?? "?"})</summary>`, "", `Rule: ${rule.title}`, ""];
+  const out = [`<details><summary>${rules.map((r) => r.id).join(", ")} · ${s.name} (${s.uri}:${s.line ?? "?"})</summary>`, ""];
+  for (const r of rules) out.push(`- ${r.id}: ${r.title}`);
+  out.push("");
   if (!f) return [...out, "```", clip(s.reason ?? ""), "```", "</details>", ""];
   out.push(`Failed at: \`${f.step ?? "?"}\``, "", "Expected / found:", "```", clip(f.message), "```");
   if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.args), "```");
   if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
   if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${JSON.stringify(e.detail)}`).join("\n")), "```");
   return [...out, "</details>", ""];
+}
+
+/** Each failed scenario once, with every rule it fails. */
+function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }> {
+  const byScenario = new Map<string, { scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }>();
+  for (const r of rules) {
+    for (const s of r.scenarios.filter((x) => x.verdict === "fail")) {
+      const key = `${s.uri}:${s.line}:${s.name}`;
+      const entry = byScenario.get(key) ?? { scenario: s, rules: [] };
+      entry.rules.push(r);
+      byScenario.set(key, entry);
+    }
+  }
+  return [...byScenario.values()];
 }
 
 /** A compact table fit for a pull-request comment or a CI step summary, then the failures explained. */
@@ -85,9 +101,9 @@ export function markdownReport(run: RunSummary): string {
     "|---|---|---|---|---|",
   ];
   const rows = run.rules.map((r) => `| ${r.id} | ${r.level} | ${ICON[r.verdict]} | ${r.scenarios.length} | ${cell(r.reason ?? r.title)} |`);
-  const failures = run.rules.flatMap((r) => r.scenarios.filter((s) => s.verdict === "fail").map((s) => [r, s] as const));
-  const explained = failures.slice(0, MAX_FAILURES).flatMap(([r, s]) => failureSection(r, s));
-  const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed rule/scenario pairs in conformance.json.`, ""] : [];
+  const failures = failedScenarios(run.rules);
+  const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
+  const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
   const baseline = run.baselineEntries.length > 0
     ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status} | ${cell(e.reason)} |`)]
     : [];
