@@ -55,11 +55,12 @@ Feature: Pairing, approval and explicit targets
     When the agent connects to workspace "ws-beta"
     Then the reply is ok
 
-  @AUTH-05 @needs-multi-connection
+  @AUTH-05
   Scenario: Another pairing's receipt answers as one that does not exist
     Given the agent is connected to workspace "ws-alpha"
-    And agent "mallory" is connected to workspace "ws-alpha"
     When the agent creates a terminal "Tests" in workspace "ws-alpha" as "mine"
+    And the agent disconnects
+    And agent "mallory" is connected to workspace "ws-alpha"
     Then agent "mallory" cannot tell "mine" from an operation that does not exist
 
   @AUTH-03

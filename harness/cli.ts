@@ -1,6 +1,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { HarnessError } from "./harness-error.js";
+import { preflightImage } from "./image-preflight.js";
 import type { Level } from "./report/rule-verdicts.js";
 import { runSuite } from "./run-suite.js";
 import type { RunParameters } from "./run-parameters.js";
@@ -125,6 +126,7 @@ async function main(): Promise<number> {
 
   // The seed first, so a failing run can be replayed.
   process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
+  if (parameters.adapter === "image") await preflightImage(parameters.brokerImage);
   const serverInfo = parameters.adapter === "url" ? await preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs) : undefined;
   return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline) });
 }

@@ -1,7 +1,7 @@
 import { buildToolResult, errorOf } from "../protocol/envelope.js";
 import { LomiError } from "../protocol/errors.js";
 import type { Mutant } from "./mutant.js";
-import { errorCodeOf, sessionWrappedBy } from "./rewriting-session.js";
+import { errorCodeOf, sessionRewritingReplies } from "./rewriting-session.js";
 
 export const authDenialReadsAsPending: Mutant = {
   name: "auth-denial-reads-as-pending",
@@ -9,10 +9,8 @@ export const authDenialReadsAsPending: Mutant = {
   breaks: ["AUTH-02"],
   defect: "a session the user denied answers PAIRING_REQUIRED, as if the user could still approve it",
   parts: {
-    session: sessionWrappedBy(async ({ call }, name, args) => {
-      const reply = await call(name, args);
-      if (errorCodeOf(reply) !== "PAIRING_DENIED") return reply;
-      return buildToolResult(errorOf(new LomiError("PAIRING_REQUIRED", "Approve the pending session in Lomi Settings.")));
-    }),
+    session: sessionRewritingReplies((reply) =>
+      errorCodeOf(reply) === "PAIRING_DENIED" ? buildToolResult(errorOf(new LomiError("PAIRING_REQUIRED", "Approve the pending session in Lomi Settings."))) : reply,
+    ),
   },
 };

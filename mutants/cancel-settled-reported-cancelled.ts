@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
 
 export const cancelSettledReportedCancelled: Mutant = {
   name: "cancel-settled-reported-cancelled",
@@ -7,8 +7,7 @@ export const cancelSettledReportedCancelled: Mutant = {
   breaks: ["CANCEL-03"],
   defect: "cancelling a settled operation answers cancelled, as if a completed effect had been undone",
   parts: {
-    session: sessionWrappedBy(async ({ call }, name, args) => {
-      const reply = await call(name, args);
+    session: sessionRewritingReplies((reply, name) => {
       const data = okDataOf(reply);
       if (name !== "lomi_operation_cancel" || data?.outcome !== "already_settled") return reply;
       return okReply({ outcome: "cancelled", operation: { ...data.operation, state: "cancelled" } });

@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
 
 export const evtRunningEventsDropped: Mutant = {
   name: "evt-running-events-dropped",
@@ -7,8 +7,7 @@ export const evtRunningEventsDropped: Mutant = {
   breaks: ["EVT-01"],
   defect: "lomi_events_read leaves out every transition to running",
   parts: {
-    session: sessionWrappedBy(async ({ call }, name, args) => {
-      const reply = await call(name, args);
+    session: sessionRewritingReplies((reply, name) => {
       const data = okDataOf(reply);
       if (name !== "lomi_events_read" || !data) return reply;
       return okReply({ ...data, events: (data.events as Array<{ state: string }>).filter((e) => e.state !== "running") });

@@ -1,7 +1,7 @@
 import { contractOf } from "../protocol/catalogue.js";
 import { isSettled, type OperationState } from "../protocol/states.js";
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
 
 export const opAdmissionAsCompletion: Mutant = {
   name: "op-admission-as-completion",
@@ -9,8 +9,7 @@ export const opAdmissionAsCompletion: Mutant = {
   breaks: ["OP-01"],
   defect: "an admitted operation is reported succeeded with its effect complete before Lomi has done anything",
   parts: {
-    session: sessionWrappedBy(async ({ call }, name, args) => {
-      const reply = await call(name, args);
+    session: sessionRewritingReplies((reply, name) => {
       const data = okDataOf(reply);
       if (contractOf(name)?.kind !== "operation" || !data || isSettled(data.operation.state as OperationState)) return reply;
       return okReply({ ...data, operation: { ...data.operation, state: "succeeded", effectState: "complete" } });

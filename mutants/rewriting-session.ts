@@ -24,6 +24,10 @@ export function sessionWrappedBy(wrap: (ctx: CallContext, name: string, args: Ar
     })(core, clientName);
 }
 
+/** A session that lets every call through and rewrites its reply: the commonest kind of defect. */
+export const sessionRewritingReplies = (rewrite: (reply: EnvelopeToolResult, name: string, args: Args, ctx: CallContext) => EnvelopeToolResult | Promise<EnvelopeToolResult>) =>
+  sessionWrappedBy(async (ctx, name, args) => rewrite(await ctx.call(name, args), name, args, ctx));
+
 /** The envelope of a reply, for a mutant that inspects it. */
 export const envelopeOf = (result: EnvelopeToolResult): Envelope => result.structuredContent;
 

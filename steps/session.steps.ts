@@ -49,6 +49,10 @@ When("the user denies the pending session of {agent}", async function (this: Lom
   await this.control.decide(agent, "deny");
 });
 
+When("{agent} disconnects", async function (this: LomiWorld, agent: string) {
+  await this.disconnect(agent);
+});
+
 When("{agent} refreshes the panels of workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {
   await this.callOk(agent, "lomi_panel_list", { workspaceId });
 });

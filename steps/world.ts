@@ -213,6 +213,13 @@ export class LomiWorld extends World<RunParameters> {
 
   // The broker's life ------------------------------------------------------------------------------
 
+  /** The agent ends its MCP connection, as a client that is done; it keeps what it sent. */
+  async disconnect(agentName: string): Promise<void> {
+    const agent = this.agent(agentName);
+    if (agent.connection) await this.adapter.disconnect(agent.connection);
+    agent.connection = undefined;
+  }
+
   /** The broker dies; the agents' MCP connections die with it, but they keep what they sent. */
   async crashBroker(): Promise<void> {
     await this.adapter.crash();

@@ -32,6 +32,8 @@ export interface BrokerAdapter {
   readonly simulator: SimulatorPlacement;
   start(wiring: BrokerWiring): Promise<void>;
   connect(clientName: string): Promise<McpConnection>;
+  /** Ends one connection as a client does (a stdio broker's process exits); the store lives on. */
+  disconnect(connection: McpConnection): Promise<void>;
   /** Abrupt death: no shutdown code runs, open connections die with it. */
   crash(): Promise<void>;
   /** A new instance on the same store. */

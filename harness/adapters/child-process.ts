@@ -55,6 +55,15 @@ export class ChildProcessAdapter implements BrokerAdapter {
     return this.connection;
   }
 
+  async disconnect(): Promise<void> {
+    const transport = this.transport;
+    this.transport = undefined;
+    this.connection = undefined;
+    if (!transport) return;
+    await transport.end(this.timeoutMs);
+    this.stderr.push(transport.diagnostics());
+  }
+
   async crash(): Promise<void> {
     const transport = this.transport;
     this.transport = undefined;

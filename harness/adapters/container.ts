@@ -1,14 +1,13 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { freePort } from "../free-port.js";
-import { configError } from "../harness-error.js";
+import { violation } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { testcontainers } from "./testcontainers.js";
 
-// Ryuk, testcontainers' reaper, is an image to pull; without a registry it cannot start. This
-// adapter removes its own containers (labelled CONTAINER_LABEL) instead.
-process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
-const { GenericContainer, Wait, getContainerRuntimeClient } = await import("testcontainers");
+const { GenericContainer, Wait, getContainerRuntimeClient } = testcontainers;
 type Started = Awaited<ReturnType<InstanceType<typeof GenericContainer>["start"]>>;
 
 export const CONTAINER_LABEL = "lomi-conformance";
@@ -34,6 +33,8 @@ export class ContainerAdapter implements BrokerAdapter {
   private container: Started | undefined;
   private readonly connections: McpConnection[] = [];
   private logs = "";
+  /** Names this adapter's containers, so none outlives it. */
+  private readonly label = `lomi-broker-${randomUUID().slice(0, 8)}`;
 
   constructor(
     private readonly image: string,
@@ -51,8 +52,10 @@ export class ContainerAdapter implements BrokerAdapter {
   private async launch(): Promise<void> {
     const w = this.wiring!;
     const seed = w.seed + this.starts++;
+    const name = `${this.label}-${this.starts}`;
     try {
       this.container = await new GenericContainer(this.image)
+        .withName(name)
         .withNetworkMode("host")
         .withEnvironment({
           LOMI_NATIVE_URL: w.nativeUrl,
@@ -67,11 +70,10 @@ export class ContainerAdapter implements BrokerAdapter {
         .withStartupTimeout(this.timeoutMs)
         .start();
     } catch (error) {
-      const message = (error as Error).message;
-      if (/pull access denied|No such image|manifest unknown|not found/i.test(message)) {
-        throw configError(`the image ${this.image} is not in the local Docker engine (${message.split("\n")[0]}); build it first, e.g. .ci/build-broker-image.sh ${this.image}`);
-      }
-      throw error;
+      // testcontainers hands back no container that never became ready; it is found by its name.
+      const client = await getContainerRuntimeClient();
+      await client.container.getById(name).remove({ force: true }).catch(() => undefined);
+      throw violation(`the broker image did not print "listening on" within ${this.timeoutMs} ms: ${(error as Error).message.split("\n")[0]}${this.logs ? `; container log ends: ${this.logs.slice(-600)}` : ""}`);
     }
   }
 
@@ -80,6 +82,11 @@ export class ContainerAdapter implements BrokerAdapter {
     const connection = await McpConnection.open(transport, clientName, this.timeoutMs, () => (this.logs ? `container log ends: ${this.logs.slice(-600)}` : undefined));
     this.connections.push(connection);
     return connection;
+  }
+
+  async disconnect(connection: McpConnection): Promise<void> {
+    this.connections.splice(this.connections.indexOf(connection), 1);
+    await connection.close();
   }
 
   /** SIGKILL to the container: no shutdown code runs. */

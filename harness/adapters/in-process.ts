@@ -30,6 +30,11 @@ export class InProcessAdapter implements BrokerAdapter {
     return connection;
   }
 
+  async disconnect(connection: McpConnection): Promise<void> {
+    this.connections.splice(this.connections.indexOf(connection), 1);
+    await connection.close();
+  }
+
   /** The instance is abandoned: its store handle closes without any write, as a killed process's would. */
   async crash(): Promise<void> {
     this.broker?.close();

@@ -95,6 +95,14 @@ export class StdioProcessTransport implements Transport {
     if (!stdin.write(serializeMessage(message))) await new Promise((resolve) => stdin.once("drain", resolve));
   }
 
+  /** The client's end of a stdio session: stdin closes, the broker may exit by itself, then the group is killed. */
+  async end(graceMs: number): Promise<void> {
+    this.ending ??= "the harness closed the connection";
+    this.child?.stdin?.end();
+    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    await this.close();
+  }
+
   /** SIGKILL to the whole process group: no shutdown code runs anywhere in it. */
   kill(): void {
     this.ending ??= "the harness killed the broker process";

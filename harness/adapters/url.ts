@@ -35,6 +35,12 @@ export class UrlAdapter implements BrokerAdapter {
     return connection;
   }
 
+  async disconnect(connection: McpConnection): Promise<void> {
+    const i = this.sessions.findIndex((s) => s.connection === connection);
+    const [session] = this.sessions.splice(i, 1);
+    if (session) await this.end(session);
+  }
+
   async crash(): Promise<void> {
     throw notApplicable(`${this.description} runs outside the harness: it cannot be crashed and restarted`);
   }
@@ -45,10 +51,12 @@ export class UrlAdapter implements BrokerAdapter {
 
   /** Ends this scenario's MCP sessions, so a long-running broker does not keep them. */
   async stop(): Promise<void> {
-    for (const { transport, connection } of this.sessions.splice(0)) {
-      await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, this.timeoutMs).unref())]);
-      await connection.close();
-    }
+    for (const session of this.sessions.splice(0)) await this.end(session);
+  }
+
+  private async end({ transport, connection }: (typeof this.sessions)[number]): Promise<void> {
+    await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, this.timeoutMs).unref())]);
+    await connection.close();
   }
 
   diagnostics(): string {
