@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
+import { directoryList } from "./tools/directories.js";
+import { editorDocuments } from "./tools/editor.js";
+import { fileRead } from "./tools/files.js";
 import { MUTATIONS } from "./tools/mutations.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
@@ -13,6 +16,9 @@ export const CATALOGUE: readonly ToolContract[] = [
   operationLookup,
   operationCancel,
   eventsRead,
+  fileRead,
+  directoryList,
+  editorDocuments,
   ...MUTATIONS,
 ];
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decimalRevision, id, isoTime } from "./fields.js";
+import { projectFilesSeed } from "./files-control.js";
 import { effectStateSchema } from "./states.js";
 import { panelSchema } from "./tools/workspace.js";
 
@@ -16,6 +17,12 @@ export const CONTROL_PATHS = {
   advanceClock: "/control/v1/clock/advance",
   layoutChange: "/control/v1/layout/change",
   restartRuntime: "/control/v1/runtime/restart",
+  pendingDecisions: "/control/v1/decisions",
+  decideOperation: "/control/v1/decisions/decide",
+  files: "/control/v1/files",
+  otherProgramWrite: "/control/v1/files/write",
+  protectFile: "/control/v1/files/protect",
+  editorType: "/control/v1/editor/type",
 } as const;
 
 export const commandScript = z.strictObject({
@@ -41,6 +48,8 @@ export const worldSeedSchema = z.strictObject({
     )
     .min(1),
   commands: z.record(z.string(), commandScript).default({}),
+  /** Each project's files, directories and open editor documents, by projectId. */
+  projectFiles: z.record(id, projectFilesSeed).default({}),
 });
 export type WorldSeed = z.input<typeof worldSeedSchema>;
 export type World = z.output<typeof worldSeedSchema>;
@@ -65,7 +74,7 @@ export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
 export const restartRuntimeReply = z.strictObject({ terminalSessionId: id });
 
-export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;
+export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle", "decision"] as const;
 export const ledgerEntrySchema = z.strictObject({
   sequence: z.number().int().positive(),
   at: isoTime,
@@ -92,6 +101,7 @@ export const snapshotReply = z.strictObject({
     z.strictObject({
       workspaceId: id,
       domainRevision: decimalRevision,
+      open: z.boolean(),
       panels: z.array(panelSchema),
     }),
   ),

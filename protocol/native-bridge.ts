@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "./errors.js";
 import { id } from "./fields.js";
+import { fileObservations, fileQueries } from "./files-bridge.js";
 import { effectStateSchema } from "./states.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
@@ -39,10 +40,11 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("workspaces") }),
     z.strictObject({ kind: z.literal("workspace"), workspaceId: id }),
     z.strictObject({ kind: z.literal("panels"), workspaceId: id }),
+    ...fileQueries,
   ]),
 });
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, ...fileObservations]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });
