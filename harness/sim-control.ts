@@ -8,7 +8,10 @@ import {
   faultReply,
   type WorldSeed,
 } from "../protocol/control-api.js";
+import { filesSnapshotReply } from "../protocol/files-control.js";
 import { nativeErrorSchema } from "../protocol/native-bridge.js";
+import type { FileContent } from "../protocol/tools/files.js";
+import { pendingDecisionsReply, type UserDecision } from "../protocol/user-decisions.js";
 import { LomiError } from "../protocol/errors.js";
 
 /** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
@@ -59,5 +62,24 @@ export class SimControl {
   }
   async restartRuntime(panelId: string) {
     return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;
+  }
+  async pendingDecisions() {
+    return (await this.request("GET", CONTROL_PATHS.pendingDecisions, undefined, pendingDecisionsReply)).decisions;
+  }
+  /** The user answers the native decision an operation waits on (awaiting_user). */
+  decideOperation(operationId: string, decision: UserDecision) {
+    return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
+  }
+  files() {
+    return this.request("GET", CONTROL_PATHS.files, undefined, filesSnapshotReply);
+  }
+  otherProgramWrites(projectId: string, path: string, content: FileContent) {
+    return this.request("POST", CONTROL_PATHS.otherProgramWrite, { projectId, path, content });
+  }
+  protectFile(projectId: string, path: string) {
+    return this.request("POST", CONTROL_PATHS.protectFile, { projectId, path });
+  }
+  userTypes(projectId: string, path: string, text: string) {
+    return this.request("POST", CONTROL_PATHS.editorType, { projectId, path, text });
   }
 }

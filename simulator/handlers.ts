@@ -11,7 +11,13 @@ import {
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
+import { editorTypeRequest, otherProgramWriteRequest, protectFileRequest } from "../protocol/files-control.js";
+import { isFileQuery } from "../protocol/files-bridge.js";
 import { checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import { decideOperationRequest } from "../protocol/user-decisions.js";
+import { contentBytes } from "./files/bytes.js";
+import { observeFiles } from "./files/file-observations.js";
+import { projectPath } from "./files/file-tree.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -66,6 +72,7 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
+      if (isFileQuery(query)) return observeFiles(sim().world, sim().files, pairingId, query);
       return sim().observePanels(pairingId, query.workspaceId);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
@@ -102,6 +109,12 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
     post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
+    get(CONTROL_PATHS.pendingDecisions, () => ({ decisions: sim().decisions.list() })),
+    post(CONTROL_PATHS.decideOperation, decideOperationRequest, (b) => sim().decisions.decide(b.operationId, b.decision)),
+    get(CONTROL_PATHS.files, () => sim().files.snapshot()),
+    post(CONTROL_PATHS.otherProgramWrite, otherProgramWriteRequest, (b) => sim().files.writeFile(b.projectId, projectPath(b.path, "path"), contentBytes(b.content), "path")),
+    post(CONTROL_PATHS.protectFile, protectFileRequest, (b) => sim().files.tree(b.projectId).protect(projectPath(b.path, "path"))),
+    post(CONTROL_PATHS.editorType, editorTypeRequest, (b) => sim().files.view(sim().files.userTypes(b.projectId, projectPath(b.path, "path"), b.text))),
   ];
 }
 

@@ -4,7 +4,9 @@ import type { EffectState } from "../protocol/states.js";
 import type { ErrorCode } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
+import type { FileWorld } from "./files/file-world.js";
 import type { Ledger } from "./ledger.js";
+import type { UserDecisions } from "./user-decisions.js";
 import type { VirtualClock } from "./virtual-clock.js";
 import type { Pairing, WorkspaceState, WorldState } from "./world-state.js";
 
@@ -14,6 +16,8 @@ export interface NativeContext {
   clock: VirtualClock;
   random: Random;
   commands: World["commands"];
+  files: FileWorld;
+  decisions: UserDecisions;
 }
 
 export interface Target<A> {

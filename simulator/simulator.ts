@@ -4,9 +4,11 @@ import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.j
 import { seededRandom, type Random } from "../protocol/ports.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
+import { FileWorld } from "./files/file-world.js";
 import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
+import { UserDecisions } from "./user-decisions.js";
 import { VirtualClock } from "./virtual-clock.js";
 import { WorldState } from "./world-state.js";
 
@@ -34,6 +36,8 @@ export class Simulator {
   readonly clock: VirtualClock;
   readonly ledger: Ledger;
   readonly world: WorldState;
+  readonly files: FileWorld;
+  readonly decisions: UserDecisions;
   private readonly random: Random;
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
@@ -45,7 +49,9 @@ export class Simulator {
     this.ledger = new Ledger(this.clock);
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands };
+    this.files = new FileWorld(world.projectFiles, this.random);
+    this.decisions = new UserDecisions(this.ledger);
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, files: this.files, decisions: this.decisions };
   }
 
   // Native bridge ---------------------------------------------------------------------------------
@@ -193,6 +199,7 @@ export class Simulator {
       workspaces: [...this.world.workspaces.values()].map((w) => ({
         workspaceId: w.workspaceId,
         domainRevision: w.domainRevision.toString(),
+        open: !w.closed,
         panels: w.panels.map((p) => ({ ...p })),
       })),
       processes: [...this.operations.values()]
@@ -219,6 +226,7 @@ export class Simulator {
     }
     const pairing = this.world.approvedPairing(request.pairingId);
     const ws = this.world.approvedWorkspace(pairing, request.workspaceId);
+    this.world.requireOpen(ws);
     this.world.project(ws, request.projectId);
     const target = { pairing, ws, projectId: request.projectId, args: parsed.data as Record<string, unknown> };
     tool.check(this.ctx, target);

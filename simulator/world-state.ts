@@ -16,6 +16,8 @@ export interface WorkspaceState {
   approvalByDefault: boolean;
   domainRevision: bigint;
   panels: Panel[];
+  /** Set when lomi_workspace_close closed it: nothing more can be done in it. */
+  closed?: boolean;
 }
 
 export interface Pairing {
@@ -103,6 +105,10 @@ export class WorldState {
     return ws;
   }
 
+  requireOpen(ws: WorkspaceState): void {
+    if (ws.closed) throw new LomiError("NOT_FOUND", `Workspace ${ws.workspaceId} was closed in Lomi; nothing can be done in it until the user opens it again.`, { field: "workspaceId" });
+  }
+
   project(ws: WorkspaceState, projectId: string): void {
     if (!ws.projects.some((p) => p.projectId === projectId)) {
       throw new LomiError("NOT_FOUND", `No project ${projectId} in workspace ${ws.workspaceId}.`, { field: "projectId" });
@@ -144,11 +150,11 @@ export class WorldState {
     throw new LomiError("NOT_FOUND", `No panel ${panelId}.`, { field: "panelId" });
   }
 
-  /** Native validators are narrower than schemas: a working directory must stay inside the project. */
-  static requireInsideProject(cwdRelative: string): void {
+  /** Native validators are narrower than schemas: a working directory or a file path must stay inside the project. */
+  static requireInsideProject(cwdRelative: string, field = "cwdRelative"): void {
     const normal = path.posix.normalize(cwdRelative === "" ? "." : cwdRelative);
     if (path.posix.isAbsolute(cwdRelative) || normal === ".." || normal.startsWith("../")) {
-      throw new LomiError("OUTSIDE_PROJECT", `cwdRelative ${JSON.stringify(cwdRelative)} leaves the project root.`, { field: "cwdRelative" });
+      throw new LomiError("OUTSIDE_PROJECT", `${field} ${JSON.stringify(cwdRelative)} leaves the project root.`, { field });
     }
   }
 

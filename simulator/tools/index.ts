@@ -1,7 +1,22 @@
 import type { NativeTool } from "../native-tool.js";
+import { nativeDirectoryCreate, nativeDirectoryDelete, nativeDirectoryRename } from "./directories.js";
+import { nativeEditorApply } from "./editor.js";
+import { nativeFileWrite } from "./files.js";
 import { nativeTerminalCreate, nativeTerminalRun } from "./terminal.js";
+import { nativeWorkspaceClose } from "./workspace-close.js";
 
 /** Every tool Lomi can dispatch natively, by name. */
 export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
-  ([nativeTerminalCreate, nativeTerminalRun] as unknown as NativeTool[]).map((t) => [t.name, t]),
+  (
+    [
+      nativeTerminalCreate,
+      nativeTerminalRun,
+      nativeFileWrite,
+      nativeEditorApply,
+      nativeDirectoryCreate,
+      nativeDirectoryRename,
+      nativeDirectoryDelete,
+      nativeWorkspaceClose,
+    ] as unknown as NativeTool[]
+  ).map((t) => [t.name, t]),
 );

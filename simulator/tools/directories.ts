@@ -1,0 +1,90 @@
+import { LomiError } from "../../protocol/errors.js";
+import { directoryCreate, directoryDelete, directoryRename } from "../../protocol/tools/directories.js";
+import { isBelow, parentOf, projectPath, requireSameRevision, ROOT, type FileTree } from "../files/file-tree.js";
+import type { NativeTool } from "../native-tool.js";
+import { recordEffect, settleComplete } from "./effects.js";
+
+function notTheRoot(p: string, what: string): void {
+  if (p === ROOT) throw new LomiError("PERMISSION_DENIED", `The project root cannot be ${what}.`, { field: "path" });
+}
+
+function requireAbsent(tree: FileTree, p: string, field: string): void {
+  if (tree.node(p)) throw new LomiError("ALREADY_EXISTS", `${JSON.stringify(p)} already exists.`, { field });
+}
+
+/** The parent directory exists and is as the caller observed it. */
+function requireParent(tree: FileTree, p: string, expected: string, pathField: string): void {
+  const parent = parentOf(p);
+  tree.directory(parent, pathField);
+  requireSameRevision(expected, tree.directoryRevision(parent), "expectedParentRevision", `the directory ${JSON.stringify(parent)}`);
+}
+
+export const nativeDirectoryCreate: NativeTool<typeof directoryCreate.input> = {
+  name: directoryCreate.name,
+  args: directoryCreate.input,
+  check(ctx, { projectId, args }) {
+    const tree = ctx.files.tree(projectId);
+    const p = projectPath(args.path, "path");
+    requireParent(tree, p, args.expectedParentRevision, "path");
+    requireAbsent(tree, p, "path");
+  },
+  start(ctx, op, settle) {
+    const tree = ctx.files.tree(op.projectId);
+    const p = projectPath(op.args.path, "path");
+    tree.makeDirectory(p, false);
+    recordEffect(ctx, op, "directory.created", { projectId: op.projectId, path: p });
+    settleComplete(settle, op, { projectId: op.projectId, path: p, directoryRevision: tree.directoryRevision(p), parentRevision: tree.directoryRevision(parentOf(p)) });
+  },
+};
+
+export const nativeDirectoryRename: NativeTool<typeof directoryRename.input> = {
+  name: directoryRename.name,
+  args: directoryRename.input,
+  check(ctx, { projectId, args }) {
+    const tree = ctx.files.tree(projectId);
+    const from = projectPath(args.path, "path");
+    const to = projectPath(args.newPath, "newPath");
+    notTheRoot(from, "renamed");
+    tree.directory(from, "path");
+    requireSameRevision(args.expectedEntryRevision, tree.entryRevision(from), "expectedEntryRevision", `the directory ${JSON.stringify(from)}`);
+    if (to === from || isBelow(to, from)) throw new LomiError("INVALID_ARGUMENT", `A directory cannot move onto or into itself: ${JSON.stringify(to)}.`, { field: "newPath" });
+    requireParent(tree, to, args.expectedParentRevision, "newPath");
+    requireAbsent(tree, to, "newPath");
+  },
+  start(ctx, op, settle) {
+    const tree = ctx.files.tree(op.projectId);
+    const from = projectPath(op.args.path, "path");
+    const to = projectPath(op.args.newPath, "newPath");
+    tree.move(from, to);
+    ctx.files.moveDocuments(op.projectId, from, to);
+    recordEffect(ctx, op, "directory.renamed", { projectId: op.projectId, previousPath: from, path: to });
+    settleComplete(settle, op, {
+      projectId: op.projectId,
+      previousPath: from,
+      path: to,
+      entryRevision: tree.entryRevision(to),
+      parentRevision: tree.directoryRevision(parentOf(to)),
+    });
+  },
+};
+
+export const nativeDirectoryDelete: NativeTool<typeof directoryDelete.input> = {
+  name: directoryDelete.name,
+  args: directoryDelete.input,
+  check(ctx, { projectId, args }) {
+    const tree = ctx.files.tree(projectId);
+    const p = projectPath(args.path, "path");
+    notTheRoot(p, "deleted");
+    tree.directory(p, "path");
+    requireSameRevision(args.expectedDirectoryRevision, tree.directoryRevision(p), "expectedDirectoryRevision", `the directory ${JSON.stringify(p)}`);
+    const locked = tree.below(p).find((q) => tree.node(q)?.kind === "file" && !tree.file(q, "path").writable);
+    if (locked) throw new LomiError("PERMISSION_DENIED", `${JSON.stringify(locked)} inside ${JSON.stringify(p)} cannot be deleted (read-only on disk).`, { field: "path" });
+  },
+  start(ctx, op, settle) {
+    const tree = ctx.files.tree(op.projectId);
+    const p = projectPath(op.args.path, "path");
+    const deletedEntries = tree.remove(p);
+    recordEffect(ctx, op, "directory.deleted", { projectId: op.projectId, path: p, deletedEntries });
+    settleComplete(settle, op, { projectId: op.projectId, path: p, deletedEntries, parentRevision: tree.directoryRevision(parentOf(p)) });
+  },
+};
