@@ -13,6 +13,7 @@ import {
 } from "../protocol/native-bridge.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
+import type { FileQuery } from "../protocol/files-bridge.js";
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -71,6 +72,11 @@ export class NativeClient {
 
   async panels(pairingId: string, workspaceId: string) {
     return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
+  }
+
+  /** A file, a directory listing or the editor documents, as Lomi sees them now; the tool's output schema checks the shape. */
+  files(pairingId: string, query: FileQuery): Promise<unknown> {
+    return this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply);
   }
 
   async check(target: NativeTarget): Promise<void> {

@@ -1,7 +1,7 @@
 import { LomiError } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
-import { isSettled } from "../protocol/states.js";
+import { canTransition, isSettled } from "../protocol/states.js";
 import type { OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { NativeClient } from "./native-client.js";
@@ -182,7 +182,8 @@ export class OperationEngine {
     if (isSettled(r.state)) return r; // A late native settlement never changes a settled receipt.
     let next: StoredReceipt | undefined;
     if (progress.phase === "settled") {
-      next = this.store.transition(r, progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error }, now);
+      const from = this.ranAfterDecision(r, progress, now);
+      next = this.store.transition(from, progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error }, now);
     } else if (progress.phase === "unknown") {
       next = this.store.transition(r, "failed", { effectState: "none", error: { code: "NATIVE_FAILURE", message: "Lomi has no record of this dispatch: it never arrived." } }, now);
     } else {
@@ -191,6 +192,16 @@ export class OperationEngine {
       next = this.store.transition(r, to, { effectState: progress.effectState }, now);
     }
     return next ?? this.store.byId(r.operationId)!;
+  }
+
+  /**
+   * Work last seen awaiting the user that Lomi settled succeeded, or with effects, ran after the user
+   * approved: the receipt records that it ran (awaiting_user cannot settle succeeded directly).
+   */
+  private ranAfterDecision(r: StoredReceipt, progress: Extract<NativeProgress, { phase: "settled" }>, now: number): StoredReceipt {
+    if (r.state !== "awaiting_user" || !canTransition("running", progress.state)) return r;
+    if (progress.state !== "succeeded" && progress.effectState === "none") return r;
+    return this.store.transition(r, "running", {}, now) ?? r;
   }
 
   /** The receipt as it stands now, after learning native progress and moving its queue along. */

@@ -35,6 +35,9 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
+      lomi_file_read: async (a) => this.core.native.files(await this.pairing(), { kind: "file", ...(a as { workspaceId: string; path: string }) }),
+      lomi_directory_list: async (a) => this.core.native.files(await this.pairing(), { kind: "directory", ...(a as { workspaceId: string; path: string }) }),
+      lomi_editor_documents: async (a) => this.core.native.files(await this.pairing(), { kind: "documents", ...(a as { workspaceId: string }) }),
     };
   }
 
