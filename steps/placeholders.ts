@@ -3,10 +3,11 @@ import type { LomiWorld } from "./world.js";
 
 /**
  * Fills {{name}} and {{name:arg}} in a JSON docstring with what the scenario has observed:
- * epoch[:workspace], revision:workspace, op:alias, session:alias (the terminalSessionId of alias's result).
+ * epoch[:workspace], revision:workspace, op:alias, session:alias (the terminalSessionId of alias's result),
+ * and disk|directory|entry|document|buffer:path (steps/file-observations.ts).
  */
 export async function fillPlaceholders(world: LomiWorld, agentName: string, text: string): Promise<Record<string, unknown>> {
-  const names = [...text.matchAll(/\{\{(\w+)(?::([\w.-]+))?\}\}/g)];
+  const names = [...text.matchAll(/\{\{(\w+)(?::([\w./-]+))?\}\}/g)];
   let filled = text;
   for (const [whole, name, arg] of names) {
     filled = filled.replace(whole, await valueOf(world, agentName, name!, arg));
@@ -39,7 +40,10 @@ async function valueOf(world: LomiWorld, agentName: string, name: string, arg: s
       if (typeof session !== "string") throw configError(`operation "${arg}" has no terminalSessionId in its result`);
       return session;
     }
-    default:
-      throw configError(`unknown placeholder {{${name}}}`);
+    default: {
+      const observed = world.fileObservations.placeholder(name, arg ?? "");
+      if (observed === undefined) throw configError(`unknown placeholder {{${name}}}`);
+      return observed;
+    }
   }
 }

@@ -13,6 +13,7 @@ import { runParametersSchema, type RunParameters } from "../harness/run-paramete
 import type { SimControl } from "../harness/sim-control.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { readWorldFile } from "../simulator/world-file.js";
+import { FileObservations } from "./file-observations.js";
 
 export const DEFAULT_AGENT = "agent";
 
@@ -50,6 +51,8 @@ export class LomiWorld extends World<RunParameters> {
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
   lastEventPage: unknown;
+  /** What the agents observed of files, directories and editor documents. */
+  readonly fileObservations = new FileObservations();
   private unverifiedError: ErrorEnvelope | undefined;
 
   constructor(options: IWorldOptions<RunParameters>) {
@@ -144,6 +147,7 @@ export class LomiWorld extends World<RunParameters> {
   /** Keeps the latest domainRevision any reply showed for a workspace. */
   private observe(reply: Reply): void {
     if (reply.envelope.status !== "ok") return;
+    this.fileObservations.observe(reply);
     const data = reply.envelope.data as Record<string, unknown>;
     if (typeof data.workspaceId === "string" && typeof data.domainRevision === "string") this.revisions.set(data.workspaceId, data.domainRevision);
     const op = data.operation as { workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;
