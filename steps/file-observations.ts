@@ -28,7 +28,7 @@ const pathOf = (arg: string) => (arg === "." ? "" : arg);
  * learned from every ok reply of lomi_file_read, lomi_directory_list and lomi_editor_documents.
  */
 export class FileObservations {
-  readonly reads = new Map<string, FileReadView>();
+  private readonly reads = new Map<string, FileReadView>();
   private readonly values = new Map<string, string>();
   private readonly documents = new Map<string, Document>();
 

@@ -1,21 +1,23 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { Given, Then, When } from "@cucumber/cucumber";
-import { violation } from "../harness/harness-error.js";
+import { configError, violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
 
 /** "43 61 66 e9" → those bytes. */
-export const bytesOfHex = (hex: string) => Buffer.from(hex.replace(/\s+/g, ""), "hex");
+const bytesOfHex = (hex: string) => Buffer.from(hex.replace(/\s+/g, ""), "hex");
 const hexOf = (bytes: Buffer) => bytes.toString("hex").replace(/(..)(?!$)/g, "$1 ");
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /** Lomi's ground truth for one path of a project, straight from the simulator. */
-export async function entryInLomi(world: LomiWorld, projectId: string, path: string) {
+async function entryInLomi(world: LomiWorld, projectId: string, path: string) {
   const { projects } = await world.control.files();
   return projects.find((p) => p.projectId === projectId)?.entries.find((e) => e.path === path);
 }
 
+/** The last reply, which must be a lomi_file_read, with its bytes decoded. */
 function lastRead(world: LomiWorld) {
+  if (world.lastReply?.tool !== "lomi_file_read") throw configError("the last call was not lomi_file_read");
   const data = world.okData() as { base64: string; diskRevision: string; text: string | null; lineEndings: string };
   return { ...data, bytes: Buffer.from(data.base64, "base64") };
 }

@@ -38,6 +38,11 @@ export class FileWorld {
     return tree;
   }
 
+  /** The project's tree and the normalized project-relative path an operation names. */
+  locate(projectId: string, raw: string, field = "path"): { tree: FileTree; p: string } {
+    return { tree: this.tree(projectId), p: projectPath(raw, field) };
+  }
+
   /** Writes bytes on disk. A clean document of that file follows the disk; a dirty one keeps its buffer. */
   writeFile(projectId: string, p: string, bytes: Buffer, field: string): { created: boolean; diskRevision: string } {
     const clean = this.documents.filter((d) => d.projectId === projectId && d.path === p && !this.isDirty(d));

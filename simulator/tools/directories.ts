@@ -23,14 +23,12 @@ export const nativeDirectoryCreate: NativeTool<typeof directoryCreate.input> = {
   name: directoryCreate.name,
   args: directoryCreate.input,
   check(ctx, { projectId, args }) {
-    const tree = ctx.files.tree(projectId);
-    const p = projectPath(args.path, "path");
+    const { tree, p } = ctx.files.locate(projectId, args.path);
     requireParent(tree, p, args.expectedParentRevision, "path");
     requireAbsent(tree, p, "path");
   },
   start(ctx, op, settle) {
-    const tree = ctx.files.tree(op.projectId);
-    const p = projectPath(op.args.path, "path");
+    const { tree, p } = ctx.files.locate(op.projectId, op.args.path);
     tree.makeDirectory(p, false);
     recordEffect(ctx, op, "directory.created", { projectId: op.projectId, path: p });
     settleComplete(settle, op, { projectId: op.projectId, path: p, directoryRevision: tree.directoryRevision(p), parentRevision: tree.directoryRevision(parentOf(p)) });
@@ -41,8 +39,7 @@ export const nativeDirectoryRename: NativeTool<typeof directoryRename.input> = {
   name: directoryRename.name,
   args: directoryRename.input,
   check(ctx, { projectId, args }) {
-    const tree = ctx.files.tree(projectId);
-    const from = projectPath(args.path, "path");
+    const { tree, p: from } = ctx.files.locate(projectId, args.path);
     const to = projectPath(args.newPath, "newPath");
     notTheRoot(from, "renamed");
     tree.directory(from, "path");
@@ -52,8 +49,7 @@ export const nativeDirectoryRename: NativeTool<typeof directoryRename.input> = {
     requireAbsent(tree, to, "newPath");
   },
   start(ctx, op, settle) {
-    const tree = ctx.files.tree(op.projectId);
-    const from = projectPath(op.args.path, "path");
+    const { tree, p: from } = ctx.files.locate(op.projectId, op.args.path);
     const to = projectPath(op.args.newPath, "newPath");
     tree.move(from, to);
     ctx.files.moveDocuments(op.projectId, from, to);
@@ -72,8 +68,7 @@ export const nativeDirectoryDelete: NativeTool<typeof directoryDelete.input> = {
   name: directoryDelete.name,
   args: directoryDelete.input,
   check(ctx, { projectId, args }) {
-    const tree = ctx.files.tree(projectId);
-    const p = projectPath(args.path, "path");
+    const { tree, p } = ctx.files.locate(projectId, args.path);
     notTheRoot(p, "deleted");
     tree.directory(p, "path");
     requireSameRevision(args.expectedDirectoryRevision, tree.directoryRevision(p), "expectedDirectoryRevision", `the directory ${JSON.stringify(p)}`);
@@ -81,8 +76,7 @@ export const nativeDirectoryDelete: NativeTool<typeof directoryDelete.input> = {
     if (locked) throw new LomiError("PERMISSION_DENIED", `${JSON.stringify(locked)} inside ${JSON.stringify(p)} cannot be deleted (read-only on disk).`, { field: "path" });
   },
   start(ctx, op, settle) {
-    const tree = ctx.files.tree(op.projectId);
-    const p = projectPath(op.args.path, "path");
+    const { tree, p } = ctx.files.locate(op.projectId, op.args.path);
     const deletedEntries = tree.remove(p);
     recordEffect(ctx, op, "directory.deleted", { projectId: op.projectId, path: p, deletedEntries });
     settleComplete(settle, op, { projectId: op.projectId, path: p, deletedEntries, parentRevision: tree.directoryRevision(parentOf(p)) });

@@ -1,7 +1,7 @@
 import { LomiError } from "../../protocol/errors.js";
 import { fileWrite, MAX_FILE_BYTES } from "../../protocol/tools/files.js";
 import { contentBytes } from "../files/bytes.js";
-import { parentOf, projectPath, requireSameRevision, sha256Hex, type FileTree } from "../files/file-tree.js";
+import { parentOf, requireSameRevision, sha256Hex, type FileTree } from "../files/file-tree.js";
 import type { NativeTool } from "../native-tool.js";
 import { recordEffect, settleComplete } from "./effects.js";
 
@@ -23,11 +23,12 @@ export const nativeFileWrite: NativeTool<typeof fileWrite.input> = {
   name: fileWrite.name,
   args: fileWrite.input,
   check(ctx, { projectId, args }) {
-    checkWrite(ctx.files.tree(projectId), projectPath(args.path, "path"), args.expectedDiskRevision);
+    const { tree, p } = ctx.files.locate(projectId, args.path);
+    checkWrite(tree, p, args.expectedDiskRevision);
     if (contentBytes(args.content).length > MAX_FILE_BYTES) throw new LomiError("OUT_OF_RANGE", `A file holds at most ${MAX_FILE_BYTES} bytes.`, { field: "content" });
   },
   start(ctx, op, settle) {
-    const p = projectPath(op.args.path, "path");
+    const { p } = ctx.files.locate(op.projectId, op.args.path);
     const bytes = contentBytes(op.args.content);
     const { created, diskRevision } = ctx.files.writeFile(op.projectId, p, bytes, "path");
     const written = { projectId: op.projectId, path: p, diskRevision, size: bytes.length, created };
