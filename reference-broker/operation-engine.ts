@@ -4,6 +4,7 @@ import type { Random } from "../protocol/ports.js";
 import { isSettled } from "../protocol/states.js";
 import type { OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
+import type { FaultHooks } from "./fault-hooks.js";
 import type { NativeClient } from "./native-client.js";
 import type { ReceiptStore, StoredEpoch, StoredReceipt } from "./receipt-store.js";
 
@@ -33,6 +34,7 @@ export class OperationEngine {
     private readonly native: NativeClient,
     private readonly random: Random,
     private readonly brokerInstanceId: string,
+    private readonly hooks: FaultHooks,
   ) {}
 
   /** The project an operation is anchored to: explicit, or the epoch's only approved project. */
@@ -92,6 +94,7 @@ export class OperationEngine {
     const target = { pairingId: who.pairingId, tool: contract.name, workspaceId, projectId, args };
     await this.native.check(target);
 
+    if (this.hooks.take("fail-reserve")) this.store.failNextReservation = true;
     const { receipt, inserted } = this.store.reserve({
       operationId: this.random.id("op-"),
       receiptKey,
@@ -112,6 +115,7 @@ export class OperationEngine {
       updatedAt: now,
     });
     if (!inserted) return this.answerPrior(receipt, fingerprint);
+    this.hooks.crashAt("crash-after-reserve");
     await this.pump(receipt.serializeKey);
     return { receipt: this.store.byId(receipt.operationId)!, duplicate: false };
   }
@@ -162,6 +166,7 @@ export class OperationEngine {
     } finally {
       this.inFlight.delete(running.operationId);
     }
+    this.hooks.crashAt("crash-after-dispatch");
     this.apply(this.store.byId(running.operationId)!, progress, now);
   }
 
@@ -175,6 +180,7 @@ export class OperationEngine {
       return r; // Lomi unreachable: nothing learned, nothing assumed.
     }
     const now = await this.native.now().catch(() => r.updatedAt);
+    if (progress.phase === "settled") this.hooks.crashAt("crash-before-settle");
     return this.apply(this.store.byId(r.operationId)!, progress, now);
   }
 

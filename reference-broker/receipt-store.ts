@@ -151,6 +151,9 @@ export interface TransitionFields {
 export class ReceiptStore {
   private readonly db: Database.Database;
 
+  /** Set by the fail-reserve fault hook: the next reservation's write fails before it commits. */
+  failNextReservation = false;
+
   private constructor(db: Database.Database) {
     this.db = db;
   }
@@ -244,6 +247,11 @@ export class ReceiptStore {
               @requestKey, @serializeKey, @args, @state, @effectState, NULL, NULL, @createdAt, @updatedAt)`,
           )
           .run({ ...receipt, args: JSON.stringify(receipt.args) });
+        if (this.failNextReservation) {
+          this.failNextReservation = false;
+          // What the driver reports when the disk refuses the write; the transaction rolls back.
+          throw new Database.SqliteError("disk I/O error (fault hook fail-reserve)", "SQLITE_IOERR");
+        }
         this.insertEvent(receipt, null, receipt.createdAt);
         return { receipt, inserted: true };
       }).immediate(),

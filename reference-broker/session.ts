@@ -3,6 +3,7 @@ import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protoc
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
 import type { BrokerCore } from "./broker.js";
+import { BrokerCrashed } from "./fault-hooks.js";
 import { parseArguments } from "./input-validation.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
 import type { StoredReceipt } from "./receipt-store.js";
@@ -50,6 +51,7 @@ export class BrokerSession {
       if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
       return buildToolResult(envelope);
     } catch (error) {
+      if (error instanceof BrokerCrashed) throw error; // a dead broker answers nothing
       return buildToolResult(errorOf(asLomiError(error)));
     }
   }
