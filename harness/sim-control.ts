@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import {
+  approvalsReply,
   CONTROL_PATHS,
   ledgerReply,
   pairingsReply,
@@ -56,6 +57,12 @@ export class SimControl {
   }
   changeLayout(workspaceId: string) {
     return this.request("POST", CONTROL_PATHS.layoutChange, { workspaceId });
+  }
+  async approvals() {
+    return (await this.request("GET", CONTROL_PATHS.approvals, undefined, approvalsReply)).approvals;
+  }
+  decideApproval(approvalId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideApproval, { approvalId, decision });
   }
   async restartRuntime(panelId: string) {
     return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
 import { MUTATIONS } from "./tools/mutations.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
+import { storeReconcile, storeStatus } from "./tools/store.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 /** Every tool of the reference broker, in the order tools/list shows them. */
@@ -13,6 +14,8 @@ export const CATALOGUE: readonly ToolContract[] = [
   operationLookup,
   operationCancel,
   eventsRead,
+  storeStatus,
+  storeReconcile,
   ...MUTATIONS,
 ];
 

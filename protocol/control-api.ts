@@ -16,6 +16,8 @@ export const CONTROL_PATHS = {
   advanceClock: "/control/v1/clock/advance",
   layoutChange: "/control/v1/layout/change",
   restartRuntime: "/control/v1/runtime/restart",
+  approvals: "/control/v1/approvals",
+  decideApproval: "/control/v1/approvals/decide",
 } as const;
 
 export const commandScript = z.strictObject({
@@ -99,3 +101,8 @@ export const snapshotReply = z.strictObject({
     z.strictObject({ operationId: id, terminalSessionId: id, command: z.string(), state: z.enum(["running", "exited"]), exitCode: z.number().int().nullable() }),
   ),
 });
+
+export const approvalsReply = z.strictObject({
+  approvals: z.array(z.strictObject({ approvalId: id, pairingId: id, subject: z.string(), detail: z.string(), state: z.enum(["pending", "approved", "denied", "spent"]) })),
+});
+export const decideApprovalRequest = z.strictObject({ approvalId: id, decision: z.enum(["approve", "deny"]) });

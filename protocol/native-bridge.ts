@@ -14,6 +14,7 @@ export const NATIVE_PATHS = {
   dispatch: "/native/v1/dispatch",
   status: "/native/v1/status",
   cancel: "/native/v1/cancel",
+  approval: "/native/v1/approval",
 } as const;
 
 /** Any non-2xx answer of the bridge carries this body. */
@@ -67,3 +68,11 @@ export const nativeProgress = z.discriminatedUnion("phase", [
   z.strictObject({ phase: z.literal("unknown") }),
 ]);
 export type NativeProgress = z.infer<typeof nativeProgress>;
+
+/**
+ * A decision the user makes in Lomi about something that is not an operation (store maintenance).
+ * Asking again with the same subject and detail answers the same approval; an approved one answers
+ * "approved" once and is then spent.
+ */
+export const approvalRequest = z.strictObject({ pairingId: id, subject: z.enum(["store-reconcile"]), detail: z.string().max(4096) });
+export const approvalReply = z.strictObject({ approvalId: id, state: z.enum(["pending", "approved", "denied"]) });

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { LomiError } from "../protocol/errors.js";
 import {
+  approvalReply,
   checkReply,
   clockReply,
   NATIVE_PATHS,
@@ -84,6 +85,10 @@ export class NativeClient {
 
   status(operationId: string): Promise<NativeProgress> {
     return this.call(NATIVE_PATHS.status, { operationId }, nativeProgress);
+  }
+
+  askApproval(pairingId: string, subject: "store-reconcile", detail: string) {
+    return this.call(NATIVE_PATHS.approval, { pairingId, subject, detail }, approvalReply);
   }
 
   cancel(operationId: string): Promise<NativeProgress> {

@@ -346,6 +346,43 @@ export class ReceiptStore {
     return { events, hasMore: rows.length > limit };
   }
 
+  // Capacity and maintenance ---------------------------------------------------------------------
+
+  status(now: number) {
+    const one = (sql: string, ...params: unknown[]) => (this.db.prepare(sql).get(...params) as { n: number }).n;
+    return {
+      receipts: { count: this.receiptCount(), limit: RECEIPT_CAPACITY },
+      retryEpochs: {
+        count: one("SELECT count(*) AS n FROM retry_epochs"),
+        limit: EPOCH_CAPACITY,
+        expired: one("SELECT count(*) AS n FROM retry_epochs WHERE expires_at <= ?", now),
+      },
+      unfinished: one(`SELECT count(*) AS n FROM receipts WHERE state NOT IN (${inList(SETTLED_STATES)})`),
+      outcomeUnknown: one("SELECT count(*) AS n FROM receipts WHERE state = 'outcome_unknown'"),
+    };
+  }
+
+  /**
+   * Deliberate maintenance: removes settled receipts last changed at or before `settledBefore`
+   * (outcome_unknown excepted), the named receipts of this pairing whatever their state, their
+   * events, and expired epochs that no remaining receipt refers to. One transaction.
+   */
+  reconcile(now: number, settledBefore: number, pairingId: string, forget: readonly string[]) {
+    return this.guard("reconcile", () =>
+      this.db.transaction(() => {
+        const named = forget.length === 0 ? "0" : `operation_id IN (${forget.map(() => "?").join(",")}) AND pairing_id = ?`;
+        const receipts = this.db
+          .prepare(`DELETE FROM receipts WHERE (state IN ('succeeded','failed','cancelled') AND updated_at <= ?) OR (${named})`)
+          .run(settledBefore, ...(forget.length === 0 ? [] : [...forget, pairingId])).changes;
+        const events = this.db.prepare("DELETE FROM events WHERE operation_id NOT IN (SELECT operation_id FROM receipts)").run().changes;
+        const retryEpochs = this.db
+          .prepare("DELETE FROM retry_epochs WHERE expires_at <= ? AND retry_epoch NOT IN (SELECT retry_epoch FROM receipts)")
+          .run(now).changes;
+        return { receipts, retryEpochs, events };
+      }).immediate(),
+    );
+  }
+
   // Retry epochs ----------------------------------------------------------------------------------
 
   insertEpoch(epoch: StoredEpoch): void {

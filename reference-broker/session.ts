@@ -6,6 +6,7 @@ import type { BrokerCore } from "./broker.js";
 import { BrokerCrashed } from "./fault-hooks.js";
 import { parseArguments } from "./input-validation.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
+import { reconcileStore, storeStatus } from "./store-maintenance.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
@@ -36,6 +37,11 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
+      lomi_store_status: async () => {
+        await this.pairing();
+        return storeStatus(this.core);
+      },
+      lomi_store_reconcile: async (a) => reconcileStore(this.core, await this.pairing(), a as { olderThanHours?: number; forgetOperationIds?: string[] }),
     };
   }
 

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import {
   advanceClockRequest,
   CONTROL_PATHS,
+  decideApprovalRequest,
   decideRequest,
   faultRequest,
   layoutChangeRequest,
@@ -11,7 +12,7 @@ import {
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
-import { checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import { approvalRequest, checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -79,6 +80,7 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
     post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
+    post(NATIVE_PATHS.approval, approvalRequest, (b) => sim().askApproval(b.pairingId, b.subject, b.detail)),
   ];
 }
 
@@ -102,6 +104,8 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
     post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
+    get(CONTROL_PATHS.approvals, () => ({ approvals: sim().approvals.all() })),
+    post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
   ];
 }
 

@@ -2,6 +2,7 @@ import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/c
 import { LomiError } from "../protocol/errors.js";
 import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
+import { Approvals } from "./approvals.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
 import { Ledger } from "./ledger.js";
@@ -34,6 +35,7 @@ export class Simulator {
   readonly clock: VirtualClock;
   readonly ledger: Ledger;
   readonly world: WorldState;
+  readonly approvals: Approvals;
   private readonly random: Random;
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
@@ -45,6 +47,7 @@ export class Simulator {
     this.ledger = new Ledger(this.clock);
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);
+    this.approvals = new Approvals(this.random);
     this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands };
   }
 
@@ -84,6 +87,11 @@ export class Simulator {
       domainRevision: ws.domainRevision.toString(),
       panels: ws.panels.map((p) => ({ ...p })),
     };
+  }
+
+  askApproval(pairingId: string, subject: string, detail: string) {
+    this.world.approvedPairing(pairingId);
+    return this.approvals.ask(pairingId, subject, detail);
   }
 
   /** Runs the native validators without any effect. */

@@ -99,9 +99,14 @@ export class LomiWorld extends World<RunParameters> {
     return agent;
   }
 
+  /** "agent@2" is a second connection of the client "agent": the same pairing, another connection. */
+  static clientNameOf(agentName: string): string {
+    return agentName.replace(/@.*$/, "");
+  }
+
   async connection(name: string): Promise<McpConnection> {
     const agent = this.agent(name);
-    agent.connection ??= await this.adapter.connect(name);
+    agent.connection ??= await this.adapter.connect(LomiWorld.clientNameOf(name));
     return agent.connection;
   }
 
