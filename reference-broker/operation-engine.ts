@@ -116,7 +116,7 @@ export class OperationEngine {
     });
     if (!inserted) return this.answerPrior(receipt, fingerprint);
     this.hooks.crashAt("crash-after-reserve");
-    await this.pump(receipt.serializeKey);
+    await this.pump(receipt.serializeKey, now);
     return { receipt: this.store.byId(receipt.operationId)!, duplicate: false };
   }
 
@@ -131,19 +131,21 @@ export class OperationEngine {
     return { receipt: await this.refresh(prior), duplicate: true };
   }
 
-  /** Dispatches the oldest queued operation on a target once nothing dispatched there is unsettled. */
-  private async pump(serializeKey: string): Promise<void> {
+  /**
+   * Dispatches the oldest queued operation on a target once nothing dispatched there is unsettled.
+   * `now` is Lomi's time when the caller has just read it (one clock call per admission, not two).
+   */
+  private async pump(serializeKey: string, now?: number): Promise<void> {
     for (const r of this.store.unsettledOn(serializeKey)) {
       if (r.state !== "queued") await this.learn(r);
     }
     const pending = this.store.unsettledOn(serializeKey);
     const head = pending[0];
     if (!head || head.state !== "queued") return;
-    await this.dispatch(head);
+    await this.dispatch(head, now ?? (await this.native.now()));
   }
 
-  private async dispatch(queued: StoredReceipt): Promise<void> {
-    const now = await this.native.now();
+  private async dispatch(queued: StoredReceipt, now: number): Promise<void> {
     // The compare-and-set makes this caller the only one to dispatch this receipt.
     const running = this.store.transition(queued, "running", {}, now);
     if (!running) return;
