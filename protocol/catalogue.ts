@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
+import { chatRead } from "./tools/chat.js";
+import { gitStatus } from "./tools/git.js";
 import { MUTATIONS } from "./tools/mutations.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
+import { settingsRead } from "./tools/settings.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 /** Every tool of the reference broker, in the order tools/list shows them. */
@@ -13,6 +16,9 @@ export const CATALOGUE: readonly ToolContract[] = [
   operationLookup,
   operationCancel,
   eventsRead,
+  settingsRead,
+  chatRead,
+  gitStatus,
   ...MUTATIONS,
 ];
 

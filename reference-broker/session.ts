@@ -2,6 +2,9 @@ import { contractOf } from "../protocol/catalogue.js";
 import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
+import { chatRead } from "../protocol/tools/chat.js";
+import { gitStatus } from "../protocol/tools/git.js";
+import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
 import { parseArguments } from "./input-validation.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
@@ -35,6 +38,11 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
+      lomi_settings_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "settings", workspaceId: String(a.workspaceId) }, settingsRead.data),
+      lomi_chat_read: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: String(a.workspaceId), conversationId: String(a.conversationId) }, chatRead.data),
+      lomi_git_status: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
     };
   }
 

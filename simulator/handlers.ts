@@ -6,12 +6,14 @@ import {
   decideRequest,
   faultRequest,
   layoutChangeRequest,
+  operationDecisionRequest,
   releaseRequest,
   resetRequest,
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
 import { checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import { observeBook } from "./book-observations.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -66,7 +68,8 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
-      return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "panels") return sim().observePanels(pairingId, query.workspaceId);
+      return observeBook(sim(), pairingId, query);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
       sim().check(b);
@@ -102,6 +105,8 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
     post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
+    get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
+    post(CONTROL_PATHS.decideOperation, operationDecisionRequest, (b) => sim().decideOperation(b.operationId, b.decision)),
   ];
 }
 
