@@ -2,6 +2,7 @@ import type { z } from "zod";
 import {
   approvalsReply,
   CONTROL_PATHS,
+  decisionsReply,
   ledgerReply,
   pairingsReply,
   restartRuntimeReply,
@@ -63,6 +64,13 @@ export class SimControl {
   }
   decideApproval(approvalId: string, decision: "approve" | "deny") {
     return this.request("POST", CONTROL_PATHS.decideApproval, { approvalId, decision });
+  }
+  /** The decisions Lomi is showing the user, one per operation waiting in awaiting_user. */
+  async decisions() {
+    return (await this.request("GET", CONTROL_PATHS.decisions, undefined, decisionsReply)).decisions;
+  }
+  decideOperation(operationId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
   }
   async restartRuntime(panelId: string) {
     return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;

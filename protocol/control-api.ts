@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { decimalRevision, id, isoTime } from "./fields.js";
 import { effectStateSchema } from "./states.js";
+import { conversationSeed } from "./tools/chat.js";
+import { repositorySeed } from "./tools/git.js";
 import { panelSchema } from "./tools/workspace.js";
 
 // The simulator's control API: what a harness uses to seed the world, play the user, inject faults and
@@ -18,6 +20,8 @@ export const CONTROL_PATHS = {
   restartRuntime: "/control/v1/runtime/restart",
   approvals: "/control/v1/approvals",
   decideApproval: "/control/v1/approvals/decide",
+  decisions: "/control/v1/decisions",
+  decideOperation: "/control/v1/decisions/decide",
 } as const;
 
 export const commandScript = z.strictObject({
@@ -43,6 +47,8 @@ export const worldSeedSchema = z.strictObject({
     )
     .min(1),
   commands: z.record(z.string(), commandScript).default({}),
+  conversations: z.array(conversationSeed).default([]),
+  repositories: z.array(repositorySeed).default([]),
 });
 export type WorldSeed = z.input<typeof worldSeedSchema>;
 export type World = z.output<typeof worldSeedSchema>;
@@ -54,6 +60,12 @@ export const decideRequest = z.strictObject({
   decision: z.enum(["approve", "deny"]),
   workspaceIds: z.array(id).optional(),
 });
+
+/** The decisions Lomi is showing the user for operations waiting in awaiting_user. */
+export const decisionsReply = z.strictObject({
+  decisions: z.array(z.strictObject({ operationId: id, tool: z.string(), question: z.string() })),
+});
+export const operationDecisionRequest = z.strictObject({ operationId: id, decision: z.enum(["approve", "deny"]) });
 
 export const FAULT_ACTIONS = ["hold", "fail", "lose-reply"] as const;
 export const faultRequest = z.strictObject({ action: z.enum(FAULT_ACTIONS), tool: z.string().optional() });

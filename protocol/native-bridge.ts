@@ -2,6 +2,9 @@ import { z } from "zod";
 import { ERROR_CODES } from "./errors.js";
 import { id } from "./fields.js";
 import { effectStateSchema } from "./states.js";
+import { chatRead } from "./tools/chat.js";
+import { gitStatus } from "./tools/git.js";
+import { settingsRead } from "./tools/settings.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 // The native bridge: how a broker talks to Lomi (here, the simulator). HTTP + JSON, every call a POST
@@ -40,10 +43,14 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("workspaces") }),
     z.strictObject({ kind: z.literal("workspace"), workspaceId: id }),
     z.strictObject({ kind: z.literal("panels"), workspaceId: id }),
+    z.strictObject({ kind: z.literal("settings"), workspaceId: id }),
+    z.strictObject({ kind: z.literal("conversation"), workspaceId: id, conversationId: id }),
+    z.strictObject({ kind: z.literal("repository"), workspaceId: id, projectId: id }),
   ]),
 });
+export type ObserveQuery = z.infer<typeof observeRequest>["query"];
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });

@@ -11,6 +11,7 @@ import {
   pairingReply,
   type DispatchPermit,
   type NativeProgress,
+  type ObserveQuery,
 } from "../protocol/native-bridge.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
@@ -72,6 +73,11 @@ export class NativeClient {
 
   async panels(pairingId: string, workspaceId: string) {
     return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
+  }
+
+  /** Any other read of native state, answered in the schema of the tool it serves. */
+  async observe<S extends z.ZodType>(pairingId: string, query: ObserveQuery, schema: S): Promise<z.infer<S>> {
+    return schema.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
   }
 
   async check(target: NativeTarget): Promise<void> {

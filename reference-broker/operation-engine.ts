@@ -1,7 +1,7 @@
 import { LomiError } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
-import { isSettled } from "../protocol/states.js";
+import { canTransition, isSettled } from "../protocol/states.js";
 import type { OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { FaultHooks } from "./fault-hooks.js";
@@ -186,10 +186,13 @@ export class OperationEngine {
     return this.apply(this.store.byId(r.operationId)!, progress, now);
   }
 
-  private apply(r: StoredReceipt, progress: NativeProgress, now: number): StoredReceipt {
-    if (isSettled(r.state)) return r; // A late native settlement never changes a settled receipt.
+  private apply(r0: StoredReceipt, progress: NativeProgress, now: number): StoredReceipt {
+    if (isSettled(r0.state)) return r0; // A late native settlement never changes a settled receipt.
+    let r = r0;
     let next: StoredReceipt | undefined;
     if (progress.phase === "settled") {
+      // The user approved and the work finished between two reads: it ran, so the receipt says so on its way.
+      if (r.state === "awaiting_user" && !canTransition(r.state, progress.state)) r = this.store.transition(r, "running", {}, now) ?? r;
       next = this.store.transition(r, progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error }, now);
     } else if (progress.phase === "unknown") {
       next = this.store.transition(r, "failed", { effectState: "none", error: { code: "NATIVE_FAILURE", message: "Lomi has no record of this dispatch: it never arrived." } }, now);

@@ -2,6 +2,9 @@ import { contractOf } from "../protocol/catalogue.js";
 import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
+import { chatRead } from "../protocol/tools/chat.js";
+import { gitStatus } from "../protocol/tools/git.js";
+import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
 import { BrokerCrashed } from "./fault-hooks.js";
 import { parseArguments } from "./input-validation.js";
@@ -42,6 +45,11 @@ export class BrokerSession {
         return storeStatus(this.core);
       },
       lomi_store_reconcile: async (a) => reconcileStore(this.core, await this.pairing(), a as { olderThanHours?: number; forgetOperationIds?: string[] }),
+      lomi_settings_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "settings", workspaceId: String(a.workspaceId) }, settingsRead.data),
+      lomi_chat_read: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: String(a.workspaceId), conversationId: String(a.conversationId) }, chatRead.data),
+      lomi_git_status: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
     };
   }
 

@@ -7,12 +7,14 @@ import {
   decideRequest,
   faultRequest,
   layoutChangeRequest,
+  operationDecisionRequest,
   releaseRequest,
   resetRequest,
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
 import { approvalRequest, checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import { observeBook } from "./book-observations.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -67,7 +69,8 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
-      return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "panels") return sim().observePanels(pairingId, query.workspaceId);
+      return observeBook(sim(), pairingId, query);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
       sim().check(b);
@@ -106,6 +109,8 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
     post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
     get(CONTROL_PATHS.approvals, () => ({ approvals: sim().approvals.all() })),
     post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
+    get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
+    post(CONTROL_PATHS.decideOperation, operationDecisionRequest, (b) => sim().decideOperation(b.operationId, b.decision)),
   ];
 }
 

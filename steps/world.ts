@@ -47,6 +47,8 @@ export class LomiWorld extends World<RunParameters> {
   readonly requests = new Map<string, NamedRequest>();
   /** The last domainRevision observed per workspace. */
   readonly revisions = new Map<string, string>();
+  /** Other compare-and-set tokens the agent observed (a settings section's, a conversation's, a draft's), by name. */
+  readonly tokens = new Map<string, string>();
   lastReply: Reply | undefined;
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
@@ -212,6 +214,11 @@ export class LomiWorld extends World<RunParameters> {
     return reply;
   }
 
+  /** Sends an operation in a workspace under the agent's retry epoch there, with a request key made from the alias. */
+  async sendIn(alias: string, agentName: string, tool: string, workspaceId: string, args: Record<string, unknown>): Promise<Reply> {
+    return this.send(alias, agentName, tool, { workspaceId, ...args, retryEpoch: this.epochFor(agentName, workspaceId).retryEpoch, requestKey: `${tool}.${alias}` });
+  }
+
   receiptOf(reply: Reply | undefined = this.lastReply): Receipt & { duplicate?: boolean } {
     const data = this.okData(reply) as { operation: Receipt; duplicate?: boolean };
     return { ...data.operation, duplicate: data.duplicate };
@@ -230,6 +237,12 @@ export class LomiWorld extends World<RunParameters> {
       receipt = await this.readOperation(alias);
     }
     return receipt;
+  }
+
+  token(name: string): string {
+    const token = this.tokens.get(name);
+    if (!token) throw configError(`no ${name} observed yet; read it first`);
+    return token;
   }
 
   epochFor(agentName: string, workspaceId: string): { retryEpoch: string; projects: Array<{ projectId: string }> } {
