@@ -12,7 +12,7 @@ Feature: Closing a workspace
     When the agent closes workspace "ws-alpha" as "close"
     Then the reply is ok
     And operation "close" reads succeeded with effectState complete
-    And Lomi asks the user nothing about "close"
+    And Lomi shows the user no decision
     And Lomi saw 0 "file.saved" effects
     And Lomi saw 1 "workspace.closed" effect
     And workspace "ws-alpha" is closed in Lomi
@@ -25,10 +25,10 @@ Feature: Closing a workspace
     Then the reply is ok
     And the reply shows state awaiting_user
     And operation "close" reads awaiting_user with effectState none
-    And Lomi asks the user whether to save "proj-app/src/app.ts, proj-app/README.md" for "close"
+    And the decision Lomi shows for "close" names the files "proj-app/src/app.ts, proj-app/README.md"
     And Lomi saw 0 "file.saved" effects
     And workspace "ws-alpha" is open in Lomi
-    When the user approves the decision "close" waits on
+    When the user approves the decision for "close"
     Then operation "close" reads succeeded with effectState complete
     And Lomi saved "src/app.ts, README.md", one file after the other
     And Lomi saw 1 "workspace.closed" effect
@@ -42,7 +42,7 @@ Feature: Closing a workspace
   Scenario: The close guard saves a Latin-1 document in its own encoding, its CRLF kept
     Given the user types "!" at the end of "docs/legacy-latin1.txt" of project "proj-app" in the editor
     When the agent closes workspace "ws-alpha" as "close"
-    And the user approves the decision "close" waits on
+    And the user approves the decision for "close"
     Then operation "close" reads succeeded with effectState complete
     And Lomi holds the file "docs/legacy-latin1.txt" of project "proj-app" with the bytes "43 61 66 e9 20 63 72 e8 6d 65 0d 0a 21"
 
@@ -52,7 +52,7 @@ Feature: Closing a workspace
     And the user types "More." at the end of "README.md" of project "proj-app" in the editor
     And the file "README.md" of project "proj-app" cannot be written
     When the agent closes workspace "ws-alpha" as "close"
-    And the user approves the decision "close" waits on
+    And the user approves the decision for "close"
     Then operation "close" reads failed with effectState partial
     And the read was not an MCP error
     And operation "close" carries the error PERMISSION_DENIED
@@ -70,33 +70,33 @@ Feature: Closing a workspace
     And the user types "More." at the end of "README.md" of project "proj-app" in the editor
     And the file "src/app.ts" of project "proj-app" cannot be written
     When the agent closes workspace "ws-alpha" as "close"
-    And the user approves the decision "close" waits on
+    And the user approves the decision for "close"
     Then operation "close" reads failed with effectState none
     And operation "close" carries the error PERMISSION_DENIED
     And operation "close" lists the saved files "" and the unsaved files "src/app.ts, README.md"
     And Lomi saw 0 "file.saved" effects
     And workspace "ws-alpha" is open in Lomi
 
-  @OP-33
+  @OP-41
   Scenario: The user denies: the close fails with USER_DENIED, nothing saved, the workspace open
     Given the user types " // one" at the end of "src/app.ts" of project "proj-app" in the editor
     When the agent closes workspace "ws-alpha" as "close"
-    And the user denies the decision "close" waits on
+    And the user denies the decision for "close"
     Then operation "close" reads failed with effectState none
     And operation "close" carries the error USER_DENIED
-    And Lomi asks the user nothing about "close"
+    And Lomi shows the user no decision
     And Lomi saw 0 "file.saved" effects
     And workspace "ws-alpha" is open in Lomi
     And the document "src/app.ts" of project "proj-app" is dirty in Lomi
 
-  @CANCEL-31
+  @CANCEL-42
   Scenario: Cancelling a close that waits for the user withdraws the question with nothing saved
     Given the user types " // one" at the end of "src/app.ts" of project "proj-app" in the editor
     When the agent closes workspace "ws-alpha" as "close"
     And the agent cancels "close"
     Then the cancel outcome is cancelled
     And operation "close" reads cancelled with effectState none
-    And Lomi asks the user nothing about "close"
+    And Lomi shows the user no decision
     And Lomi saw 0 "file.saved" effects
     And workspace "ws-alpha" is open in Lomi
     And the document "src/app.ts" of project "proj-app" is dirty in Lomi
@@ -107,7 +107,7 @@ Feature: Closing a workspace
     And the user types "More." at the end of "README.md" of project "proj-app" in the editor
     And the file "README.md" of project "proj-app" cannot be written
     When the agent closes workspace "ws-alpha" as "close"
-    And the user approves the decision "close" waits on
+    And the user approves the decision for "close"
     And operation "close" reads failed
     And the agent cancels "close"
     Then the cancel outcome is already_settled
@@ -119,7 +119,7 @@ Feature: Closing a workspace
   Scenario: Cancel after a close completed leaves it succeeded and the files saved
     Given the user types " // one" at the end of "src/app.ts" of project "proj-app" in the editor
     When the agent closes workspace "ws-alpha" as "close"
-    And the user approves the decision "close" waits on
+    And the user approves the decision for "close"
     And operation "close" reads succeeded
     And the agent cancels "close"
     Then the cancel outcome is already_settled

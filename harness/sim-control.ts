@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import {
+  approvalsReply,
   CONTROL_PATHS,
+  decisionsReply,
   ledgerReply,
   pairingsReply,
   restartRuntimeReply,
@@ -11,7 +13,6 @@ import {
 import { filesSnapshotReply } from "../protocol/files-control.js";
 import { nativeErrorSchema } from "../protocol/native-bridge.js";
 import type { FileContent } from "../protocol/tools/files.js";
-import { pendingDecisionsReply, type UserDecision } from "../protocol/user-decisions.js";
 import { LomiError } from "../protocol/errors.js";
 
 /** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
@@ -60,15 +61,21 @@ export class SimControl {
   changeLayout(workspaceId: string) {
     return this.request("POST", CONTROL_PATHS.layoutChange, { workspaceId });
   }
+  async approvals() {
+    return (await this.request("GET", CONTROL_PATHS.approvals, undefined, approvalsReply)).approvals;
+  }
+  decideApproval(approvalId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideApproval, { approvalId, decision });
+  }
+  /** The decisions Lomi is showing the user, one per operation waiting in awaiting_user. */
+  async decisions() {
+    return (await this.request("GET", CONTROL_PATHS.decisions, undefined, decisionsReply)).decisions;
+  }
+  decideOperation(operationId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
+  }
   async restartRuntime(panelId: string) {
     return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;
-  }
-  async pendingDecisions() {
-    return (await this.request("GET", CONTROL_PATHS.pendingDecisions, undefined, pendingDecisionsReply)).decisions;
-  }
-  /** The user answers the native decision an operation waits on (awaiting_user). */
-  decideOperation(operationId: string, decision: UserDecision) {
-    return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
   }
   files() {
     return this.request("GET", CONTROL_PATHS.files, undefined, filesSnapshotReply);

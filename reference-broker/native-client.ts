@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { LomiError } from "../protocol/errors.js";
 import {
+  approvalReply,
   checkReply,
   clockReply,
   NATIVE_PATHS,
@@ -10,10 +11,10 @@ import {
   pairingReply,
   type DispatchPermit,
   type NativeProgress,
+  type ObserveQuery,
 } from "../protocol/native-bridge.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
-import type { FileQuery } from "../protocol/files-bridge.js";
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -74,9 +75,9 @@ export class NativeClient {
     return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
   }
 
-  /** A file, a directory listing or the editor documents, as Lomi sees them now; the tool's output schema checks the shape. */
-  files(pairingId: string, query: FileQuery): Promise<unknown> {
-    return this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply);
+  /** Any other read of native state, answered in the schema of the tool it serves. */
+  async observe<S extends z.ZodType>(pairingId: string, query: ObserveQuery, schema: S): Promise<z.infer<S>> {
+    return schema.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
   }
 
   async check(target: NativeTarget): Promise<void> {
@@ -90,6 +91,10 @@ export class NativeClient {
 
   status(operationId: string): Promise<NativeProgress> {
     return this.call(NATIVE_PATHS.status, { operationId }, nativeProgress);
+  }
+
+  askApproval(pairingId: string, subject: "store-reconcile", detail: string) {
+    return this.call(NATIVE_PATHS.approval, { pairingId, subject, detail }, approvalReply);
   }
 
   cancel(operationId: string): Promise<NativeProgress> {

@@ -2,9 +2,17 @@ import { contractOf } from "../protocol/catalogue.js";
 import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
+import { chatRead } from "../protocol/tools/chat.js";
+import { directoryList } from "../protocol/tools/directories.js";
+import { editorDocuments } from "../protocol/tools/editor.js";
+import { fileRead } from "../protocol/tools/files.js";
+import { gitStatus } from "../protocol/tools/git.js";
+import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
+import { BrokerCrashed } from "./fault-hooks.js";
 import { parseArguments } from "./input-validation.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
+import { reconcileStore, storeStatus } from "./store-maintenance.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
@@ -35,9 +43,19 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
-      lomi_file_read: async (a) => this.core.native.files(await this.pairing(), { kind: "file", ...(a as { workspaceId: string; path: string }) }),
-      lomi_directory_list: async (a) => this.core.native.files(await this.pairing(), { kind: "directory", ...(a as { workspaceId: string; path: string }) }),
-      lomi_editor_documents: async (a) => this.core.native.files(await this.pairing(), { kind: "documents", ...(a as { workspaceId: string }) }),
+      lomi_store_status: async () => {
+        await this.pairing();
+        return storeStatus(this.core);
+      },
+      lomi_store_reconcile: async (a) => reconcileStore(this.core, await this.pairing(), a as { olderThanHours?: number; forgetOperationIds?: string[] }),
+      lomi_settings_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "settings", workspaceId: String(a.workspaceId) }, settingsRead.data),
+      lomi_chat_read: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: String(a.workspaceId), conversationId: String(a.conversationId) }, chatRead.data),
+      lomi_git_status: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
+      lomi_file_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "file", ...(a as { workspaceId: string; path: string }) }, fileRead.data),
+      lomi_directory_list: async (a) => this.core.native.observe(await this.pairing(), { kind: "directory", ...(a as { workspaceId: string; path: string }) }, directoryList.data),
+      lomi_editor_documents: async (a) => this.core.native.observe(await this.pairing(), { kind: "documents", ...(a as { workspaceId: string }) }, editorDocuments.data),
     };
   }
 
@@ -53,6 +71,7 @@ export class BrokerSession {
       if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
       return buildToolResult(envelope);
     } catch (error) {
+      if (error instanceof BrokerCrashed) throw error; // a dead broker answers nothing
       return buildToolResult(errorOf(asLomiError(error)));
     }
   }

@@ -3,9 +3,11 @@ import type { z } from "zod";
 import {
   advanceClockRequest,
   CONTROL_PATHS,
+  decideApprovalRequest,
   decideRequest,
   faultRequest,
   layoutChangeRequest,
+  operationDecisionRequest,
   releaseRequest,
   resetRequest,
   restartRuntimeRequest,
@@ -13,8 +15,8 @@ import {
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
 import { editorTypeRequest, otherProgramWriteRequest, protectFileRequest } from "../protocol/files-control.js";
 import { isFileQuery } from "../protocol/files-bridge.js";
-import { checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
-import { decideOperationRequest } from "../protocol/user-decisions.js";
+import { approvalRequest, checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import { observeBook } from "./book-observations.js";
 import { contentBytes } from "./files/bytes.js";
 import { observeFiles } from "./files/file-observations.js";
 import { projectPath } from "./files/file-tree.js";
@@ -72,8 +74,9 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
-      if (isFileQuery(query)) return observeFiles(sim().world, sim().files, pairingId, query);
-      return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "panels") return sim().observePanels(pairingId, query.workspaceId);
+      if (isFileQuery(query)) return observeFiles(sim(), pairingId, query);
+      return observeBook(sim(), pairingId, query);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
       sim().check(b);
@@ -86,6 +89,7 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
     post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
+    post(NATIVE_PATHS.approval, approvalRequest, (b) => sim().askApproval(b.pairingId, b.subject, b.detail)),
   ];
 }
 
@@ -109,8 +113,10 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
     post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
-    get(CONTROL_PATHS.pendingDecisions, () => ({ decisions: sim().decisions.list() })),
-    post(CONTROL_PATHS.decideOperation, decideOperationRequest, (b) => sim().decisions.decide(b.operationId, b.decision)),
+    get(CONTROL_PATHS.approvals, () => ({ approvals: sim().approvals.all() })),
+    post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
+    get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
+    post(CONTROL_PATHS.decideOperation, operationDecisionRequest, (b) => sim().decideOperation(b.operationId, b.decision)),
     get(CONTROL_PATHS.files, () => sim().files.snapshot()),
     post(CONTROL_PATHS.otherProgramWrite, otherProgramWriteRequest, (b) => sim().files.writeFile(b.projectId, projectPath(b.path, "path"), contentBytes(b.content), "path")),
     post(CONTROL_PATHS.protectFile, protectFileRequest, (b) => sim().files.tree(b.projectId).protect(projectPath(b.path, "path"))),

@@ -2,15 +2,16 @@ import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/c
 import { LomiError } from "../protocol/errors.js";
 import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
+import { Approvals } from "./approvals.js";
+import { Decisions } from "./decisions.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
 import { FileWorld } from "./files/file-world.js";
 import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
-import { UserDecisions } from "./user-decisions.js";
 import { VirtualClock } from "./virtual-clock.js";
-import { WorldState } from "./world-state.js";
+import { WorldState, type WorkspaceState } from "./world-state.js";
 
 export interface DispatchRequest {
   permit: DispatchPermit;
@@ -36,11 +37,12 @@ export class Simulator {
   readonly clock: VirtualClock;
   readonly ledger: Ledger;
   readonly world: WorldState;
+  readonly approvals: Approvals;
   readonly files: FileWorld;
-  readonly decisions: UserDecisions;
   private readonly random: Random;
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
+  private readonly decisions: Decisions;
   private readonly ctx: NativeContext;
 
   constructor(seed: WorldSeed, randomSeed: number) {
@@ -49,9 +51,10 @@ export class Simulator {
     this.ledger = new Ledger(this.clock);
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);
+    this.approvals = new Approvals(this.random);
+    this.decisions = new Decisions(this.settle);
     this.files = new FileWorld(world.projectFiles, this.random);
-    this.decisions = new UserDecisions(this.ledger);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, files: this.files, decisions: this.decisions };
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, files: this.files };
   }
 
   // Native bridge ---------------------------------------------------------------------------------
@@ -90,6 +93,17 @@ export class Simulator {
       domainRevision: ws.domainRevision.toString(),
       panels: ws.panels.map((p) => ({ ...p })),
     };
+  }
+
+  askApproval(pairingId: string, subject: string, detail: string) {
+    this.world.approvedPairing(pairingId);
+    return this.approvals.ask(pairingId, subject, detail);
+  }
+
+  /** A read of an approved workspace's native state, once time-driven work has moved along. */
+  observeIn<T>(pairingId: string, workspaceId: string, read: (ws: WorkspaceState) => T): T {
+    this.tick();
+    return read(this.world.approvedWorkspace(this.world.approvedPairing(pairingId), workspaceId));
   }
 
   /** Runs the native validators without any effect. */
@@ -137,7 +151,7 @@ export class Simulator {
     op.cancelRequested = true;
     if (op.held) {
       op.progress = { phase: "cancelling", effectState: "none" };
-    } else {
+    } else if (!this.decisions.withdraw(op)) {
       NATIVE_TOOLS.get(op.tool)?.cancel?.(this.ctx, op, this.settle);
     }
     return op.progress;
@@ -147,6 +161,15 @@ export class Simulator {
 
   decide(clientName: string, decision: "approve" | "deny", workspaceIds?: string[]) {
     return this.world.decide(clientName, decision, workspaceIds);
+  }
+
+  pendingDecisions() {
+    return this.decisions.list();
+  }
+
+  /** The user answers the decision Lomi shows for an operation waiting in awaiting_user. */
+  decideOperation(operationId: string, decision: "approve" | "deny"): NativeProgress {
+    return this.decisions.decide(operationId, decision).progress;
   }
 
   armFault(action: FaultAction, tool?: string): string {

@@ -18,14 +18,7 @@ When(
   "{agent} inserts {string} at offset {int} of the document {string} in workspace {string} as {string}",
   async function (this: LomiWorld, agent: string, text: string, offset: number, path: string, workspaceId: string, alias: string) {
     const { documentId, bufferRevision } = this.fileObservations.document(path);
-    await this.send(alias, agent, "lomi_editor_apply", {
-      workspaceId,
-      documentId,
-      expectedBufferRevision: bufferRevision,
-      edits: [{ start: offset, end: offset, text }],
-      retryEpoch: this.epochFor(agent, workspaceId).retryEpoch,
-      requestKey: `edit-${alias}`,
-    });
+    await this.sendIn(alias, agent, "lomi_editor_apply", workspaceId, { documentId, expectedBufferRevision: bufferRevision, edits: [{ start: offset, end: offset, text }] });
   },
 );
 

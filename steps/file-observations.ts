@@ -29,8 +29,10 @@ const pathOf = (arg: string) => (arg === "." ? "" : arg);
  */
 export class FileObservations {
   private readonly reads = new Map<string, FileReadView>();
-  private readonly values = new Map<string, string>();
   private readonly documents = new Map<string, Document>();
+
+  /** Revisions and document IDs go to the World's compare-and-set tokens, as `field:path`. */
+  constructor(private readonly tokens: Map<string, string>) {}
 
   observe(reply: Reply): void {
     if (reply.envelope.status !== "ok") return;
@@ -52,7 +54,7 @@ export class FileObservations {
   }
 
   private remember(path: string, fields: Record<string, unknown>): void {
-    for (const [name, value] of Object.entries(fields)) if (typeof value === "string" && name !== "path") this.values.set(`${name}:${path}`, value);
+    for (const [name, value] of Object.entries(fields)) if (typeof value === "string" && name !== "path") this.tokens.set(`${name}:${path}`, value);
   }
 
   read(path: string): FileReadView {
@@ -71,7 +73,7 @@ export class FileObservations {
   placeholder(name: string, arg: string): string | undefined {
     const field = PLACEHOLDERS[name];
     if (!field) return undefined;
-    const value = this.values.get(`${field}:${pathOf(arg)}`);
+    const value = this.tokens.get(`${field}:${pathOf(arg)}`);
     if (value === undefined) throw configError(`no ${field} observed for "${arg}"; read or list it first`);
     return value;
   }

@@ -22,15 +22,9 @@ function lastRead(world: LomiWorld) {
   return { ...data, bytes: Buffer.from(data.base64, "base64") };
 }
 
-function writeArgs(world: LomiWorld, agent: string, workspaceId: string, path: string, alias: string, content: Record<string, string>) {
-  return {
-    workspaceId,
-    path,
-    expectedDiskRevision: world.fileObservations.read(path).diskRevision,
-    content,
-    retryEpoch: world.epochFor(agent, workspaceId).retryEpoch,
-    requestKey: `write-${alias}`,
-  };
+/** Writes content to a path on the diskRevision the agent last read of it, fresh or not. */
+function write(world: LomiWorld, agent: string, workspaceId: string, path: string, alias: string, content: Record<string, string>) {
+  return world.sendIn(alias, agent, "lomi_file_write", workspaceId, { path, expectedDiskRevision: world.fileObservations.read(path).diskRevision, content });
 }
 
 When("{agent} reads the file {string} in workspace {string}", async function (this: LomiWorld, agent: string, path: string, workspaceId: string) {
@@ -67,21 +61,21 @@ When(
   "{agent} writes back the bytes it read from {string} in workspace {string} as {string}",
   async function (this: LomiWorld, agent: string, path: string, workspaceId: string, alias: string) {
     const { base64 } = this.fileObservations.read(path);
-    await this.send(alias, agent, "lomi_file_write", writeArgs(this, agent, workspaceId, path, alias, { base64 }));
+    await write(this, agent, workspaceId, path, alias, { base64 });
   },
 );
 
 When(
   "{agent} writes the bytes {string} to {string} in workspace {string} as {string}",
   async function (this: LomiWorld, agent: string, hex: string, path: string, workspaceId: string, alias: string) {
-    await this.send(alias, agent, "lomi_file_write", writeArgs(this, agent, workspaceId, path, alias, { base64: bytesOfHex(hex).toString("base64") }));
+    await write(this, agent, workspaceId, path, alias, { base64: bytesOfHex(hex).toString("base64") });
   },
 );
 
 When(
   "{agent} writes the text {string} to {string} in workspace {string} as {string}",
   async function (this: LomiWorld, agent: string, text: string, path: string, workspaceId: string, alias: string) {
-    await this.send(alias, agent, "lomi_file_write", writeArgs(this, agent, workspaceId, path, alias, { text }));
+    await write(this, agent, workspaceId, path, alias, { text });
   },
 );
 

@@ -1,27 +1,21 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
+import { dispatchedId } from "./lomi.steps.js";
 import type { LomiWorld } from "./world.js";
 
 const list = (names: string) => (names === "" ? [] : names.split(",").map((n) => n.trim()));
 
 When("{agent} closes workspace {string} as {string}", async function (this: LomiWorld, agent: string, workspaceId: string, alias: string) {
-  await this.send(alias, agent, "lomi_workspace_close", { workspaceId, retryEpoch: this.epochFor(agent, workspaceId).retryEpoch, requestKey: `close-${alias}` });
+  await this.sendIn(alias, agent, "lomi_workspace_close", workspaceId, {});
 });
 
-Then("Lomi asks the user whether to save {string} for {string}", async function (this: LomiWorld, subjects: string, alias: string) {
-  const pending = (await this.control.pendingDecisions()).find((d) => d.operationId === this.operationId(alias));
-  if (!pending) throw violation(`Lomi shows no decision for "${alias}"`);
-  assert.deepEqual(pending.subjects, list(subjects), `the close guard should name the dirty files: ${JSON.stringify(pending)}`);
-});
-
-Then("Lomi asks the user nothing about {string}", async function (this: LomiWorld, alias: string) {
-  const pending = (await this.control.pendingDecisions()).filter((d) => d.operationId === this.operationId(alias));
-  if (pending.length > 0) throw violation(`Lomi still shows a decision for "${alias}": ${JSON.stringify(pending)}`);
-});
-
-When(/^the user (approves|denies) the decision "([^"]*)" waits on$/, async function (this: LomiWorld, answer: string, alias: string) {
-  await this.control.decideOperation(this.operationId(alias), answer === "approves" ? "approve" : "deny");
+Then("the decision Lomi shows for {string} names the files {string}", async function (this: LomiWorld, alias: string, files: string) {
+  const operationId = await dispatchedId(this, alias);
+  const decision = (await this.control.decisions()).find((d) => d.operationId === operationId);
+  if (!decision) throw violation(`Lomi shows no decision for "${alias}"`);
+  const missing = list(files).filter((f) => !decision.question.includes(f));
+  if (missing.length > 0) throw violation(`the close guard should name ${missing.join(", ")}: ${JSON.stringify(decision.question)}`);
 });
 
 Then(/^workspace "([^"]*)" is (open|closed) in Lomi$/, async function (this: LomiWorld, workspaceId: string, state: string) {

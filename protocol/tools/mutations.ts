@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { receiptSchema } from "../receipt.js";
+import { chatDraftSave, chatSend } from "./chat.js";
+import { gitCommit } from "./git.js";
+import { settingsUpdate } from "./settings.js";
 import { directoryCreate, directoryDelete, directoryRename } from "./directories.js";
 import { editorApply } from "./editor.js";
 import { fileWrite } from "./files.js";
@@ -10,6 +13,10 @@ import { workspaceClose } from "./workspace-close.js";
 export const MUTATIONS = [
   terminalCreate,
   terminalRun,
+  settingsUpdate,
+  chatDraftSave,
+  chatSend,
+  gitCommit,
   fileWrite,
   editorApply,
   directoryCreate,

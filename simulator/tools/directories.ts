@@ -1,8 +1,7 @@
 import { LomiError } from "../../protocol/errors.js";
 import { directoryCreate, directoryDelete, directoryRename } from "../../protocol/tools/directories.js";
 import { isBelow, parentOf, projectPath, requireSameRevision, ROOT, type FileTree } from "../files/file-tree.js";
-import type { NativeTool } from "../native-tool.js";
-import { recordEffect, settleComplete } from "./effects.js";
+import { recordEffect, type NativeTool } from "../native-tool.js";
 
 function notTheRoot(p: string, what: string): void {
   if (p === ROOT) throw new LomiError("PERMISSION_DENIED", `The project root cannot be ${what}.`, { field: "path" });
@@ -30,8 +29,9 @@ export const nativeDirectoryCreate: NativeTool<typeof directoryCreate.input> = {
   start(ctx, op, settle) {
     const { tree, p } = ctx.files.locate(op.projectId, op.args.path);
     tree.makeDirectory(p, false);
-    recordEffect(ctx, op, "directory.created", { projectId: op.projectId, path: p });
-    settleComplete(settle, op, { projectId: op.projectId, path: p, directoryRevision: tree.directoryRevision(p), parentRevision: tree.directoryRevision(parentOf(p)) });
+    recordEffect(ctx, op, { what: "directory.created", projectId: op.projectId, path: p });
+    const result = { projectId: op.projectId, path: p, directoryRevision: tree.directoryRevision(p), parentRevision: tree.directoryRevision(parentOf(p)) };
+    settle(op, { state: "succeeded", effectState: "complete", result, error: null });
   },
 };
 
@@ -53,14 +53,9 @@ export const nativeDirectoryRename: NativeTool<typeof directoryRename.input> = {
     const to = projectPath(op.args.newPath, "newPath");
     tree.move(from, to);
     ctx.files.moveDocuments(op.projectId, from, to);
-    recordEffect(ctx, op, "directory.renamed", { projectId: op.projectId, previousPath: from, path: to });
-    settleComplete(settle, op, {
-      projectId: op.projectId,
-      previousPath: from,
-      path: to,
-      entryRevision: tree.entryRevision(to),
-      parentRevision: tree.directoryRevision(parentOf(to)),
-    });
+    recordEffect(ctx, op, { what: "directory.renamed", projectId: op.projectId, previousPath: from, path: to });
+    const result = { projectId: op.projectId, previousPath: from, path: to, entryRevision: tree.entryRevision(to), parentRevision: tree.directoryRevision(parentOf(to)) };
+    settle(op, { state: "succeeded", effectState: "complete", result, error: null });
   },
 };
 
@@ -78,7 +73,8 @@ export const nativeDirectoryDelete: NativeTool<typeof directoryDelete.input> = {
   start(ctx, op, settle) {
     const { tree, p } = ctx.files.locate(op.projectId, op.args.path);
     const deletedEntries = tree.remove(p);
-    recordEffect(ctx, op, "directory.deleted", { projectId: op.projectId, path: p, deletedEntries });
-    settleComplete(settle, op, { projectId: op.projectId, path: p, deletedEntries, parentRevision: tree.directoryRevision(parentOf(p)) });
+    recordEffect(ctx, op, { what: "directory.deleted", projectId: op.projectId, path: p, deletedEntries });
+    const result = { projectId: op.projectId, path: p, deletedEntries, parentRevision: tree.directoryRevision(parentOf(p)) };
+    settle(op, { state: "succeeded", effectState: "complete", result, error: null });
   },
 };

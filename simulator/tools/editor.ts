@@ -1,8 +1,7 @@
 import { editorApply } from "../../protocol/tools/editor.js";
 import { requireSameRevision } from "../files/file-tree.js";
 import { applyEdits } from "../files/text-edits.js";
-import type { NativeContext, NativeTool, Target } from "../native-tool.js";
-import { recordEffect, settleComplete } from "./effects.js";
+import { recordEffect, type NativeContext, type NativeTool, type Target } from "../native-tool.js";
 
 type Args = Target<{ documentId: string; expectedBufferRevision: string }>;
 
@@ -23,7 +22,7 @@ export const nativeEditorApply: NativeTool<typeof editorApply.input> = {
     const doc = currentDocument(ctx, op);
     ctx.files.edit(doc, applyEdits(doc, op.args.edits));
     const result = { documentId: doc.documentId, bufferRevision: doc.bufferRevision.toString(), dirty: ctx.files.isDirty(doc), length: doc.text.length };
-    recordEffect(ctx, op, "editor.edited", { projectId: doc.projectId, path: doc.path, ...result });
-    settleComplete(settle, op, result);
+    recordEffect(ctx, op, { what: "editor.edited", projectId: doc.projectId, path: doc.path, ...result });
+    settle(op, { state: "succeeded", effectState: "complete", result, error: null });
   },
 };

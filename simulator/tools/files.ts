@@ -2,8 +2,7 @@ import { LomiError } from "../../protocol/errors.js";
 import { fileWrite, MAX_FILE_BYTES } from "../../protocol/tools/files.js";
 import { contentBytes } from "../files/bytes.js";
 import { parentOf, requireSameRevision, sha256Hex, type FileTree } from "../files/file-tree.js";
-import type { NativeTool } from "../native-tool.js";
-import { recordEffect, settleComplete } from "./effects.js";
+import { recordEffect, type NativeTool } from "../native-tool.js";
 
 /** The disk revision the write was decided on is the current one (null: no file there yet). */
 function checkWrite(tree: FileTree, p: string, expected: string | null): void {
@@ -32,7 +31,7 @@ export const nativeFileWrite: NativeTool<typeof fileWrite.input> = {
     const bytes = contentBytes(op.args.content);
     const { created, diskRevision } = ctx.files.writeFile(op.projectId, p, bytes, "path");
     const written = { projectId: op.projectId, path: p, diskRevision, size: bytes.length, created };
-    recordEffect(ctx, op, "file.written", written);
-    settleComplete(settle, op, written);
+    recordEffect(ctx, op, { what: "file.written", ...written });
+    settle(op, { state: "succeeded", effectState: "complete", result: written, error: null });
   },
 };

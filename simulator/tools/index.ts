@@ -1,4 +1,7 @@
 import type { NativeTool } from "../native-tool.js";
+import { nativeChatDraftSave, nativeChatSend } from "./chat.js";
+import { nativeGitCommit } from "./git.js";
+import { nativeSettingsUpdate } from "./settings.js";
 import { nativeDirectoryCreate, nativeDirectoryDelete, nativeDirectoryRename } from "./directories.js";
 import { nativeEditorApply } from "./editor.js";
 import { nativeFileWrite } from "./files.js";
@@ -11,6 +14,10 @@ export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
     [
       nativeTerminalCreate,
       nativeTerminalRun,
+      nativeSettingsUpdate,
+      nativeChatDraftSave,
+      nativeChatSend,
+      nativeGitCommit,
       nativeFileWrite,
       nativeEditorApply,
       nativeDirectoryCreate,

@@ -1,8 +1,7 @@
 import { asLomiError } from "../../protocol/errors.js";
 import { workspaceClose } from "../../protocol/tools/workspace-close.js";
 import type { EditorDocument } from "../files/editor-document.js";
-import type { NativeContext, NativeOperation, NativeTool, Settle } from "../native-tool.js";
-import { recordEffect, settleComplete } from "./effects.js";
+import { recordEffect, type NativeContext, type NativeOperation, type NativeTool, type Settle } from "../native-tool.js";
 
 type CloseOp = NativeOperation<{ workspaceId: string }>;
 type Saved = { projectId: string; path: string; diskRevision: string };
@@ -21,13 +20,12 @@ function outcome(op: CloseOp, closed: boolean, savedFiles: Saved[], unsaved: Edi
 function close(ctx: NativeContext, op: CloseOp, settle: Settle, savedFiles: Saved[]): void {
   op.ws.closed = true;
   ctx.files.closeDocuments(projectIdsOf(op));
-  recordEffect(ctx, op, "workspace.closed", { workspaceId: op.ws.workspaceId });
-  settleComplete(settle, op, outcome(op, true, savedFiles, []));
+  recordEffect(ctx, op, { what: "workspace.closed", workspaceId: op.ws.workspaceId });
+  settle(op, { state: "succeeded", effectState: "complete", result: outcome(op, true, savedFiles, []), error: null });
 }
 
 /** The close guard's "save": each dirty file in the order it was opened, stopping at the first that fails. */
 function saveAndClose(ctx: NativeContext, op: CloseOp, settle: Settle): void {
-  op.progress = { phase: "running", effectState: "none" };
   const dirty = dirtyDocuments(ctx, op);
   const saved: Saved[] = [];
   for (const [i, doc] of dirty.entries()) {
@@ -35,7 +33,7 @@ function saveAndClose(ctx: NativeContext, op: CloseOp, settle: Settle): void {
       saved.push({ ...fileOf(doc), diskRevision: ctx.files.save(doc) });
     } catch (error) {
       const e = asLomiError(error);
-      settle(op as NativeOperation, {
+      settle(op, {
         state: "failed",
         effectState: saved.length > 0 ? "partial" : "none",
         result: outcome(op, false, saved, dirty.slice(i)),
@@ -43,7 +41,7 @@ function saveAndClose(ctx: NativeContext, op: CloseOp, settle: Settle): void {
       });
       return;
     }
-    recordEffect(ctx, op, "file.saved", saved.at(-1)!);
+    recordEffect(ctx, op, { what: "file.saved", ...saved.at(-1)! });
     op.progress = { phase: "running", effectState: "partial" };
   }
   close(ctx, op, settle, saved);
@@ -58,19 +56,8 @@ export const nativeWorkspaceClose: NativeTool<typeof workspaceClose.input> = {
   start(ctx, op, settle) {
     const dirty = dirtyDocuments(ctx, op);
     if (dirty.length === 0) return close(ctx, op, settle, []);
-    const question = `Save changes to ${dirty.length} file(s) before closing ${op.ws.name}?`;
-    ctx.decisions.ask(op as NativeOperation, question, dirty.map((d) => `${d.projectId}/${d.path}`), (decision) => {
-      if (decision === "approve") return saveAndClose(ctx, op, settle);
-      settle(op as NativeOperation, {
-        state: "failed",
-        effectState: "none",
-        result: outcome(op, false, [], dirty),
-        error: { code: "USER_DENIED", message: "The user kept the workspace open: nothing was saved." },
-      });
-    });
-  },
-  cancel(ctx, op, settle) {
-    if (!ctx.decisions.withdraw(op as NativeOperation)) return;
-    settle(op as NativeOperation, { state: "cancelled", effectState: "none", result: outcome(op, false, [], dirtyDocuments(ctx, op)), error: null });
+    // The close guard: Lomi asks the user; a denial or a cancel leaves everything as it is (simulator/decisions.ts).
+    const files = dirty.map((d) => `${d.projectId}/${d.path}`).join(", ");
+    ctx.decisions.ask(op, `Save ${files} before closing ${op.ws.name}?`, () => saveAndClose(ctx, op, settle));
   },
 };
