@@ -57,7 +57,7 @@ export class SimControl {
   changeLayout(workspaceId: string) {
     return this.request("POST", CONTROL_PATHS.layoutChange, { workspaceId });
   }
-  async restartRuntime(panelId: string) {
-    return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;
+  restartRuntime(panelId: string) {
+    return this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply);
   }
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
+import { browserSnapshot } from "./tools/browser.js";
+import { capture } from "./tools/capture.js";
 import { MUTATIONS } from "./tools/mutations.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
@@ -13,6 +15,8 @@ export const CATALOGUE: readonly ToolContract[] = [
   operationLookup,
   operationCancel,
   eventsRead,
+  browserSnapshot,
+  capture,
   ...MUTATIONS,
 ];
 

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ERROR_CODES } from "./errors.js";
 import { id } from "./fields.js";
 import { effectStateSchema } from "./states.js";
+import { browserSnapshot, browserSnapshotQuery } from "./tools/browser.js";
+import { captureQuery, nativeCapture } from "./tools/capture.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 // The native bridge: how a broker talks to Lomi (here, the simulator). HTTP + JSON, every call a POST
@@ -39,10 +41,12 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("workspaces") }),
     z.strictObject({ kind: z.literal("workspace"), workspaceId: id }),
     z.strictObject({ kind: z.literal("panels"), workspaceId: id }),
+    browserSnapshotQuery,
+    captureQuery,
   ]),
 });
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, browserSnapshot.data, nativeCapture]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });
