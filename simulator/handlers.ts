@@ -66,6 +66,8 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
+      if (query.kind === "browser-snapshot") return sim().observeBrowserSnapshot(pairingId, query);
+      if (query.kind === "capture") return sim().observeCapture(pairingId, query);
       return sim().observePanels(pairingId, query.workspaceId);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
@@ -101,10 +103,17 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
       return { now: sim().now() };
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
-    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
+    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => sim().restartRuntime(b.panelId)),
   ];
 }
 
+/** Matches every bridge and control request, waits for in-flight native work, and falls through to the route. */
+function afterBackgroundWork(host: SimulatorHost): HttpHandler {
+  return http.all(/\/(native|control)\/v1\//, async () => {
+    await host.current.idle();
+  });
+}
+
 export function simulatorHandlers(host: SimulatorHost): HttpHandler[] {
-  return [...bridgeHandlers(host), ...controlHandlers(host)];
+  return [afterBackgroundWork(host), ...bridgeHandlers(host), ...controlHandlers(host)];
 }

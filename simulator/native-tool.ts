@@ -4,6 +4,7 @@ import type { EffectState } from "../protocol/states.js";
 import type { ErrorCode } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
+import type { BrowserRuntimes } from "./browser/browser-runtimes.js";
 import type { Ledger } from "./ledger.js";
 import type { VirtualClock } from "./virtual-clock.js";
 import type { Pairing, WorkspaceState, WorldState } from "./world-state.js";
@@ -14,6 +15,7 @@ export interface NativeContext {
   clock: VirtualClock;
   random: Random;
   commands: World["commands"];
+  browsers: BrowserRuntimes;
 }
 
 export interface Target<A> {

@@ -2,6 +2,12 @@ import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/c
 import { LomiError } from "../protocol/errors.js";
 import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
+import type { z } from "zod";
+import type { browserSnapshotQuery } from "../protocol/tools/browser.js";
+import type { captureQuery } from "../protocol/tools/capture.js";
+import { BackgroundWork } from "./background-work.js";
+import { BrowserRuntimes } from "./browser/browser-runtimes.js";
+import { capturePanel } from "./capture/panel-capture.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
 import { Ledger } from "./ledger.js";
@@ -38,6 +44,7 @@ export class Simulator {
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
   private readonly ctx: NativeContext;
+  private readonly background = new BackgroundWork();
 
   constructor(seed: WorldSeed, randomSeed: number) {
     const world = worldSeedSchema.parse(seed);
@@ -45,7 +52,8 @@ export class Simulator {
     this.ledger = new Ledger(this.clock);
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands };
+    const browsers = new BrowserRuntimes(this.random, this.background);
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, browsers };
   }
 
   // Native bridge ---------------------------------------------------------------------------------
@@ -84,6 +92,22 @@ export class Simulator {
       domainRevision: ws.domainRevision.toString(),
       panels: ws.panels.map((p) => ({ ...p })),
     };
+  }
+
+  observeBrowserSnapshot(pairingId: string, query: z.infer<typeof browserSnapshotQuery>) {
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return this.ctx.browsers.snapshot(ws, query);
+  }
+
+  observeCapture(pairingId: string, query: z.infer<typeof captureQuery>) {
+    this.tick();
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return capturePanel(this.ctx, ws, query.panelId);
+  }
+
+  /** Resolves once work that takes no virtual time (page loads) has finished; requests wait for it. */
+  idle(): Promise<void> {
+    return this.background.idle();
   }
 
   /** Runs the native validators without any effect. */
@@ -176,10 +200,12 @@ export class Simulator {
     return this.world.bumpRevision(this.world.workspace(workspaceId));
   }
 
-  restartRuntime(panelId: string): string {
-    const { terminalSessionId } = this.world.restartRuntime(panelId);
+  restartRuntime(panelId: string): { terminalSessionId: string } | { browserGeneration: string } {
+    const { panel } = this.world.panelById(panelId);
+    const restarted =
+      panel.kind === "browser" ? { browserGeneration: this.ctx.browsers.restart(panel) } : { terminalSessionId: this.world.restartRuntime(panelId).terminalSessionId };
     this.tick();
-    return terminalSessionId;
+    return restarted;
   }
 
   ledgerEntries(): readonly LedgerEntry[] {
