@@ -11,6 +11,8 @@ import {
   type DispatchPermit,
   type NativeProgress,
 } from "../protocol/native-bridge.js";
+import { browserSnapshot, type browserSnapshotQuery } from "../protocol/tools/browser.js";
+import { nativeCapture, type captureQuery } from "../protocol/tools/capture.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
 
@@ -71,6 +73,14 @@ export class NativeClient {
 
   async panels(pairingId: string, workspaceId: string) {
     return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
+  }
+
+  async browserSnapshot(pairingId: string, query: z.infer<typeof browserSnapshotQuery>) {
+    return browserSnapshot.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  async capture(pairingId: string, query: z.infer<typeof captureQuery>) {
+    return nativeCapture.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
   }
 
   async check(target: NativeTarget): Promise<void> {

@@ -3,15 +3,15 @@ import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protoc
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
 import type { BrokerCore } from "./broker.js";
+import { WithImages, type Handler } from "./handler.js";
 import { parseArguments } from "./input-validation.js";
+import { panelObservationHandlers } from "./panel-observations.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
 export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_EVENTS_PAGE = 50;
-
-type Handler = (args: Record<string, unknown>) => Promise<unknown>;
 
 /** One MCP connection to the broker: its pairing, its retry epochs, and the tools it can call. */
 export class BrokerSession {
@@ -35,6 +35,7 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
+      ...panelObservationHandlers(core, () => this.pairing()),
     };
   }
 
@@ -44,11 +45,12 @@ export class BrokerSession {
       const contract = contractOf(name);
       if (!contract) throw new LomiError("UNKNOWN_TOOL", `No tool named ${name}; tools/list shows the catalogue.`);
       const args = parseArguments(name, contract.input, rawArgs) as Record<string, unknown>;
-      const data = await this.run(contract, args);
+      const reply = await this.run(contract, args);
+      const { data, images } = reply instanceof WithImages ? reply : { data: reply, images: [] };
       const envelope = ok(data);
       const checked = outputSchemaOf(contract).safeParse(envelope);
       if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
-      return buildToolResult(envelope);
+      return buildToolResult(envelope, images);
     } catch (error) {
       return buildToolResult(errorOf(asLomiError(error)));
     }
