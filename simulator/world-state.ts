@@ -153,11 +153,11 @@ export class WorldState {
     throw new LomiError("NOT_FOUND", `No panel ${panelId}.`, { field: "panelId" });
   }
 
-  /** Native validators are narrower than schemas: a working directory must stay inside the project. */
-  static requireInsideProject(cwdRelative: string): void {
-    const normal = path.posix.normalize(cwdRelative === "" ? "." : cwdRelative);
-    if (path.posix.isAbsolute(cwdRelative) || normal === ".." || normal.startsWith("../")) {
-      throw new LomiError("OUTSIDE_PROJECT", `cwdRelative ${JSON.stringify(cwdRelative)} leaves the project root.`, { field: "cwdRelative" });
+  /** Native validators are narrower than schemas: a project-relative path must stay inside the project. */
+  static requireInsideProject(relative: string, field = "cwdRelative"): void {
+    const normal = path.posix.normalize(relative === "" ? "." : relative);
+    if (path.posix.isAbsolute(relative) || normal === ".." || normal.startsWith("../")) {
+      throw new LomiError("OUTSIDE_PROJECT", `${field} ${JSON.stringify(relative)} leaves the project root.`, { field });
     }
   }
 

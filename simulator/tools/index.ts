@@ -2,9 +2,10 @@ import type { NativeTool } from "../native-tool.js";
 import { nativeChatDraftSave, nativeChatSend } from "./chat.js";
 import { nativeGitCommit } from "./git.js";
 import { nativeSettingsUpdate } from "./settings.js";
+import { BROWSER_TOOLS } from "./browser.js";
 import { nativeTerminalCreate, nativeTerminalRun } from "./terminal.js";
 
 /** Every tool Lomi can dispatch natively, by name. */
 export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
-  ([nativeTerminalCreate, nativeTerminalRun, nativeSettingsUpdate, nativeChatDraftSave, nativeChatSend, nativeGitCommit] as unknown as NativeTool[]).map((t) => [t.name, t]),
+  ([nativeTerminalCreate, nativeTerminalRun, nativeSettingsUpdate, nativeChatDraftSave, nativeChatSend, nativeGitCommit, ...BROWSER_TOOLS] as unknown as NativeTool[]).map((t) => [t.name, t]),
 );
