@@ -74,8 +74,8 @@ export class SimControl {
   decideOperation(operationId: string, decision: "approve" | "deny") {
     return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
   }
-  async restartRuntime(panelId: string) {
-    return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;
+  restartRuntime(panelId: string) {
+    return this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply);
   }
   files() {
     return this.request("GET", CONTROL_PATHS.files, undefined, filesSnapshotReply);

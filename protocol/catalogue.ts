@@ -2,6 +2,8 @@ import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
 import { chatRead } from "./tools/chat.js";
 import { gitStatus } from "./tools/git.js";
+import { browserSnapshot } from "./tools/browser.js";
+import { capture } from "./tools/capture.js";
 import { directoryList } from "./tools/directories.js";
 import { editorDocuments } from "./tools/editor.js";
 import { fileRead } from "./tools/files.js";
@@ -25,6 +27,8 @@ export const CATALOGUE: readonly ToolContract[] = [
   settingsRead,
   chatRead,
   gitStatus,
+  browserSnapshot,
+  capture,
   fileRead,
   directoryList,
   editorDocuments,

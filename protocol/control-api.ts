@@ -84,7 +84,8 @@ export const releaseRequest = z.strictObject({ operationId: id, outcome: z.enum(
 export const advanceClockRequest = z.strictObject({ ms: z.number().int().nonnegative() });
 export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
-export const restartRuntimeReply = z.strictObject({ terminalSessionId: id });
+/** The new identity of the panel's runtime, named as the panel's kind names it. */
+export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id })]);
 
 export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;
 export const ledgerEntrySchema = z.strictObject({

@@ -6,6 +6,8 @@ import { effectStateSchema } from "./states.js";
 import { chatRead } from "./tools/chat.js";
 import { gitStatus } from "./tools/git.js";
 import { settingsRead } from "./tools/settings.js";
+import { browserSnapshot, browserSnapshotQuery } from "./tools/browser.js";
+import { captureQuery, nativeCapture } from "./tools/capture.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 // The native bridge: how a broker talks to Lomi (here, the simulator). HTTP + JSON, every call a POST
@@ -47,12 +49,14 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("settings"), workspaceId: id }),
     z.strictObject({ kind: z.literal("conversation"), workspaceId: id, conversationId: id }),
     z.strictObject({ kind: z.literal("repository"), workspaceId: id, projectId: id }),
+    browserSnapshotQuery,
+    captureQuery,
     ...fileQueries,
   ]),
 });
 export type ObserveQuery = z.infer<typeof observeRequest>["query"];
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, ...fileObservations]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, browserSnapshot.data, nativeCapture, ...fileObservations]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });

@@ -4,6 +4,12 @@ import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.j
 import { seededRandom, type Random } from "../protocol/ports.js";
 import { Approvals } from "./approvals.js";
 import { Decisions } from "./decisions.js";
+import type { z } from "zod";
+import type { browserSnapshotQuery } from "../protocol/tools/browser.js";
+import type { captureQuery } from "../protocol/tools/capture.js";
+import { BackgroundWork } from "./background-work.js";
+import { BrowserRuntimes } from "./browser/browser-runtimes.js";
+import { capturePanel } from "./capture/panel-capture.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
 import { FileWorld } from "./files/file-world.js";
@@ -44,6 +50,7 @@ export class Simulator {
   private readonly operations = new Map<string, NativeOperation>();
   private readonly decisions: Decisions;
   private readonly ctx: NativeContext;
+  private readonly background = new BackgroundWork();
 
   constructor(seed: WorldSeed, randomSeed: number) {
     const world = worldSeedSchema.parse(seed);
@@ -53,8 +60,9 @@ export class Simulator {
     this.world = new WorldState(world, this.random);
     this.approvals = new Approvals(this.random);
     this.decisions = new Decisions(this.settle);
+    const browsers = new BrowserRuntimes(this.random, this.background);
     this.files = new FileWorld(world.projectFiles, this.random);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, files: this.files };
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, browsers, files: this.files };
   }
 
   // Native bridge ---------------------------------------------------------------------------------
@@ -104,6 +112,22 @@ export class Simulator {
   observeIn<T>(pairingId: string, workspaceId: string, read: (ws: WorkspaceState) => T): T {
     this.tick();
     return read(this.world.approvedWorkspace(this.world.approvedPairing(pairingId), workspaceId));
+  }
+
+  observeBrowserSnapshot(pairingId: string, query: z.infer<typeof browserSnapshotQuery>) {
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return this.ctx.browsers.snapshot(ws, query);
+  }
+
+  observeCapture(pairingId: string, query: z.infer<typeof captureQuery>) {
+    this.tick();
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return capturePanel(this.ctx, ws, query.panelId);
+  }
+
+  /** Resolves once work that takes no virtual time (page loads) has finished; requests wait for it. */
+  idle(): Promise<void> {
+    return this.background.idle();
   }
 
   /** Runs the native validators without any effect. */
@@ -205,10 +229,12 @@ export class Simulator {
     return this.world.bumpRevision(this.world.workspace(workspaceId));
   }
 
-  restartRuntime(panelId: string): string {
-    const { terminalSessionId } = this.world.restartRuntime(panelId);
+  restartRuntime(panelId: string): { terminalSessionId: string } | { browserGeneration: string } {
+    const { panel } = this.world.panelById(panelId);
+    const restarted =
+      panel.kind === "browser" ? { browserGeneration: this.ctx.browsers.restart(panel) } : { terminalSessionId: this.world.restartRuntime(panelId).terminalSessionId };
     this.tick();
-    return terminalSessionId;
+    return restarted;
   }
 
   ledgerEntries(): readonly LedgerEntry[] {

@@ -159,11 +159,11 @@ export class WorldState {
     throw new LomiError("NOT_FOUND", `No panel ${panelId}.`, { field: "panelId" });
   }
 
-  /** Native validators are narrower than schemas: a working directory or a file path must stay inside the project. */
-  static requireInsideProject(cwdRelative: string, field = "cwdRelative"): void {
-    const normal = path.posix.normalize(cwdRelative === "" ? "." : cwdRelative);
-    if (path.posix.isAbsolute(cwdRelative) || normal === ".." || normal.startsWith("../")) {
-      throw new LomiError("OUTSIDE_PROJECT", `${field} ${JSON.stringify(cwdRelative)} leaves the project root.`, { field });
+  /** Native validators are narrower than schemas: a project-relative path must stay inside the project. */
+  static requireInsideProject(relative: string, field = "cwdRelative"): void {
+    const normal = path.posix.normalize(relative === "" ? "." : relative);
+    if (path.posix.isAbsolute(relative) || normal === ".." || normal.startsWith("../")) {
+      throw new LomiError("OUTSIDE_PROJECT", `${field} ${JSON.stringify(relative)} leaves the project root.`, { field });
     }
   }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { receiptSchema } from "../receipt.js";
+import { browserClick, browserNavigate, browserOpen, browserUpload } from "./browser.js";
 import { chatDraftSave, chatSend } from "./chat.js";
 import { gitCommit } from "./git.js";
 import { settingsUpdate } from "./settings.js";
@@ -17,6 +18,10 @@ export const MUTATIONS = [
   chatDraftSave,
   chatSend,
   gitCommit,
+  browserOpen,
+  browserNavigate,
+  browserClick,
+  browserUpload,
   fileWrite,
   editorApply,
   directoryCreate,

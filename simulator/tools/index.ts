@@ -2,6 +2,7 @@ import type { NativeTool } from "../native-tool.js";
 import { nativeChatDraftSave, nativeChatSend } from "./chat.js";
 import { nativeGitCommit } from "./git.js";
 import { nativeSettingsUpdate } from "./settings.js";
+import { BROWSER_TOOLS } from "./browser.js";
 import { nativeDirectoryCreate, nativeDirectoryDelete, nativeDirectoryRename } from "./directories.js";
 import { nativeEditorApply } from "./editor.js";
 import { nativeFileWrite } from "./files.js";
@@ -18,6 +19,7 @@ export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
       nativeChatDraftSave,
       nativeChatSend,
       nativeGitCommit,
+      ...BROWSER_TOOLS,
       nativeFileWrite,
       nativeEditorApply,
       nativeDirectoryCreate,
