@@ -58,6 +58,6 @@ export class SimControl {
     return this.request("POST", CONTROL_PATHS.layoutChange, { workspaceId });
   }
   async restartRuntime(panelId: string) {
-    return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;
+    return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).panel;
   }
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
 import { MUTATIONS } from "./tools/mutations.js";
+import { leaseAcquire, ORDERED_INPUT_TOOLS, terminalRead } from "./tools/input.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
@@ -13,6 +14,9 @@ export const CATALOGUE: readonly ToolContract[] = [
   operationLookup,
   operationCancel,
   eventsRead,
+  terminalRead,
+  leaseAcquire,
+  ...ORDERED_INPUT_TOOLS,
   ...MUTATIONS,
 ];
 

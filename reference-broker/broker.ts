@@ -2,6 +2,7 @@ import { seededRandom, type Random } from "../protocol/ports.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
 import { ReceiptStore } from "./receipt-store.js";
+import { InputHistories } from "./input-histories.js";
 import { BrokerSession } from "./session.js";
 
 export interface BrokerOptions {
@@ -21,6 +22,8 @@ export interface BrokerCore {
   readonly native: NativeClient;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  /** Ordered-input histories: in memory, so a restart forgets them. */
+  readonly inputs: InputHistories;
 }
 
 /** One running instance of the reference broker: one store, one native bridge, many connections. */
@@ -30,6 +33,7 @@ export class Broker implements BrokerCore {
   readonly native: NativeClient;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  readonly inputs = new InputHistories();
   /** How many unfinished operations the opening turned into outcome_unknown. */
   readonly recovered: number;
 

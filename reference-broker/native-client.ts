@@ -3,14 +3,18 @@ import { LomiError } from "../protocol/errors.js";
 import {
   checkReply,
   clockReply,
+  inputReply,
+  leaseReply,
   NATIVE_PATHS,
   nativeErrorSchema,
   nativeProgress,
   observeReply,
   pairingReply,
   type DispatchPermit,
+  type InputRequest,
   type NativeProgress,
 } from "../protocol/native-bridge.js";
+import { terminalRead, type RuntimeRef } from "../protocol/tools/input.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
 
@@ -71,6 +75,20 @@ export class NativeClient {
 
   async panels(pairingId: string, workspaceId: string) {
     return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
+  }
+
+  async terminalOutput(pairingId: string, workspaceId: string, terminalSessionId: string, cursor: number, limit: number) {
+    const query = { kind: "terminal-output", workspaceId, terminalSessionId, cursor, limit };
+    return terminalRead.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  lease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
+    return this.call(NATIVE_PATHS.lease, { pairingId, workspaceId, runtime }, leaseReply);
+  }
+
+  /** Sends one ordered input; NATIVE_UNAVAILABLE means Lomi may or may not have received it. */
+  input(request: InputRequest) {
+    return this.call(NATIVE_PATHS.input, request, inputReply);
   }
 
   async check(target: NativeTarget): Promise<void> {

@@ -5,13 +5,14 @@ import { outputSchemaOf, type OperationContract, type ToolContract } from "../pr
 import type { BrokerCore } from "./broker.js";
 import { parseArguments } from "./input-validation.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
+import { runtimeIoHandlers } from "./runtime-io-tools.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
 export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_EVENTS_PAGE = 50;
 
-type Handler = (args: Record<string, unknown>) => Promise<unknown>;
+export type Handler = (args: Record<string, unknown>) => Promise<unknown>;
 
 /** One MCP connection to the broker: its pairing, its retry epochs, and the tools it can call. */
 export class BrokerSession {
@@ -35,6 +36,7 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
+      ...runtimeIoHandlers(core, () => this.pairing()),
     };
   }
 

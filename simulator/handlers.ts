@@ -11,7 +11,17 @@ import {
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
-import { checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import {
+  checkRequest,
+  clockRequest,
+  dispatchRequest,
+  inputRequest,
+  leaseRequest,
+  NATIVE_PATHS,
+  observeRequest,
+  operationRef,
+  pairingRequest,
+} from "../protocol/native-bridge.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -25,6 +35,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   REPLAY_REFUSED: 409,
   REVISION_CONFLICT: 409,
   STALE_RUNTIME: 409,
+  LEASE_REQUIRED: 403,
+  LEASE_EXPIRED: 409,
   INTERNAL: 500,
 };
 
@@ -62,10 +74,11 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
   const sim = () => host.current;
   return [
     post(NATIVE_PATHS.clock, clockRequest, () => ({ now: sim().now() })),
-    post(NATIVE_PATHS.pairing, pairingRequest, (b) => sim().pairing(b.clientName)),
+    post(NATIVE_PATHS.pairing, pairingRequest, (b) => sim().pairing(b.clientName, b.brokerInstanceId)),
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
+      if (query.kind === "terminal-output") return sim().observeTerminalOutput(pairingId, query.workspaceId, query.terminalSessionId, query.cursor, query.limit);
       return sim().observePanels(pairingId, query.workspaceId);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
@@ -79,6 +92,8 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
     post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
+    post(NATIVE_PATHS.lease, leaseRequest, (b) => sim().acquireLease(b.pairingId, b.workspaceId, b.runtime)),
+    post(NATIVE_PATHS.input, inputRequest, (b) => sim().input(b)),
   ];
 }
 
@@ -101,7 +116,7 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
       return { now: sim().now() };
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
-    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
+    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ panel: sim().restartRuntime(b.panelId) })),
   ];
 }
 

@@ -1,11 +1,13 @@
 import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
-import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.js";
+import type { DispatchPermit, InputRequest, NativeProgress } from "../protocol/native-bridge.js";
+import type { RuntimeRef } from "../protocol/tools/input.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
 import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
+import { RuntimeIo } from "./runtime-io.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
 import { VirtualClock } from "./virtual-clock.js";
 import { WorldState } from "./world-state.js";
@@ -38,6 +40,7 @@ export class Simulator {
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
   private readonly ctx: NativeContext;
+  private readonly io: RuntimeIo;
 
   constructor(seed: WorldSeed, randomSeed: number) {
     const world = worldSeedSchema.parse(seed);
@@ -46,6 +49,7 @@ export class Simulator {
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);
     this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands };
+    this.io = new RuntimeIo(this.ctx, (terminalSessionId) => this.runningCommandIn(terminalSessionId), this.settle);
   }
 
   // Native bridge ---------------------------------------------------------------------------------
@@ -54,8 +58,10 @@ export class Simulator {
     return this.clock.now();
   }
 
-  pairing(clientName: string) {
+  /** A new broker instance behind a pairing does not inherit the leases of the one before it. */
+  pairing(clientName: string, brokerInstanceId?: string) {
     const p = this.world.requestPairing(clientName);
+    if (brokerInstanceId) this.world.leases.bindInstance(p.pairingId, brokerInstanceId);
     return { pairingId: p.pairingId, state: p.state };
   }
 
@@ -84,6 +90,22 @@ export class Simulator {
       domainRevision: ws.domainRevision.toString(),
       panels: ws.panels.map((p) => ({ ...p })),
     };
+  }
+
+  observeTerminalOutput(pairingId: string, workspaceId: string, terminalSessionId: string, cursor: number, limit: number) {
+    this.tick();
+    return this.io.readTerminal(pairingId, workspaceId, terminalSessionId, cursor, limit);
+  }
+
+  acquireLease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
+    this.tick();
+    return this.io.acquireLease(pairingId, workspaceId, runtime);
+  }
+
+  /** Ordered input: refused with nothing sent, or sent at once. */
+  input(request: InputRequest) {
+    this.tick();
+    return this.io.input(request);
   }
 
   /** Runs the native validators without any effect. */
@@ -176,10 +198,10 @@ export class Simulator {
     return this.world.bumpRevision(this.world.workspace(workspaceId));
   }
 
-  restartRuntime(panelId: string): string {
-    const { terminalSessionId } = this.world.restartRuntime(panelId);
+  restartRuntime(panelId: string) {
+    const panel = { ...this.world.restartRuntime(panelId) };
     this.tick();
-    return terminalSessionId;
+    return panel;
   }
 
   ledgerEntries(): readonly LedgerEntry[] {
@@ -223,6 +245,12 @@ export class Simulator {
     const target = { pairing, ws, projectId: request.projectId, args: parsed.data as Record<string, unknown> };
     tool.check(this.ctx, target);
     return { tool, target };
+  }
+
+  private runningCommandIn(terminalSessionId: string): NativeOperation | undefined {
+    return [...this.operations.values()].find(
+      (op) => op.tool === "lomi_terminal_run" && !op.held && op.progress.phase !== "settled" && op.args.terminalSessionId === terminalSessionId,
+    );
   }
 
   private rejectedOperation(request: DispatchRequest, error: LomiError): NativeOperation {

@@ -1,7 +1,8 @@
 import type { NativeTool } from "../native-tool.js";
+import { nativeAndroidLaunch } from "./android.js";
 import { nativeTerminalCreate, nativeTerminalRun } from "./terminal.js";
 
 /** Every tool Lomi can dispatch natively, by name. */
 export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
-  ([nativeTerminalCreate, nativeTerminalRun] as unknown as NativeTool[]).map((t) => [t.name, t]),
+  ([nativeTerminalCreate, nativeTerminalRun, nativeAndroidLaunch] as unknown as NativeTool[]).map((t) => [t.name, t]),
 );
