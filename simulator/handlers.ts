@@ -93,7 +93,10 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
     post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
     post(NATIVE_PATHS.lease, leaseRequest, (b) => sim().acquireLease(b.pairingId, b.workspaceId, b.runtime)),
-    post(NATIVE_PATHS.input, inputRequest, (b) => sim().input(b)),
+    post(NATIVE_PATHS.input, inputRequest, (b) => {
+      const { dispatchId, loseReply } = sim().input(b);
+      return loseReply ? HttpResponse.error() : { dispatchId };
+    }),
   ];
 }
 

@@ -39,7 +39,8 @@ export class RuntimeIo {
     return { terminalSessionId, ...this.ctx.world.terminalOutput.read(terminalSessionId, cursor, limit) };
   }
 
-  input(request: InputRequest): { dispatchId: string } {
+  /** `loseReply`: a fault asks for the reply to be lost after the input was sent. */
+  input(request: InputRequest, takeFault: () => boolean): { dispatchId: string; loseReply: boolean } {
     const { world, ledger } = this.ctx;
     const pairing = world.approvedPairing(request.pairingId);
     const device = this.requireRuntime(world.approvedWorkspace(pairing, request.workspaceId), request.runtime);
@@ -67,7 +68,7 @@ export class RuntimeIo {
       ledger.record({ ...base, kind: "effect", detail: { what: "input.sent", ...effect, text: request.input.text } });
       world.terminalOutput.write(request.runtime.terminalSessionId, request.input.text);
     }
-    return { dispatchId };
+    return { dispatchId, loseReply: takeFault() };
   }
 
   /** The exact current runtime, or STALE_RUNTIME for one that restarted; an Android runtime's device. */

@@ -102,10 +102,10 @@ export class Simulator {
     return this.io.acquireLease(pairingId, workspaceId, runtime);
   }
 
-  /** Ordered input: refused with nothing sent, or sent at once. */
+  /** Ordered input: refused with nothing sent, or sent at once. Of the faults, only a lost reply applies to input. */
   input(request: InputRequest) {
     this.tick();
-    return this.io.input(request);
+    return this.io.input(request, () => this.faults.take(request.tool, ["lose-reply"]) === "lose-reply");
   }
 
   /** Runs the native validators without any effect. */
