@@ -21,6 +21,9 @@ Broker under test (one of):
   --broker reference     the reference broker in this process (default)
   --broker-cmd "CMD"     a stdio MCP server the harness starts, kills (SIGKILL) and restarts; it gets
                          LOMI_NATIVE_URL, LOMI_STORE_PATH and LOMI_SEED in its environment
+  --broker-faults        the --broker-cmd broker honours LOMI_BROKER_FAULTS (fail-reserve,
+                         crash-after-reserve, crash-after-dispatch, crash-before-settle); without
+                         it, scenarios that need fault hooks are not applicable
 
 Options:
   --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash"
@@ -51,6 +54,7 @@ async function main(): Promise<number> {
       options: {
         broker: { type: "string", default: "reference" },
         "broker-cmd": { type: "string" },
+        "broker-faults": { type: "boolean", default: false },
         tags: { type: "string" },
         parallel: { type: "string", default: "1" },
         reports: { type: "string", default: "reports" },
@@ -77,8 +81,8 @@ async function main(): Promise<number> {
   const reports = path.resolve(values.reports);
   const brokerCommand = values["broker-cmd"];
   const parameters: RunParameters = brokerCommand
-    ? { adapter: "command", brokerCommand, seed, timeoutMs }
-    : { adapter: "in-process", seed, timeoutMs };
+    ? { adapter: "command", brokerCommand, brokerFaults: values["broker-faults"], seed, timeoutMs }
+    : { adapter: "in-process", brokerFaults: true, seed, timeoutMs };
   const brokerName = brokerCommand ? `command: ${brokerCommand}` : "reference broker (in-process)";
 
   // The seed first, so a failing run can be replayed.

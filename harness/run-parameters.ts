@@ -4,6 +4,8 @@ import { z } from "zod";
 export const runParametersSchema = z.strictObject({
   adapter: z.enum(["in-process", "command"]).default("in-process"),
   brokerCommand: z.string().optional(),
+  /** The broker command honours LOMI_BROKER_FAULTS (docs/implementers.md). */
+  brokerFaults: z.boolean().default(false),
   seed: z.number().int().nonnegative().default(1),
   timeoutMs: z.number().int().positive().default(10_000),
 });

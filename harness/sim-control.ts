@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import {
+  approvalsReply,
   CONTROL_PATHS,
+  decisionsReply,
   ledgerReply,
   pairingsReply,
   restartRuntimeReply,
@@ -56,6 +58,19 @@ export class SimControl {
   }
   changeLayout(workspaceId: string) {
     return this.request("POST", CONTROL_PATHS.layoutChange, { workspaceId });
+  }
+  async approvals() {
+    return (await this.request("GET", CONTROL_PATHS.approvals, undefined, approvalsReply)).approvals;
+  }
+  decideApproval(approvalId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideApproval, { approvalId, decision });
+  }
+  /** The decisions Lomi is showing the user, one per operation waiting in awaiting_user. */
+  async decisions() {
+    return (await this.request("GET", CONTROL_PATHS.decisions, undefined, decisionsReply)).decisions;
+  }
+  decideOperation(operationId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
   }
   async restartRuntime(panelId: string) {
     return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).panel;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { decimalRevision, id, isoTime } from "./fields.js";
 import { effectStateSchema } from "./states.js";
+import { conversationSeed } from "./tools/chat.js";
+import { repositorySeed } from "./tools/git.js";
 import { panelSchema } from "./tools/workspace.js";
 
 // The simulator's control API: what a harness uses to seed the world, play the user, inject faults and
@@ -16,6 +18,10 @@ export const CONTROL_PATHS = {
   advanceClock: "/control/v1/clock/advance",
   layoutChange: "/control/v1/layout/change",
   restartRuntime: "/control/v1/runtime/restart",
+  approvals: "/control/v1/approvals",
+  decideApproval: "/control/v1/approvals/decide",
+  decisions: "/control/v1/decisions",
+  decideOperation: "/control/v1/decisions/decide",
 } as const;
 
 export const commandScript = z.strictObject({
@@ -53,6 +59,8 @@ export const worldSeedSchema = z.strictObject({
     )
     .min(1),
   commands: z.record(z.string(), commandScript).default({}),
+  conversations: z.array(conversationSeed).default([]),
+  repositories: z.array(repositorySeed).default([]),
 });
 export type WorldSeed = z.input<typeof worldSeedSchema>;
 export type World = z.output<typeof worldSeedSchema>;
@@ -64,6 +72,12 @@ export const decideRequest = z.strictObject({
   decision: z.enum(["approve", "deny"]),
   workspaceIds: z.array(id).optional(),
 });
+
+/** The decisions Lomi is showing the user for operations waiting in awaiting_user. */
+export const decisionsReply = z.strictObject({
+  decisions: z.array(z.strictObject({ operationId: id, tool: z.string(), question: z.string() })),
+});
+export const operationDecisionRequest = z.strictObject({ operationId: id, decision: z.enum(["approve", "deny"]) });
 
 export const FAULT_ACTIONS = ["hold", "fail", "lose-reply"] as const;
 export const faultRequest = z.strictObject({ action: z.enum(FAULT_ACTIONS), tool: z.string().optional() });
@@ -112,3 +126,8 @@ export const snapshotReply = z.strictObject({
     z.strictObject({ operationId: id, terminalSessionId: id, command: z.string(), state: z.enum(["running", "exited"]), exitCode: z.number().int().nullable() }),
   ),
 });
+
+export const approvalsReply = z.strictObject({
+  approvals: z.array(z.strictObject({ approvalId: id, pairingId: id, subject: z.string(), detail: z.string(), state: z.enum(["pending", "approved", "denied", "spent"]) })),
+});
+export const decideApprovalRequest = z.strictObject({ approvalId: id, decision: z.enum(["approve", "deny"]) });

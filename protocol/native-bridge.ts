@@ -2,6 +2,9 @@ import { z } from "zod";
 import { ERROR_CODES } from "./errors.js";
 import { id } from "./fields.js";
 import { effectStateSchema } from "./states.js";
+import { chatRead } from "./tools/chat.js";
+import { gitStatus } from "./tools/git.js";
+import { settingsRead } from "./tools/settings.js";
 import { inputSequence, keyInput, ORDERED_INPUT_NAMES, runtimeRef, tapInput, terminalRead, textInput } from "./tools/input.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
@@ -15,6 +18,7 @@ export const NATIVE_PATHS = {
   dispatch: "/native/v1/dispatch",
   status: "/native/v1/status",
   cancel: "/native/v1/cancel",
+  approval: "/native/v1/approval",
   lease: "/native/v1/lease",
   input: "/native/v1/input",
 } as const;
@@ -42,11 +46,15 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("workspaces") }),
     z.strictObject({ kind: z.literal("workspace"), workspaceId: id }),
     z.strictObject({ kind: z.literal("panels"), workspaceId: id }),
+    z.strictObject({ kind: z.literal("settings"), workspaceId: id }),
+    z.strictObject({ kind: z.literal("conversation"), workspaceId: id, conversationId: id }),
+    z.strictObject({ kind: z.literal("repository"), workspaceId: id, projectId: id }),
     z.strictObject({ kind: z.literal("terminal-output"), workspaceId: id, terminalSessionId: id, cursor: z.number().int().nonnegative(), limit: z.number().int().positive() }),
   ]),
 });
+export type ObserveQuery = z.infer<typeof observeRequest>["query"];
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, terminalRead.data]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, terminalRead.data]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });
@@ -71,6 +79,14 @@ export const nativeProgress = z.discriminatedUnion("phase", [
   z.strictObject({ phase: z.literal("unknown") }),
 ]);
 export type NativeProgress = z.infer<typeof nativeProgress>;
+
+/**
+ * A decision the user makes in Lomi about something that is not an operation (store maintenance).
+ * Asking again with the same subject and detail answers the same approval; an approved one answers
+ * "approved" once and is then spent.
+ */
+export const approvalRequest = z.strictObject({ pairingId: id, subject: z.enum(["store-reconcile"]), detail: z.string().max(4096) });
+export const approvalReply = z.strictObject({ approvalId: id, state: z.enum(["pending", "approved", "denied"]) });
 
 // Ordered input: no permit and no receipt. Lomi checks the lease and the runtime, and either refuses
 // with nothing sent or sends the input and names the dispatch. Deduplication is the broker's.

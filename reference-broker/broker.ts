@@ -1,4 +1,5 @@
 import { seededRandom, type Random } from "../protocol/ports.js";
+import { BrokerCrashed, FaultHooks, type FaultPoint } from "./fault-hooks.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
 import { ReceiptStore } from "./receipt-store.js";
@@ -13,6 +14,10 @@ export interface BrokerOptions {
   /** Seeds operation IDs, epochs and connection IDs, so a run can be replayed. */
   seed: number;
   fetch?: Fetch;
+  /** Fault hooks to arm (LOMI_BROKER_FAULTS). */
+  faults?: FaultPoint[];
+  /** How a crash hook ends this instance; by default it is abandoned in-process. */
+  crash?: (point: FaultPoint) => never;
 }
 
 /** What every session of one broker instance shares. */
@@ -37,13 +42,19 @@ export class Broker implements BrokerCore {
   /** How many unfinished operations the opening turned into outcome_unknown. */
   readonly recovered: number;
 
-  private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number) {
+  private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number, options: BrokerOptions) {
     this.random = random;
     this.instanceId = random.id("broker-");
     this.native = native;
     this.store = store;
     this.recovered = recovered;
-    this.engine = new OperationEngine(store, native, random, this.instanceId);
+    const crash =
+      options.crash ??
+      ((point: FaultPoint): never => {
+        this.close();
+        throw new BrokerCrashed(point);
+      });
+    this.engine = new OperationEngine(store, native, random, this.instanceId, new FaultHooks(options.faults ?? [], crash));
   }
 
   static async start(options: BrokerOptions): Promise<Broker> {
@@ -53,7 +64,7 @@ export class Broker implements BrokerCore {
     const { store, recovered, openings } = ReceiptStore.open(options.storePath, now);
     // Each opening of a store is a new instance with new identifiers, even under the same seed.
     const random = seededRandom((options.seed * 7919 + openings) >>> 0);
-    return new Broker(random, native, store, recovered);
+    return new Broker(random, native, store, recovered, options);
   }
 
   newSession(clientName: () => string): BrokerSession {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { LomiError } from "../protocol/errors.js";
 import {
+  approvalReply,
   checkReply,
   clockReply,
   inputReply,
@@ -13,8 +14,9 @@ import {
   type DispatchPermit,
   type InputRequest,
   type NativeProgress,
+  type ObserveQuery,
 } from "../protocol/native-bridge.js";
-import { terminalRead, type RuntimeRef } from "../protocol/tools/input.js";
+import type { RuntimeRef } from "../protocol/tools/input.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
 
@@ -77,9 +79,9 @@ export class NativeClient {
     return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
   }
 
-  async terminalOutput(pairingId: string, workspaceId: string, terminalSessionId: string, cursor: number, limit: number) {
-    const query = { kind: "terminal-output", workspaceId, terminalSessionId, cursor, limit };
-    return terminalRead.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  /** Any other read of native state, answered in the schema of the tool it serves. */
+  async observe<S extends z.ZodType>(pairingId: string, query: ObserveQuery, schema: S): Promise<z.infer<S>> {
+    return schema.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
   }
 
   lease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
@@ -102,6 +104,10 @@ export class NativeClient {
 
   status(operationId: string): Promise<NativeProgress> {
     return this.call(NATIVE_PATHS.status, { operationId }, nativeProgress);
+  }
+
+  askApproval(pairingId: string, subject: "store-reconcile", detail: string) {
+    return this.call(NATIVE_PATHS.approval, { pairingId, subject, detail }, approvalReply);
   }
 
   cancel(operationId: string): Promise<NativeProgress> {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { NativeInputPayload } from "../protocol/native-bridge.js";
-import type { androidInput, leaseAcquire, OrderedInputName, RuntimeRef, terminalInput, terminalInterrupt, terminalRead } from "../protocol/tools/input.js";
+import { terminalRead, type androidInput, type leaseAcquire, type OrderedInputName, type RuntimeRef, type terminalInput, type terminalInterrupt } from "../protocol/tools/input.js";
 import type { BrokerCore } from "./broker.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
 import type { Handler } from "./session.js";
@@ -33,8 +33,8 @@ export function runtimeIoHandlers(core: BrokerCore, pairing: () => Promise<strin
   return {
     lomi_terminal_read: async (raw) => {
       const a = raw as Args<typeof terminalRead>;
-      const cursor = a.cursor === undefined ? 0 : Number(a.cursor);
-      return core.native.terminalOutput(await pairing(), a.workspaceId, a.terminalSessionId, cursor, a.limit ?? DEFAULT_TERMINAL_PAGE);
+      const query = { kind: "terminal-output" as const, workspaceId: a.workspaceId, terminalSessionId: a.terminalSessionId, cursor: a.cursor === undefined ? 0 : Number(a.cursor), limit: a.limit ?? DEFAULT_TERMINAL_PAGE };
+      return core.native.observe(await pairing(), query, terminalRead.data);
     },
     lomi_lease_acquire: async (raw) => {
       const a = raw as Args<typeof leaseAcquire>;

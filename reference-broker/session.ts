@@ -2,9 +2,14 @@ import { contractOf } from "../protocol/catalogue.js";
 import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
+import { chatRead } from "../protocol/tools/chat.js";
+import { gitStatus } from "../protocol/tools/git.js";
+import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
+import { BrokerCrashed } from "./fault-hooks.js";
 import { parseArguments } from "./input-validation.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
+import { reconcileStore, storeStatus } from "./store-maintenance.js";
 import { runtimeIoHandlers } from "./runtime-io-tools.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
@@ -36,6 +41,16 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
+      lomi_store_status: async () => {
+        await this.pairing();
+        return storeStatus(this.core);
+      },
+      lomi_store_reconcile: async (a) => reconcileStore(this.core, await this.pairing(), a as { olderThanHours?: number; forgetOperationIds?: string[] }),
+      lomi_settings_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "settings", workspaceId: String(a.workspaceId) }, settingsRead.data),
+      lomi_chat_read: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: String(a.workspaceId), conversationId: String(a.conversationId) }, chatRead.data),
+      lomi_git_status: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
       ...runtimeIoHandlers(core, () => this.pairing()),
     };
   }
@@ -52,6 +67,7 @@ export class BrokerSession {
       if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
       return buildToolResult(envelope);
     } catch (error) {
+      if (error instanceof BrokerCrashed) throw error; // a dead broker answers nothing
       return buildToolResult(errorOf(asLomiError(error)));
     }
   }

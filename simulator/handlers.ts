@@ -3,15 +3,18 @@ import type { z } from "zod";
 import {
   advanceClockRequest,
   CONTROL_PATHS,
+  decideApprovalRequest,
   decideRequest,
   faultRequest,
   layoutChangeRequest,
+  operationDecisionRequest,
   releaseRequest,
   resetRequest,
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
 import {
+  approvalRequest,
   checkRequest,
   clockRequest,
   dispatchRequest,
@@ -22,6 +25,7 @@ import {
   operationRef,
   pairingRequest,
 } from "../protocol/native-bridge.js";
+import { observeBook } from "./book-observations.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -78,8 +82,9 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
-      if (query.kind === "terminal-output") return sim().observeTerminalOutput(pairingId, query.workspaceId, query.terminalSessionId, query.cursor, query.limit);
-      return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "panels") return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "terminal-output") return sim().observeTerminalOutput(pairingId, query);
+      return observeBook(sim(), pairingId, query);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
       sim().check(b);
@@ -92,6 +97,7 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
     post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
+    post(NATIVE_PATHS.approval, approvalRequest, (b) => sim().askApproval(b.pairingId, b.subject, b.detail)),
     post(NATIVE_PATHS.lease, leaseRequest, (b) => sim().acquireLease(b.pairingId, b.workspaceId, b.runtime)),
     post(NATIVE_PATHS.input, inputRequest, (b) => {
       const { dispatchId, loseReply } = sim().input(b);
@@ -120,6 +126,10 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
     post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ panel: sim().restartRuntime(b.panelId) })),
+    get(CONTROL_PATHS.approvals, () => ({ approvals: sim().approvals.all() })),
+    post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
+    get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
+    post(CONTROL_PATHS.decideOperation, operationDecisionRequest, (b) => sim().decideOperation(b.operationId, b.decision)),
   ];
 }
 

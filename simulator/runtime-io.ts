@@ -15,7 +15,7 @@ const ACCEPTS: Record<InputRequest["tool"], { runtime: RuntimeRef["kind"]; paylo
 };
 
 /**
- * Lomi's side of leases, ordered input and terminal output. Input is either refused with nothing
+ * Lomi's side of leases and ordered input. Input is either refused with nothing
  * sent or sent at once and recorded in the ledger (a `dispatch` and its `effect`) under a dispatchId.
  * Lomi keeps no input history: deduplicating by inputSequence is the broker's job.
  */
@@ -31,12 +31,6 @@ export class RuntimeIo {
     const pairing = this.ctx.world.approvedPairing(pairingId);
     this.requireRuntime(this.ctx.world.approvedWorkspace(pairing, workspaceId), runtime);
     return { leaseId: this.ctx.world.leases.grant(runtimeKey(runtime), pairing.pairingId).leaseId };
-  }
-
-  readTerminal(pairingId: string, workspaceId: string, terminalSessionId: string, cursor: number, limit: number) {
-    const ws = this.ctx.world.approvedWorkspace(this.ctx.world.approvedPairing(pairingId), workspaceId);
-    this.ctx.world.panelBySession(ws, terminalSessionId);
-    return { terminalSessionId, ...this.ctx.world.terminalOutput.read(terminalSessionId, cursor, limit) };
   }
 
   /** `loseReply`: a fault asks for the reply to be lost after the input was sent. */

@@ -1,8 +1,10 @@
 import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
-import type { DispatchPermit, InputRequest, NativeProgress } from "../protocol/native-bridge.js";
+import type { DispatchPermit, InputRequest, NativeProgress, ObserveQuery } from "../protocol/native-bridge.js";
 import type { RuntimeRef } from "../protocol/tools/input.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
+import { Approvals } from "./approvals.js";
+import { Decisions } from "./decisions.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
 import { Ledger } from "./ledger.js";
@@ -10,7 +12,7 @@ import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from 
 import { RuntimeIo } from "./runtime-io.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
 import { VirtualClock } from "./virtual-clock.js";
-import { WorldState } from "./world-state.js";
+import { WorldState, type WorkspaceState } from "./world-state.js";
 
 export interface DispatchRequest {
   permit: DispatchPermit;
@@ -36,9 +38,11 @@ export class Simulator {
   readonly clock: VirtualClock;
   readonly ledger: Ledger;
   readonly world: WorldState;
+  readonly approvals: Approvals;
   private readonly random: Random;
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
+  private readonly decisions: Decisions;
   private readonly ctx: NativeContext;
   private readonly io: RuntimeIo;
 
@@ -48,7 +52,9 @@ export class Simulator {
     this.ledger = new Ledger(this.clock);
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands };
+    this.approvals = new Approvals(this.random);
+    this.decisions = new Decisions(this.settle);
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions };
     this.io = new RuntimeIo(this.ctx, (terminalSessionId) => this.runningCommandIn(terminalSessionId), this.settle);
   }
 
@@ -92,9 +98,11 @@ export class Simulator {
     };
   }
 
-  observeTerminalOutput(pairingId: string, workspaceId: string, terminalSessionId: string, cursor: number, limit: number) {
-    this.tick();
-    return this.io.readTerminal(pairingId, workspaceId, terminalSessionId, cursor, limit);
+  observeTerminalOutput(pairingId: string, query: Extract<ObserveQuery, { kind: "terminal-output" }>) {
+    return this.observeIn(pairingId, query.workspaceId, (ws) => {
+      this.world.panelBySession(ws, query.terminalSessionId);
+      return { terminalSessionId: query.terminalSessionId, ...this.world.terminalOutput.read(query.terminalSessionId, query.cursor, query.limit) };
+    });
   }
 
   acquireLease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
@@ -106,6 +114,17 @@ export class Simulator {
   input(request: InputRequest) {
     this.tick();
     return this.io.input(request, () => this.faults.take(request.tool, ["lose-reply"]) === "lose-reply");
+  }
+
+  askApproval(pairingId: string, subject: string, detail: string) {
+    this.world.approvedPairing(pairingId);
+    return this.approvals.ask(pairingId, subject, detail);
+  }
+
+  /** A read of an approved workspace's native state, once time-driven work has moved along. */
+  observeIn<T>(pairingId: string, workspaceId: string, read: (ws: WorkspaceState) => T): T {
+    this.tick();
+    return read(this.world.approvedWorkspace(this.world.approvedPairing(pairingId), workspaceId));
   }
 
   /** Runs the native validators without any effect. */
@@ -153,7 +172,7 @@ export class Simulator {
     op.cancelRequested = true;
     if (op.held) {
       op.progress = { phase: "cancelling", effectState: "none" };
-    } else {
+    } else if (!this.decisions.withdraw(op)) {
       NATIVE_TOOLS.get(op.tool)?.cancel?.(this.ctx, op, this.settle);
     }
     return op.progress;
@@ -163,6 +182,15 @@ export class Simulator {
 
   decide(clientName: string, decision: "approve" | "deny", workspaceIds?: string[]) {
     return this.world.decide(clientName, decision, workspaceIds);
+  }
+
+  pendingDecisions() {
+    return this.decisions.list();
+  }
+
+  /** The user answers the decision Lomi shows for an operation waiting in awaiting_user. */
+  decideOperation(operationId: string, decision: "approve" | "deny"): NativeProgress {
+    return this.decisions.decide(operationId, decision).progress;
   }
 
   armFault(action: FaultAction, tool?: string): string {

@@ -2,6 +2,9 @@ import path from "node:path";
 import type { World } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
 import type { Random } from "../protocol/ports.js";
+import { ChatBook } from "./books/chat-book.js";
+import { RepositoryBook } from "./books/repository-book.js";
+import { SettingsBook } from "./books/settings-book.js";
 
 import type { PanelView } from "../protocol/tools/workspace.js";
 import { AndroidDevices } from "./android-devices.js";
@@ -37,11 +40,17 @@ export class WorldState {
   readonly terminalOutput = new TerminalOutputs();
   /** Terminal sessions that belonged to a panel before its runtime restarted. */
   readonly retiredSessions = new Set<string>();
+  /** Lomi's settings, its Chat conversations and each project's Git repository. */
+  readonly settings = new SettingsBook();
+  readonly chats: ChatBook;
+  readonly repositories: RepositoryBook;
 
   constructor(
     readonly seed: World,
     private readonly random: Random,
   ) {
+    this.chats = new ChatBook(seed.conversations, random);
+    this.repositories = new RepositoryBook(seed.repositories);
     this.leases = new LeaseBook(random);
     this.android = new AndroidDevices(random);
     for (const w of seed.workspaces) {

@@ -3,7 +3,7 @@ import { configError } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
 
 /** The operationId Lomi itself saw for a named request: known even when the agent lost the reply. */
-async function dispatchedId(world: LomiWorld, alias: string): Promise<string> {
+export async function dispatchedId(world: LomiWorld, alias: string): Promise<string> {
   const [first] = await world.dispatchesOf(alias);
   if (!first) throw configError(`Lomi saw no dispatch for "${alias}"`);
   return first.operationId;

@@ -72,6 +72,12 @@ Before({ tags: "@needs-multi-connection" }, function (this: LomiWorld) {
   return "skipped";
 });
 
+Before({ tags: "@needs-faults" }, function (this: LomiWorld) {
+  if (this.adapter.capabilities.has("faults")) return undefined;
+  this.attach(`not-applicable: ${this.adapter.description} has no fault hooks (LOMI_BROKER_FAULTS); see docs/implementers.md`, "text/plain");
+  return "skipped";
+});
+
 After(async function (this: LomiWorld, { result }) {
   try {
     if (result?.status === Status.PASSED) this.assertErrorsVerified();

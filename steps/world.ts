@@ -4,7 +4,7 @@ import path from "node:path";
 import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
 import type { WorldSeed } from "../protocol/control-api.js";
-import type { BrokerAdapter } from "../harness/adapters/broker-adapter.js";
+import type { BrokerAdapter, BrokerWiring } from "../harness/adapters/broker-adapter.js";
 import { ChildProcessAdapter } from "../harness/adapters/child-process.js";
 import { InProcessAdapter } from "../harness/adapters/in-process.js";
 import { configError, violation } from "../harness/harness-error.js";
@@ -52,10 +52,13 @@ export class LomiWorld extends World<RunParameters> {
   adapter!: BrokerAdapter;
   seed = 0;
   private storeDir = "";
+  private wiring!: BrokerWiring;
   readonly agents = new Map<string, Agent>();
   readonly requests = new Map<string, NamedRequest>();
   /** The last domainRevision observed per workspace. */
   readonly revisions = new Map<string, string>();
+  /** Other compare-and-set tokens the agent observed (a settings section's, a conversation's, a draft's), by name. */
+  readonly tokens = new Map<string, string>();
   /** The runtime identity (terminalSessionId or Android generation) last observed per panel, and the input leases acquired by name. */
   readonly runtimes = new Map<string, string>();
   readonly leases = new Map<string, NamedLease>();
@@ -78,13 +81,14 @@ export class LomiWorld extends World<RunParameters> {
     this.sim = await SimulatorFixture.start(world, seed, this.adapter.needsNetworkSimulator);
     this.control = this.sim.control();
     this.storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-scenario-"));
-    await this.adapter.start({ nativeUrl: this.sim.url, storePath: path.join(this.storeDir, "receipts.sqlite"), seed });
+    this.wiring = { nativeUrl: this.sim.url, storePath: path.join(this.storeDir, "receipts.sqlite"), seed };
+    await this.adapter.start(this.wiring);
   }
 
   private makeAdapter(): BrokerAdapter {
     if (this.run.adapter === "in-process") return new InProcessAdapter(this.run.timeoutMs);
     if (!this.run.brokerCommand) throw configError("the command adapter needs a broker command");
-    return new ChildProcessAdapter(this.run.brokerCommand, this.run.timeoutMs);
+    return new ChildProcessAdapter(this.run.brokerCommand, this.run.timeoutMs, this.run.brokerFaults);
   }
 
   async tearDown(): Promise<void> {
@@ -110,20 +114,53 @@ export class LomiWorld extends World<RunParameters> {
     return agent;
   }
 
+  /** "agent@2" is a second connection of the client "agent": the same pairing, another connection. */
+  static clientNameOf(agentName: string): string {
+    return agentName.replace(/@.*$/, "");
+  }
+
   async connection(name: string): Promise<McpConnection> {
     const agent = this.agent(name);
-    agent.connection ??= await this.adapter.connect(name);
+    agent.connection ??= await this.adapter.connect(LomiWorld.clientNameOf(name));
     return agent.connection;
+  }
+
+  /** Set when a scenario expects the broker to die (a crash hook) during its next call. */
+  private deathExpected = false;
+
+  expectDeathOnNextCall(): void {
+    this.deathExpected = true;
   }
 
   /** Calls a tool as an agent; the reply's envelope is already checked (ENV rules). */
   async call(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
     this.assertErrorsVerified();
+    if (this.deathExpected) return this.callIntoDeath(agentName, tool, args);
     const reply = await (await this.connection(agentName)).call(tool, args);
     this.observe(reply);
     this.lastReply = reply;
     this.unverifiedError = reply.envelope.status === "error" ? reply.envelope : undefined;
     return reply;
+  }
+
+  /**
+   * The call during which the broker must die: no reply may come back. The harness then buries the
+   * instance and starts a new one on the same store, as an operator would.
+   */
+  private async callIntoDeath(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
+    this.deathExpected = false;
+    const connection = await this.connection(agentName);
+    let reply: Reply | undefined;
+    try {
+      reply = await connection.call(tool, args);
+    } catch {
+      // The expected death: the connection dropped with the call unanswered.
+    }
+    if (reply) throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${JSON.stringify(reply.envelope).slice(0, 300)}`);
+    await this.crashBroker();
+    await this.restartBroker();
+    this.lastReply = undefined;
+    return { tool, args, raw: {}, envelope: { controlApiVersion: "1.0", status: "error", code: "NATIVE_UNAVAILABLE", message: "no reply: the broker died" } };
   }
 
   /** Calls a tool that must succeed for the scenario to go on. */
@@ -188,11 +225,17 @@ export class LomiWorld extends World<RunParameters> {
 
   /** Sends an operation under a name and remembers its operationId when admitted. */
   async send(alias: string, agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
+    const dies = this.deathExpected;
     const reply = await this.call(agentName, tool, args);
     const named: NamedRequest = { agent: agentName, tool, args, operationId: undefined };
-    if (reply.envelope.status === "ok") named.operationId = (reply.envelope.data as { operation: Receipt }).operation.operationId;
+    if (!dies && reply.envelope.status === "ok") named.operationId = (reply.envelope.data as { operation: Receipt }).operation.operationId;
     this.requests.set(alias, named);
     return reply;
+  }
+
+  /** Sends an operation in a workspace under the agent's retry epoch there, with a request key made from the alias. */
+  async sendIn(alias: string, agentName: string, tool: string, workspaceId: string, args: Record<string, unknown>): Promise<Reply> {
+    return this.send(alias, agentName, tool, { workspaceId, ...args, retryEpoch: this.epochFor(agentName, workspaceId).retryEpoch, requestKey: `${tool}.${alias}` });
   }
 
   receiptOf(reply: Reply | undefined = this.lastReply): Receipt & { duplicate?: boolean } {
@@ -215,6 +258,12 @@ export class LomiWorld extends World<RunParameters> {
     return receipt;
   }
 
+  token(name: string): string {
+    const token = this.tokens.get(name);
+    if (!token) throw configError(`no ${name} observed yet; read it first`);
+    return token;
+  }
+
   epochFor(agentName: string, workspaceId: string): { retryEpoch: string; projects: Array<{ projectId: string }> } {
     const c = this.agent(agentName).connects.get(workspaceId);
     if (!c) throw configError(`${agentName} has not connected to ${workspaceId}`);
@@ -231,6 +280,13 @@ export class LomiWorld extends World<RunParameters> {
 
   async restartBroker(): Promise<void> {
     await this.adapter.restart();
+  }
+
+  /** A new broker instance on the same store with these fault hooks armed (each fires once). */
+  async armBrokerFaults(faults: string[]): Promise<void> {
+    await this.crashBroker();
+    this.wiring = { ...this.wiring, faults };
+    await this.adapter.start(this.wiring);
   }
 
   // Ledger ----------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
@@ -16,7 +17,7 @@ const MAX_DIAGNOSTICS = 20_000;
  */
 export class ChildProcessAdapter implements BrokerAdapter {
   readonly description: string;
-  readonly capabilities: ReadonlySet<Capability> = new Set(["crash"]);
+  readonly capabilities: ReadonlySet<Capability>;
   readonly needsNetworkSimulator = true;
   private wiring: BrokerWiring | undefined;
   private transport: StdioClientTransport | undefined;
@@ -27,29 +28,32 @@ export class ChildProcessAdapter implements BrokerAdapter {
   constructor(
     private readonly command: string,
     private readonly timeoutMs: number,
+    supportsFaults: boolean,
   ) {
     this.description = `broker command over stdio: ${command}`;
+    this.capabilities = new Set<Capability>(supportsFaults ? ["crash", "faults"] : ["crash"]);
   }
 
   async start(wiring: BrokerWiring): Promise<void> {
     this.wiring = wiring;
   }
 
+  /** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
+  private environment(): Record<string, string> {
+    const w = this.wiring!;
+    return {
+      ...(process.env as Record<string, string>),
+      LOMI_NATIVE_URL: w.nativeUrl,
+      LOMI_STORE_PATH: w.storePath,
+      LOMI_SEED: String(w.seed + this.starts++),
+      LOMI_BROKER_FAULTS: (w.faults ?? []).join(","),
+    };
+  }
+
   async connect(clientName: string): Promise<McpConnection> {
     if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
     const [cmd, ...args] = splitCommand(this.command);
-    const w = this.wiring!;
-    const transport = new StdioClientTransport({
-      command: cmd!,
-      args,
-      env: {
-        ...(process.env as Record<string, string>),
-        LOMI_NATIVE_URL: w.nativeUrl,
-        LOMI_STORE_PATH: w.storePath,
-        LOMI_SEED: String(w.seed + this.starts++),
-      },
-      stderr: "pipe",
-    });
+    const transport = new StdioClientTransport({ command: cmd!, args, env: this.environment(), stderr: "pipe" });
     transport.stderr?.on("data", (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-MAX_DIAGNOSTICS);
     });
@@ -79,6 +83,26 @@ export class ChildProcessAdapter implements BrokerAdapter {
   async stop(): Promise<void> {
     await this.connection?.close();
     await this.crash();
+  }
+
+  /** A second process on the same store must exit on its own, saying why; one still running after the timeout was not refused. */
+  async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
+    const [cmd, ...args] = splitCommand(this.command);
+    const child = spawn(cmd!, args, { env: this.environment(), stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), this.timeoutMs);
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        resolve(code ?? -1);
+      });
+    });
+    if (exited === null) {
+      child.kill("SIGKILL");
+      return { refused: false, detail: `still running after ${this.timeoutMs} ms on the same store` };
+    }
+    return { refused: exited !== 0, detail: `exit ${exited}: ${stderr.trim().slice(-500)}` };
   }
 
   diagnostics(): string {

@@ -1,8 +1,11 @@
 import type { NativeTool } from "../native-tool.js";
 import { nativeAndroidLaunch } from "./android.js";
+import { nativeChatDraftSave, nativeChatSend } from "./chat.js";
+import { nativeGitCommit } from "./git.js";
+import { nativeSettingsUpdate } from "./settings.js";
 import { nativeTerminalCreate, nativeTerminalRun } from "./terminal.js";
 
 /** Every tool Lomi can dispatch natively, by name. */
 export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
-  ([nativeTerminalCreate, nativeTerminalRun, nativeAndroidLaunch] as unknown as NativeTool[]).map((t) => [t.name, t]),
+  ([nativeTerminalCreate, nativeTerminalRun, nativeSettingsUpdate, nativeChatDraftSave, nativeChatSend, nativeGitCommit, nativeAndroidLaunch] as unknown as NativeTool[]).map((t) => [t.name, t]),
 );
