@@ -72,7 +72,7 @@ export class SimControl {
   decideOperation(operationId: string, decision: "approve" | "deny") {
     return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
   }
-  async restartRuntime(panelId: string) {
-    return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).panel;
+  restartRuntime(panelId: string) {
+    return this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply);
   }
 }

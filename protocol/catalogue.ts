@@ -2,6 +2,8 @@ import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
 import { chatRead } from "./tools/chat.js";
 import { gitStatus } from "./tools/git.js";
+import { browserSnapshot } from "./tools/browser.js";
+import { capture } from "./tools/capture.js";
 import { MUTATIONS } from "./tools/mutations.js";
 import { leaseAcquire, ORDERED_INPUT_TOOLS, terminalRead } from "./tools/input.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
@@ -23,6 +25,8 @@ export const CATALOGUE: readonly ToolContract[] = [
   settingsRead,
   chatRead,
   gitStatus,
+  browserSnapshot,
+  capture,
   terminalRead,
   leaseAcquire,
   ...ORDERED_INPUT_TOOLS,

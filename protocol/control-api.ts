@@ -89,8 +89,8 @@ export const releaseRequest = z.strictObject({ operationId: id, outcome: z.enum(
 export const advanceClockRequest = z.strictObject({ ms: z.number().int().nonnegative() });
 export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
-/** The panel after the restart: the same panel, with the identity of its new runtime. */
-export const restartRuntimeReply = z.strictObject({ panel: panelSchema });
+/** The new identity of the panel's runtime, named as the panel's kind names it. */
+export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id }), z.strictObject({ generation: id })]);
 
 export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;
 export const ledgerEntrySchema = z.strictObject({

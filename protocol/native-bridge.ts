@@ -5,6 +5,8 @@ import { effectStateSchema } from "./states.js";
 import { chatRead } from "./tools/chat.js";
 import { gitStatus } from "./tools/git.js";
 import { settingsRead } from "./tools/settings.js";
+import { browserSnapshot, browserSnapshotQuery } from "./tools/browser.js";
+import { captureQuery, nativeCapture } from "./tools/capture.js";
 import { inputSequence, keyInput, ORDERED_INPUT_NAMES, runtimeRef, tapInput, terminalRead, textInput } from "./tools/input.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
@@ -49,12 +51,14 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("settings"), workspaceId: id }),
     z.strictObject({ kind: z.literal("conversation"), workspaceId: id, conversationId: id }),
     z.strictObject({ kind: z.literal("repository"), workspaceId: id, projectId: id }),
+    browserSnapshotQuery,
+    captureQuery,
     z.strictObject({ kind: z.literal("terminal-output"), workspaceId: id, terminalSessionId: id, cursor: z.number().int().nonnegative(), limit: z.number().int().positive() }),
   ]),
 });
 export type ObserveQuery = z.infer<typeof observeRequest>["query"];
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, terminalRead.data]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, browserSnapshot.data, nativeCapture, terminalRead.data]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });

@@ -16,6 +16,8 @@ import {
   type NativeProgress,
   type ObserveQuery,
 } from "../protocol/native-bridge.js";
+import { browserSnapshot, type browserSnapshotQuery } from "../protocol/tools/browser.js";
+import { nativeCapture, type captureQuery } from "../protocol/tools/capture.js";
 import type { RuntimeRef } from "../protocol/tools/input.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
@@ -82,6 +84,14 @@ export class NativeClient {
   /** Any other read of native state, answered in the schema of the tool it serves. */
   async observe<S extends z.ZodType>(pairingId: string, query: ObserveQuery, schema: S): Promise<z.infer<S>> {
     return schema.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  async browserSnapshot(pairingId: string, query: z.infer<typeof browserSnapshotQuery>) {
+    return browserSnapshot.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  async capture(pairingId: string, query: z.infer<typeof captureQuery>) {
+    return nativeCapture.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
   }
 
   lease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {

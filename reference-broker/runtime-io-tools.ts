@@ -3,7 +3,7 @@ import type { NativeInputPayload } from "../protocol/native-bridge.js";
 import { terminalRead, type androidInput, type leaseAcquire, type OrderedInputName, type RuntimeRef, type terminalInput, type terminalInterrupt } from "../protocol/tools/input.js";
 import type { BrokerCore } from "./broker.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
-import type { Handler } from "./session.js";
+import type { Handler } from "./handler.js";
 
 const DEFAULT_TERMINAL_PAGE = 4096;
 

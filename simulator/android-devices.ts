@@ -40,11 +40,12 @@ export class AndroidDevices {
   }
 
   /** The panel lives on with a new runtime generation; the old one is stale from now on. */
-  restart(panel: AndroidPanel): { oldGeneration: string | null } {
+  restart(panel: AndroidPanel): { oldGeneration: string | null; generation: string } {
     const oldGeneration = panel.generation;
     if (oldGeneration) this.retired.add(oldGeneration);
-    panel.generation = this.random.id("gen-");
-    return { oldGeneration };
+    const generation = this.random.id("gen-");
+    panel.generation = generation;
+    return { oldGeneration, generation };
   }
 
   app(device: AndroidDevice, appId: string): DeviceSeed["apps"][number] {

@@ -83,6 +83,8 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
       if (query.kind === "panels") return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "browser-snapshot") return sim().observeBrowserSnapshot(pairingId, query);
+      if (query.kind === "capture") return sim().observeCapture(pairingId, query);
       if (query.kind === "terminal-output") return sim().observeTerminalOutput(pairingId, query);
       return observeBook(sim(), pairingId, query);
     }),
@@ -125,7 +127,7 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
       return { now: sim().now() };
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
-    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ panel: sim().restartRuntime(b.panelId) })),
+    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => sim().restartRuntime(b.panelId)),
     get(CONTROL_PATHS.approvals, () => ({ approvals: sim().approvals.all() })),
     post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
     get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
@@ -133,6 +135,13 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
   ];
 }
 
+/** Matches every bridge and control request, waits for in-flight native work, and falls through to the route. */
+function afterBackgroundWork(host: SimulatorHost): HttpHandler {
+  return http.all(/\/(native|control)\/v1\//, async () => {
+    await host.current.idle();
+  });
+}
+
 export function simulatorHandlers(host: SimulatorHost): HttpHandler[] {
-  return [...bridgeHandlers(host), ...controlHandlers(host)];
+  return [afterBackgroundWork(host), ...bridgeHandlers(host), ...controlHandlers(host)];
 }

@@ -5,6 +5,7 @@ import type { ErrorCode } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
 import type { Decisions } from "./decisions.js";
+import type { BrowserRuntimes } from "./browser/browser-runtimes.js";
 import type { Ledger } from "./ledger.js";
 import type { VirtualClock } from "./virtual-clock.js";
 import type { Pairing, WorkspaceState, WorldState } from "./world-state.js";
@@ -17,6 +18,7 @@ export interface NativeContext {
   commands: World["commands"];
   /** Where a tool puts a question to the user, waiting in awaiting_user for the answer. */
   decisions: Decisions;
+  browsers: BrowserRuntimes;
 }
 
 export interface Target<A> {

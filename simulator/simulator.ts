@@ -5,6 +5,12 @@ import type { RuntimeRef } from "../protocol/tools/input.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
 import { Approvals } from "./approvals.js";
 import { Decisions } from "./decisions.js";
+import type { z } from "zod";
+import type { browserSnapshotQuery } from "../protocol/tools/browser.js";
+import type { captureQuery } from "../protocol/tools/capture.js";
+import { BackgroundWork } from "./background-work.js";
+import { BrowserRuntimes } from "./browser/browser-runtimes.js";
+import { capturePanel } from "./capture/panel-capture.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
 import { Ledger } from "./ledger.js";
@@ -44,6 +50,7 @@ export class Simulator {
   private readonly operations = new Map<string, NativeOperation>();
   private readonly decisions: Decisions;
   private readonly ctx: NativeContext;
+  private readonly background = new BackgroundWork();
   private readonly io: RuntimeIo;
 
   constructor(seed: WorldSeed, randomSeed: number) {
@@ -54,7 +61,8 @@ export class Simulator {
     this.world = new WorldState(world, this.random);
     this.approvals = new Approvals(this.random);
     this.decisions = new Decisions(this.settle);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions };
+    const browsers = new BrowserRuntimes(this.random, this.background);
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, browsers };
     this.io = new RuntimeIo(this.ctx, (terminalSessionId) => this.runningCommandIn(terminalSessionId), this.settle);
   }
 
@@ -125,6 +133,22 @@ export class Simulator {
   observeIn<T>(pairingId: string, workspaceId: string, read: (ws: WorkspaceState) => T): T {
     this.tick();
     return read(this.world.approvedWorkspace(this.world.approvedPairing(pairingId), workspaceId));
+  }
+
+  observeBrowserSnapshot(pairingId: string, query: z.infer<typeof browserSnapshotQuery>) {
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return this.ctx.browsers.snapshot(ws, query);
+  }
+
+  observeCapture(pairingId: string, query: z.infer<typeof captureQuery>) {
+    this.tick();
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return capturePanel(this.ctx, ws, query.panelId);
+  }
+
+  /** Resolves once work that takes no virtual time (page loads) has finished; requests wait for it. */
+  idle(): Promise<void> {
+    return this.background.idle();
   }
 
   /** Runs the native validators without any effect. */
@@ -226,10 +250,11 @@ export class Simulator {
     return this.world.bumpRevision(this.world.workspace(workspaceId));
   }
 
-  restartRuntime(panelId: string) {
-    const panel = { ...this.world.restartRuntime(panelId) };
+  restartRuntime(panelId: string): { terminalSessionId: string } | { browserGeneration: string } | { generation: string } {
+    const { panel } = this.world.panelById(panelId);
+    const restarted = panel.kind === "browser" ? { browserGeneration: this.ctx.browsers.restart(panel) } : this.world.restartRuntime(panelId);
     this.tick();
-    return panel;
+    return restarted;
   }
 
   ledgerEntries(): readonly LedgerEntry[] {

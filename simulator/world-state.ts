@@ -154,11 +154,11 @@ export class WorldState {
     throw new LomiError("NOT_FOUND", `No panel ${panelId}.`, { field: "panelId" });
   }
 
-  /** Native validators are narrower than schemas: a working directory must stay inside the project. */
-  static requireInsideProject(cwdRelative: string): void {
-    const normal = path.posix.normalize(cwdRelative === "" ? "." : cwdRelative);
-    if (path.posix.isAbsolute(cwdRelative) || normal === ".." || normal.startsWith("../")) {
-      throw new LomiError("OUTSIDE_PROJECT", `cwdRelative ${JSON.stringify(cwdRelative)} leaves the project root.`, { field: "cwdRelative" });
+  /** Native validators are narrower than schemas: a project-relative path must stay inside the project. */
+  static requireInsideProject(relative: string, field = "cwdRelative"): void {
+    const normal = path.posix.normalize(relative === "" ? "." : relative);
+    if (path.posix.isAbsolute(relative) || normal === ".." || normal.startsWith("../")) {
+      throw new LomiError("OUTSIDE_PROJECT", `${field} ${JSON.stringify(relative)} leaves the project root.`, { field });
     }
   }
 
@@ -177,12 +177,12 @@ export class WorldState {
   }
 
   /** The panel lives on with a new runtime; the old runtime identity is stale and its leases expire. */
-  restartRuntime(panelId: string): Panel {
+  restartRuntime(panelId: string): { terminalSessionId: string } | { generation: string } {
     const { panel } = this.panelById(panelId);
     if (panel.kind === "android") {
-      const { oldGeneration } = this.android.restart(panel);
+      const { oldGeneration, generation } = this.android.restart(panel);
       if (oldGeneration) this.leases.revokeRuntime(runtimeKey({ kind: "android", panelId, generation: oldGeneration }));
-      return panel;
+      return { generation };
     }
     if (panel.kind !== "terminal") throw new LomiError("INVALID_ARGUMENT", `Panel ${panelId} is a ${panel.kind} panel; its runtime cannot restart here.`, { field: "panelId" });
     const oldSessionId = panel.terminalSessionId;
@@ -190,7 +190,8 @@ export class WorldState {
       this.retiredSessions.add(oldSessionId);
       this.leases.revokeRuntime(runtimeKey({ kind: "terminal", terminalSessionId: oldSessionId }));
     }
-    panel.terminalSessionId = this.random.id("term-");
-    return panel;
+    const terminalSessionId = this.random.id("term-");
+    panel.terminalSessionId = terminalSessionId;
+    return { terminalSessionId };
   }
 }

@@ -43,7 +43,7 @@ When("the user changes the layout of workspace {string}", async function (this: 
   await this.control.changeLayout(workspaceId);
 });
 
-When("the runtime of the terminal of {string} restarts", async function (this: LomiWorld, alias: string) {
+When("the runtime of the terminal/browser of {string} restarts", async function (this: LomiWorld, alias: string) {
   const receipt = await this.settled(alias);
   const panelId = receipt.result?.panelId;
   if (typeof panelId !== "string") throw configError(`operation "${alias}" has no panelId in its result`);

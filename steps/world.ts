@@ -13,6 +13,7 @@ import { runParametersSchema, type RunParameters } from "../harness/run-paramete
 import type { SimControl } from "../harness/sim-control.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { readWorldFile } from "../simulator/world-file.js";
+import { PanelMemory } from "./panel-memory.js";
 
 export const DEFAULT_AGENT = "agent";
 
@@ -66,6 +67,8 @@ export class LomiWorld extends World<RunParameters> {
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
   lastEventPage: unknown;
+  /** Browser snapshots, runtimes and captures the agents saw. */
+  readonly panelMemory = new PanelMemory();
   private unverifiedError: ErrorEnvelope | undefined;
 
   constructor(options: IWorldOptions<RunParameters>) {

@@ -3,9 +3,10 @@ import { nativeAndroidLaunch } from "./android.js";
 import { nativeChatDraftSave, nativeChatSend } from "./chat.js";
 import { nativeGitCommit } from "./git.js";
 import { nativeSettingsUpdate } from "./settings.js";
+import { BROWSER_TOOLS } from "./browser.js";
 import { nativeTerminalCreate, nativeTerminalRun } from "./terminal.js";
 
 /** Every tool Lomi can dispatch natively, by name. */
 export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
-  ([nativeTerminalCreate, nativeTerminalRun, nativeSettingsUpdate, nativeChatDraftSave, nativeChatSend, nativeGitCommit, nativeAndroidLaunch] as unknown as NativeTool[]).map((t) => [t.name, t]),
+  ([nativeTerminalCreate, nativeTerminalRun, nativeSettingsUpdate, nativeChatDraftSave, nativeChatSend, nativeGitCommit, ...BROWSER_TOOLS, nativeAndroidLaunch] as unknown as NativeTool[]).map((t) => [t.name, t]),
 );
