@@ -5,6 +5,7 @@ import { gitStatus } from "./tools/git.js";
 import { browserSnapshot } from "./tools/browser.js";
 import { capture } from "./tools/capture.js";
 import { MUTATIONS } from "./tools/mutations.js";
+import { leaseAcquire, ORDERED_INPUT_TOOLS, terminalRead } from "./tools/input.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
 import { storeReconcile, storeStatus } from "./tools/store.js";
 import { settingsRead } from "./tools/settings.js";
@@ -26,6 +27,9 @@ export const CATALOGUE: readonly ToolContract[] = [
   gitStatus,
   browserSnapshot,
   capture,
+  terminalRead,
+  leaseAcquire,
+  ...ORDERED_INPUT_TOOLS,
   ...MUTATIONS,
 ];
 

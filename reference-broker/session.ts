@@ -12,6 +12,7 @@ import { parseArguments } from "./input-validation.js";
 import { panelObservationHandlers } from "./panel-observations.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
 import { reconcileStore, storeStatus } from "./store-maintenance.js";
+import { runtimeIoHandlers } from "./runtime-io-tools.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
@@ -51,6 +52,7 @@ export class BrokerSession {
       lomi_git_status: async (a) =>
         this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
       ...panelObservationHandlers(core, () => this.pairing()),
+      ...runtimeIoHandlers(core, () => this.pairing()),
     };
   }
 

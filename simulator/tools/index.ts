@@ -1,4 +1,5 @@
 import type { NativeTool } from "../native-tool.js";
+import { nativeAndroidLaunch } from "./android.js";
 import { nativeChatDraftSave, nativeChatSend } from "./chat.js";
 import { nativeGitCommit } from "./git.js";
 import { nativeSettingsUpdate } from "./settings.js";
@@ -7,5 +8,5 @@ import { nativeTerminalCreate, nativeTerminalRun } from "./terminal.js";
 
 /** Every tool Lomi can dispatch natively, by name. */
 export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
-  ([nativeTerminalCreate, nativeTerminalRun, nativeSettingsUpdate, nativeChatDraftSave, nativeChatSend, nativeGitCommit, ...BROWSER_TOOLS] as unknown as NativeTool[]).map((t) => [t.name, t]),
+  ([nativeTerminalCreate, nativeTerminalRun, nativeSettingsUpdate, nativeChatDraftSave, nativeChatSend, nativeGitCommit, ...BROWSER_TOOLS, nativeAndroidLaunch] as unknown as NativeTool[]).map((t) => [t.name, t]),
 );
