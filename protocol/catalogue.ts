@@ -8,6 +8,7 @@ import { directoryList } from "./tools/directories.js";
 import { editorDocuments } from "./tools/editor.js";
 import { fileRead } from "./tools/files.js";
 import { MUTATIONS } from "./tools/mutations.js";
+import { leaseAcquire, ORDERED_INPUT_TOOLS, terminalRead } from "./tools/input.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
 import { storeReconcile, storeStatus } from "./tools/store.js";
 import { settingsRead } from "./tools/settings.js";
@@ -29,6 +30,9 @@ export const CATALOGUE: readonly ToolContract[] = [
   gitStatus,
   browserSnapshot,
   capture,
+  terminalRead,
+  leaseAcquire,
+  ...ORDERED_INPUT_TOOLS,
   fileRead,
   directoryList,
   editorDocuments,

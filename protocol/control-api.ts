@@ -36,6 +36,17 @@ export const commandScript = z.strictObject({
   ignoresInterrupt: z.boolean().default(false),
 });
 
+/** An Android runtime panel with its device: screen size (for native range checks) and installed apps. */
+export const androidDeviceSeed = z.strictObject({
+  panelId: id,
+  projectId: id,
+  title: z.string(),
+  device: z.string(),
+  screen: z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() }),
+  /** opensScreen false: the app takes the launch intent and never shows its screen (it crashes at start). */
+  apps: z.array(z.strictObject({ appId: z.string(), opensScreen: z.boolean().default(true) })).default([]),
+});
+
 export const worldSeedSchema = z.strictObject({
   clockStart: isoTime.default("2026-01-05T09:00:00.000Z"),
   autoApprovePairings: z.boolean().default(false),
@@ -48,6 +59,7 @@ export const worldSeedSchema = z.strictObject({
         projects: z.array(z.strictObject({ projectId: id, name: z.string() })).min(1),
         /** Left out of the user's approval unless named explicitly. */
         approvalByDefault: z.boolean().default(true),
+        android: z.array(androidDeviceSeed).default([]),
       }),
     )
     .min(1),
@@ -85,7 +97,7 @@ export const advanceClockRequest = z.strictObject({ ms: z.number().int().nonnega
 export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
 /** The new identity of the panel's runtime, named as the panel's kind names it. */
-export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id })]);
+export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id }), z.strictObject({ generation: id })]);
 
 export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;
 export const ledgerEntrySchema = z.strictObject({

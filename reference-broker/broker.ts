@@ -3,6 +3,7 @@ import { BrokerCrashed, FaultHooks, type FaultPoint } from "./fault-hooks.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
 import { ReceiptStore } from "./receipt-store.js";
+import { InputHistories } from "./input-histories.js";
 import { BrokerSession } from "./session.js";
 
 export interface BrokerOptions {
@@ -26,6 +27,8 @@ export interface BrokerCore {
   readonly native: NativeClient;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  /** Ordered-input histories: in memory, so a restart forgets them. */
+  readonly inputs: InputHistories;
 }
 
 /** One running instance of the reference broker: one store, one native bridge, many connections. */
@@ -35,6 +38,7 @@ export class Broker implements BrokerCore {
   readonly native: NativeClient;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  readonly inputs = new InputHistories();
   /** How many unfinished operations the opening turned into outcome_unknown. */
   readonly recovered: number;
 

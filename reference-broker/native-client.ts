@@ -4,17 +4,21 @@ import {
   approvalReply,
   checkReply,
   clockReply,
+  inputReply,
+  leaseReply,
   NATIVE_PATHS,
   nativeErrorSchema,
   nativeProgress,
   observeReply,
   pairingReply,
   type DispatchPermit,
+  type InputRequest,
   type NativeProgress,
   type ObserveQuery,
 } from "../protocol/native-bridge.js";
 import { browserSnapshot, type browserSnapshotQuery } from "../protocol/tools/browser.js";
 import { nativeCapture, type captureQuery } from "../protocol/tools/capture.js";
+import type { RuntimeRef } from "../protocol/tools/input.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
 
@@ -88,6 +92,15 @@ export class NativeClient {
 
   async capture(pairingId: string, query: z.infer<typeof captureQuery>) {
     return nativeCapture.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  lease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
+    return this.call(NATIVE_PATHS.lease, { pairingId, workspaceId, runtime }, leaseReply);
+  }
+
+  /** Sends one ordered input; NATIVE_UNAVAILABLE means Lomi may or may not have received it. */
+  input(request: InputRequest) {
+    return this.call(NATIVE_PATHS.input, request, inputReply);
   }
 
   async check(target: NativeTarget): Promise<void> {

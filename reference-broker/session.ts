@@ -15,6 +15,7 @@ import { parseArguments } from "./input-validation.js";
 import { panelObservationHandlers } from "./panel-observations.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
 import { reconcileStore, storeStatus } from "./store-maintenance.js";
+import { runtimeIoHandlers } from "./runtime-io-tools.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
@@ -57,6 +58,7 @@ export class BrokerSession {
       lomi_directory_list: async (a) => this.core.native.observe(await this.pairing(), { kind: "directory", ...(a as { workspaceId: string; path: string }) }, directoryList.data),
       lomi_editor_documents: async (a) => this.core.native.observe(await this.pairing(), { kind: "documents", ...(a as { workspaceId: string }) }, editorDocuments.data),
       ...panelObservationHandlers(core, () => this.pairing()),
+      ...runtimeIoHandlers(core, () => this.pairing()),
     };
   }
 

@@ -15,7 +15,18 @@ import {
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
 import { editorTypeRequest, otherProgramWriteRequest, protectFileRequest } from "../protocol/files-control.js";
 import { isFileQuery } from "../protocol/files-bridge.js";
-import { approvalRequest, checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import {
+  approvalRequest,
+  checkRequest,
+  clockRequest,
+  dispatchRequest,
+  inputRequest,
+  leaseRequest,
+  NATIVE_PATHS,
+  observeRequest,
+  operationRef,
+  pairingRequest,
+} from "../protocol/native-bridge.js";
 import { observeBook } from "./book-observations.js";
 import { contentBytes } from "./files/bytes.js";
 import { observeFiles } from "./files/file-observations.js";
@@ -33,6 +44,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   REPLAY_REFUSED: 409,
   REVISION_CONFLICT: 409,
   STALE_RUNTIME: 409,
+  LEASE_REQUIRED: 403,
+  LEASE_EXPIRED: 409,
   INTERNAL: 500,
 };
 
@@ -70,13 +83,14 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
   const sim = () => host.current;
   return [
     post(NATIVE_PATHS.clock, clockRequest, () => ({ now: sim().now() })),
-    post(NATIVE_PATHS.pairing, pairingRequest, (b) => sim().pairing(b.clientName)),
+    post(NATIVE_PATHS.pairing, pairingRequest, (b) => sim().pairing(b.clientName, b.brokerInstanceId)),
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
       if (query.kind === "panels") return sim().observePanels(pairingId, query.workspaceId);
       if (query.kind === "browser-snapshot") return sim().observeBrowserSnapshot(pairingId, query);
       if (query.kind === "capture") return sim().observeCapture(pairingId, query);
+      if (query.kind === "terminal-output") return sim().observeTerminalOutput(pairingId, query);
       if (isFileQuery(query)) return observeFiles(sim(), pairingId, query);
       return observeBook(sim(), pairingId, query);
     }),
@@ -92,6 +106,11 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
     post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
     post(NATIVE_PATHS.approval, approvalRequest, (b) => sim().askApproval(b.pairingId, b.subject, b.detail)),
+    post(NATIVE_PATHS.lease, leaseRequest, (b) => sim().acquireLease(b.pairingId, b.workspaceId, b.runtime)),
+    post(NATIVE_PATHS.input, inputRequest, (b) => {
+      const { dispatchId, loseReply } = sim().input(b);
+      return loseReply ? HttpResponse.error() : { dispatchId };
+    }),
   ];
 }
 

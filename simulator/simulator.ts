@@ -1,6 +1,7 @@
 import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
-import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.js";
+import type { DispatchPermit, InputRequest, NativeProgress, ObserveQuery } from "../protocol/native-bridge.js";
+import type { RuntimeRef } from "../protocol/tools/input.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
 import { Approvals } from "./approvals.js";
 import { Decisions } from "./decisions.js";
@@ -15,6 +16,7 @@ import { FaultPlan } from "./faults.js";
 import { FileWorld } from "./files/file-world.js";
 import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
+import { RuntimeIo } from "./runtime-io.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
 import { VirtualClock } from "./virtual-clock.js";
 import { WorldState, type WorkspaceState } from "./world-state.js";
@@ -51,6 +53,7 @@ export class Simulator {
   private readonly decisions: Decisions;
   private readonly ctx: NativeContext;
   private readonly background = new BackgroundWork();
+  private readonly io: RuntimeIo;
 
   constructor(seed: WorldSeed, randomSeed: number) {
     const world = worldSeedSchema.parse(seed);
@@ -63,6 +66,7 @@ export class Simulator {
     const browsers = new BrowserRuntimes(this.random, this.background);
     this.files = new FileWorld(world.projectFiles, this.random);
     this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, browsers, files: this.files };
+    this.io = new RuntimeIo(this.ctx, (terminalSessionId) => this.runningCommandIn(terminalSessionId), this.settle);
   }
 
   // Native bridge ---------------------------------------------------------------------------------
@@ -71,8 +75,10 @@ export class Simulator {
     return this.clock.now();
   }
 
-  pairing(clientName: string) {
+  /** A new broker instance behind a pairing does not inherit the leases of the one before it. */
+  pairing(clientName: string, brokerInstanceId?: string) {
     const p = this.world.requestPairing(clientName);
+    if (brokerInstanceId) this.world.leases.bindInstance(p.pairingId, brokerInstanceId);
     return { pairingId: p.pairingId, state: p.state };
   }
 
@@ -101,6 +107,24 @@ export class Simulator {
       domainRevision: ws.domainRevision.toString(),
       panels: ws.panels.map((p) => ({ ...p })),
     };
+  }
+
+  observeTerminalOutput(pairingId: string, query: Extract<ObserveQuery, { kind: "terminal-output" }>) {
+    return this.observeIn(pairingId, query.workspaceId, (ws) => {
+      this.world.panelBySession(ws, query.terminalSessionId);
+      return { terminalSessionId: query.terminalSessionId, ...this.world.terminalOutput.read(query.terminalSessionId, query.cursor, query.limit) };
+    });
+  }
+
+  acquireLease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
+    this.tick();
+    return this.io.acquireLease(pairingId, workspaceId, runtime);
+  }
+
+  /** Ordered input: refused with nothing sent, or sent at once. Of the faults, only a lost reply applies to input. */
+  input(request: InputRequest) {
+    this.tick();
+    return this.io.input(request, () => this.faults.take(request.tool, ["lose-reply"]) === "lose-reply");
   }
 
   askApproval(pairingId: string, subject: string, detail: string) {
@@ -229,10 +253,9 @@ export class Simulator {
     return this.world.bumpRevision(this.world.workspace(workspaceId));
   }
 
-  restartRuntime(panelId: string): { terminalSessionId: string } | { browserGeneration: string } {
+  restartRuntime(panelId: string): { terminalSessionId: string } | { browserGeneration: string } | { generation: string } {
     const { panel } = this.world.panelById(panelId);
-    const restarted =
-      panel.kind === "browser" ? { browserGeneration: this.ctx.browsers.restart(panel) } : { terminalSessionId: this.world.restartRuntime(panelId).terminalSessionId };
+    const restarted = panel.kind === "browser" ? { browserGeneration: this.ctx.browsers.restart(panel) } : this.world.restartRuntime(panelId);
     this.tick();
     return restarted;
   }
@@ -280,6 +303,12 @@ export class Simulator {
     const target = { pairing, ws, projectId: request.projectId, args: parsed.data as Record<string, unknown> };
     tool.check(this.ctx, target);
     return { tool, target };
+  }
+
+  private runningCommandIn(terminalSessionId: string): NativeOperation | undefined {
+    return [...this.operations.values()].find(
+      (op) => op.tool === "lomi_terminal_run" && !op.held && op.progress.phase !== "settled" && op.args.terminalSessionId === terminalSessionId,
+    );
   }
 
   private rejectedOperation(request: DispatchRequest, error: LomiError): NativeOperation {

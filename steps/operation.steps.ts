@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 
 const SETTLED = ["succeeded", "failed", "cancelled", "outcome_unknown"];
@@ -73,7 +74,7 @@ When("{agent} retries {string}", async function (this: LomiWorld, agent: string,
 
 When("{agent} retries {string} with {word} changed to {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, value: string) {
   const r = this.request(alias);
-  await this.call(agent, r.tool, { ...r.args, [field]: value });
+  await this.call(agent, r.tool, { ...r.args, [field]: await fillText(this, agent, value) });
 });
 
 When("{agent} retries {string} with {word} changed to the terminal session of {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, terminal: string) {

@@ -34,6 +34,16 @@ export interface NamedRequest {
   operationId: string | undefined;
 }
 
+/** An input lease the scenario acquired under a name, with the runtime it was acquired for and the dispatches made under it. */
+export interface NamedLease {
+  agent: string;
+  workspaceId: string;
+  leaseId: string;
+  runtime: Record<string, unknown>;
+  /** Lomi's dispatchId for each inputSequence the broker reported as newly dispatched. */
+  dispatches: Map<string, string>;
+}
+
 type Receipt = { operationId: string; state: string; effectState: string; result: Record<string, unknown> | null; error: { code: string } | null; tool: string };
 
 /** The scenario's world: the simulated Lomi, the broker under test, the agents and what they sent. */
@@ -51,6 +61,9 @@ export class LomiWorld extends World<RunParameters> {
   readonly revisions = new Map<string, string>();
   /** Other compare-and-set tokens the agent observed (a settings section's, a conversation's, a draft's), by name. */
   readonly tokens = new Map<string, string>();
+  /** The runtime identity (terminalSessionId or Android generation) last observed per panel, and the input leases acquired by name. */
+  readonly runtimes = new Map<string, string>();
+  readonly leases = new Map<string, NamedLease>();
   lastReply: Reply | undefined;
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
@@ -192,6 +205,12 @@ export class LomiWorld extends World<RunParameters> {
     if (typeof data.workspaceId === "string" && typeof data.domainRevision === "string") this.revisions.set(data.workspaceId, data.domainRevision);
     const op = data.operation as { workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;
     if (op?.workspaceId && typeof op.result?.domainRevision === "string") this.revisions.set(op.workspaceId, op.result.domainRevision);
+    if (Array.isArray(data.panels)) {
+      for (const p of data.panels as Array<{ panelId: string; terminalSessionId?: string | null; generation?: string | null }>) {
+        const runtime = p.terminalSessionId ?? p.generation;
+        if (runtime) this.runtimes.set(p.panelId, runtime);
+      }
+    }
     if (Array.isArray(data.workspaces)) {
       for (const w of data.workspaces as Array<{ workspaceId: string; domainRevision: string }>) this.revisions.set(w.workspaceId, w.domainRevision);
     }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { receiptSchema } from "../receipt.js";
+import { androidLaunch } from "./android.js";
 import { browserClick, browserNavigate, browserOpen, browserUpload } from "./browser.js";
 import { chatDraftSave, chatSend } from "./chat.js";
 import { gitCommit } from "./git.js";
@@ -22,6 +23,7 @@ export const MUTATIONS = [
   browserNavigate,
   browserClick,
   browserUpload,
+  androidLaunch,
   fileWrite,
   editorApply,
   directoryCreate,

@@ -1,4 +1,5 @@
 import type { NativeTool } from "../native-tool.js";
+import { nativeAndroidLaunch } from "./android.js";
 import { nativeChatDraftSave, nativeChatSend } from "./chat.js";
 import { nativeGitCommit } from "./git.js";
 import { nativeSettingsUpdate } from "./settings.js";
@@ -20,6 +21,7 @@ export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
       nativeChatSend,
       nativeGitCommit,
       ...BROWSER_TOOLS,
+      nativeAndroidLaunch,
       nativeFileWrite,
       nativeEditorApply,
       nativeDirectoryCreate,
