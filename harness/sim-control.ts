@@ -10,7 +10,9 @@ import {
   faultReply,
   type WorldSeed,
 } from "../protocol/control-api.js";
+import { filesSnapshotReply } from "../protocol/files-control.js";
 import { nativeErrorSchema } from "../protocol/native-bridge.js";
+import type { FileContent } from "../protocol/tools/files.js";
 import { LomiError } from "../protocol/errors.js";
 
 /** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
@@ -74,5 +76,17 @@ export class SimControl {
   }
   restartRuntime(panelId: string) {
     return this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply);
+  }
+  files() {
+    return this.request("GET", CONTROL_PATHS.files, undefined, filesSnapshotReply);
+  }
+  otherProgramWrites(projectId: string, path: string, content: FileContent) {
+    return this.request("POST", CONTROL_PATHS.otherProgramWrite, { projectId, path, content });
+  }
+  protectFile(projectId: string, path: string) {
+    return this.request("POST", CONTROL_PATHS.protectFile, { projectId, path });
+  }
+  userTypes(projectId: string, path: string, text: string) {
+    return this.request("POST", CONTROL_PATHS.editorType, { projectId, path, text });
   }
 }

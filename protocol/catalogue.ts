@@ -4,6 +4,9 @@ import { chatRead } from "./tools/chat.js";
 import { gitStatus } from "./tools/git.js";
 import { browserSnapshot } from "./tools/browser.js";
 import { capture } from "./tools/capture.js";
+import { directoryList } from "./tools/directories.js";
+import { editorDocuments } from "./tools/editor.js";
+import { fileRead } from "./tools/files.js";
 import { MUTATIONS } from "./tools/mutations.js";
 import { leaseAcquire, ORDERED_INPUT_TOOLS, terminalRead } from "./tools/input.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
@@ -30,6 +33,9 @@ export const CATALOGUE: readonly ToolContract[] = [
   terminalRead,
   leaseAcquire,
   ...ORDERED_INPUT_TOOLS,
+  fileRead,
+  directoryList,
+  editorDocuments,
   ...MUTATIONS,
 ];
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decimalRevision, id, isoTime } from "./fields.js";
+import { projectFilesSeed } from "./files-control.js";
 import { effectStateSchema } from "./states.js";
 import { conversationSeed } from "./tools/chat.js";
 import { repositorySeed } from "./tools/git.js";
@@ -22,6 +23,10 @@ export const CONTROL_PATHS = {
   decideApproval: "/control/v1/approvals/decide",
   decisions: "/control/v1/decisions",
   decideOperation: "/control/v1/decisions/decide",
+  files: "/control/v1/files",
+  otherProgramWrite: "/control/v1/files/write",
+  protectFile: "/control/v1/files/protect",
+  editorType: "/control/v1/editor/type",
 } as const;
 
 export const commandScript = z.strictObject({
@@ -61,6 +66,8 @@ export const worldSeedSchema = z.strictObject({
   commands: z.record(z.string(), commandScript).default({}),
   conversations: z.array(conversationSeed).default([]),
   repositories: z.array(repositorySeed).default([]),
+  /** Each project's files, directories and open editor documents, by projectId. */
+  projectFiles: z.record(id, projectFilesSeed).default({}),
 });
 export type WorldSeed = z.input<typeof worldSeedSchema>;
 export type World = z.output<typeof worldSeedSchema>;
@@ -119,6 +126,7 @@ export const snapshotReply = z.strictObject({
     z.strictObject({
       workspaceId: id,
       domainRevision: decimalRevision,
+      open: z.boolean(),
       panels: z.array(panelSchema),
     }),
   ),

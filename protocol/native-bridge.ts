@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "./errors.js";
 import { id } from "./fields.js";
+import { fileObservations, fileQueries } from "./files-bridge.js";
 import { effectStateSchema } from "./states.js";
 import { chatRead } from "./tools/chat.js";
 import { gitStatus } from "./tools/git.js";
@@ -54,11 +55,12 @@ export const observeRequest = z.strictObject({
     browserSnapshotQuery,
     captureQuery,
     z.strictObject({ kind: z.literal("terminal-output"), workspaceId: id, terminalSessionId: id, cursor: z.number().int().nonnegative(), limit: z.number().int().positive() }),
+    ...fileQueries,
   ]),
 });
 export type ObserveQuery = z.infer<typeof observeRequest>["query"];
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, browserSnapshot.data, nativeCapture, terminalRead.data]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, browserSnapshot.data, nativeCapture, terminalRead.data, ...fileObservations]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });

@@ -191,8 +191,10 @@ export class OperationEngine {
     let r = r0;
     let next: StoredReceipt | undefined;
     if (progress.phase === "settled") {
-      // The user approved and the work finished between two reads: it ran, so the receipt says so on its way.
-      if (r.state === "awaiting_user" && !canTransition(r.state, progress.state)) r = this.store.transition(r, "running", {}, now) ?? r;
+      // The user approved and the work ran between two reads (it settled succeeded, or with effects): the receipt says it ran.
+      if (r.state === "awaiting_user" && canTransition("running", progress.state) && (progress.state === "succeeded" || progress.effectState !== "none")) {
+        r = this.store.transition(r, "running", {}, now) ?? r;
+      }
       next = this.store.transition(r, progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error }, now);
     } else if (progress.phase === "unknown") {
       next = this.store.transition(r, "failed", { effectState: "none", error: { code: "NATIVE_FAILURE", message: "Lomi has no record of this dispatch: it never arrived." } }, now);

@@ -3,6 +3,9 @@ import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protoc
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
 import { chatRead } from "../protocol/tools/chat.js";
+import { directoryList } from "../protocol/tools/directories.js";
+import { editorDocuments } from "../protocol/tools/editor.js";
+import { fileRead } from "../protocol/tools/files.js";
 import { gitStatus } from "../protocol/tools/git.js";
 import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
@@ -51,6 +54,9 @@ export class BrokerSession {
         this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: String(a.workspaceId), conversationId: String(a.conversationId) }, chatRead.data),
       lomi_git_status: async (a) =>
         this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
+      lomi_file_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "file", ...(a as { workspaceId: string; path: string }) }, fileRead.data),
+      lomi_directory_list: async (a) => this.core.native.observe(await this.pairing(), { kind: "directory", ...(a as { workspaceId: string; path: string }) }, directoryList.data),
+      lomi_editor_documents: async (a) => this.core.native.observe(await this.pairing(), { kind: "documents", ...(a as { workspaceId: string }) }, editorDocuments.data),
       ...panelObservationHandlers(core, () => this.pairing()),
       ...runtimeIoHandlers(core, () => this.pairing()),
     };

@@ -13,6 +13,8 @@ import {
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
+import { editorTypeRequest, otherProgramWriteRequest, protectFileRequest } from "../protocol/files-control.js";
+import { isFileQuery } from "../protocol/files-bridge.js";
 import {
   approvalRequest,
   checkRequest,
@@ -26,6 +28,9 @@ import {
   pairingRequest,
 } from "../protocol/native-bridge.js";
 import { observeBook } from "./book-observations.js";
+import { contentBytes } from "./files/bytes.js";
+import { observeFiles } from "./files/file-observations.js";
+import { projectPath } from "./files/file-tree.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -86,6 +91,7 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
       if (query.kind === "browser-snapshot") return sim().observeBrowserSnapshot(pairingId, query);
       if (query.kind === "capture") return sim().observeCapture(pairingId, query);
       if (query.kind === "terminal-output") return sim().observeTerminalOutput(pairingId, query);
+      if (isFileQuery(query)) return observeFiles(sim(), pairingId, query);
       return observeBook(sim(), pairingId, query);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
@@ -132,6 +138,10 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
     post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
     get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
     post(CONTROL_PATHS.decideOperation, operationDecisionRequest, (b) => sim().decideOperation(b.operationId, b.decision)),
+    get(CONTROL_PATHS.files, () => sim().files.snapshot()),
+    post(CONTROL_PATHS.otherProgramWrite, otherProgramWriteRequest, (b) => sim().files.writeFile(b.projectId, projectPath(b.path, "path"), contentBytes(b.content), "path")),
+    post(CONTROL_PATHS.protectFile, protectFileRequest, (b) => sim().files.tree(b.projectId).protect(projectPath(b.path, "path"))),
+    post(CONTROL_PATHS.editorType, editorTypeRequest, (b) => sim().files.view(sim().files.userTypes(b.projectId, projectPath(b.path, "path"), b.text))),
   ];
 }
 

@@ -6,6 +6,7 @@ import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
 import type { Decisions } from "./decisions.js";
 import type { BrowserRuntimes } from "./browser/browser-runtimes.js";
+import type { FileWorld } from "./files/file-world.js";
 import type { Ledger } from "./ledger.js";
 import type { VirtualClock } from "./virtual-clock.js";
 import type { Pairing, WorkspaceState, WorldState } from "./world-state.js";
@@ -19,6 +20,8 @@ export interface NativeContext {
   /** Where a tool puts a question to the user, waiting in awaiting_user for the answer. */
   decisions: Decisions;
   browsers: BrowserRuntimes;
+  /** Every project's files and the shared editor's documents. */
+  files: FileWorld;
 }
 
 export interface Target<A> {

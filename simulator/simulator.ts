@@ -13,6 +13,7 @@ import { BrowserRuntimes } from "./browser/browser-runtimes.js";
 import { capturePanel } from "./capture/panel-capture.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
+import { FileWorld } from "./files/file-world.js";
 import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
 import { RuntimeIo } from "./runtime-io.js";
@@ -45,6 +46,7 @@ export class Simulator {
   readonly ledger: Ledger;
   readonly world: WorldState;
   readonly approvals: Approvals;
+  readonly files: FileWorld;
   private readonly random: Random;
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
@@ -62,7 +64,8 @@ export class Simulator {
     this.approvals = new Approvals(this.random);
     this.decisions = new Decisions(this.settle);
     const browsers = new BrowserRuntimes(this.random, this.background);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, browsers };
+    this.files = new FileWorld(world.projectFiles, this.random);
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, browsers, files: this.files };
     this.io = new RuntimeIo(this.ctx, (terminalSessionId) => this.runningCommandIn(terminalSessionId), this.settle);
   }
 
@@ -268,6 +271,7 @@ export class Simulator {
       workspaces: [...this.world.workspaces.values()].map((w) => ({
         workspaceId: w.workspaceId,
         domainRevision: w.domainRevision.toString(),
+        open: !w.closed,
         panels: w.panels.map((p) => ({ ...p })),
       })),
       processes: [...this.operations.values()]
@@ -294,6 +298,7 @@ export class Simulator {
     }
     const pairing = this.world.approvedPairing(request.pairingId);
     const ws = this.world.approvedWorkspace(pairing, request.workspaceId);
+    this.world.requireOpen(ws);
     this.world.project(ws, request.projectId);
     const target = { pairing, ws, projectId: request.projectId, args: parsed.data as Record<string, unknown> };
     tool.check(this.ctx, target);

@@ -22,6 +22,8 @@ export interface WorkspaceState {
   approvalByDefault: boolean;
   domainRevision: bigint;
   panels: Panel[];
+  /** Set when lomi_workspace_close closed it: nothing more can be done in it. */
+  closed?: boolean;
 }
 
 export interface Pairing {
@@ -111,6 +113,10 @@ export class WorldState {
       throw new LomiError("WORKSPACE_NOT_APPROVED", `Workspace ${workspaceId} is not approved for this session.`, { field: "workspaceId" });
     }
     return ws;
+  }
+
+  requireOpen(ws: WorkspaceState): void {
+    if (ws.closed) throw new LomiError("NOT_FOUND", `Workspace ${ws.workspaceId} was closed in Lomi; nothing can be done in it until the user opens it again.`, { field: "workspaceId" });
   }
 
   project(ws: WorkspaceState, projectId: string): void {

@@ -4,8 +4,9 @@ import type { LomiWorld } from "./world.js";
 /**
  * Fills {{name}} and {{name:arg}} in a JSON docstring with what the scenario has observed:
  * epoch[:workspace], revision:workspace, op:alias, session:alias (the terminalSessionId of alias's result),
- * lease:alias (a lease acquired under that name), generation:panelId (the Android generation last observed) and
- * currentSession:alias (the terminalSessionId last observed for the panel alias created).
+ * lease:alias (a lease acquired under that name), generation:panelId (the Android generation last observed),
+ * currentSession:alias (the terminalSessionId last observed for the panel alias created) and
+ * disk|directory|entry|document|buffer:path (steps/file-observations.ts).
  */
 export async function fillPlaceholders(world: LomiWorld, agentName: string, text: string): Promise<Record<string, unknown>> {
   const filled = await fillText(world, agentName, text);
@@ -19,7 +20,7 @@ export async function fillPlaceholders(world: LomiWorld, agentName: string, text
 /** The text with each placeholder replaced by its value. */
 export async function fillText(world: LomiWorld, agentName: string, text: string): Promise<string> {
   let filled = text;
-  for (const [whole, name, arg] of text.matchAll(/\{\{(\w+)(?::([\w.-]+))?\}\}/g)) {
+  for (const [whole, name, arg] of text.matchAll(/\{\{(\w+)(?::([\w./-]+))?\}\}/g)) {
     filled = filled.replace(whole, await valueOf(world, agentName, name!, arg));
   }
   return filled;
@@ -58,8 +59,11 @@ async function valueOf(world: LomiWorld, agentName: string, name: string, arg: s
       if (typeof panelId !== "string") throw configError(`operation "${arg}" has no panelId in its result`);
       return observedRuntime(world, panelId);
     }
-    default:
-      throw configError(`unknown placeholder {{${name}}}`);
+    default: {
+      const observed = world.fileObservations.placeholder(name, arg ?? "");
+      if (observed === undefined) throw configError(`unknown placeholder {{${name}}}`);
+      return observed;
+    }
   }
 }
 

@@ -14,6 +14,7 @@ import type { SimControl } from "../harness/sim-control.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { readWorldFile } from "../simulator/world-file.js";
 import { PanelMemory } from "./panel-memory.js";
+import { FileObservations } from "./file-observations.js";
 
 export const DEFAULT_AGENT = "agent";
 
@@ -69,6 +70,8 @@ export class LomiWorld extends World<RunParameters> {
   lastEventPage: unknown;
   /** Browser snapshots, runtimes and captures the agents saw. */
   readonly panelMemory = new PanelMemory();
+  /** What the agents observed of files, directories and editor documents. */
+  readonly fileObservations = new FileObservations(this.tokens);
   private unverifiedError: ErrorEnvelope | undefined;
 
   constructor(options: IWorldOptions<RunParameters>) {
@@ -197,6 +200,7 @@ export class LomiWorld extends World<RunParameters> {
   /** Keeps the latest domainRevision any reply showed for a workspace. */
   private observe(reply: Reply): void {
     if (reply.envelope.status !== "ok") return;
+    this.fileObservations.observe(reply);
     const data = reply.envelope.data as Record<string, unknown>;
     if (typeof data.workspaceId === "string" && typeof data.domainRevision === "string") this.revisions.set(data.workspaceId, data.domainRevision);
     const op = data.operation as { workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;

@@ -5,7 +5,11 @@ import { browserClick, browserNavigate, browserOpen, browserUpload } from "./bro
 import { chatDraftSave, chatSend } from "./chat.js";
 import { gitCommit } from "./git.js";
 import { settingsUpdate } from "./settings.js";
+import { directoryCreate, directoryDelete, directoryRename } from "./directories.js";
+import { editorApply } from "./editor.js";
+import { fileWrite } from "./files.js";
 import { terminalCreate, terminalRun } from "./terminal.js";
+import { workspaceClose } from "./workspace-close.js";
 
 /** Every operation tool: the ones with durable receipts, retry identity and an operationId. */
 export const MUTATIONS = [
@@ -20,6 +24,12 @@ export const MUTATIONS = [
   browserClick,
   browserUpload,
   androidLaunch,
+  fileWrite,
+  editorApply,
+  directoryCreate,
+  directoryRename,
+  directoryDelete,
+  workspaceClose,
 ] as const;
 export type MutationName = (typeof MUTATIONS)[number]["name"];
 export const MUTATION_NAMES = MUTATIONS.map((m) => m.name) as [MutationName, ...MutationName[]];
