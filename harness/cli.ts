@@ -27,6 +27,9 @@ Broker under test (one of):
   --broker-image IMAGE   a broker image, run with testcontainers on the host network: it gets
                          LOMI_NATIVE_URL, LOMI_STORE_PATH (under a mounted /lomi-store), LOMI_SEED and
                          LOMI_MCP_PORT, and serves http://127.0.0.1:$LOMI_MCP_PORT/mcp. A crash kills the container.
+  --broker-faults        the broker (--broker-cmd or --broker-image) honours LOMI_BROKER_FAULTS
+                         (fail-reserve, crash-after-reserve, crash-after-dispatch, crash-before-settle);
+                         without it, scenarios that need fault hooks are not applicable
 
 Options:
   --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash", "not @needs-crash"
@@ -61,6 +64,7 @@ function parse() {
         "broker-url": { type: "string" },
         "native-port": { type: "string" },
         "broker-image": { type: "string" },
+        "broker-faults": { type: "boolean", default: false },
         tags: { type: "string" },
         parallel: { type: "string", default: "1" },
         reports: { type: "string", default: "reports" },
@@ -83,9 +87,13 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
   if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
   if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
+  const brokerFaults = values["broker-faults"];
+  if (brokerFaults && values["broker-cmd"] === undefined && values["broker-image"] === undefined) {
+    throw new UsageError("--broker-faults goes with --broker-cmd or --broker-image: the reference broker in-process has its hooks, a broker at a URL cannot be armed");
+  }
   if (values["broker-cmd"] !== undefined) {
     if (values["broker-cmd"].trim() === "") throw new UsageError("--broker-cmd needs a command");
-    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], seed, timeoutMs }, name: `command: ${values["broker-cmd"]}` };
+    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerFaults, seed, timeoutMs }, name: `command: ${values["broker-cmd"]}` };
   }
   if (values["broker-url"] !== undefined) {
     let url: URL;
@@ -99,7 +107,7 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
     return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, seed, timeoutMs }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
   }
   if (values["broker-image"] !== undefined) {
-    return { parameters: { adapter: "image", brokerImage: values["broker-image"], seed, timeoutMs }, name: `image: ${values["broker-image"]}` };
+    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, seed, timeoutMs }, name: `image: ${values["broker-image"]}` };
   }
   return { parameters: { adapter: "in-process", seed, timeoutMs }, name: "reference broker (in-process)" };
 }

@@ -3,6 +3,7 @@ import { contractOf } from "../protocol/catalogue.js";
 import { anyEnvelopeSchema, type Envelope } from "../protocol/envelope.js";
 import { outputSchemaOf } from "../protocol/tool-contract.js";
 import { violation } from "./harness-error.js";
+import { checkImageBlocks } from "./image-blocks.js";
 
 export interface RawToolResult {
   content?: unknown;
@@ -14,7 +15,8 @@ const describe = (value: unknown) => JSON.stringify(value)?.slice(0, 600);
 
 /**
  * The ENV rules, checked on every reply the suite receives: the envelope in structuredContent,
- * isError exactly for errors, a text block mirroring it, and the tool's output schema from the catalogue.
+ * isError exactly for errors, a text block mirroring it, the tool's output schema from the catalogue,
+ * and PNG image blocks that decode.
  */
 export function checkEnvelope(tool: string, result: RawToolResult): Envelope {
   const sc = result.structuredContent;
@@ -42,5 +44,6 @@ export function checkEnvelope(tool: string, result: RawToolResult): Envelope {
       throw violation(`[ENV-04] ${tool}'s reply breaks its output schema at ${issue?.path.join(".") || "(root)"}: ${issue?.message}. Reply: ${describe(sc)}`);
     }
   }
+  checkImageBlocks(tool, result.content, envelope);
   return envelope;
 }

@@ -5,14 +5,17 @@ const common = {
   timeoutMs: z.number().int().positive().default(10_000),
 };
 
+/** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */
+const faults = { brokerFaults: z.boolean().default(false) };
+
 /** What a conformance run passes to every scenario (cucumber worldParameters); in-process when nothing is said. */
 export const runParametersSchema = z.preprocess(
   (value) => ({ adapter: "in-process", ...(value as object) }),
   z.discriminatedUnion("adapter", [
     z.strictObject({ adapter: z.literal("in-process"), ...common }),
-    z.strictObject({ adapter: z.literal("command"), brokerCommand: z.string().min(1), ...common }),
+    z.strictObject({ adapter: z.literal("command"), brokerCommand: z.string().min(1), ...faults, ...common }),
     z.strictObject({ adapter: z.literal("url"), brokerUrl: z.url(), nativePort: z.number().int().min(1).max(65535), ...common }),
-    z.strictObject({ adapter: z.literal("image"), brokerImage: z.string().min(1), ...common }),
+    z.strictObject({ adapter: z.literal("image"), brokerImage: z.string().min(1), ...faults, ...common }),
   ]),
 );
 export type RunParameters = z.infer<typeof runParametersSchema>;

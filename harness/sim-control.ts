@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import {
+  approvalsReply,
   CONTROL_PATHS,
+  decisionsReply,
   ledgerReply,
   pairingsReply,
   restartRuntimeReply,
@@ -8,7 +10,9 @@ import {
   faultReply,
   type WorldSeed,
 } from "../protocol/control-api.js";
+import { filesSnapshotReply } from "../protocol/files-control.js";
 import { nativeErrorSchema } from "../protocol/native-bridge.js";
+import type { FileContent } from "../protocol/tools/files.js";
 import { LomiError } from "../protocol/errors.js";
 
 /** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
@@ -57,7 +61,32 @@ export class SimControl {
   changeLayout(workspaceId: string) {
     return this.request("POST", CONTROL_PATHS.layoutChange, { workspaceId });
   }
-  async restartRuntime(panelId: string) {
-    return (await this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply)).terminalSessionId;
+  async approvals() {
+    return (await this.request("GET", CONTROL_PATHS.approvals, undefined, approvalsReply)).approvals;
+  }
+  decideApproval(approvalId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideApproval, { approvalId, decision });
+  }
+  /** The decisions Lomi is showing the user, one per operation waiting in awaiting_user. */
+  async decisions() {
+    return (await this.request("GET", CONTROL_PATHS.decisions, undefined, decisionsReply)).decisions;
+  }
+  decideOperation(operationId: string, decision: "approve" | "deny") {
+    return this.request("POST", CONTROL_PATHS.decideOperation, { operationId, decision });
+  }
+  restartRuntime(panelId: string) {
+    return this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply);
+  }
+  files() {
+    return this.request("GET", CONTROL_PATHS.files, undefined, filesSnapshotReply);
+  }
+  otherProgramWrites(projectId: string, path: string, content: FileContent) {
+    return this.request("POST", CONTROL_PATHS.otherProgramWrite, { projectId, path, content });
+  }
+  protectFile(projectId: string, path: string) {
+    return this.request("POST", CONTROL_PATHS.protectFile, { projectId, path });
+  }
+  userTypes(projectId: string, path: string, text: string) {
+    return this.request("POST", CONTROL_PATHS.editorType, { projectId, path, text });
   }
 }

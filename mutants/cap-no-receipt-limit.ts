@@ -1,16 +1,30 @@
-import { ReceiptStore } from "../reference-broker/receipt-store.js";
+import { ReceiptStore, type StoredReceipt } from "../reference-broker/receipt-store.js";
 import { overriding } from "./doctored-store.js";
 import type { Mutant } from "./mutant.js";
 
 export const capNoReceiptLimit: Mutant = {
   name: "cap-no-receipt-limit",
   family: "CAP",
-  breaks: [],
-  defect: "the store admits receipts past 4,096 (its count always reads 0), so RESOURCE_EXHAUSTED never comes",
+  breaks: ["CAP-01"],
+  defect: "the store admits receipts past 4,096 (its capacity check counts none), so RESOURCE_EXHAUSTED never comes; lomi_store_status still tells the truth",
   parts: {
     openStore: (file, now) => {
       const opened = ReceiptStore.open(file, now);
-      return { ...opened, store: overriding(opened.store, { receiptCount: () => 0 }) };
+      let reserving = false;
+      const store = overriding(opened.store, {
+        reserve(this: ReceiptStore, receipt: StoredReceipt) {
+          reserving = true;
+          try {
+            return ReceiptStore.prototype.reserve.call(this, receipt);
+          } finally {
+            reserving = false;
+          }
+        },
+        receiptCount(this: ReceiptStore) {
+          return reserving ? 0 : ReceiptStore.prototype.receiptCount.call(this);
+        },
+      });
+      return { ...opened, store };
     },
   },
 };

@@ -7,7 +7,7 @@ const sent = new Map<string, number>();
 export const inputSequenceRenumbered: Mutant = {
   name: "input-sequence-renumbered",
   family: "INPUT",
-  breaks: [],
+  breaks: ["INPUT-03", "INPUT-05"],
   defect: "the broker numbers input itself: a repeated inputSequence is sent again as the next one, and a gap is closed instead of refused",
   parts: {
     session: sessionWrappedBy(({ call }, name, args) => {

@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
+import { chatRead } from "./tools/chat.js";
+import { gitStatus } from "./tools/git.js";
+import { browserSnapshot } from "./tools/browser.js";
+import { capture } from "./tools/capture.js";
+import { directoryList } from "./tools/directories.js";
+import { editorDocuments } from "./tools/editor.js";
+import { fileRead } from "./tools/files.js";
 import { MUTATIONS } from "./tools/mutations.js";
+import { leaseAcquire, ORDERED_INPUT_TOOLS, terminalRead } from "./tools/input.js";
 import { eventsRead, operationCancel, operationGet, operationLookup } from "./tools/operation.js";
+import { storeReconcile, storeStatus } from "./tools/store.js";
+import { settingsRead } from "./tools/settings.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 /** Every tool of the reference broker, in the order tools/list shows them. */
@@ -13,6 +23,19 @@ export const CATALOGUE: readonly ToolContract[] = [
   operationLookup,
   operationCancel,
   eventsRead,
+  storeStatus,
+  storeReconcile,
+  settingsRead,
+  chatRead,
+  gitStatus,
+  browserSnapshot,
+  capture,
+  terminalRead,
+  leaseAcquire,
+  ...ORDERED_INPUT_TOOLS,
+  fileRead,
+  directoryList,
+  editorDocuments,
   ...MUTATIONS,
 ];
 

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { decimalRevision, id, isoTime } from "./fields.js";
+import { projectFilesSeed } from "./files-control.js";
 import { effectStateSchema } from "./states.js";
+import { conversationSeed } from "./tools/chat.js";
+import { repositorySeed } from "./tools/git.js";
 import { panelSchema } from "./tools/workspace.js";
 
 // The simulator's control API: what a harness uses to seed the world, play the user, inject faults and
@@ -16,6 +19,14 @@ export const CONTROL_PATHS = {
   advanceClock: "/control/v1/clock/advance",
   layoutChange: "/control/v1/layout/change",
   restartRuntime: "/control/v1/runtime/restart",
+  approvals: "/control/v1/approvals",
+  decideApproval: "/control/v1/approvals/decide",
+  decisions: "/control/v1/decisions",
+  decideOperation: "/control/v1/decisions/decide",
+  files: "/control/v1/files",
+  otherProgramWrite: "/control/v1/files/write",
+  protectFile: "/control/v1/files/protect",
+  editorType: "/control/v1/editor/type",
 } as const;
 
 export const commandScript = z.strictObject({
@@ -23,6 +34,17 @@ export const commandScript = z.strictObject({
   durationMs: z.number().int().nonnegative().default(0),
   exitCode: z.number().int().min(0).max(255).default(0),
   ignoresInterrupt: z.boolean().default(false),
+});
+
+/** An Android runtime panel with its device: screen size (for native range checks) and installed apps. */
+export const androidDeviceSeed = z.strictObject({
+  panelId: id,
+  projectId: id,
+  title: z.string(),
+  device: z.string(),
+  screen: z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() }),
+  /** opensScreen false: the app takes the launch intent and never shows its screen (it crashes at start). */
+  apps: z.array(z.strictObject({ appId: z.string(), opensScreen: z.boolean().default(true) })).default([]),
 });
 
 export const worldSeedSchema = z.strictObject({
@@ -37,10 +59,15 @@ export const worldSeedSchema = z.strictObject({
         projects: z.array(z.strictObject({ projectId: id, name: z.string() })).min(1),
         /** Left out of the user's approval unless named explicitly. */
         approvalByDefault: z.boolean().default(true),
+        android: z.array(androidDeviceSeed).default([]),
       }),
     )
     .min(1),
   commands: z.record(z.string(), commandScript).default({}),
+  conversations: z.array(conversationSeed).default([]),
+  repositories: z.array(repositorySeed).default([]),
+  /** Each project's files, directories and open editor documents, by projectId. */
+  projectFiles: z.record(id, projectFilesSeed).default({}),
 });
 export type WorldSeed = z.input<typeof worldSeedSchema>;
 export type World = z.output<typeof worldSeedSchema>;
@@ -53,6 +80,12 @@ export const decideRequest = z.strictObject({
   workspaceIds: z.array(id).optional(),
 });
 
+/** The decisions Lomi is showing the user for operations waiting in awaiting_user. */
+export const decisionsReply = z.strictObject({
+  decisions: z.array(z.strictObject({ operationId: id, tool: z.string(), question: z.string() })),
+});
+export const operationDecisionRequest = z.strictObject({ operationId: id, decision: z.enum(["approve", "deny"]) });
+
 export const FAULT_ACTIONS = ["hold", "fail", "lose-reply"] as const;
 export const faultRequest = z.strictObject({ action: z.enum(FAULT_ACTIONS), tool: z.string().optional() });
 export const faultReply = z.strictObject({ faultId: id });
@@ -63,7 +96,8 @@ export const releaseRequest = z.strictObject({ operationId: id, outcome: z.enum(
 export const advanceClockRequest = z.strictObject({ ms: z.number().int().nonnegative() });
 export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
-export const restartRuntimeReply = z.strictObject({ terminalSessionId: id });
+/** The new identity of the panel's runtime, named as the panel's kind names it. */
+export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id }), z.strictObject({ generation: id })]);
 
 export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;
 export const ledgerEntrySchema = z.strictObject({
@@ -92,6 +126,7 @@ export const snapshotReply = z.strictObject({
     z.strictObject({
       workspaceId: id,
       domainRevision: decimalRevision,
+      open: z.boolean(),
       panels: z.array(panelSchema),
     }),
   ),
@@ -99,3 +134,8 @@ export const snapshotReply = z.strictObject({
     z.strictObject({ operationId: id, terminalSessionId: id, command: z.string(), state: z.enum(["running", "exited"]), exitCode: z.number().int().nullable() }),
   ),
 });
+
+export const approvalsReply = z.strictObject({
+  approvals: z.array(z.strictObject({ approvalId: id, pairingId: id, subject: z.string(), detail: z.string(), state: z.enum(["pending", "approved", "denied", "spent"]) })),
+});
+export const decideApprovalRequest = z.strictObject({ approvalId: id, decision: z.enum(["approve", "deny"]) });

@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   "STALE_REFERENCE", // a snapshot-scoped reference (elementRef, frameId, snapshotId) from an older snapshot or navigation
   "OUT_OF_RANGE", // a native validator's narrower range (a coordinate, a size, a count)
   "ALREADY_EXISTS",
+  "NOTHING_TO_COMMIT", // a Git commit with nothing staged
   "REPLAY_REFUSED", // native: a second dispatch under a permit already seen
   "INTERNAL",
 ] as const;

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { ERROR_CODES } from "./errors.js";
 import { id } from "./fields.js";
+import { fileObservations, fileQueries } from "./files-bridge.js";
 import { effectStateSchema } from "./states.js";
+import { chatRead } from "./tools/chat.js";
+import { gitStatus } from "./tools/git.js";
+import { settingsRead } from "./tools/settings.js";
+import { browserSnapshot, browserSnapshotQuery } from "./tools/browser.js";
+import { captureQuery, nativeCapture } from "./tools/capture.js";
+import { inputSequence, keyInput, ORDERED_INPUT_NAMES, runtimeRef, tapInput, terminalRead, textInput } from "./tools/input.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 // The native bridge: how a broker talks to Lomi (here, the simulator). HTTP + JSON, every call a POST
@@ -14,6 +21,9 @@ export const NATIVE_PATHS = {
   dispatch: "/native/v1/dispatch",
   status: "/native/v1/status",
   cancel: "/native/v1/cancel",
+  approval: "/native/v1/approval",
+  lease: "/native/v1/lease",
+  input: "/native/v1/input",
 } as const;
 
 /** Any non-2xx answer of the bridge carries this body. */
@@ -39,10 +49,18 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("workspaces") }),
     z.strictObject({ kind: z.literal("workspace"), workspaceId: id }),
     z.strictObject({ kind: z.literal("panels"), workspaceId: id }),
+    z.strictObject({ kind: z.literal("settings"), workspaceId: id }),
+    z.strictObject({ kind: z.literal("conversation"), workspaceId: id, conversationId: id }),
+    z.strictObject({ kind: z.literal("repository"), workspaceId: id, projectId: id }),
+    browserSnapshotQuery,
+    captureQuery,
+    z.strictObject({ kind: z.literal("terminal-output"), workspaceId: id, terminalSessionId: id, cursor: z.number().int().nonnegative(), limit: z.number().int().positive() }),
+    ...fileQueries,
   ]),
 });
+export type ObserveQuery = z.infer<typeof observeRequest>["query"];
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data]);
+export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, browserSnapshot.data, nativeCapture, terminalRead.data, ...fileObservations]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });
@@ -67,3 +85,30 @@ export const nativeProgress = z.discriminatedUnion("phase", [
   z.strictObject({ phase: z.literal("unknown") }),
 ]);
 export type NativeProgress = z.infer<typeof nativeProgress>;
+
+/**
+ * A decision the user makes in Lomi about something that is not an operation (store maintenance).
+ * Asking again with the same subject and detail answers the same approval; an approved one answers
+ * "approved" once and is then spent.
+ */
+export const approvalRequest = z.strictObject({ pairingId: id, subject: z.enum(["store-reconcile"]), detail: z.string().max(4096) });
+export const approvalReply = z.strictObject({ approvalId: id, state: z.enum(["pending", "approved", "denied"]) });
+
+// Ordered input: no permit and no receipt. Lomi checks the lease and the runtime, and either refuses
+// with nothing sent or sends the input and names the dispatch. Deduplication is the broker's.
+export const leaseRequest = z.strictObject({ pairingId: id, workspaceId: id, runtime: runtimeRef });
+export const leaseReply = z.strictObject({ leaseId: id });
+
+export const nativeInputPayload = z.discriminatedUnion("kind", [textInput, z.strictObject({ kind: z.literal("interrupt") }), tapInput, keyInput]);
+export type NativeInputPayload = z.infer<typeof nativeInputPayload>;
+export const inputRequest = z.strictObject({
+  pairingId: id,
+  tool: z.enum(ORDERED_INPUT_NAMES),
+  workspaceId: id,
+  leaseId: id,
+  runtime: runtimeRef,
+  inputSequence,
+  input: nativeInputPayload,
+});
+export type InputRequest = z.infer<typeof inputRequest>;
+export const inputReply = z.strictObject({ dispatchId: id });

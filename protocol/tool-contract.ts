@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { errorEnvelopeSchema, okEnvelopeSchema } from "./envelope.js";
 
-export type ToolKind = "observation" | "operation" | "control";
+export type ToolKind = "observation" | "operation" | "control" | "input";
 
 interface ContractBase<I extends z.ZodObject, D extends z.ZodType> {
   name: string;
@@ -33,7 +33,10 @@ export type OperationContract<I extends z.ZodObject = z.ZodObject, R extends z.Z
   serializeOn: keyof z.infer<I> & string;
 };
 
-export type ToolContract = ObservationContract | OperationContract;
+/** Ordered input: answers at once, deduplicated by lease and inputSequence rather than a receipt. */
+export type InputContract<I extends z.ZodObject = z.ZodObject, D extends z.ZodType = z.ZodType> = ContractBase<I, D> & { kind: "input" };
+
+export type ToolContract = ObservationContract | OperationContract | InputContract;
 
 /** What structuredContent may be for this tool: its ok envelope or the shared error envelope. */
 export function outputSchemaOf(contract: ToolContract) {

@@ -1,7 +1,9 @@
 import { seededRandom, type Random } from "../protocol/ports.js";
+import { BrokerCrashed, FaultHooks, type FaultPoint } from "./fault-hooks.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
 import { ReceiptStore } from "./receipt-store.js";
+import { InputHistories } from "./input-histories.js";
 import { BrokerSession } from "./session.js";
 
 /**
@@ -24,6 +26,10 @@ export interface BrokerOptions {
   seed: number;
   fetch?: Fetch;
   parts?: BrokerParts;
+  /** Fault hooks to arm (LOMI_BROKER_FAULTS). */
+  faults?: FaultPoint[];
+  /** How a crash hook ends this instance; by default it is abandoned in-process. */
+  crash?: (point: FaultPoint) => never;
 }
 
 /** What every session of one broker instance shares. */
@@ -33,6 +39,8 @@ export interface BrokerCore {
   readonly native: NativeClient;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  /** Ordered-input histories: in memory, so a restart forgets them. */
+  readonly inputs: InputHistories;
 }
 
 /** One running instance of the reference broker: one store, one native bridge, many connections. */
@@ -42,22 +50,25 @@ export class Broker implements BrokerCore {
   readonly native: NativeClient;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  readonly inputs = new InputHistories();
   /** How many unfinished operations the opening turned into outcome_unknown. */
   readonly recovered: number;
+  private readonly parts: BrokerParts;
 
-  private constructor(
-    random: Random,
-    native: NativeClient,
-    store: ReceiptStore,
-    recovered: number,
-    private readonly parts: BrokerParts,
-  ) {
+  private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number, options: BrokerOptions) {
+    this.parts = options.parts ?? {};
     this.random = random;
     this.instanceId = random.id("broker-");
     this.native = native;
     this.store = store;
     this.recovered = recovered;
-    this.engine = new OperationEngine(store, native, random, this.instanceId);
+    const crash =
+      options.crash ??
+      ((point: FaultPoint): never => {
+        this.close();
+        throw new BrokerCrashed(point);
+      });
+    this.engine = new OperationEngine(store, native, random, this.instanceId, new FaultHooks(options.faults ?? [], crash));
   }
 
   static async start(options: BrokerOptions): Promise<Broker> {
@@ -68,7 +79,7 @@ export class Broker implements BrokerCore {
     const { store, recovered, openings } = await open(options.storePath, now, native);
     // Each opening of a store is a new instance with new identifiers, even under the same seed.
     const random = seededRandom((options.seed * 7919 + openings) >>> 0);
-    return new Broker(random, native, store, recovered, options.parts ?? {});
+    return new Broker(random, native, store, recovered, options);
   }
 
   newSession(clientName: () => string): BrokerSession {

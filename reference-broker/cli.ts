@@ -9,6 +9,7 @@ import { simulatorHandlers } from "../simulator/handlers.js";
 import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
 import { readWorldFile } from "../simulator/world-file.js";
 import { Broker, type BrokerParts } from "./broker.js";
+import { parseFaultPoints } from "./fault-hooks.js";
 import { serveHttp } from "./http-endpoint.js";
 import { createMcpServer } from "./mcp-server.js";
 
@@ -28,6 +29,10 @@ Options:
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
   --world FILE         with --simulate: the world seed (default fixtures/worlds/default.json)
   -h, --help           this text
+
+Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED as above; LOMI_BROKER_FAULTS arms fault
+hooks for durability tests (comma-separated: fail-reserve, crash-after-reserve, crash-after-dispatch,
+crash-before-settle; each fires once).
 
 Logs go to stderr; in stdio mode stdout carries only MCP.`;
 
@@ -81,7 +86,13 @@ async function main(parts: BrokerParts): Promise<void> {
   if (!nativeUrl) fail("no native bridge: pass --native-url URL, set LOMI_NATIVE_URL, or use --simulate");
   if (!storePath) fail("no receipt store: pass --store FILE or set LOMI_STORE_PATH");
 
-  const broker = await Broker.start({ nativeUrl, storePath, seed, parts });
+  const faults = parseFaultPoints(process.env.LOMI_BROKER_FAULTS);
+  // A crash hook is a real crash: no shutdown code, no flush beyond what SQLite already committed.
+  const crash = (): never => {
+    process.kill(process.pid, "SIGKILL");
+    throw new Error("unreachable: SIGKILL did not end the process");
+  };
+  const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts });
   process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
   if (transport === "http") {
     const endpoint = await serveHttp(broker, port);

@@ -1,16 +1,24 @@
 import type { z } from "zod";
 import { LomiError } from "../protocol/errors.js";
 import {
+  approvalReply,
   checkReply,
   clockReply,
+  inputReply,
+  leaseReply,
   NATIVE_PATHS,
   nativeErrorSchema,
   nativeProgress,
   observeReply,
   pairingReply,
   type DispatchPermit,
+  type InputRequest,
   type NativeProgress,
+  type ObserveQuery,
 } from "../protocol/native-bridge.js";
+import { browserSnapshot, type browserSnapshotQuery } from "../protocol/tools/browser.js";
+import { nativeCapture, type captureQuery } from "../protocol/tools/capture.js";
+import type { RuntimeRef } from "../protocol/tools/input.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
 
@@ -73,6 +81,28 @@ export class NativeClient {
     return panelList.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query: { kind: "panels", workspaceId } }, observeReply));
   }
 
+  /** Any other read of native state, answered in the schema of the tool it serves. */
+  async observe<S extends z.ZodType>(pairingId: string, query: ObserveQuery, schema: S): Promise<z.infer<S>> {
+    return schema.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  async browserSnapshot(pairingId: string, query: z.infer<typeof browserSnapshotQuery>) {
+    return browserSnapshot.data.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  async capture(pairingId: string, query: z.infer<typeof captureQuery>) {
+    return nativeCapture.parse(await this.call(NATIVE_PATHS.observe, { pairingId, query }, observeReply));
+  }
+
+  lease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
+    return this.call(NATIVE_PATHS.lease, { pairingId, workspaceId, runtime }, leaseReply);
+  }
+
+  /** Sends one ordered input; NATIVE_UNAVAILABLE means Lomi may or may not have received it. */
+  input(request: InputRequest) {
+    return this.call(NATIVE_PATHS.input, request, inputReply);
+  }
+
   async check(target: NativeTarget): Promise<void> {
     await this.call(NATIVE_PATHS.check, target, checkReply);
   }
@@ -84,6 +114,10 @@ export class NativeClient {
 
   status(operationId: string): Promise<NativeProgress> {
     return this.call(NATIVE_PATHS.status, { operationId }, nativeProgress);
+  }
+
+  askApproval(pairingId: string, subject: "store-reconcile", detail: string) {
+    return this.call(NATIVE_PATHS.approval, { pairingId, subject, detail }, approvalReply);
   }
 
   cancel(operationId: string): Promise<NativeProgress> {

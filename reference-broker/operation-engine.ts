@@ -1,9 +1,10 @@
 import { LomiError } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
-import { isSettled } from "../protocol/states.js";
+import { canTransition, isSettled } from "../protocol/states.js";
 import type { OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
+import type { FaultHooks } from "./fault-hooks.js";
 import type { NativeClient } from "./native-client.js";
 import type { ReceiptStore, StoredEpoch, StoredReceipt } from "./receipt-store.js";
 
@@ -33,6 +34,7 @@ export class OperationEngine {
     private readonly native: NativeClient,
     private readonly random: Random,
     private readonly brokerInstanceId: string,
+    private readonly hooks: FaultHooks,
   ) {}
 
   /** The project an operation is anchored to: explicit, or the epoch's only approved project. */
@@ -92,6 +94,7 @@ export class OperationEngine {
     const target = { pairingId: who.pairingId, tool: contract.name, workspaceId, projectId, args };
     await this.native.check(target);
 
+    if (this.hooks.take("fail-reserve")) this.store.failNextReservation = true;
     const { receipt, inserted } = this.store.reserve({
       operationId: this.random.id("op-"),
       receiptKey,
@@ -112,7 +115,8 @@ export class OperationEngine {
       updatedAt: now,
     });
     if (!inserted) return this.answerPrior(receipt, fingerprint);
-    await this.pump(receipt.serializeKey);
+    this.hooks.crashAt("crash-after-reserve");
+    await this.pump(receipt.serializeKey, now);
     return { receipt: this.store.byId(receipt.operationId)!, duplicate: false };
   }
 
@@ -127,19 +131,21 @@ export class OperationEngine {
     return { receipt: await this.refresh(prior), duplicate: true };
   }
 
-  /** Dispatches the oldest queued operation on a target once nothing dispatched there is unsettled. */
-  private async pump(serializeKey: string): Promise<void> {
+  /**
+   * Dispatches the oldest queued operation on a target once nothing dispatched there is unsettled.
+   * `now` is Lomi's time when the caller has just read it (one clock call per admission, not two).
+   */
+  private async pump(serializeKey: string, now?: number): Promise<void> {
     for (const r of this.store.unsettledOn(serializeKey)) {
       if (r.state !== "queued") await this.learn(r);
     }
     const pending = this.store.unsettledOn(serializeKey);
     const head = pending[0];
     if (!head || head.state !== "queued") return;
-    await this.dispatch(head);
+    await this.dispatch(head, now ?? (await this.native.now()));
   }
 
-  private async dispatch(queued: StoredReceipt): Promise<void> {
-    const now = await this.native.now();
+  private async dispatch(queued: StoredReceipt, now: number): Promise<void> {
     // The compare-and-set makes this caller the only one to dispatch this receipt.
     const running = this.store.transition(queued, "running", {}, now);
     if (!running) return;
@@ -162,6 +168,7 @@ export class OperationEngine {
     } finally {
       this.inFlight.delete(running.operationId);
     }
+    this.hooks.crashAt("crash-after-dispatch");
     this.apply(this.store.byId(running.operationId)!, progress, now);
   }
 
@@ -175,13 +182,19 @@ export class OperationEngine {
       return r; // Lomi unreachable: nothing learned, nothing assumed.
     }
     const now = await this.native.now().catch(() => r.updatedAt);
+    if (progress.phase === "settled") this.hooks.crashAt("crash-before-settle");
     return this.apply(this.store.byId(r.operationId)!, progress, now);
   }
 
-  private apply(r: StoredReceipt, progress: NativeProgress, now: number): StoredReceipt {
-    if (isSettled(r.state)) return r; // A late native settlement never changes a settled receipt.
+  private apply(r0: StoredReceipt, progress: NativeProgress, now: number): StoredReceipt {
+    if (isSettled(r0.state)) return r0; // A late native settlement never changes a settled receipt.
+    let r = r0;
     let next: StoredReceipt | undefined;
     if (progress.phase === "settled") {
+      // The user approved and the work ran between two reads (it settled succeeded, or with effects): the receipt says it ran.
+      if (r.state === "awaiting_user" && canTransition("running", progress.state) && (progress.state === "succeeded" || progress.effectState !== "none")) {
+        r = this.store.transition(r, "running", {}, now) ?? r;
+      }
       next = this.store.transition(r, progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error }, now);
     } else if (progress.phase === "unknown") {
       next = this.store.transition(r, "failed", { effectState: "none", error: { code: "NATIVE_FAILURE", message: "Lomi has no record of this dispatch: it never arrived." } }, now);

@@ -151,6 +151,9 @@ export interface TransitionFields {
 export class ReceiptStore {
   private readonly db: Database.Database;
 
+  /** Set by the fail-reserve fault hook: the next reservation's write fails before it commits. */
+  failNextReservation = false;
+
   private constructor(db: Database.Database) {
     this.db = db;
   }
@@ -244,6 +247,11 @@ export class ReceiptStore {
               @requestKey, @serializeKey, @args, @state, @effectState, NULL, NULL, @createdAt, @updatedAt)`,
           )
           .run({ ...receipt, args: JSON.stringify(receipt.args) });
+        if (this.failNextReservation) {
+          this.failNextReservation = false;
+          // What the driver reports when the disk refuses the write; the transaction rolls back.
+          throw new Database.SqliteError("disk I/O error (fault hook fail-reserve)", "SQLITE_IOERR");
+        }
         this.insertEvent(receipt, null, receipt.createdAt);
         return { receipt, inserted: true };
       }).immediate(),
@@ -336,6 +344,43 @@ export class ReceiptStore {
       at: r.at as number,
     }));
     return { events, hasMore: rows.length > limit };
+  }
+
+  // Capacity and maintenance ---------------------------------------------------------------------
+
+  status(now: number) {
+    const one = (sql: string, ...params: unknown[]) => (this.db.prepare(sql).get(...params) as { n: number }).n;
+    return {
+      receipts: { count: this.receiptCount(), limit: RECEIPT_CAPACITY },
+      retryEpochs: {
+        count: one("SELECT count(*) AS n FROM retry_epochs"),
+        limit: EPOCH_CAPACITY,
+        expired: one("SELECT count(*) AS n FROM retry_epochs WHERE expires_at <= ?", now),
+      },
+      unfinished: one(`SELECT count(*) AS n FROM receipts WHERE state NOT IN (${inList(SETTLED_STATES)})`),
+      outcomeUnknown: one("SELECT count(*) AS n FROM receipts WHERE state = 'outcome_unknown'"),
+    };
+  }
+
+  /**
+   * Deliberate maintenance: removes settled receipts last changed at or before `settledBefore`
+   * (outcome_unknown excepted), the named receipts of this pairing whatever their state, their
+   * events, and expired epochs that no remaining receipt refers to. One transaction.
+   */
+  reconcile(now: number, settledBefore: number, pairingId: string, forget: readonly string[]) {
+    return this.guard("reconcile", () =>
+      this.db.transaction(() => {
+        const named = forget.length === 0 ? "0" : `operation_id IN (${forget.map(() => "?").join(",")}) AND pairing_id = ?`;
+        const receipts = this.db
+          .prepare(`DELETE FROM receipts WHERE (state IN ('succeeded','failed','cancelled') AND updated_at <= ?) OR (${named})`)
+          .run(settledBefore, ...(forget.length === 0 ? [] : [...forget, pairingId])).changes;
+        const events = this.db.prepare("DELETE FROM events WHERE operation_id NOT IN (SELECT operation_id FROM receipts)").run().changes;
+        const retryEpochs = this.db
+          .prepare("DELETE FROM retry_epochs WHERE expires_at <= ? AND retry_epoch NOT IN (SELECT retry_epoch FROM receipts)")
+          .run(now).changes;
+        return { receipts, retryEpochs, events };
+      }).immediate(),
+    );
   }
 
   // Retry epochs ----------------------------------------------------------------------------------

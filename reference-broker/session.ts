@@ -2,16 +2,25 @@ import { contractOf } from "../protocol/catalogue.js";
 import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
 import { asLomiError, LomiError } from "../protocol/errors.js";
 import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
+import { chatRead } from "../protocol/tools/chat.js";
+import { directoryList } from "../protocol/tools/directories.js";
+import { editorDocuments } from "../protocol/tools/editor.js";
+import { fileRead } from "../protocol/tools/files.js";
+import { gitStatus } from "../protocol/tools/git.js";
+import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
+import { BrokerCrashed } from "./fault-hooks.js";
+import { WithImages, type Handler } from "./handler.js";
 import { parseArguments } from "./input-validation.js";
+import { panelObservationHandlers } from "./panel-observations.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
+import { reconcileStore, storeStatus } from "./store-maintenance.js";
+import { runtimeIoHandlers } from "./runtime-io-tools.js";
 import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
 export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_EVENTS_PAGE = 50;
-
-type Handler = (args: Record<string, unknown>) => Promise<unknown>;
 
 /** One MCP connection to the broker: its pairing, its retry epochs, and the tools it can call. */
 export class BrokerSession {
@@ -35,6 +44,21 @@ export class BrokerSession {
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
+      lomi_store_status: async () => {
+        await this.pairing();
+        return storeStatus(this.core);
+      },
+      lomi_store_reconcile: async (a) => reconcileStore(this.core, await this.pairing(), a as { olderThanHours?: number; forgetOperationIds?: string[] }),
+      lomi_settings_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "settings", workspaceId: String(a.workspaceId) }, settingsRead.data),
+      lomi_chat_read: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: String(a.workspaceId), conversationId: String(a.conversationId) }, chatRead.data),
+      lomi_git_status: async (a) =>
+        this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
+      lomi_file_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "file", ...(a as { workspaceId: string; path: string }) }, fileRead.data),
+      lomi_directory_list: async (a) => this.core.native.observe(await this.pairing(), { kind: "directory", ...(a as { workspaceId: string; path: string }) }, directoryList.data),
+      lomi_editor_documents: async (a) => this.core.native.observe(await this.pairing(), { kind: "documents", ...(a as { workspaceId: string }) }, editorDocuments.data),
+      ...panelObservationHandlers(core, () => this.pairing()),
+      ...runtimeIoHandlers(core, () => this.pairing()),
     };
   }
 
@@ -44,12 +68,14 @@ export class BrokerSession {
       const contract = contractOf(name);
       if (!contract) throw new LomiError("UNKNOWN_TOOL", `No tool named ${name}; tools/list shows the catalogue.`);
       const args = parseArguments(name, contract.input, rawArgs) as Record<string, unknown>;
-      const data = await this.run(contract, args);
+      const reply = await this.run(contract, args);
+      const { data, images } = reply instanceof WithImages ? reply : { data: reply, images: [] };
       const envelope = ok(data);
       const checked = outputSchemaOf(contract).safeParse(envelope);
       if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
-      return buildToolResult(envelope);
+      return buildToolResult(envelope, images);
     } catch (error) {
+      if (error instanceof BrokerCrashed) throw error; // a dead broker answers nothing
       return buildToolResult(errorOf(asLomiError(error)));
     }
   }

@@ -1,4 +1,4 @@
-import type { FAULT_ACTIONS } from "../protocol/control-api.js";
+import { FAULT_ACTIONS } from "../protocol/control-api.js";
 
 export type FaultAction = (typeof FAULT_ACTIONS)[number];
 interface ArmedFault {
@@ -15,9 +15,9 @@ export class FaultPlan {
     this.armed.push({ faultId, action, tool });
   }
 
-  /** Takes the first fault armed for this tool (or for any tool), if there is one. */
-  take(tool: string): FaultAction | undefined {
-    const index = this.armed.findIndex((f) => f.tool === undefined || f.tool === tool);
+  /** Takes the first fault armed for this tool (or for any tool), among the actions that apply to it. */
+  take(tool: string, applicable: readonly FaultAction[] = FAULT_ACTIONS): FaultAction | undefined {
+    const index = this.armed.findIndex((f) => (f.tool === undefined || f.tool === tool) && applicable.includes(f.action));
     if (index < 0) return undefined;
     const [fault] = this.armed.splice(index, 1);
     return fault?.action;

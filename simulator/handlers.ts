@@ -3,15 +3,34 @@ import type { z } from "zod";
 import {
   advanceClockRequest,
   CONTROL_PATHS,
+  decideApprovalRequest,
   decideRequest,
   faultRequest,
   layoutChangeRequest,
+  operationDecisionRequest,
   releaseRequest,
   resetRequest,
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
-import { checkRequest, clockRequest, dispatchRequest, NATIVE_PATHS, observeRequest, operationRef, pairingRequest } from "../protocol/native-bridge.js";
+import { editorTypeRequest, otherProgramWriteRequest, protectFileRequest } from "../protocol/files-control.js";
+import { isFileQuery } from "../protocol/files-bridge.js";
+import {
+  approvalRequest,
+  checkRequest,
+  clockRequest,
+  dispatchRequest,
+  inputRequest,
+  leaseRequest,
+  NATIVE_PATHS,
+  observeRequest,
+  operationRef,
+  pairingRequest,
+} from "../protocol/native-bridge.js";
+import { observeBook } from "./book-observations.js";
+import { contentBytes } from "./files/bytes.js";
+import { observeFiles } from "./files/file-observations.js";
+import { projectPath } from "./files/file-tree.js";
 import type { SimulatorHost } from "./host.js";
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -25,6 +44,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   REPLAY_REFUSED: 409,
   REVISION_CONFLICT: 409,
   STALE_RUNTIME: 409,
+  LEASE_REQUIRED: 403,
+  LEASE_EXPIRED: 409,
   INTERNAL: 500,
 };
 
@@ -62,11 +83,16 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
   const sim = () => host.current;
   return [
     post(NATIVE_PATHS.clock, clockRequest, () => ({ now: sim().now() })),
-    post(NATIVE_PATHS.pairing, pairingRequest, (b) => sim().pairing(b.clientName)),
+    post(NATIVE_PATHS.pairing, pairingRequest, (b) => sim().pairing(b.clientName, b.brokerInstanceId)),
     post(NATIVE_PATHS.observe, observeRequest, ({ pairingId, query }) => {
       if (query.kind === "workspaces") return sim().observeWorkspaces(pairingId);
       if (query.kind === "workspace") return sim().observeWorkspace(pairingId, query.workspaceId);
-      return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "panels") return sim().observePanels(pairingId, query.workspaceId);
+      if (query.kind === "browser-snapshot") return sim().observeBrowserSnapshot(pairingId, query);
+      if (query.kind === "capture") return sim().observeCapture(pairingId, query);
+      if (query.kind === "terminal-output") return sim().observeTerminalOutput(pairingId, query);
+      if (isFileQuery(query)) return observeFiles(sim(), pairingId, query);
+      return observeBook(sim(), pairingId, query);
     }),
     post(NATIVE_PATHS.check, checkRequest, (b) => {
       sim().check(b);
@@ -79,6 +105,12 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
     }),
     post(NATIVE_PATHS.status, operationRef, (b) => sim().status(b.operationId)),
     post(NATIVE_PATHS.cancel, operationRef, (b) => sim().cancel(b.operationId)),
+    post(NATIVE_PATHS.approval, approvalRequest, (b) => sim().askApproval(b.pairingId, b.subject, b.detail)),
+    post(NATIVE_PATHS.lease, leaseRequest, (b) => sim().acquireLease(b.pairingId, b.workspaceId, b.runtime)),
+    post(NATIVE_PATHS.input, inputRequest, (b) => {
+      const { dispatchId, loseReply } = sim().input(b);
+      return loseReply ? HttpResponse.error() : { dispatchId };
+    }),
   ];
 }
 
@@ -101,10 +133,25 @@ export function controlHandlers(host: SimulatorHost): HttpHandler[] {
       return { now: sim().now() };
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
-    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => ({ terminalSessionId: sim().restartRuntime(b.panelId) })),
+    post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => sim().restartRuntime(b.panelId)),
+    get(CONTROL_PATHS.approvals, () => ({ approvals: sim().approvals.all() })),
+    post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
+    get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
+    post(CONTROL_PATHS.decideOperation, operationDecisionRequest, (b) => sim().decideOperation(b.operationId, b.decision)),
+    get(CONTROL_PATHS.files, () => sim().files.snapshot()),
+    post(CONTROL_PATHS.otherProgramWrite, otherProgramWriteRequest, (b) => sim().files.writeFile(b.projectId, projectPath(b.path, "path"), contentBytes(b.content), "path")),
+    post(CONTROL_PATHS.protectFile, protectFileRequest, (b) => sim().files.tree(b.projectId).protect(projectPath(b.path, "path"))),
+    post(CONTROL_PATHS.editorType, editorTypeRequest, (b) => sim().files.view(sim().files.userTypes(b.projectId, projectPath(b.path, "path"), b.text))),
   ];
 }
 
+/** Matches every bridge and control request, waits for in-flight native work, and falls through to the route. */
+function afterBackgroundWork(host: SimulatorHost): HttpHandler {
+  return http.all(/\/(native|control)\/v1\//, async () => {
+    await host.current.idle();
+  });
+}
+
 export function simulatorHandlers(host: SimulatorHost): HttpHandler[] {
-  return [...bridgeHandlers(host), ...controlHandlers(host)];
+  return [afterBackgroundWork(host), ...bridgeHandlers(host), ...controlHandlers(host)];
 }

@@ -4,6 +4,9 @@ import type { EffectState } from "../protocol/states.js";
 import type { ErrorCode } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
+import type { Decisions } from "./decisions.js";
+import type { BrowserRuntimes } from "./browser/browser-runtimes.js";
+import type { FileWorld } from "./files/file-world.js";
 import type { Ledger } from "./ledger.js";
 import type { VirtualClock } from "./virtual-clock.js";
 import type { Pairing, WorkspaceState, WorldState } from "./world-state.js";
@@ -14,6 +17,11 @@ export interface NativeContext {
   clock: VirtualClock;
   random: Random;
   commands: World["commands"];
+  /** Where a tool puts a question to the user, waiting in awaiting_user for the answer. */
+  decisions: Decisions;
+  browsers: BrowserRuntimes;
+  /** Every project's files and the shared editor's documents. */
+  files: FileWorld;
 }
 
 export interface Target<A> {
@@ -55,4 +63,9 @@ export interface NativeTool<S extends z.ZodObject = z.ZodObject> {
   tick?(ctx: NativeContext, op: NativeOperation<z.infer<S>>, settle: Settle): void;
   /** Handles a cancellation request for work that already started. */
   cancel?(ctx: NativeContext, op: NativeOperation<z.infer<S>>, settle: Settle): void;
+}
+
+/** Records in the ledger what happened natively for an operation: the ground truth scenarios compare with. */
+export function recordEffect(ctx: NativeContext, op: NativeOperation, detail: { what: string; [key: string]: unknown }): void {
+  ctx.ledger.record({ kind: "effect", operationId: op.operationId, tool: op.tool, pairingId: op.pairing.pairingId, detail });
 }

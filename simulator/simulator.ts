@@ -1,14 +1,25 @@
 import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
-import type { DispatchPermit, NativeProgress } from "../protocol/native-bridge.js";
+import type { DispatchPermit, InputRequest, NativeProgress, ObserveQuery } from "../protocol/native-bridge.js";
+import type { RuntimeRef } from "../protocol/tools/input.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
+import { Approvals } from "./approvals.js";
+import { Decisions } from "./decisions.js";
+import type { z } from "zod";
+import type { browserSnapshotQuery } from "../protocol/tools/browser.js";
+import type { captureQuery } from "../protocol/tools/capture.js";
+import { BackgroundWork } from "./background-work.js";
+import { BrowserRuntimes } from "./browser/browser-runtimes.js";
+import { capturePanel } from "./capture/panel-capture.js";
 import type { FaultAction } from "./faults.js";
 import { FaultPlan } from "./faults.js";
+import { FileWorld } from "./files/file-world.js";
 import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
+import { RuntimeIo } from "./runtime-io.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
 import { VirtualClock } from "./virtual-clock.js";
-import { WorldState } from "./world-state.js";
+import { WorldState, type WorkspaceState } from "./world-state.js";
 
 export interface DispatchRequest {
   permit: DispatchPermit;
@@ -34,10 +45,15 @@ export class Simulator {
   readonly clock: VirtualClock;
   readonly ledger: Ledger;
   readonly world: WorldState;
+  readonly approvals: Approvals;
+  readonly files: FileWorld;
   private readonly random: Random;
   private readonly faults = new FaultPlan();
   private readonly operations = new Map<string, NativeOperation>();
+  private readonly decisions: Decisions;
   private readonly ctx: NativeContext;
+  private readonly background = new BackgroundWork();
+  private readonly io: RuntimeIo;
 
   constructor(seed: WorldSeed, randomSeed: number) {
     const world = worldSeedSchema.parse(seed);
@@ -45,7 +61,12 @@ export class Simulator {
     this.ledger = new Ledger(this.clock);
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands };
+    this.approvals = new Approvals(this.random);
+    this.decisions = new Decisions(this.settle);
+    const browsers = new BrowserRuntimes(this.random, this.background);
+    this.files = new FileWorld(world.projectFiles, this.random);
+    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, browsers, files: this.files };
+    this.io = new RuntimeIo(this.ctx, (terminalSessionId) => this.runningCommandIn(terminalSessionId), this.settle);
   }
 
   // Native bridge ---------------------------------------------------------------------------------
@@ -54,8 +75,10 @@ export class Simulator {
     return this.clock.now();
   }
 
-  pairing(clientName: string) {
+  /** A new broker instance behind a pairing does not inherit the leases of the one before it. */
+  pairing(clientName: string, brokerInstanceId?: string) {
     const p = this.world.requestPairing(clientName);
+    if (brokerInstanceId) this.world.leases.bindInstance(p.pairingId, brokerInstanceId);
     return { pairingId: p.pairingId, state: p.state };
   }
 
@@ -84,6 +107,51 @@ export class Simulator {
       domainRevision: ws.domainRevision.toString(),
       panels: ws.panels.map((p) => ({ ...p })),
     };
+  }
+
+  observeTerminalOutput(pairingId: string, query: Extract<ObserveQuery, { kind: "terminal-output" }>) {
+    return this.observeIn(pairingId, query.workspaceId, (ws) => {
+      this.world.panelBySession(ws, query.terminalSessionId);
+      return { terminalSessionId: query.terminalSessionId, ...this.world.terminalOutput.read(query.terminalSessionId, query.cursor, query.limit) };
+    });
+  }
+
+  acquireLease(pairingId: string, workspaceId: string, runtime: RuntimeRef) {
+    this.tick();
+    return this.io.acquireLease(pairingId, workspaceId, runtime);
+  }
+
+  /** Ordered input: refused with nothing sent, or sent at once. Of the faults, only a lost reply applies to input. */
+  input(request: InputRequest) {
+    this.tick();
+    return this.io.input(request, () => this.faults.take(request.tool, ["lose-reply"]) === "lose-reply");
+  }
+
+  askApproval(pairingId: string, subject: string, detail: string) {
+    this.world.approvedPairing(pairingId);
+    return this.approvals.ask(pairingId, subject, detail);
+  }
+
+  /** A read of an approved workspace's native state, once time-driven work has moved along. */
+  observeIn<T>(pairingId: string, workspaceId: string, read: (ws: WorkspaceState) => T): T {
+    this.tick();
+    return read(this.world.approvedWorkspace(this.world.approvedPairing(pairingId), workspaceId));
+  }
+
+  observeBrowserSnapshot(pairingId: string, query: z.infer<typeof browserSnapshotQuery>) {
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return this.ctx.browsers.snapshot(ws, query);
+  }
+
+  observeCapture(pairingId: string, query: z.infer<typeof captureQuery>) {
+    this.tick();
+    const ws = this.world.approvedWorkspace(this.world.approvedPairing(pairingId), query.workspaceId);
+    return capturePanel(this.ctx, ws, query.panelId);
+  }
+
+  /** Resolves once work that takes no virtual time (page loads) has finished; requests wait for it. */
+  idle(): Promise<void> {
+    return this.background.idle();
   }
 
   /** Runs the native validators without any effect. */
@@ -131,7 +199,7 @@ export class Simulator {
     op.cancelRequested = true;
     if (op.held) {
       op.progress = { phase: "cancelling", effectState: "none" };
-    } else {
+    } else if (!this.decisions.withdraw(op)) {
       NATIVE_TOOLS.get(op.tool)?.cancel?.(this.ctx, op, this.settle);
     }
     return op.progress;
@@ -141,6 +209,15 @@ export class Simulator {
 
   decide(clientName: string, decision: "approve" | "deny", workspaceIds?: string[]) {
     return this.world.decide(clientName, decision, workspaceIds);
+  }
+
+  pendingDecisions() {
+    return this.decisions.list();
+  }
+
+  /** The user answers the decision Lomi shows for an operation waiting in awaiting_user. */
+  decideOperation(operationId: string, decision: "approve" | "deny"): NativeProgress {
+    return this.decisions.decide(operationId, decision).progress;
   }
 
   armFault(action: FaultAction, tool?: string): string {
@@ -176,10 +253,11 @@ export class Simulator {
     return this.world.bumpRevision(this.world.workspace(workspaceId));
   }
 
-  restartRuntime(panelId: string): string {
-    const { terminalSessionId } = this.world.restartRuntime(panelId);
+  restartRuntime(panelId: string): { terminalSessionId: string } | { browserGeneration: string } | { generation: string } {
+    const { panel } = this.world.panelById(panelId);
+    const restarted = panel.kind === "browser" ? { browserGeneration: this.ctx.browsers.restart(panel) } : this.world.restartRuntime(panelId);
     this.tick();
-    return terminalSessionId;
+    return restarted;
   }
 
   ledgerEntries(): readonly LedgerEntry[] {
@@ -193,6 +271,7 @@ export class Simulator {
       workspaces: [...this.world.workspaces.values()].map((w) => ({
         workspaceId: w.workspaceId,
         domainRevision: w.domainRevision.toString(),
+        open: !w.closed,
         panels: w.panels.map((p) => ({ ...p })),
       })),
       processes: [...this.operations.values()]
@@ -219,10 +298,17 @@ export class Simulator {
     }
     const pairing = this.world.approvedPairing(request.pairingId);
     const ws = this.world.approvedWorkspace(pairing, request.workspaceId);
+    this.world.requireOpen(ws);
     this.world.project(ws, request.projectId);
     const target = { pairing, ws, projectId: request.projectId, args: parsed.data as Record<string, unknown> };
     tool.check(this.ctx, target);
     return { tool, target };
+  }
+
+  private runningCommandIn(terminalSessionId: string): NativeOperation | undefined {
+    return [...this.operations.values()].find(
+      (op) => op.tool === "lomi_terminal_run" && !op.held && op.progress.phase !== "settled" && op.args.terminalSessionId === terminalSessionId,
+    );
   }
 
   private rejectedOperation(request: DispatchRequest, error: LomiError): NativeOperation {

@@ -2,8 +2,14 @@ import path from "node:path";
 import type { World } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
 import type { Random } from "../protocol/ports.js";
+import { ChatBook } from "./books/chat-book.js";
+import { RepositoryBook } from "./books/repository-book.js";
+import { SettingsBook } from "./books/settings-book.js";
 
 import type { PanelView } from "../protocol/tools/workspace.js";
+import { AndroidDevices } from "./android-devices.js";
+import { LeaseBook, runtimeKey } from "./leases.js";
+import { TerminalOutputs } from "./terminal-output.js";
 
 /** A panel as Lomi holds it: the same shape the panel list shows. */
 export type Panel = PanelView;
@@ -16,6 +22,8 @@ export interface WorkspaceState {
   approvalByDefault: boolean;
   domainRevision: bigint;
   panels: Panel[];
+  /** Set when lomi_workspace_close closed it: nothing more can be done in it. */
+  closed?: boolean;
 }
 
 export interface Pairing {
@@ -25,24 +33,28 @@ export interface Pairing {
   workspaceIds: string[];
 }
 
-export interface Lease {
-  leaseId: string;
-  terminalSessionId: string;
-  pairingId: string;
-}
-
 /** Workspaces, panels, runtimes, pairings and leases: the state native validators check against. */
 export class WorldState {
   readonly workspaces = new Map<string, WorkspaceState>();
   readonly pairings = new Map<string, Pairing>();
-  readonly leases = new Map<string, Lease>();
+  readonly leases: LeaseBook;
+  readonly android: AndroidDevices;
+  readonly terminalOutput = new TerminalOutputs();
   /** Terminal sessions that belonged to a panel before its runtime restarted. */
   readonly retiredSessions = new Set<string>();
+  /** Lomi's settings, its Chat conversations and each project's Git repository. */
+  readonly settings = new SettingsBook();
+  readonly chats: ChatBook;
+  readonly repositories: RepositoryBook;
 
   constructor(
     readonly seed: World,
     private readonly random: Random,
   ) {
+    this.chats = new ChatBook(seed.conversations, random);
+    this.repositories = new RepositoryBook(seed.repositories);
+    this.leases = new LeaseBook(random);
+    this.android = new AndroidDevices(random);
     for (const w of seed.workspaces) {
       this.workspaces.set(w.workspaceId, {
         workspaceId: w.workspaceId,
@@ -50,7 +62,7 @@ export class WorldState {
         projects: w.projects,
         approvalByDefault: w.approvalByDefault,
         domainRevision: BigInt(w.domainRevision),
-        panels: [],
+        panels: w.android.map((device) => this.android.add(device)),
       });
     }
   }
@@ -103,6 +115,10 @@ export class WorldState {
     return ws;
   }
 
+  requireOpen(ws: WorkspaceState): void {
+    if (ws.closed) throw new LomiError("NOT_FOUND", `Workspace ${ws.workspaceId} was closed in Lomi; nothing can be done in it until the user opens it again.`, { field: "workspaceId" });
+  }
+
   project(ws: WorkspaceState, projectId: string): void {
     if (!ws.projects.some((p) => p.projectId === projectId)) {
       throw new LomiError("NOT_FOUND", `No project ${projectId} in workspace ${ws.workspaceId}.`, { field: "projectId" });
@@ -144,11 +160,11 @@ export class WorldState {
     throw new LomiError("NOT_FOUND", `No panel ${panelId}.`, { field: "panelId" });
   }
 
-  /** Native validators are narrower than schemas: a working directory must stay inside the project. */
-  static requireInsideProject(cwdRelative: string): void {
-    const normal = path.posix.normalize(cwdRelative === "" ? "." : cwdRelative);
-    if (path.posix.isAbsolute(cwdRelative) || normal === ".." || normal.startsWith("../")) {
-      throw new LomiError("OUTSIDE_PROJECT", `cwdRelative ${JSON.stringify(cwdRelative)} leaves the project root.`, { field: "cwdRelative" });
+  /** Native validators are narrower than schemas: a project-relative path must stay inside the project. */
+  static requireInsideProject(relative: string, field = "cwdRelative"): void {
+    const normal = path.posix.normalize(relative === "" ? "." : relative);
+    if (path.posix.isAbsolute(relative) || normal === ".." || normal.startsWith("../")) {
+      throw new LomiError("OUTSIDE_PROJECT", `${field} ${JSON.stringify(relative)} leaves the project root.`, { field });
     }
   }
 
@@ -162,21 +178,26 @@ export class WorldState {
       terminalSessionId: this.random.id("term-"),
     };
     ws.panels.push(panel);
-    const lease: Lease = { leaseId: this.random.id("lease-"), terminalSessionId: panel.terminalSessionId!, pairingId: pairing.pairingId };
-    this.leases.set(lease.leaseId, lease);
+    const lease = this.leases.grant(runtimeKey({ kind: "terminal", terminalSessionId: panel.terminalSessionId! }), pairing.pairingId);
     return { panel, lease, domainRevision: this.bumpRevision(ws) };
   }
 
-  /** The panel lives on with a new runtime; the old session and its leases are gone. */
-  restartRuntime(panelId: string): { oldSessionId: string | null; terminalSessionId: string } {
+  /** The panel lives on with a new runtime; the old runtime identity is stale and its leases expire. */
+  restartRuntime(panelId: string): { terminalSessionId: string } | { generation: string } {
     const { panel } = this.panelById(panelId);
-    if (panel.kind !== "terminal") throw new LomiError("INVALID_ARGUMENT", `Panel ${panelId} is a ${panel.kind} panel, not a terminal.`, { field: "panelId" });
+    if (panel.kind === "android") {
+      const { oldGeneration, generation } = this.android.restart(panel);
+      if (oldGeneration) this.leases.revokeRuntime(runtimeKey({ kind: "android", panelId, generation: oldGeneration }));
+      return { generation };
+    }
+    if (panel.kind !== "terminal") throw new LomiError("INVALID_ARGUMENT", `Panel ${panelId} is a ${panel.kind} panel; its runtime cannot restart here.`, { field: "panelId" });
     const oldSessionId = panel.terminalSessionId;
     if (oldSessionId) {
       this.retiredSessions.add(oldSessionId);
-      for (const [leaseId, lease] of this.leases) if (lease.terminalSessionId === oldSessionId) this.leases.delete(leaseId);
+      this.leases.revokeRuntime(runtimeKey({ kind: "terminal", terminalSessionId: oldSessionId }));
     }
-    panel.terminalSessionId = this.random.id("term-");
-    return { oldSessionId, terminalSessionId: panel.terminalSessionId };
+    const terminalSessionId = this.random.id("term-");
+    panel.terminalSessionId = terminalSessionId;
+    return { terminalSessionId };
   }
 }

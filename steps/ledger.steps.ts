@@ -29,8 +29,8 @@ Then("the reply names the operation Lomi dispatched for {string}", async functio
   assert.equal(this.receiptOf().operationId, first.operationId);
 });
 
-Then("the workspace {string} has {int} terminal panel(s)", async function (this: LomiWorld, workspaceId: string, count: number) {
+Then("the workspace {string} has {int} {word} panel(s)", async function (this: LomiWorld, workspaceId: string, count: number, kind: string) {
   const snapshot = await this.control.snapshot();
   const ws = snapshot.workspaces.find((w) => w.workspaceId === workspaceId);
-  assert.equal(ws?.panels.length, count, `panels of ${workspaceId}: ${JSON.stringify(ws?.panels)}`);
+  assert.equal(ws?.panels.filter((p) => p.kind === kind).length, count, `panels of ${workspaceId}: ${JSON.stringify(ws?.panels)}`);
 });

@@ -3,7 +3,7 @@ import { configError } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
 
 /** The operationId Lomi itself saw for a named request: known even when the agent lost the reply. */
-async function dispatchedId(world: LomiWorld, alias: string): Promise<string> {
+export async function dispatchedId(world: LomiWorld, alias: string): Promise<string> {
   const [first] = await world.dispatchesOf(alias);
   if (!first) throw configError(`Lomi saw no dispatch for "${alias}"`);
   return first.operationId;
@@ -43,7 +43,7 @@ When("the user changes the layout of workspace {string}", async function (this: 
   await this.control.changeLayout(workspaceId);
 });
 
-When("the runtime of the terminal of {string} restarts", async function (this: LomiWorld, alias: string) {
+When("the runtime of the terminal/browser of {string} restarts", async function (this: LomiWorld, alias: string) {
   const receipt = await this.settled(alias);
   const panelId = receipt.result?.panelId;
   if (typeof panelId !== "string") throw configError(`operation "${alias}" has no panelId in its result`);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 
 const SETTLED = ["succeeded", "failed", "cancelled", "outcome_unknown"];
@@ -73,7 +74,7 @@ When("{agent} retries {string}", async function (this: LomiWorld, agent: string,
 
 When("{agent} retries {string} with {word} changed to {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, value: string) {
   const r = this.request(alias);
-  await this.call(agent, r.tool, { ...r.args, [field]: value });
+  await this.call(agent, r.tool, { ...r.args, [field]: await fillText(this, agent, value) });
 });
 
 When("{agent} retries {string} with {word} changed to the terminal session of {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, terminal: string) {
@@ -87,14 +88,17 @@ When("{agent} retries {string} under a fresh retry epoch", async function (this:
   await this.call(agent, r.tool, { ...r.args, retryEpoch: this.epochFor(agent, String(r.args.workspaceId)).retryEpoch });
 });
 
+/** A lookup teaches an agent that lost the reply its operationId. */
 When("{agent} looks up {string} by its retry identity", async function (this: LomiWorld, agent: string, alias: string) {
-  const { tool, args } = this.request(alias);
-  await this.call(agent, "lomi_operation_lookup", {
+  const request = this.request(alias);
+  const { tool, args } = request;
+  const reply = await this.call(agent, "lomi_operation_lookup", {
     retryEpoch: args.retryEpoch,
     requestKey: args.requestKey,
     tool,
     ...(args.projectId === undefined ? {} : { projectId: args.projectId }),
   });
+  if (reply.envelope.status === "ok") request.operationId ??= (reply.envelope.data as { operation: { operationId: string } }).operation.operationId;
 });
 
 When("{agent} looks up {string} by its retry identity with projectId {string}", async function (this: LomiWorld, agent: string, alias: string, projectId: string) {

@@ -1,6 +1,6 @@
 import { Given, When } from "@cucumber/cucumber";
 import { readWorldFile } from "../simulator/world-file.js";
-import type { LomiWorld } from "./world.js";
+import { LomiWorld } from "./world.js";
 import { fileURLToPath } from "node:url";
 
 const worldFile = (name: string) => fileURLToPath(new URL(`../fixtures/worlds/${name}.json`, import.meta.url));
@@ -10,7 +10,7 @@ export async function ensurePaired(world: LomiWorld, agent: string): Promise<voi
   const first = await world.call(agent, "lomi_workspace_list", {});
   if (first.envelope.status === "ok") return;
   world.expectError("PAIRING_REQUIRED", first);
-  await world.control.decide(agent, "approve");
+  await world.control.decide(LomiWorld.clientNameOf(agent), "approve");
   world.okData(await world.call(agent, "lomi_workspace_list", {}));
 }
 
@@ -38,19 +38,15 @@ When("{agent} connects to workspace {string}", async function (this: LomiWorld, 
 });
 
 When("the user approves the pending session of {agent}", async function (this: LomiWorld, agent: string) {
-  await this.control.decide(agent, "approve");
+  await this.control.decide(LomiWorld.clientNameOf(agent), "approve");
 });
 
 When("the user approves the pending session of {agent} for workspace {string} only", async function (this: LomiWorld, agent: string, workspaceId: string) {
-  await this.control.decide(agent, "approve", [workspaceId]);
+  await this.control.decide(LomiWorld.clientNameOf(agent), "approve", [workspaceId]);
 });
 
 When("the user denies the pending session of {agent}", async function (this: LomiWorld, agent: string) {
-  await this.control.decide(agent, "deny");
-});
-
-When("{agent} disconnects", async function (this: LomiWorld, agent: string) {
-  await this.disconnect(agent);
+  await this.control.decide(LomiWorld.clientNameOf(agent), "deny");
 });
 
 When("{agent} refreshes the panels of workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {

@@ -66,6 +66,7 @@ Before(async function (this: LomiWorld, { pickle }) {
 const WHY_NOT: Record<(typeof CAPABILITIES)[number], string> = {
   crash: "cannot be crashed and restarted by the harness",
   "multi-connection": "serves one MCP connection at a time",
+  faults: "has no fault hooks (LOMI_BROKER_FAULTS; --broker-faults says it has); see docs/implementers.md",
 };
 
 for (const capability of CAPABILITIES) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
 import type { WorldSeed } from "../protocol/control-api.js";
-import type { BrokerAdapter } from "../harness/adapters/broker-adapter.js";
+import type { BrokerAdapter, BrokerWiring } from "../harness/adapters/broker-adapter.js";
 import { makeAdapter } from "../harness/adapters/index.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
 import { configError, violation } from "../harness/harness-error.js";
@@ -13,6 +13,8 @@ import { runParametersSchema, type RunParameters } from "../harness/run-paramete
 import type { SimControl } from "../harness/sim-control.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { readWorldFile } from "../simulator/world-file.js";
+import { PanelMemory } from "./panel-memory.js";
+import { FileObservations } from "./file-observations.js";
 
 export const DEFAULT_AGENT = "agent";
 const KEPT_EXCHANGES = 5;
@@ -35,6 +37,16 @@ export interface NamedRequest {
   operationId: string | undefined;
 }
 
+/** An input lease the scenario acquired under a name, with the runtime it was acquired for and the dispatches made under it. */
+export interface NamedLease {
+  agent: string;
+  workspaceId: string;
+  leaseId: string;
+  runtime: Record<string, unknown>;
+  /** Lomi's dispatchId for each inputSequence the broker reported as newly dispatched. */
+  dispatches: Map<string, string>;
+}
+
 type Receipt = { operationId: string; state: string; effectState: string; result: Record<string, unknown> | null; error: { code: string } | null; tool: string };
 
 /** The scenario's world: the simulated Lomi, the broker under test, the agents and what they sent. */
@@ -45,16 +57,26 @@ export class LomiWorld extends World<RunParameters> {
   adapter!: BrokerAdapter;
   seed = 0;
   private storeDir = "";
+  private wiring!: BrokerWiring;
   readonly agents = new Map<string, Agent>();
   readonly requests = new Map<string, NamedRequest>();
   /** The last domainRevision observed per workspace. */
   readonly revisions = new Map<string, string>();
+  /** Other compare-and-set tokens the agent observed (a settings section's, a conversation's, a draft's), by name. */
+  readonly tokens = new Map<string, string>();
+  /** The runtime identity (terminalSessionId or Android generation) last observed per panel, and the input leases acquired by name. */
+  readonly runtimes = new Map<string, string>();
+  readonly leases = new Map<string, NamedLease>();
   lastReply: Reply | undefined;
   /** The last few requests and what came back, for the failure report. */
   readonly exchanges: Exchange[] = [];
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
   lastEventPage: unknown;
+  /** Browser snapshots, runtimes and captures the agents saw. */
+  readonly panelMemory = new PanelMemory();
+  /** What the agents observed of files, directories and editor documents. */
+  readonly fileObservations = new FileObservations(this.tokens);
   private unverifiedError: ErrorEnvelope | undefined;
 
   constructor(options: IWorldOptions<RunParameters>) {
@@ -70,7 +92,8 @@ export class LomiWorld extends World<RunParameters> {
     this.sim = await SimulatorFixture.start(world, seed, this.adapter.simulator);
     this.control = this.sim.control();
     this.storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-scenario-"));
-    await this.adapter.start({ nativeUrl: this.sim.url, storePath: path.join(this.storeDir, "receipts.sqlite"), seed });
+    this.wiring = { nativeUrl: this.sim.url, storePath: path.join(this.storeDir, "receipts.sqlite"), seed };
+    await this.adapter.start(this.wiring);
   }
 
   async tearDown(): Promise<void> {
@@ -96,10 +119,15 @@ export class LomiWorld extends World<RunParameters> {
     return agent;
   }
 
+  /** "agent@2" is a second connection of the client "agent": the same pairing, another connection. */
+  static clientNameOf(agentName: string): string {
+    return agentName.replace(/@.*$/, "");
+  }
+
   async connection(name: string): Promise<McpConnection> {
     const agent = this.agent(name);
     if (!agent.connection) {
-      agent.connection = await this.adapter.connect(name);
+      agent.connection = await this.adapter.connect(LomiWorld.clientNameOf(name));
       if (!brokerIdentified) {
         brokerIdentified = true;
         this.attach(`${BROKER_IDENTITY}${JSON.stringify(agent.connection.serverInfo() ?? null)}`, "text/plain");
@@ -112,14 +140,42 @@ export class LomiWorld extends World<RunParameters> {
     return agent.connection;
   }
 
+  /** Set when a scenario expects the broker to die (a crash hook) during its next call. */
+  private deathExpected = false;
+
+  expectDeathOnNextCall(): void {
+    this.deathExpected = true;
+  }
+
   /** Calls a tool as an agent; the reply's envelope is already checked (ENV rules). */
   async call(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
     this.assertErrorsVerified();
+    if (this.deathExpected) return this.callIntoDeath(agentName, tool, args);
     const reply = await (await this.connection(agentName)).call(tool, args);
     this.observe(reply);
     this.lastReply = reply;
     this.unverifiedError = reply.envelope.status === "error" ? reply.envelope : undefined;
     return reply;
+  }
+
+  /**
+   * The call during which the broker must die: no reply may come back. The harness then buries the
+   * instance and starts a new one on the same store, as an operator would.
+   */
+  private async callIntoDeath(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
+    this.deathExpected = false;
+    const connection = await this.connection(agentName);
+    let reply: Reply | undefined;
+    try {
+      reply = await connection.call(tool, args);
+    } catch {
+      // The expected death: the connection dropped with the call unanswered.
+    }
+    if (reply) throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${JSON.stringify(reply.envelope).slice(0, 300)}`);
+    await this.crashBroker();
+    await this.restartBroker();
+    this.lastReply = undefined;
+    return { tool, args, raw: {}, envelope: { controlApiVersion: "1.0", status: "error", code: "NATIVE_UNAVAILABLE", message: "no reply: the broker died" } };
   }
 
   /** Calls a tool that must succeed for the scenario to go on. */
@@ -153,10 +209,17 @@ export class LomiWorld extends World<RunParameters> {
   /** Keeps the latest domainRevision any reply showed for a workspace. */
   private observe(reply: Reply): void {
     if (reply.envelope.status !== "ok") return;
+    this.fileObservations.observe(reply);
     const data = reply.envelope.data as Record<string, unknown>;
     if (typeof data.workspaceId === "string" && typeof data.domainRevision === "string") this.revisions.set(data.workspaceId, data.domainRevision);
     const op = data.operation as { workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;
     if (op?.workspaceId && typeof op.result?.domainRevision === "string") this.revisions.set(op.workspaceId, op.result.domainRevision);
+    if (Array.isArray(data.panels)) {
+      for (const p of data.panels as Array<{ panelId: string; terminalSessionId?: string | null; generation?: string | null }>) {
+        const runtime = p.terminalSessionId ?? p.generation;
+        if (runtime) this.runtimes.set(p.panelId, runtime);
+      }
+    }
     if (Array.isArray(data.workspaces)) {
       for (const w of data.workspaces as Array<{ workspaceId: string; domainRevision: string }>) this.revisions.set(w.workspaceId, w.domainRevision);
     }
@@ -178,11 +241,17 @@ export class LomiWorld extends World<RunParameters> {
 
   /** Sends an operation under a name and remembers its operationId when admitted. */
   async send(alias: string, agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
+    const dies = this.deathExpected;
     const reply = await this.call(agentName, tool, args);
     const named: NamedRequest = { agent: agentName, tool, args, operationId: undefined };
-    if (reply.envelope.status === "ok") named.operationId = (reply.envelope.data as { operation: Receipt }).operation.operationId;
+    if (!dies && reply.envelope.status === "ok") named.operationId = (reply.envelope.data as { operation: Receipt }).operation.operationId;
     this.requests.set(alias, named);
     return reply;
+  }
+
+  /** Sends an operation in a workspace under the agent's retry epoch there, with a request key made from the alias. */
+  async sendIn(alias: string, agentName: string, tool: string, workspaceId: string, args: Record<string, unknown>): Promise<Reply> {
+    return this.send(alias, agentName, tool, { workspaceId, ...args, retryEpoch: this.epochFor(agentName, workspaceId).retryEpoch, requestKey: `${tool}.${alias}` });
   }
 
   receiptOf(reply: Reply | undefined = this.lastReply): Receipt & { duplicate?: boolean } {
@@ -205,6 +274,12 @@ export class LomiWorld extends World<RunParameters> {
     return receipt;
   }
 
+  token(name: string): string {
+    const token = this.tokens.get(name);
+    if (!token) throw configError(`no ${name} observed yet; read it first`);
+    return token;
+  }
+
   epochFor(agentName: string, workspaceId: string): { retryEpoch: string; projects: Array<{ projectId: string }> } {
     const c = this.agent(agentName).connects.get(workspaceId);
     if (!c) throw configError(`${agentName} has not connected to ${workspaceId}`);
@@ -212,13 +287,6 @@ export class LomiWorld extends World<RunParameters> {
   }
 
   // The broker's life ------------------------------------------------------------------------------
-
-  /** The agent ends its MCP connection, as a client that is done; it keeps what it sent. */
-  async disconnect(agentName: string): Promise<void> {
-    const agent = this.agent(agentName);
-    if (agent.connection) await this.adapter.disconnect(agent.connection);
-    agent.connection = undefined;
-  }
 
   /** The broker dies; the agents' MCP connections die with it, but they keep what they sent. */
   async crashBroker(): Promise<void> {
@@ -228,6 +296,13 @@ export class LomiWorld extends World<RunParameters> {
 
   async restartBroker(): Promise<void> {
     await this.adapter.restart();
+  }
+
+  /** A new broker instance on the same store with these fault hooks armed (each fires once). */
+  async armBrokerFaults(faults: string[]): Promise<void> {
+    await this.crashBroker();
+    this.wiring = { ...this.wiring, faults };
+    await this.adapter.start(this.wiring);
   }
 
   // Ledger ----------------------------------------------------------------------------------------

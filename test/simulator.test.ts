@@ -67,7 +67,7 @@ test("the same handlers serve the bridge and control API over real HTTP on 127.0
     assert.equal(state, "pending");
     await assert.rejects(native.workspaces(pairingId), (e: unknown) => e instanceof LomiError && e.code === "PAIRING_REQUIRED");
     await control.decide("agent", "approve");
-    assert.equal((await native.workspaces(pairingId)).workspaces.length, 3);
+    assert.equal((await native.workspaces(pairingId)).workspaces.length, world().workspaces.length);
     await control.advanceClock(60_000);
     assert.equal(await native.now(), Date.parse("2026-01-05T09:01:00.000Z"));
     await control.armFault("lose-reply", "lomi_terminal_create");

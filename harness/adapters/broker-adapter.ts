@@ -2,13 +2,13 @@ import type { McpConnection } from "../mcp-connection.js";
 
 /**
  * What a broker under test can take part in; a scenario tagged `@needs-<capability>` is "not
- * applicable" to a broker that lacks it. Open by design: broker fault hooks ("faults") will be one.
+ * applicable" to a broker that lacks it: crashes, two connections at once, fault hooks.
  */
-export type Capability = "crash" | "multi-connection";
+export type Capability = "crash" | "multi-connection" | "faults";
 
 /** The tag a scenario carries when it needs a capability. */
 export const capabilityTag = (capability: Capability) => `@needs-${capability}`;
-export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection"];
+export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection", "faults"];
 
 export interface BrokerWiring {
   /** The simulator's native bridge, as LOMI_NATIVE_URL. */
@@ -16,6 +16,8 @@ export interface BrokerWiring {
   /** The receipt store file, as LOMI_STORE_PATH; the same file across restarts. */
   storePath: string;
   seed: number;
+  /** Fault hooks to arm in the broker (LOMI_BROKER_FAULTS), for a broker with the "faults" capability. */
+  faults?: string[];
 }
 
 /**
@@ -32,14 +34,17 @@ export interface BrokerAdapter {
   readonly simulator: SimulatorPlacement;
   start(wiring: BrokerWiring): Promise<void>;
   connect(clientName: string): Promise<McpConnection>;
-  /** Ends one connection as a client does (a stdio broker's process exits); the store lives on. */
-  disconnect(connection: McpConnection): Promise<void>;
   /** Abrupt death: no shutdown code runs, open connections die with it. */
   crash(): Promise<void>;
   /** A new instance on the same store. */
   restart(): Promise<void>;
   /** Ends everything the adapter started: no process or container outlives it. */
   stop(): Promise<void>;
+  /**
+   * Starts another instance on the live instance's store and reports whether it was refused
+   * (and why). Optional: a broker the harness cannot start twice makes the check not applicable.
+   */
+  probeSecondInstance?(): Promise<{ refused: boolean; detail: string }>;
   /** What the broker wrote to stderr (or its log), for failure reports. */
   diagnostics(): string;
 }

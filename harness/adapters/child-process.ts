@@ -1,7 +1,8 @@
+import { spawn } from "node:child_process";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
-import { StdioProcessTransport } from "./stdio-process.js";
+import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 
 /** Splits a command line on spaces, keeping "quoted words" together. */
 export function splitCommand(command: string): string[] {
@@ -15,7 +16,7 @@ export function splitCommand(command: string): string[] {
  */
 export class ChildProcessAdapter implements BrokerAdapter {
   readonly description: string;
-  readonly capabilities: ReadonlySet<Capability> = new Set(["crash"]);
+  readonly capabilities: ReadonlySet<Capability>;
   readonly simulator = { kind: "fresh-port" } as const;
   private wiring: BrokerWiring | undefined;
   private transport: StdioProcessTransport | undefined;
@@ -27,24 +28,32 @@ export class ChildProcessAdapter implements BrokerAdapter {
   constructor(
     private readonly command: string,
     private readonly timeoutMs: number,
+    supportsFaults: boolean,
   ) {
     this.description = `broker command over stdio: ${command}`;
+    this.capabilities = new Set<Capability>(supportsFaults ? ["crash", "faults"] : ["crash"]);
   }
 
   async start(wiring: BrokerWiring): Promise<void> {
     this.wiring = wiring;
   }
 
-  async connect(clientName: string): Promise<McpConnection> {
-    if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
-    const [cmd, ...args] = splitCommand(this.command);
+  /** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
+  private environment(): Record<string, string> {
     const w = this.wiring!;
-    const transport = new StdioProcessTransport(cmd!, args, {
+    return {
       ...(process.env as Record<string, string>),
       LOMI_NATIVE_URL: w.nativeUrl,
       LOMI_STORE_PATH: w.storePath,
       LOMI_SEED: String(w.seed + this.starts++),
-    });
+      LOMI_BROKER_FAULTS: (w.faults ?? []).join(","),
+    };
+  }
+
+  async connect(clientName: string): Promise<McpConnection> {
+    if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
+    const [cmd, ...args] = splitCommand(this.command);
+    const transport = new StdioProcessTransport(cmd!, args, this.environment());
     this.transport = transport;
     try {
       this.connection = await McpConnection.open(transport, clientName, this.timeoutMs, () => transport.explain());
@@ -53,15 +62,6 @@ export class ChildProcessAdapter implements BrokerAdapter {
       throw error;
     }
     return this.connection;
-  }
-
-  async disconnect(): Promise<void> {
-    const transport = this.transport;
-    this.transport = undefined;
-    this.connection = undefined;
-    if (!transport) return;
-    await transport.end(this.timeoutMs);
-    this.stderr.push(transport.diagnostics());
   }
 
   async crash(): Promise<void> {
@@ -79,6 +79,24 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   async stop(): Promise<void> {
     await this.crash();
+  }
+
+  /** A second process on the same store must exit on its own, saying why; one still running after the timeout was not refused. */
+  async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
+    const [cmd, ...args] = splitCommand(this.command);
+    const child = spawn(cmd!, args, { env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), this.timeoutMs);
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        resolve(code ?? -1);
+      });
+    });
+    if (child.pid) killGroup(child.pid); // whatever it started goes with it
+    if (exited === null) return { refused: false, detail: `still running after ${this.timeoutMs} ms on the same store` };
+    return { refused: exited !== 0, detail: `exit ${exited}: ${stderr.trim().slice(-500)}` };
   }
 
   diagnostics(): string {

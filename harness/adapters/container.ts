@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { freePort } from "../free-port.js";
 import { violation } from "../harness-error.js";
@@ -9,6 +10,17 @@ import { testcontainers } from "./testcontainers.js";
 
 const { GenericContainer, Wait, getContainerRuntimeClient } = testcontainers;
 type Started = Awaited<ReturnType<InstanceType<typeof GenericContainer>["start"]>>;
+
+/**
+ * The broker runs under Docker's init (`docker run --init`), not as PID 1: the kernel ignores the
+ * signals a PID 1 sends itself, so a broker's own SIGKILL (a crash fault hook) would not end it.
+ */
+class BrokerContainer extends GenericContainer {
+  constructor(image: string) {
+    super(image);
+    this.hostConfig.Init = true;
+  }
+}
 
 export const CONTAINER_LABEL = "lomi-conformance";
 /** Where the broker's store directory is mounted inside the container. */
@@ -25,7 +37,7 @@ const MAX_DIAGNOSTICS = 20_000;
  */
 export class ContainerAdapter implements BrokerAdapter {
   readonly description: string;
-  readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection"]);
+  readonly capabilities: ReadonlySet<Capability>;
   readonly simulator = { kind: "fresh-port" } as const;
   private wiring: BrokerWiring | undefined;
   private port = 0;
@@ -39,8 +51,10 @@ export class ContainerAdapter implements BrokerAdapter {
   constructor(
     private readonly image: string,
     private readonly timeoutMs: number,
+    supportsFaults: boolean,
   ) {
     this.description = `broker image ${image} (container, Streamable HTTP)`;
+    this.capabilities = new Set<Capability>(supportsFaults ? ["crash", "multi-connection", "faults"] : ["crash", "multi-connection"]);
   }
 
   async start(wiring: BrokerWiring): Promise<void> {
@@ -49,21 +63,30 @@ export class ContainerAdapter implements BrokerAdapter {
     await this.launch();
   }
 
-  private async launch(): Promise<void> {
+  /** The environment contract, inside the container. */
+  private environment(port: number): Record<string, string> {
     const w = this.wiring!;
-    const seed = w.seed + this.starts++;
+    return {
+      LOMI_NATIVE_URL: w.nativeUrl,
+      LOMI_STORE_PATH: `${CONTAINER_STORE_DIR}/${path.basename(w.storePath)}`,
+      LOMI_SEED: String(w.seed + this.starts++),
+      LOMI_MCP_PORT: String(port),
+      LOMI_BROKER_FAULTS: (w.faults ?? []).join(","),
+    };
+  }
+
+  private get storeMount() {
+    return { source: path.dirname(this.wiring!.storePath), target: CONTAINER_STORE_DIR };
+  }
+
+  private async launch(): Promise<void> {
     const name = `${this.label}-${this.starts}`;
     try {
-      this.container = await new GenericContainer(this.image)
+      this.container = await new BrokerContainer(this.image)
         .withName(name)
         .withNetworkMode("host")
-        .withEnvironment({
-          LOMI_NATIVE_URL: w.nativeUrl,
-          LOMI_STORE_PATH: `${CONTAINER_STORE_DIR}/${path.basename(w.storePath)}`,
-          LOMI_SEED: String(seed),
-          LOMI_MCP_PORT: String(this.port),
-        })
-        .withBindMounts([{ source: path.dirname(w.storePath), target: CONTAINER_STORE_DIR, mode: "rw" }])
+        .withEnvironment(this.environment(this.port))
+        .withBindMounts([{ ...this.storeMount, mode: "rw" }])
         .withLabels({ [CONTAINER_LABEL]: "broker" })
         .withLogConsumer((stream) => stream.on("data", (chunk: Buffer | string) => (this.logs = (this.logs + chunk.toString()).slice(-MAX_DIAGNOSTICS))))
         .withWaitStrategy(Wait.forLogMessage(READY_LOG))
@@ -84,11 +107,6 @@ export class ContainerAdapter implements BrokerAdapter {
     return connection;
   }
 
-  async disconnect(connection: McpConnection): Promise<void> {
-    this.connections.splice(this.connections.indexOf(connection), 1);
-    await connection.close();
-  }
-
   /** SIGKILL to the container: no shutdown code runs. */
   async crash(): Promise<void> {
     const container = this.container;
@@ -107,6 +125,29 @@ export class ContainerAdapter implements BrokerAdapter {
 
   async stop(): Promise<void> {
     await this.crash();
+  }
+
+  /** A second container on the live one's store must exit by itself, saying why (another port, so only the store is shared). */
+  async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
+    const client = await getContainerRuntimeClient();
+    const { source, target } = this.storeMount;
+    const container = await client.container.create({
+      name: `${this.label}-probe-${this.starts}`,
+      Image: this.image,
+      Labels: { [CONTAINER_LABEL]: "broker" },
+      Env: Object.entries(this.environment(await freePort())).map(([k, v]) => `${k}=${v}`),
+      HostConfig: { NetworkMode: "host", Init: true, Binds: [`${source}:${target}`] },
+    });
+    try {
+      await client.container.start(container);
+      const exited = (await Promise.race([container.wait(), delay(this.timeoutMs, undefined, { ref: false })])) as { StatusCode: number } | undefined;
+      // Docker frames each log chunk with an 8-byte header; the text is what matters here.
+      const log = (await container.logs({ stdout: true, stderr: true, follow: false })).toString("latin1").replace(/[\x00-\x08]/g, "");
+      if (!exited) return { refused: false, detail: `still running after ${this.timeoutMs} ms on the same store` };
+      return { refused: exited.StatusCode !== 0, detail: `exit ${exited.StatusCode}: ${log.trim().slice(-500)}` };
+    } finally {
+      await container.remove({ force: true }).catch(() => undefined);
+    }
   }
 
   diagnostics(): string {

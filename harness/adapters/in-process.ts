@@ -1,5 +1,6 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Broker } from "../../reference-broker/broker.js";
+import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { createMcpServer } from "../../reference-broker/mcp-server.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
@@ -7,7 +8,7 @@ import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.j
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */
 export class InProcessAdapter implements BrokerAdapter {
   readonly description = "reference broker, in-process (MCP in-memory transport)";
-  readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection"]);
+  readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection", "faults"]);
   readonly simulator = { kind: "in-process" } as const;
   private broker: Broker | undefined;
   private wiring: BrokerWiring | undefined;
@@ -18,7 +19,12 @@ export class InProcessAdapter implements BrokerAdapter {
 
   async start(wiring: BrokerWiring): Promise<void> {
     this.wiring = wiring;
-    this.broker = await Broker.start({ nativeUrl: wiring.nativeUrl, storePath: wiring.storePath, seed: wiring.seed + this.starts++ });
+    this.broker = await Broker.start({
+      nativeUrl: wiring.nativeUrl,
+      storePath: wiring.storePath,
+      seed: wiring.seed + this.starts++,
+      faults: parseFaultPoints(wiring.faults?.join(",")),
+    });
   }
 
   async connect(clientName: string): Promise<McpConnection> {
@@ -28,11 +34,6 @@ export class InProcessAdapter implements BrokerAdapter {
     const connection = await McpConnection.open(clientSide, clientName, this.timeoutMs);
     this.connections.push(connection);
     return connection;
-  }
-
-  async disconnect(connection: McpConnection): Promise<void> {
-    this.connections.splice(this.connections.indexOf(connection), 1);
-    await connection.close();
   }
 
   /** The instance is abandoned: its store handle closes without any write, as a killed process's would. */
@@ -48,6 +49,17 @@ export class InProcessAdapter implements BrokerAdapter {
 
   async stop(): Promise<void> {
     await this.crash();
+  }
+
+  async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
+    const w = this.wiring!;
+    try {
+      const second = await Broker.start({ nativeUrl: w.nativeUrl, storePath: w.storePath, seed: w.seed + 1000 });
+      second.close();
+      return { refused: false, detail: "the second instance opened the store" };
+    } catch (error) {
+      return { refused: true, detail: (error as Error).message };
+    }
   }
 
   diagnostics(): string {

@@ -10,12 +10,12 @@ export async function makeAdapter(run: RunParameters): Promise<BrokerAdapter> {
     case "in-process":
       return new InProcessAdapter(run.timeoutMs);
     case "command":
-      return new ChildProcessAdapter(run.brokerCommand, run.timeoutMs);
+      return new ChildProcessAdapter(run.brokerCommand, run.timeoutMs, run.brokerFaults);
     case "url":
       return new UrlAdapter(new URL(run.brokerUrl), run.nativePort, run.timeoutMs);
     case "image": {
       const { ContainerAdapter } = await import("./container.js");
-      return new ContainerAdapter(run.brokerImage, run.timeoutMs);
+      return new ContainerAdapter(run.brokerImage, run.timeoutMs, run.brokerFaults);
     }
   }
 }

@@ -9,7 +9,8 @@ const MAX_DIAGNOSTICS = 20_000;
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-function killGroup(pgid: number): void {
+/** SIGKILL to a process group (a broker and everything it started). */
+export function killGroup(pgid: number): void {
   try {
     process.kill(-pgid, "SIGKILL");
   } catch {
@@ -93,14 +94,6 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) throw new Error(this.ending ?? "the broker process is not running");
     if (!stdin.write(serializeMessage(message))) await new Promise((resolve) => stdin.once("drain", resolve));
-  }
-
-  /** The client's end of a stdio session: stdin closes, the broker may exit by itself, then the group is killed. */
-  async end(graceMs: number): Promise<void> {
-    this.ending ??= "the harness closed the connection";
-    this.child?.stdin?.end();
-    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
-    await this.close();
   }
 
   /** SIGKILL to the whole process group: no shutdown code runs anywhere in it. */

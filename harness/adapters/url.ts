@@ -35,12 +35,6 @@ export class UrlAdapter implements BrokerAdapter {
     return connection;
   }
 
-  async disconnect(connection: McpConnection): Promise<void> {
-    const i = this.sessions.findIndex((s) => s.connection === connection);
-    const [session] = this.sessions.splice(i, 1);
-    if (session) await this.end(session);
-  }
-
   async crash(): Promise<void> {
     throw notApplicable(`${this.description} runs outside the harness: it cannot be crashed and restarted`);
   }

@@ -49,7 +49,7 @@ export const panelList = {
   kind: "observation",
   title: "List panels",
   description:
-    "Lists the panels of an approved workspace with their current runtime identities (terminalSessionId) and the workspace's decimal domainRevision for layout mutations.",
+    "Lists the panels of an approved workspace with their current runtime identities (terminalSessionId, browserGeneration, generation) and the workspace's decimal domainRevision for layout mutations.",
   input: z.strictObject({ workspaceId: id }),
   data: z.strictObject({ workspaceId: id, domainRevision: decimalRevision, panels: z.array(panelSchema) }),
 } satisfies ObservationContract;

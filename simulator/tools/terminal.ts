@@ -39,7 +39,10 @@ const processes = new WeakMap<NativeOperation, RunningProcess>();
 const INTERRUPTED_EXIT = 130;
 const NOT_FOUND_EXIT = 127;
 
-function exit(ctx: NativeContext, op: NativeOperation<{ terminalSessionId: string }>, settle: Settle, exitCode: number, interrupted: boolean) {
+/** How a command ended: by itself, by Ctrl+C from lomi_operation_cancel, or by Ctrl+C from lomi_terminal_interrupt. */
+type Ending = "exited" | "cancelled" | "interrupted";
+
+function exit(ctx: NativeContext, op: NativeOperation<{ terminalSessionId: string }>, settle: Settle, exitCode: number, ending: Ending) {
   processes.delete(op);
   ctx.ledger.record({
     kind: "effect",
@@ -49,8 +52,11 @@ function exit(ctx: NativeContext, op: NativeOperation<{ terminalSessionId: strin
     detail: { what: "process.exited", terminalSessionId: op.args.terminalSessionId, exitCode },
   });
   const result = { terminalSessionId: op.args.terminalSessionId, processStarted: true, exitCode };
-  if (interrupted) {
+  if (ending === "cancelled") {
     settle(op, { state: "cancelled", effectState: "partial", result, error: null });
+  } else if (ending === "interrupted") {
+    // Nobody cancelled the operation: running cannot become cancelled, so the interrupted command fails.
+    settle(op, { state: "failed", effectState: "partial", result, error: { code: "NATIVE_FAILURE", message: `The command exited with code ${exitCode} after Ctrl+C.` } });
   } else if (exitCode === 0) {
     settle(op, { state: "succeeded", effectState: "complete", result, error: null });
   } else {
@@ -73,6 +79,7 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
       pairingId: op.pairing.pairingId,
       detail: { what: "process.started", terminalSessionId: op.args.terminalSessionId, command: op.args.command },
     });
+    ctx.world.terminalOutput.write(op.args.terminalSessionId, `$ ${op.args.command}\n${script?.output ?? `${op.args.command}: command not found\n`}`);
     processes.set(op, {
       startedAt: ctx.clock.now(),
       durationMs: script?.durationMs ?? 0,
@@ -95,7 +102,7 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
       });
       return;
     }
-    if (ctx.clock.now() >= proc.startedAt + proc.durationMs) exit(ctx, op, settle, proc.exitCode, false);
+    if (ctx.clock.now() >= proc.startedAt + proc.durationMs) exit(ctx, op, settle, proc.exitCode, "exited");
   },
   cancel(ctx, op, settle) {
     const proc = processes.get(op);
@@ -110,7 +117,13 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
     if (proc.ignoresInterrupt) {
       op.progress = { phase: "cancelling", effectState: "partial" };
     } else {
-      exit(ctx, op, settle, INTERRUPTED_EXIT, true);
+      exit(ctx, op, settle, INTERRUPTED_EXIT, "cancelled");
     }
   },
 };
+
+/** Ctrl+C reached the terminal while this command ran in it: it exits 130, unless it ignores interrupts. */
+export function interruptCommand(ctx: NativeContext, op: NativeOperation, settle: Settle): void {
+  const proc = processes.get(op);
+  if (proc && !proc.ignoresInterrupt) exit(ctx, op as NativeOperation<{ terminalSessionId: string }>, settle, INTERRUPTED_EXIT, "interrupted");
+}

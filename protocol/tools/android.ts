@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { id, requestKey, retryEpoch } from "../fields.js";
+import type { OperationContract } from "../tool-contract.js";
+import { admissionData } from "./admission.js";
+
+/** An Android application ID such as com.example.app. */
+export const appId = z.string().max(255).regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, "an Android application ID such as com.example.app");
+
+const androidLaunchResult = z.strictObject({
+  panelId: id,
+  generation: id,
+  appId,
+  /** The launch intent reached the runtime: the postcondition this operation confirms. */
+  intentDelivered: z.literal(true),
+  /** Lomi cannot tell from the intent whether the expected screen appeared; look (lomi_capture) before relying on it. */
+  screenConfirmed: z.literal(false),
+});
+
+export const androidLaunch = {
+  name: "lomi_android_launch",
+  kind: "operation",
+  title: "Launch an app in an Android runtime",
+  description:
+    "Delivers a launch intent for appId to the exact Android runtime (panelId and its current generation). Returns an operationId: admission, not completion. It succeeds when the intent is delivered; its result says the screen is not confirmed, since delivery does not prove the expected screen appeared.",
+  input: z.strictObject({
+    workspaceId: id,
+    projectId: id.optional(),
+    panelId: id,
+    generation: id,
+    appId,
+    activity: z.string().min(1).max(255).optional(),
+    retryEpoch,
+    requestKey,
+  }),
+  result: androidLaunchResult,
+  data: admissionData("lomi_android_launch", androidLaunchResult),
+  generationField: "generation",
+  serializeOn: "panelId",
+} satisfies OperationContract;

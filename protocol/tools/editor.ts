@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { decimalRevision, id, requestKey, retryEpoch } from "../fields.js";
+import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { admissionData } from "./admission.js";
+
+export const EDITOR_ENCODINGS = ["utf-8", "latin1"] as const;
+const MAX_EDITS = 100;
+
+export const editorDocumentSchema = z.strictObject({
+  documentId: id,
+  projectId: id,
+  path: z.string(),
+  /** A decimal counter that moves on every change of the buffer, by the agent or the user. */
+  bufferRevision: decimalRevision,
+  /** The buffer, encoded in the document's encoding, differs from the bytes on disk. */
+  dirty: z.boolean(),
+  encoding: z.enum(EDITOR_ENCODINGS),
+  text: z.string(),
+});
+
+export const editorDocuments = {
+  name: "lomi_editor_documents",
+  kind: "observation",
+  title: "List the shared editor documents",
+  description:
+    "Lists the documents open in Lomi's shared editor (the user opens them; the agent edits them with lomi_editor_apply): documentId, path, the current bufferRevision, whether the buffer is dirty (differs from disk), its encoding and its text.",
+  input: z.strictObject({ workspaceId: id, projectId: id.optional() }),
+  data: z.strictObject({ workspaceId: id, documents: z.array(editorDocumentSchema) }),
+} satisfies ObservationContract;
+
+const textEdit = z.strictObject({
+  /** Offsets in UTF-16 code units of the buffer at expectedBufferRevision. */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  text: z.string().max(1024 * 1024),
+});
+
+const editorApplyResult = z.strictObject({
+  documentId: id,
+  bufferRevision: decimalRevision,
+  dirty: z.boolean(),
+  length: z.number().int().nonnegative(),
+});
+
+export const editorApply = {
+  name: "lomi_editor_apply",
+  kind: "operation",
+  title: "Edit a shared editor document",
+  description:
+    "Applies text edits to the buffer of the exact shared editor document (documentId) at expectedBufferRevision; the disk is not written, the document becomes dirty. Edits replace [start, end) in UTF-16 code units of that buffer and must not overlap. A stale bufferRevision is refused with REVISION_CONFLICT and the buffer left as it is.",
+  input: z.strictObject({
+    workspaceId: id,
+    projectId: id.optional(),
+    documentId: id,
+    expectedBufferRevision: decimalRevision,
+    edits: z.array(textEdit).min(1).max(MAX_EDITS),
+    retryEpoch,
+    requestKey,
+  }),
+  result: editorApplyResult,
+  data: admissionData("lomi_editor_apply", editorApplyResult),
+  revisionField: "expectedBufferRevision",
+  generationField: "documentId",
+  serializeOn: "workspaceId",
+} satisfies OperationContract;

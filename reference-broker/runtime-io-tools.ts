@@ -1,0 +1,60 @@
+import type { z } from "zod";
+import type { NativeInputPayload } from "../protocol/native-bridge.js";
+import { terminalRead, type androidInput, type leaseAcquire, type OrderedInputName, type RuntimeRef, type terminalInput, type terminalInterrupt } from "../protocol/tools/input.js";
+import type { BrokerCore } from "./broker.js";
+import { canonicalJson, sha256Hex } from "./fingerprint.js";
+import type { Handler } from "./handler.js";
+
+const DEFAULT_TERMINAL_PAGE = 4096;
+
+type Args<C extends { input: z.ZodType }> = z.infer<C["input"]>;
+interface OrderedArgs {
+  workspaceId: string;
+  leaseId: string;
+  inputSequence: string;
+}
+
+/**
+ * The terminal and Android runtime tools that are not operations: terminal output, leases and ordered
+ * input. Input is deduplicated here, by lease and inputSequence, and only new input reaches Lomi.
+ */
+export function runtimeIoHandlers(core: BrokerCore, pairing: () => Promise<string>): Record<string, Handler> {
+  async function ordered(tool: OrderedInputName, a: OrderedArgs, runtime: RuntimeRef, input: NativeInputPayload) {
+    const pairingId = await pairing();
+    const { workspaceId, leaseId, inputSequence } = a;
+    // The exact payload: the same sequence with anything else in it is another input.
+    const fingerprint = sha256Hex(canonicalJson({ tool, workspaceId, runtime, input }));
+    const outcome = await core.inputs.submit(canonicalJson([pairingId, leaseId]), inputSequence, fingerprint, () =>
+      core.native.input({ pairingId, tool, workspaceId, leaseId, runtime, inputSequence, input }),
+    );
+    return { leaseId, inputSequence, ...outcome };
+  }
+
+  return {
+    lomi_terminal_read: async (raw) => {
+      const a = raw as Args<typeof terminalRead>;
+      const query = { kind: "terminal-output" as const, workspaceId: a.workspaceId, terminalSessionId: a.terminalSessionId, cursor: a.cursor === undefined ? 0 : Number(a.cursor), limit: a.limit ?? DEFAULT_TERMINAL_PAGE };
+      return core.native.observe(await pairing(), query, terminalRead.data);
+    },
+    lomi_lease_acquire: async (raw) => {
+      const a = raw as Args<typeof leaseAcquire>;
+      const { leaseId } = await core.native.lease(await pairing(), a.workspaceId, a.runtime);
+      return { leaseId, workspaceId: a.workspaceId, runtime: a.runtime, nextInputSequence: "1" };
+    },
+    lomi_terminal_input: async (raw) => {
+      const a = raw as Args<typeof terminalInput>;
+      const ack = await ordered("lomi_terminal_input", a, { kind: "terminal", terminalSessionId: a.terminalSessionId }, { kind: "text", text: a.text });
+      return { ...ack, terminalSessionId: a.terminalSessionId };
+    },
+    lomi_terminal_interrupt: async (raw) => {
+      const a = raw as Args<typeof terminalInterrupt>;
+      const ack = await ordered("lomi_terminal_interrupt", a, { kind: "terminal", terminalSessionId: a.terminalSessionId }, { kind: "interrupt" });
+      return { ...ack, terminalSessionId: a.terminalSessionId, exitConfirmed: false };
+    },
+    lomi_android_input: async (raw) => {
+      const a = raw as Args<typeof androidInput>;
+      const ack = await ordered("lomi_android_input", a, { kind: "android", panelId: a.panelId, generation: a.generation }, a.input);
+      return { ...ack, panelId: a.panelId, generation: a.generation };
+    },
+  };
+}

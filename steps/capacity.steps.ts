@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { Given, Then, When } from "@cucumber/cucumber";
+import { configError, violation } from "../harness/harness-error.js";
+import type { LomiWorld } from "./world.js";
+
+interface StoreStatus {
+  receipts: { count: number; limit: number };
+  retryEpochs: { count: number; limit: number; expired: number };
+  unfinished: number;
+  outcomeUnknown: number;
+}
+
+const FILL_TIMEOUT_MS = 600_000;
+
+async function status(world: LomiWorld, agent: string): Promise<StoreStatus> {
+  return (await world.callOk(agent, "lomi_store_status", {})) as unknown as StoreStatus;
+}
+
+/** Fills the store through the broker's own tools: a terminal, then commands until the limit. */
+Given("{agent} has filled the receipt store through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
+  const workspaceId = "ws-alpha";
+  const created = this.okData(
+    await this.send("fill-terminal", agent, "lomi_terminal_create", {
+      workspaceId,
+      cwdRelative: "",
+      title: "Fill",
+      expectedRevision: this.revisions.get(workspaceId),
+      retryEpoch: this.epochFor(agent, workspaceId).retryEpoch,
+      requestKey: "fill-terminal",
+    }),
+  );
+  const terminalSessionId = (await this.settled("fill-terminal")).result?.terminalSessionId;
+  if (typeof terminalSessionId !== "string") throw violation(`the fill terminal has no session: ${JSON.stringify(created)}`);
+  const { retryEpoch } = this.epochFor(agent, workspaceId);
+  const { receipts } = await status(this, agent);
+  for (let i = receipts.count; i < receipts.limit; i++) {
+    this.okData(await this.call(agent, "lomi_terminal_run", { workspaceId, terminalSessionId, command: "true", retryEpoch, requestKey: `fill-${i}` }));
+  }
+  const after = await status(this, agent);
+  assert.equal(after.receipts.count, after.receipts.limit, "the store should now be full");
+});
+
+Given("{agent} has filled the retry epochs through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
+  const { retryEpochs } = await status(this, agent);
+  for (let i = retryEpochs.count; i < retryEpochs.limit; i++) this.okData(await this.call(agent, "lomi_connect", { workspaceId: "ws-alpha" }));
+  const after = await status(this, agent);
+  assert.equal(after.retryEpochs.count, after.retryEpochs.limit, "the epochs should now be at their limit");
+});
+
+Then("the store status shows {int} receipt(s) of {int}", async function (this: LomiWorld, count: number, limit: number) {
+  const { receipts } = await status(this, "agent");
+  assert.deepEqual(receipts, { count, limit });
+});
+
+Then("the store status shows {int} retry epoch(s), {int} of them expired", async function (this: LomiWorld, count: number, expired: number) {
+  const { retryEpochs } = await status(this, "agent");
+  assert.deepEqual([retryEpochs.count, retryEpochs.expired], [count, expired]);
+});
+
+Then("the store status shows {int} outcome_unknown operation(s)", async function (this: LomiWorld, count: number) {
+  assert.equal((await status(this, "agent")).outcomeUnknown, count);
+});
+
+When("{agent} asks to reconcile the store", async function (this: LomiWorld, agent: string) {
+  await this.call(agent, "lomi_store_reconcile", {});
+});
+
+When("{agent} asks to reconcile the store forgetting {string}", async function (this: LomiWorld, agent: string, alias: string) {
+  await this.call(agent, "lomi_store_reconcile", { forgetOperationIds: [this.operationId(alias)] });
+});
+
+Then("the reconciliation awaits the user", function (this: LomiWorld) {
+  const data = this.okData() as { status: string; removed: unknown };
+  assert.deepEqual([data.status, data.removed], ["awaiting_user", null]);
+});
+
+async function decidePending(world: LomiWorld, decision: "approve" | "deny") {
+  const pending = (await world.control.approvals()).filter((a) => a.subject === "store-reconcile" && a.state === "pending");
+  if (pending.length !== 1) throw configError(`expected one pending store reconciliation in Lomi, found ${pending.length}`);
+  await world.control.decideApproval(pending[0]!.approvalId, decision);
+}
+
+When("the user approves the store reconciliation", async function (this: LomiWorld) {
+  await decidePending(this, "approve");
+});
+
+When("the user declines the store reconciliation", async function (this: LomiWorld) {
+  await decidePending(this, "deny");
+});
+
+Then("the reconciliation removed {int} receipt(s) and {int} retry epoch(s)", function (this: LomiWorld, receipts: number, retryEpochs: number) {
+  const data = this.okData() as { status: string; removed: { receipts: number; retryEpochs: number } | null };
+  assert.equal(data.status, "completed");
+  assert.deepEqual([data.removed?.receipts, data.removed?.retryEpochs], [receipts, retryEpochs]);
+});
+
+Then("the retry epoch of {agent} for workspace {string} expires 24 hours after Lomi's clock", async function (this: LomiWorld, agent: string, workspaceId: string) {
+  const connect = this.agent(agent).connects.get(workspaceId) as unknown as { retryEpochExpiresAt: string } | undefined;
+  if (!connect) throw configError(`${agent} has not connected to ${workspaceId}`);
+  const { now } = await this.control.snapshot();
+  assert.equal(Date.parse(connect.retryEpochExpiresAt) - now, 24 * 3_600_000);
+});
+
+When(
+  "{agent} creates a terminal {string} in workspace {string} as {string} under the retry epoch of {agent}",
+  async function (this: LomiWorld, agent: string, title: string, workspaceId: string, alias: string, owner: string) {
+    await this.send(alias, agent, "lomi_terminal_create", {
+      workspaceId,
+      cwdRelative: "",
+      title,
+      expectedRevision: this.revisions.get(workspaceId),
+      retryEpoch: this.epochFor(owner, workspaceId).retryEpoch,
+      requestKey: `create-${alias}`,
+    });
+  },
+);

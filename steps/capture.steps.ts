@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { Then, When } from "@cucumber/cucumber";
+import { configError, violation } from "../harness/harness-error.js";
+import { checkImageBlocks } from "../harness/image-blocks.js";
+import type { SeenCapture } from "./panel-memory.js";
+import { panelOf } from "./panel-targets.js";
+import type { LomiWorld } from "./world.js";
+
+async function capture(world: LomiWorld, agent: string, alias: string, workspaceId?: string): Promise<void> {
+  const panel = await panelOf(world, alias);
+  const reply = await world.call(agent, "lomi_capture", { workspaceId: workspaceId ?? panel.workspaceId, panelId: panel.panelId });
+  if (reply.envelope.status !== "ok") return;
+  // The reply checks have already decoded it (ENV-10); decoded again here to keep its pixels.
+  const [image] = checkImageBlocks(reply.tool, reply.raw.content, reply.envelope);
+  if (!image) throw violation(`[ENV-10] lomi_capture answered ok without an image block`);
+  world.panelMemory.captures.push({ ...(reply.envelope.data as Omit<SeenCapture, "image">), image });
+}
+
+When("{agent} captures the panel of {string}", async function (this: LomiWorld, agent: string, alias: string) {
+  await capture(this, agent, alias);
+});
+
+When("{agent} captures the panel of {string} through workspace {string}", async function (this: LomiWorld, agent: string, alias: string, workspaceId: string) {
+  await capture(this, agent, alias, workspaceId);
+});
+
+function lastCaptures(world: LomiWorld, count: number): SeenCapture[] {
+  const captures = world.panelMemory.captures.slice(-count);
+  if (captures.length < count) throw configError(`this needs ${count} captures; ${world.panelMemory.captures.length} were taken`);
+  return captures;
+}
+
+/** Distinct colours in an RGBA image, counted up to `enough`. */
+function colours(pixels: Buffer, enough: number): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < pixels.length && seen.size < enough; i += 4) seen.add(pixels.readUInt32BE(i));
+  return seen.size;
+}
+
+/** The runtime Lomi itself says the panel has now (ground truth, not the broker's word). */
+async function currentRuntime(world: LomiWorld, panelId: string): Promise<string | null | undefined> {
+  for (const ws of (await world.control.snapshot()).workspaces) {
+    const panel = ws.panels.find((p) => p.panelId === panelId);
+    if (panel) return panel.kind === "terminal" ? panel.terminalSessionId : panel.kind === "browser" ? panel.browserGeneration : panel.generation;
+  }
+  return undefined;
+}
+
+Then("the capture shows the {word} panel of {string} at its current runtime", async function (this: LomiWorld, kind: string, alias: string) {
+  const [shot] = lastCaptures(this, 1) as [SeenCapture];
+  const { panelId } = await panelOf(this, alias);
+  assert.deepEqual(
+    { panelId: shot.panelId, kind: shot.kind, runtimeGeneration: shot.runtimeGeneration },
+    { panelId, kind, runtimeGeneration: await currentRuntime(this, panelId) },
+    "the capture's metadata names the panel, its kind and its current runtime",
+  );
+  // A flat image shows nothing of the panel: text and chrome need at least three colours.
+  if (colours(shot.image.pixels, 3) < 3) throw violation(`the ${shot.width}x${shot.height} capture of ${panelId} is blank`);
+});
+
+Then("the capture differs from the one before", function (this: LomiWorld) {
+  const [before, after] = lastCaptures(this, 2) as [SeenCapture, SeenCapture];
+  if (before.width === after.width && before.height === after.height && before.image.pixels.equals(after.image.pixels)) {
+    throw violation(`two captures (${before.panelId}, ${after.panelId}) are pixel for pixel the same, though what they show changed`);
+  }
+});
+
+Then("the capture is the same as the one before", function (this: LomiWorld) {
+  const [before, after] = lastCaptures(this, 2) as [SeenCapture, SeenCapture];
+  assert.ok(before.image.pixels.equals(after.image.pixels), "a panel that did not change captures the same");
+});

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { Given, Then, When } from "@cucumber/cucumber";
+import { configError, violation } from "../harness/harness-error.js";
+import type { LomiWorld } from "./world.js";
+
+/** "43 61 66 e9" → those bytes. */
+const bytesOfHex = (hex: string) => Buffer.from(hex.replace(/\s+/g, ""), "hex");
+const hexOf = (bytes: Buffer) => bytes.toString("hex").replace(/(..)(?!$)/g, "$1 ");
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** Lomi's ground truth for one path of a project, straight from the simulator. */
+async function entryInLomi(world: LomiWorld, projectId: string, path: string) {
+  const { projects } = await world.control.files();
+  return projects.find((p) => p.projectId === projectId)?.entries.find((e) => e.path === path);
+}
+
+/** The last reply, which must be a lomi_file_read, with its bytes decoded. */
+function lastRead(world: LomiWorld) {
+  if (world.lastReply?.tool !== "lomi_file_read") throw configError("the last call was not lomi_file_read");
+  const data = world.okData() as { base64: string; diskRevision: string; text: string | null; lineEndings: string };
+  return { ...data, bytes: Buffer.from(data.base64, "base64") };
+}
+
+/** Writes content to a path on the diskRevision the agent last read of it, fresh or not. */
+function write(world: LomiWorld, agent: string, workspaceId: string, path: string, alias: string, content: Record<string, string>) {
+  return world.sendIn(alias, agent, "lomi_file_write", workspaceId, { path, expectedDiskRevision: world.fileObservations.read(path).diskRevision, content });
+}
+
+When("{agent} reads the file {string} in workspace {string}", async function (this: LomiWorld, agent: string, path: string, workspaceId: string) {
+  await this.call(agent, "lomi_file_read", { workspaceId, path });
+});
+
+When("{agent} lists the directory {string} in workspace {string}", async function (this: LomiWorld, agent: string, path: string, workspaceId: string) {
+  await this.call(agent, "lomi_directory_list", { workspaceId, path });
+});
+
+Then("the file read shows the bytes {string}", function (this: LomiWorld, hex: string) {
+  assert.equal(hexOf(lastRead(this).bytes), hexOf(bytesOfHex(hex)), "lomi_file_read must give the exact bytes");
+});
+
+Then("the file read's diskRevision is the SHA-256 of those bytes", function (this: LomiWorld) {
+  const read = lastRead(this);
+  assert.equal(read.diskRevision, sha256(read.bytes), "diskRevision must be the SHA-256 (hex) of the exact bytes");
+});
+
+Then("the file read has no text view", function (this: LomiWorld) {
+  assert.equal(lastRead(this).text, null, "bytes that are not UTF-8 have no text view");
+});
+
+Then("the file read's text view is the UTF-8 reading of those bytes", function (this: LomiWorld) {
+  const read = lastRead(this);
+  assert.equal(read.text, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes));
+});
+
+Then("the file read shows line endings {word}", function (this: LomiWorld, lineEndings: string) {
+  assert.equal(lastRead(this).lineEndings, lineEndings);
+});
+
+When(
+  "{agent} writes back the bytes it read from {string} in workspace {string} as {string}",
+  async function (this: LomiWorld, agent: string, path: string, workspaceId: string, alias: string) {
+    const { base64 } = this.fileObservations.read(path);
+    await write(this, agent, workspaceId, path, alias, { base64 });
+  },
+);
+
+When(
+  "{agent} writes the bytes {string} to {string} in workspace {string} as {string}",
+  async function (this: LomiWorld, agent: string, hex: string, path: string, workspaceId: string, alias: string) {
+    await write(this, agent, workspaceId, path, alias, { base64: bytesOfHex(hex).toString("base64") });
+  },
+);
+
+When(
+  "{agent} writes the text {string} to {string} in workspace {string} as {string}",
+  async function (this: LomiWorld, agent: string, text: string, path: string, workspaceId: string, alias: string) {
+    await write(this, agent, workspaceId, path, alias, { text });
+  },
+);
+
+Then("operation {string} reports the diskRevision the agent read from {string}", async function (this: LomiWorld, alias: string, path: string) {
+  const { result } = await this.settled(alias);
+  assert.equal(result?.diskRevision, this.fileObservations.read(path).diskRevision, `the same bytes must give the same revision: ${JSON.stringify(result)}`);
+});
+
+/** The bytes Lomi holds on disk for a file of a project. */
+async function bytesInLomi(world: LomiWorld, projectId: string, path: string): Promise<Buffer> {
+  const entry = await entryInLomi(world, projectId, path);
+  if (entry?.kind !== "file" || entry.base64 === null) throw violation(`Lomi holds no file ${path} in ${projectId}: ${JSON.stringify(entry)}`);
+  return Buffer.from(entry.base64, "base64");
+}
+
+Then("Lomi holds the file {string} of project {string} with the bytes {string}", async function (this: LomiWorld, path: string, projectId: string, hex: string) {
+  assert.equal(hexOf(await bytesInLomi(this, projectId, path)), hexOf(bytesOfHex(hex)));
+});
+
+Then("Lomi holds the file {string} of project {string} with the text {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
+  assert.equal(hexOf(await bytesInLomi(this, projectId, path)), hexOf(Buffer.from(text, "utf8")));
+});
+
+Then("Lomi holds the file {string} of project {string} ending with the text {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
+  const bytes = await bytesInLomi(this, projectId, path);
+  if (!bytes.subarray(bytes.length - Buffer.byteLength(text)).equals(Buffer.from(text, "utf8"))) {
+    throw violation(`${path} in ${projectId} does not end with ${JSON.stringify(text)}: ${JSON.stringify(bytes.toString("utf8"))}`);
+  }
+});
+
+Then("Lomi still holds the bytes the agent read from {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
+  const entry = await entryInLomi(this, projectId, path);
+  assert.equal(entry?.base64, this.fileObservations.read(path).base64, `${path} must be unchanged on disk`);
+});
+
+Then("Lomi holds the directory {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
+  assert.equal((await entryInLomi(this, projectId, path))?.kind, "directory", `Lomi should hold the directory ${path} in ${projectId}`);
+});
+
+Then("Lomi holds nothing at {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
+  const entry = await entryInLomi(this, projectId, path);
+  if (entry) throw violation(`Lomi still holds ${path} in ${projectId}: ${JSON.stringify(entry)}`);
+});
+
+When("another program writes {string} to the file {string} of project {string}", async function (this: LomiWorld, text: string, path: string, projectId: string) {
+  await this.control.otherProgramWrites(projectId, path, { text });
+});
+
+Then("Lomi's domainRevision of workspace {string} is {string}", async function (this: LomiWorld, workspaceId: string, revision: string) {
+  const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
+  assert.equal(ws?.domainRevision, revision, "file and directory operations do not move the layout counter");
+});
+
+Given("the file {string} of project {string} cannot be written", async function (this: LomiWorld, path: string, projectId: string) {
+  await this.control.protectFile(projectId, path);
+});

@@ -1,0 +1,170 @@
+import assert from "node:assert/strict";
+import { Then, When } from "@cucumber/cucumber";
+import { configError, violation } from "../harness/harness-error.js";
+import type { Reply } from "../harness/mcp-connection.js";
+import { observedRuntime } from "./placeholders.js";
+import type { LomiWorld, NamedLease } from "./world.js";
+
+// Leases, ordered input, terminal output and Android runtimes.
+
+/** Gherkin strings are literal; "\n" in a step means a newline. */
+const unescape = (text: string): string => JSON.parse(`"${text.replace(/"/g, '\\"')}"`) as string;
+
+async function terminalOf(world: LomiWorld, alias: string): Promise<{ workspaceId: string; terminalSessionId: string }> {
+  const created = await world.settled(alias);
+  const terminalSessionId = created.result?.terminalSessionId;
+  if (typeof terminalSessionId !== "string") throw configError(`operation "${alias}" has no terminalSessionId in its result`);
+  return { workspaceId: String(world.request(alias).args.workspaceId), terminalSessionId };
+}
+
+function lease(world: LomiWorld, alias: string): NamedLease {
+  const named = world.leases.get(alias);
+  if (!named) throw configError(`no lease named "${alias}" in this scenario`);
+  return named;
+}
+
+async function acquire(world: LomiWorld, agent: string, alias: string, workspaceId: string, runtime: Record<string, unknown>): Promise<void> {
+  const reply = await world.call(agent, "lomi_lease_acquire", { workspaceId, runtime });
+  if (reply.envelope.status !== "ok") return;
+  const { leaseId } = reply.envelope.data as { leaseId: string };
+  world.leases.set(alias, { agent, workspaceId, leaseId, runtime, dispatches: new Map() });
+}
+
+/** Sends ordered input under a named lease, to the runtime it was acquired for, and notes a new dispatch. */
+async function sendInput(world: LomiWorld, agent: string, alias: string, sequence: number, tool: string, payload: Record<string, unknown>): Promise<Reply> {
+  const named = lease(world, alias);
+  const { kind: _kind, ...runtime } = named.runtime;
+  const reply = await world.call(agent, tool, { workspaceId: named.workspaceId, ...runtime, leaseId: named.leaseId, inputSequence: String(sequence), ...payload });
+  if (reply.envelope.status !== "ok") return reply;
+  const data = reply.envelope.data as { acknowledged: string; dispatchId: string; inputSequence: string };
+  if (data.acknowledged === "dispatched") named.dispatches.set(data.inputSequence, data.dispatchId);
+  return reply;
+}
+
+When("{agent} acquires the lease of the terminal of {string} as {string}", async function (this: LomiWorld, agent: string, terminal: string, alias: string) {
+  const { workspaceId, terminalSessionId } = await terminalOf(this, terminal);
+  await acquire(this, agent, alias, workspaceId, { kind: "terminal", terminalSessionId });
+});
+
+When("{agent} takes the lease the terminal of {string} came with as {string}", async function (this: LomiWorld, agent: string, terminal: string, alias: string) {
+  const { workspaceId, terminalSessionId } = await terminalOf(this, terminal);
+  const leaseId = (await this.settled(terminal)).result?.leaseId;
+  if (typeof leaseId !== "string") throw violation(`the confirmed result of "${terminal}" carries no leaseId`);
+  this.leases.set(alias, { agent, workspaceId, leaseId, runtime: { kind: "terminal", terminalSessionId }, dispatches: new Map() });
+});
+
+When(
+  "{agent} acquires the lease of Android panel {string} in workspace {string} as {string}",
+  async function (this: LomiWorld, agent: string, panelId: string, workspaceId: string, alias: string) {
+    await acquire(this, agent, alias, workspaceId, { kind: "android", panelId, generation: observedRuntime(this, panelId) });
+  },
+);
+
+When("{agent} sends input {int} {string} under lease {string}", async function (this: LomiWorld, agent: string, sequence: number, text: string, alias: string) {
+  await sendInput(this, agent, alias, sequence, "lomi_terminal_input", { text: unescape(text) });
+});
+
+When("{agent} sends input {int} {string} under lease {string} twice at once", async function (this: LomiWorld, agent: string, sequence: number, text: string, alias: string) {
+  const replies = await Promise.all([0, 1].map(() => sendInput(this, agent, alias, sequence, "lomi_terminal_input", { text: unescape(text) })));
+  const acknowledged = replies.map((r) => (this.okData(r) as { acknowledged: string }).acknowledged).sort();
+  assert.deepEqual(acknowledged, ["dispatched", "prior-dispatch"], "identical inputs at once: one dispatch, one acknowledgement of it");
+});
+
+When("{agent} sends Ctrl+C as input {int} under lease {string}", async function (this: LomiWorld, agent: string, sequence: number, alias: string) {
+  await sendInput(this, agent, alias, sequence, "lomi_terminal_interrupt", {});
+});
+
+When("{agent} taps \\({int}, {int}) as input {int} under lease {string}", async function (this: LomiWorld, agent: string, x: number, y: number, sequence: number, alias: string) {
+  await sendInput(this, agent, alias, sequence, "lomi_android_input", { input: { kind: "tap", x, y } });
+});
+
+When("{agent} presses the {string} key as input {int} under lease {string}", async function (this: LomiWorld, agent: string, key: string, sequence: number, alias: string) {
+  await sendInput(this, agent, alias, sequence, "lomi_android_input", { input: { kind: "key", key } });
+});
+
+When(
+  "{agent} launches {string} on Android panel {string} in workspace {string} as {string}",
+  async function (this: LomiWorld, agent: string, appId: string, panelId: string, workspaceId: string, alias: string) {
+    await this.send(alias, agent, "lomi_android_launch", {
+      workspaceId,
+      panelId,
+      generation: observedRuntime(this, panelId),
+      appId,
+      retryEpoch: this.epochFor(agent, workspaceId).retryEpoch,
+      requestKey: `launch-${alias}`,
+    });
+  },
+);
+
+When("the runtime of Android panel {string} restarts", async function (this: LomiWorld, panelId: string) {
+  await this.control.restartRuntime(panelId);
+});
+
+Then("the reply acknowledges a new dispatch", function (this: LomiWorld) {
+  const data = this.okData() as { acknowledged: string };
+  assert.equal(data.acknowledged, "dispatched", `expected a new dispatch: ${JSON.stringify(data)}`);
+});
+
+Then("the reply acknowledges the prior dispatch of input {int} under lease {string}", function (this: LomiWorld, sequence: number, alias: string) {
+  const data = this.okData() as { acknowledged: string; dispatchId: string };
+  const prior = lease(this, alias).dispatches.get(String(sequence));
+  if (!prior) throw configError(`input ${sequence} under lease "${alias}" was never reported dispatched`);
+  assert.deepEqual({ acknowledged: data.acknowledged, dispatchId: data.dispatchId }, { acknowledged: "prior-dispatch", dispatchId: prior }, "a duplicate must acknowledge the earlier dispatch");
+});
+
+Then("the reply confirms the interrupt was dispatched, not that the command exited", function (this: LomiWorld) {
+  const data = this.okData() as { acknowledged: string; exitConfirmed: unknown };
+  assert.deepEqual({ acknowledged: data.acknowledged, exitConfirmed: data.exitConfirmed }, { acknowledged: "dispatched", exitConfirmed: false });
+});
+
+Then("the error says the next inputSequence is {string}", function (this: LomiWorld, next: string) {
+  const envelope = this.lastReply?.envelope;
+  if (envelope?.status !== "error") throw violation("the last reply is not an error");
+  assert.equal(envelope.details?.nextInputSequence, next, `the refusal should name the next sequence: ${JSON.stringify(envelope)}`);
+});
+
+Then(
+  "reading the terminal of {string} {int} characters at a time gives {string}",
+  async function (this: LomiWorld, terminal: string, limit: number, expected: string) {
+    const { workspaceId, terminalSessionId } = await terminalOf(this, terminal);
+    const agent = this.request(terminal).agent;
+    let text = "";
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 1000; pages++) {
+      const page = (await this.callOk(agent, "lomi_terminal_read", { workspaceId, terminalSessionId, limit, ...(cursor === undefined ? {} : { cursor }) })) as { text: string; nextCursor: string; hasMore: boolean };
+      if (page.text.length > limit) throw violation(`a page of ${page.text.length} characters exceeds the limit ${limit}`);
+      text += page.text;
+      cursor = page.nextCursor;
+      if (!page.hasMore) break;
+    }
+    assert.equal(text, unescape(expected));
+  },
+);
+
+Then("operation {string} confirms the intent was delivered, not the screen", async function (this: LomiWorld, alias: string) {
+  const receipt = await this.settled(alias);
+  assert.deepEqual(
+    { state: receipt.state, intentDelivered: receipt.result?.intentDelivered, screenConfirmed: receipt.result?.screenConfirmed },
+    { state: "succeeded", intentDelivered: true, screenConfirmed: false },
+    `operation ${alias}: ${JSON.stringify(receipt)}`,
+  );
+});
+
+Then("Lomi still shows Android panel {string} in workspace {string}, with a new generation", async function (this: LomiWorld, panelId: string, workspaceId: string) {
+  const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
+  const panel = ws?.panels.find((p) => p.panelId === panelId);
+  if (panel?.kind !== "android") throw violation(`Lomi no longer shows Android panel ${panelId}: ${JSON.stringify(ws?.panels)}`);
+  assert.notEqual(panel.generation, observedRuntime(this, panelId), "the restart should have given the runtime a new generation");
+});
+
+Then("the terminal page has {string} and continues at {string}", function (this: LomiWorld, text: string, nextCursor: string) {
+  const page = this.okData() as { text: string; nextCursor: string };
+  assert.deepEqual({ text: page.text, nextCursor: page.nextCursor }, { text: unescape(text), nextCursor });
+});
+
+Then("no event of workspace {string} carries {string}", async function (this: LomiWorld, workspaceId: string, text: string) {
+  const { events } = (await this.callOk("agent", "lomi_events_read", { workspaceId, limit: 200 })) as { events: unknown[] };
+  if (events.length === 0) throw configError("the events feed is empty: nothing to compare with the terminal's output");
+  const carrying = events.filter((e) => JSON.stringify(e).includes(text));
+  if (carrying.length > 0) throw violation(`the events feed carries terminal output: ${JSON.stringify(carrying)}`);
+});

@@ -1,0 +1,39 @@
+import { configError, violation } from "../harness/harness-error.js";
+import type { SeenSnapshot } from "./panel-memory.js";
+import type { LomiWorld } from "./world.js";
+
+/** The panel an operation (a terminal create, a browser open) made, and the workspace it is in. */
+export async function panelOf(world: LomiWorld, alias: string): Promise<{ workspaceId: string; panelId: string; result: Record<string, unknown> }> {
+  const receipt = await world.settled(alias);
+  const panelId = receipt.result?.panelId;
+  if (typeof panelId !== "string") throw configError(`operation "${alias}" has no panelId in its result: ${JSON.stringify(receipt)}`);
+  return { workspaceId: String(world.request(alias).args.workspaceId), panelId, result: receipt.result! };
+}
+
+/** The browser an open made, at the runtime the agent knows of: the open's, or the one it read since. */
+export async function browserOf(world: LomiWorld, alias: string) {
+  const { workspaceId, panelId, result } = await panelOf(world, alias);
+  const browserGeneration = world.panelMemory.generations.get(alias) ?? result.browserGeneration;
+  if (typeof browserGeneration !== "string") throw configError(`operation "${alias}" has no browserGeneration in its result`);
+  return { workspaceId, panelId, browserGeneration };
+}
+
+export function snapshotsOf(world: LomiWorld, alias: string): SeenSnapshot[] {
+  const seen = world.panelMemory.snapshots.get(alias);
+  if (!seen?.length) throw configError(`no snapshot of the browser of "${alias}" was taken`);
+  return seen;
+}
+
+/** An element the agent saw in a snapshot, by its name, with every reference a click or upload needs. */
+export function elementIn(snapshot: SeenSnapshot, name: string) {
+  const element = snapshot.elements.find((e) => e.name === name);
+  if (!element) throw violation(`snapshot ${snapshot.snapshotId} shows no element named "${name}": ${JSON.stringify(snapshot.elements.map((e) => e.name))}`);
+  return {
+    panelId: snapshot.panelId,
+    browserGeneration: snapshot.browserGeneration,
+    navigationId: snapshot.navigationId,
+    snapshotId: snapshot.snapshotId,
+    frameId: element.frameId,
+    elementRef: element.elementRef,
+  };
+}

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { Then, When } from "@cucumber/cucumber";
+import { violation } from "../harness/harness-error.js";
+import { dispatchedId } from "./lomi.steps.js";
+import type { LomiWorld } from "./world.js";
+
+const list = (names: string) => (names === "" ? [] : names.split(",").map((n) => n.trim()));
+
+When("{agent} closes workspace {string} as {string}", async function (this: LomiWorld, agent: string, workspaceId: string, alias: string) {
+  await this.sendIn(alias, agent, "lomi_workspace_close", workspaceId, {});
+});
+
+Then("the decision Lomi shows for {string} names the files {string}", async function (this: LomiWorld, alias: string, files: string) {
+  const operationId = await dispatchedId(this, alias);
+  const decision = (await this.control.decisions()).find((d) => d.operationId === operationId);
+  if (!decision) throw violation(`Lomi shows no decision for "${alias}"`);
+  const missing = list(files).filter((f) => !decision.question.includes(f));
+  if (missing.length > 0) throw violation(`the close guard should name ${missing.join(", ")}: ${JSON.stringify(decision.question)}`);
+});
+
+Then(/^workspace "([^"]*)" is (open|closed) in Lomi$/, async function (this: LomiWorld, workspaceId: string, state: string) {
+  const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
+  assert.equal(ws?.open, state === "open", `workspace ${workspaceId} should be ${state}`);
+});
+
+Then("Lomi saved {string}, one file after the other", async function (this: LomiWorld, paths: string) {
+  const saves = (await this.control.ledger()).filter((e) => e.kind === "effect" && e.detail.what === "file.saved");
+  assert.deepEqual(saves.map((e) => e.detail.path), list(paths), `the ledger's saves: ${JSON.stringify(saves)}`);
+});
+
+Then("operation {string} lists the saved files {string} and the unsaved files {string}", async function (this: LomiWorld, alias: string, saved: string, unsaved: string) {
+  const { result } = await this.settled(alias);
+  const paths = (files: unknown) => (files as Array<{ path: string }> | undefined)?.map((f) => f.path);
+  assert.deepEqual({ saved: paths(result?.savedFiles), unsaved: paths(result?.unsavedFiles) }, { saved: list(saved), unsaved: list(unsaved) }, JSON.stringify(result));
+});
