@@ -6,6 +6,7 @@ export const capNoReceiptLimit: Mutant = {
   name: "cap-no-receipt-limit",
   family: "CAP",
   breaks: ["CAP-01"],
+  needs: "own-store",
   defect: "the store admits receipts past 4,096 (its capacity check counts none), so RESOURCE_EXHAUSTED never comes; lomi_store_status still tells the truth",
   parts: {
     openStore: (file, now) => {

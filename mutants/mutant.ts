@@ -15,7 +15,7 @@ export interface Mutant {
   breaks: string[];
   /** What is wrong with it, in one sentence. */
   defect: string;
-  /** A harness capability its scenarios need: crash means it is run as a command, else at a URL. */
+  /** A harness capability its scenarios need that a broker at a URL lacks (crash, own-store): it is then run as a command. */
   needs?: Capability;
   parts: BrokerParts;
 }

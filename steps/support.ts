@@ -1,5 +1,5 @@
 import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
-import { CAPABILITIES, capabilityTag } from "../harness/adapters/broker-adapter.js";
+import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
 import { HarnessError } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, type FailureContext } from "../harness/report/failure-context.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
@@ -62,12 +62,6 @@ Before(async function (this: LomiWorld, { pickle }) {
   this.attach(`seed ${seed} (run seed ${this.run.seed})`, "text/plain");
   await this.setUp(seed);
 });
-
-const WHY_NOT: Record<(typeof CAPABILITIES)[number], string> = {
-  crash: "cannot be crashed and restarted by the harness",
-  "multi-connection": "serves one MCP connection at a time",
-  faults: "has no fault hooks (LOMI_BROKER_FAULTS; --broker-faults says it has); see docs/implementers.md",
-};
 
 for (const capability of CAPABILITIES) {
   Before({ tags: capabilityTag(capability) }, function (this: LomiWorld) {

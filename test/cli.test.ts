@@ -48,6 +48,9 @@ test("lomi-conformance names one broker at a time and says which options go toge
   const parallel = run("lomi-conformance", "--broker-url", "http://127.0.0.1:1/mcp", "--parallel", "2");
   assert.equal(parallel.status, 2);
   assert.match(parallel.stderr, /one scenario at a time/);
+  const faults = run("lomi-conformance", "--broker-url", "http://127.0.0.1:1/mcp", "--broker-faults");
+  assert.equal(faults.status, 2);
+  assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
   assert.match(command.stderr, /the only command is "steps"/);

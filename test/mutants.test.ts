@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it, test } from "node:test";
+import { UrlAdapter } from "../harness/adapters/url.js";
 import { freePort } from "../harness/free-port.js";
 import { familyOf, loadRules } from "../harness/rules.js";
 import { MUTANTS } from "../mutants/index.js";
@@ -19,14 +20,18 @@ if (waiting.length > 0) {
   process.stderr.write(`mutants not judged yet, their family has no rules in docs/rules.json: ${waiting.map((m) => `${m.name} (${m.family})`).join(", ")}\n`);
 }
 
-/** Runs the suite on the mutant's family (on the rules it breaks, for a crash mutant run as a command). */
+/** Most mutants run at a URL (one process for all their scenarios); one that needs what a running broker cannot give runs as a command. */
+const atUrl = new UrlAdapter(new URL("http://127.0.0.1/mcp"), 1, 1).capabilities;
+const asCommand = (m: Mutant) => m.needs !== undefined && !atUrl.has(m.needs);
+
+/** Runs the suite on the mutant's family (on the rules it breaks, for a mutant run as a command: each scenario starts a process). */
 async function judge(m: Mutant) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `lomi-mutant-${m.name}-`));
   const reports = path.join(dir, "reports");
-  const tags = (m.needs === "crash" ? m.breaks : rulesOf(m.family)).map((id) => `@${id}`).join(" or ");
+  const tags = (asCommand(m) ? m.breaks : rulesOf(m.family)).map((id) => `@${id}`).join(" or ");
   const common = ["--tags", tags, "--reports", reports];
   let run: CliRun;
-  if (m.needs === "crash") {
+  if (asCommand(m)) {
     run = await conformance(["--broker-cmd", `node mutants/lomi-mutant.js ${m.name}`, ...common]);
   } else {
     const nativePort = await freePort();
@@ -44,13 +49,13 @@ test("there are at least 12 mutants, one or more per rule family, each breaking 
   for (const family of new Set([...FAMILIES, ...Object.keys(rules.families)])) assert.ok(MUTANTS.some((m) => m.family === family), `no mutant breaks ${family}`);
   for (const m of MUTANTS) {
     for (const id of m.breaks) assert.ok(rulesOf(m.family).includes(id), `${m.name} claims to break ${id}, not a ${m.family} rule of docs/rules.json`);
-    if (m.needs === "crash") assert.ok(m.breaks.length > 0, `${m.name}: a crash mutant runs on the rules it breaks, so it must name them`);
+    if (asCommand(m)) assert.ok(m.breaks.length > 0, `${m.name}: a mutant run as a command runs on the rules it breaks, so it must name them`);
   }
 });
 
 describe("every mutant is judged not conformant, with the family it breaks named", { concurrency: 2 }, () => {
   for (const m of judgeable) {
-    it(`${m.name} (${m.family}, ${m.needs === "crash" ? "--broker-cmd" : "--broker-url"}): ${m.defect}`, async () => {
+    it(`${m.name} (${m.family}, ${asCommand(m) ? "--broker-cmd" : "--broker-url"}): ${m.defect}`, async () => {
       const { code, output, report, markdown } = await judge(m);
       assert.equal(code, 1, `the run must fail (exit 1):\n${output.slice(-3000)}`);
       assert.equal(report.verdict, "not-conformant");

@@ -1,14 +1,29 @@
+import { notApplicable } from "../harness-error.js";
 import type { McpConnection } from "../mcp-connection.js";
 
 /**
  * What a broker under test can take part in; a scenario tagged `@needs-<capability>` is "not
- * applicable" to a broker that lacks it: crashes, two connections at once, fault hooks.
+ * applicable" to a broker that lacks it: crashes, two connections at once, fault hooks, and a store
+ * of the scenario's own (a broker that keeps running keeps one store for every scenario).
  */
-export type Capability = "crash" | "multi-connection" | "faults";
+export type Capability = "crash" | "multi-connection" | "faults" | "own-store";
 
 /** The tag a scenario carries when it needs a capability. */
 export const capabilityTag = (capability: Capability) => `@needs-${capability}`;
-export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection", "faults"];
+export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection", "faults", "own-store"];
+
+/** Why a broker without the capability cannot take part, after its description. */
+export const WHY_NOT: Readonly<Record<Capability, string>> = {
+  crash: "cannot be crashed and restarted by the harness",
+  "multi-connection": "serves one MCP connection at a time",
+  faults: "has no fault hooks (LOMI_BROKER_FAULTS; --broker-faults says it has); see docs/implementers.md",
+  "own-store": "keeps one store for every scenario: a scenario that fills the store or counts what it holds needs a store of its own",
+};
+
+/** For a step that finds out late that it needs a capability: "not applicable", with the reason. */
+export function requireCapability(adapter: BrokerAdapter, capability: Capability): void {
+  if (!adapter.capabilities.has(capability)) throw notApplicable(`${adapter.description} ${WHY_NOT[capability]}`);
+}
 
 export interface BrokerWiring {
   /** The simulator's native bridge, as LOMI_NATIVE_URL. */

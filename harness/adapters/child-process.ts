@@ -31,7 +31,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
     supportsFaults: boolean,
   ) {
     this.description = `broker command over stdio: ${command}`;
-    this.capabilities = new Set<Capability>(supportsFaults ? ["crash", "faults"] : ["crash"]);
+    this.capabilities = new Set<Capability>(["crash", "own-store", ...(supportsFaults ? (["faults"] as const) : [])]);
   }
 
   async start(wiring: BrokerWiring): Promise<void> {

@@ -54,7 +54,7 @@ export class ContainerAdapter implements BrokerAdapter {
     supportsFaults: boolean,
   ) {
     this.description = `broker image ${image} (container, Streamable HTTP)`;
-    this.capabilities = new Set<Capability>(supportsFaults ? ["crash", "multi-connection", "faults"] : ["crash", "multi-connection"]);
+    this.capabilities = new Set<Capability>(["crash", "multi-connection", "own-store", ...(supportsFaults ? (["faults"] as const) : [])]);
   }
 
   async start(wiring: BrokerWiring): Promise<void> {
