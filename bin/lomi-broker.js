@@ -3,4 +3,5 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("../reference-broker/cli.ts");
+const { runBrokerCli } = await import("../reference-broker/cli.ts");
+await runBrokerCli();

@@ -37,6 +37,17 @@ Feature: outcome_unknown after a crash
     Then operation "held" reads outcome_unknown with effectState unknown
     And the workspace "ws-alpha" has 1 terminal panel
 
+  @DUR-04
+  Scenario: Lomi finishes held work while the broker is down; the restarted broker still says outcome_unknown
+    Given the next dispatch of lomi_terminal_create is held
+    When the agent creates a terminal "Tests" in workspace "ws-alpha" as "held"
+    And the broker crashes
+    And Lomi completes the held dispatch of "held"
+    And the broker restarts
+    Then operation "held" reads outcome_unknown with effectState unknown
+    And Lomi saw 1 dispatch of "held"
+    And Lomi recorded no replay
+
   @DUR-02
   Scenario: Settled receipts survive a crash unchanged
     When the agent creates a terminal "Done" in workspace "ws-alpha" as "done"

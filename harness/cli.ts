@@ -1,155 +1,154 @@
-import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { scenarioCatalogue } from "./feature-catalogue.js";
-import { isConformant, judgeRules, type Level } from "./report/rule-verdicts.js";
-import { readScenarioResults } from "./report/scenario-results.js";
-import { summarize, writeReports } from "./report/write-reports.js";
-import { citedRules, loadRules } from "./rules.js";
+import { HarnessError } from "./harness-error.js";
+import { preflightImage } from "./image-preflight.js";
+import type { Level } from "./report/rule-verdicts.js";
+import { runSuite } from "./run-suite.js";
 import type { RunParameters } from "./run-parameters.js";
+import { formatVocabulary, stepVocabulary } from "./step-vocabulary.js";
+import { preflightUrl } from "./url-preflight.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DEFAULT_NATIVE_PORT = 4545;
 
 const HELP = `lomi-conformance — run the Lomi conformance suite against a broker and report per rule
 
 Usage:
   lomi-conformance [options]
+  lomi-conformance steps          print the step vocabulary, with an example of each step
 
 Broker under test (one of):
   --broker reference     the reference broker in this process (default)
-  --broker-cmd "CMD"     a stdio MCP server the harness starts, kills (SIGKILL) and restarts; it gets
-                         LOMI_NATIVE_URL, LOMI_STORE_PATH and LOMI_SEED in its environment
-  --broker-faults        the --broker-cmd broker honours LOMI_BROKER_FAULTS (fail-reserve,
-                         crash-after-reserve, crash-after-dispatch, crash-before-settle); without
-                         it, scenarios that need fault hooks are not applicable
+  --broker-cmd "CMD"     a stdio MCP server the harness starts, kills (SIGKILL, its whole process
+                         group) and restarts; it gets LOMI_NATIVE_URL, LOMI_STORE_PATH and LOMI_SEED
+  --broker-url URL       a broker already running, over Streamable HTTP (e.g. http://127.0.0.1:3333/mcp).
+                         Start it with LOMI_NATIVE_URL=http://127.0.0.1:PORT: the harness serves the
+                         simulated Lomi there (--native-port). Crash scenarios are not applicable.
+  --native-port N        with --broker-url: where the simulated Lomi listens (default ${DEFAULT_NATIVE_PORT})
+  --broker-image IMAGE   a broker image, run with testcontainers on the host network: it gets
+                         LOMI_NATIVE_URL, LOMI_STORE_PATH (under a mounted /lomi-store), LOMI_SEED and
+                         LOMI_MCP_PORT, and serves http://127.0.0.1:$LOMI_MCP_PORT/mcp. A crash kills the container.
+  --broker-faults        the broker (--broker-cmd or --broker-image) honours LOMI_BROKER_FAULTS
+                         (fail-reserve, crash-after-reserve, crash-after-dispatch, crash-before-settle);
+                         without it, scenarios that need fault hooks are not applicable
 
 Options:
-  --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash"
-  --parallel N           worker processes (default 1)
+  --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash", "not @needs-crash"
+  --parallel N           worker processes (default 1; 1 with --broker-url)
   --reports DIR          where reports go (default reports/)
   --seed N               run seed; each scenario's seed derives from it (default 1)
+  --baseline FILE        expected failures, by rule or scenario (docs/implementers.md); a baselined
+                         failure does not fail the run, a baselined entry that passes does (stale)
   --level L              must | should | may: which rules must pass to be conformant (default must)
-  --timeout-ms N         per broker call (default 10000)
+  --timeout-ms N         per broker call (default 10000); a step may take this plus 5 s
   -h, --help             this text
 
-Exit codes: 0 conformant, 1 a rule failed or could not be judged, 2 harness or configuration error.
-Reports: cucumber.html, junit.xml, messages.ndjson, conformance.json, conformance.md.`;
-
-const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md"];
+Exit codes: 0 conformant (or failing only as the baseline expects), 1 a rule failed, could not be
+judged or a baseline entry is stale, 2 harness or configuration error (the message says what to fix).
+Reports: conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml, messages.ndjson.`;
 
 class UsageError extends Error {}
 
-function positiveInt(name: string, text: string, min = 0): number {
+function integer(name: string, text: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, not ${text}`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, not ${text}`);
   return n;
 }
 
-async function main(): Promise<number> {
-  let values;
+function parse() {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
+      allowPositionals: true,
       options: {
-        broker: { type: "string", default: "reference" },
+        broker: { type: "string" },
         "broker-cmd": { type: "string" },
+        "broker-url": { type: "string" },
+        "native-port": { type: "string" },
+        "broker-image": { type: "string" },
         "broker-faults": { type: "boolean", default: false },
         tags: { type: "string" },
         parallel: { type: "string", default: "1" },
         reports: { type: "string", default: "reports" },
         seed: { type: "string", default: "1" },
+        baseline: { type: "string" },
         level: { type: "string", default: "must" },
         "timeout-ms": { type: "string", default: "10000" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
-    }));
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** The broker the options name, as run parameters and a name for the reports. */
+function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, timeoutMs: number): { parameters: RunParameters; name: string } {
+  const chosen = (["broker", "broker-cmd", "broker-url", "broker-image"] as const).filter((k) => values[k] !== undefined);
+  if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
+  if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
+  if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
+  const brokerFaults = values["broker-faults"];
+  if (brokerFaults && values["broker-cmd"] === undefined && values["broker-image"] === undefined) {
+    throw new UsageError("--broker-faults goes with --broker-cmd or --broker-image: the reference broker in-process has its hooks, a broker at a URL cannot be armed");
+  }
+  if (values["broker-cmd"] !== undefined) {
+    if (values["broker-cmd"].trim() === "") throw new UsageError("--broker-cmd needs a command");
+    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerFaults, seed, timeoutMs }, name: `command: ${values["broker-cmd"]}` };
+  }
+  if (values["broker-url"] !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(values["broker-url"]);
+    } catch {
+      throw new UsageError(`--broker-url must be a URL such as http://127.0.0.1:3333/mcp, not ${values["broker-url"]}`);
+    }
+    if (!["http:", "https:"].includes(url.protocol)) throw new UsageError(`--broker-url must be http(s), not ${url.protocol}`);
+    const nativePort = integer("--native-port", values["native-port"] ?? String(DEFAULT_NATIVE_PORT), 1, 65535);
+    return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, seed, timeoutMs }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
+  }
+  if (values["broker-image"] !== undefined) {
+    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, seed, timeoutMs }, name: `image: ${values["broker-image"]}` };
+  }
+  return { parameters: { adapter: "in-process", seed, timeoutMs }, name: "reference broker (in-process)" };
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parse();
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  if (values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd for another broker`);
+  if (positionals.length > 0) {
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the only command is "steps"`);
+    process.stdout.write(formatVocabulary(await stepVocabulary()));
+    return 0;
+  }
   const level = values.level as Level;
   if (!["must", "should", "may"].includes(level)) throw new UsageError(`--level must be must, should or may, not ${values.level}`);
-  const seed = positiveInt("--seed", values.seed);
-  const parallel = positiveInt("--parallel", values.parallel, 1);
-  const timeoutMs = positiveInt("--timeout-ms", values["timeout-ms"], 1);
+  const seed = integer("--seed", values.seed);
+  const parallel = integer("--parallel", values.parallel, 1, 64);
+  const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
   const reports = path.resolve(values.reports);
-  const brokerCommand = values["broker-cmd"];
-  const parameters: RunParameters = brokerCommand
-    ? { adapter: "command", brokerCommand, brokerFaults: values["broker-faults"], seed, timeoutMs }
-    : { adapter: "in-process", brokerFaults: true, seed, timeoutMs };
-  const brokerName = brokerCommand ? `command: ${brokerCommand}` : "reference broker (in-process)";
+  const { parameters, name } = brokerOf(values, seed, timeoutMs);
+  if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
 
   // The seed first, so a failing run can be replayed.
-  process.stdout.write(`lomi-conformance: seed ${seed}, broker ${brokerName}, reports in ${reports}\n`);
-  mkdirSync(reports, { recursive: true });
-  // Only this run's own files go: --reports may name a folder that holds other things.
-  for (const f of REPORT_FILES) rmSync(path.join(reports, f), { force: true });
-  const messages = path.join(reports, "messages.ndjson");
-  // Parallel workers load the TypeScript steps through tsx too.
-  if (!(process.env.NODE_OPTIONS ?? "").includes("tsx")) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import tsx`.trim();
-  process.env.LOMI_STEP_TIMEOUT_MS = String(timeoutMs);
-
-  const started = Date.now();
-  const { runConfiguration } = await loadConfiguration(
-    {
-      file: false,
-      provided: {
-        paths: [path.join(ROOT, "features/**/*.feature")],
-        import: [path.join(ROOT, "steps/**/*.ts")],
-        strict: true,
-        parallel: parallel > 1 ? parallel : 0,
-        tags: values.tags ?? "",
-        worldParameters: parameters,
-        format: ["progress", `html:${path.join(reports, "cucumber.html")}`, `junit:${path.join(reports, "junit.xml")}`, `message:${messages}`],
-      },
-    },
-    { cwd: ROOT },
-  );
-  const { success } = await runCucumber(runConfiguration, { cwd: ROOT });
-
-  const rulesFile = loadRules();
-  const known = new Set(rulesFile.rules.map((r) => r.id));
-  const all = scenarioCatalogue();
-  const covered = new Set(all.flatMap((s) => citedRules(s.tags, known)));
-  const results = readScenarioResults(messages);
-  const selected = values.tags ? new Set(results.flatMap((s) => citedRules(s.tags, known))) : undefined;
-  const rules = judgeRules(rulesFile.rules, results, covered, selected);
-  const conformant = isConformant(rules, level);
-  const run = {
-    broker: brokerName,
-    seed,
-    level,
-    tags: values.tags,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    conformant,
-    scenarios: summarize(results),
-    rules,
-  };
-  writeReports(reports, run);
-  const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
-  process.stdout.write(
-    `\nlomi-conformance: ${conformant ? "CONFORMANT" : "NOT CONFORMANT"} — rules: ${counted("pass")} pass, ${counted("fail")} fail, ` +
-      `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
-      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.notApplicable} not applicable; ` +
-      `${(run.durationMs / 1000).toFixed(1)} s\n`,
-  );
-  for (const r of rules.filter((x) => x.verdict === "fail")) process.stdout.write(`  FAIL ${r.id}: ${r.reason}\n`);
-  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), reports) || "."}/ (conformance.md, conformance.json, cucumber.html, junit.xml)\n`);
-  return conformant && success ? 0 : 1;
+  process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
+  if (parameters.adapter === "image") await preflightImage(parameters.brokerImage);
+  const serverInfo = parameters.adapter === "url" ? await preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs) : undefined;
+  return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline) });
 }
+
+// Ctrl+C or a CI runner's SIGTERM: exit, so the exit hooks kill every broker process group.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(2));
 
 main().then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`lomi-conformance: ${error instanceof UsageError ? error.message : (error as Error).stack}\n`);
-    if (error instanceof UsageError) process.stderr.write("Run lomi-conformance --help for usage.\n");
+    const usage = error instanceof UsageError;
+    const config = error instanceof HarnessError && error.kind === "config";
+    process.stderr.write(`lomi-conformance: ${usage || config ? error.message : (error as Error).stack}\n`);
+    if (usage) process.stderr.write("Run lomi-conformance --help for usage.\n");
     process.exit(2);
   },
 );

@@ -13,7 +13,7 @@ export interface ScenarioEntry {
   tags: string[];
 }
 
-function featureFiles(dir: string): string[] {
+export function featureFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
     return e.isDirectory() ? featureFiles(full) : e.name.endsWith(".feature") ? [full] : [];

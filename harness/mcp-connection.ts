@@ -15,18 +15,46 @@ export interface PublishedTools {
   tools: Array<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }>;
 }
 
+/** One request the suite sent and what came back (a reply, or why none did): the stuff of failure reports. */
+export interface Exchange {
+  agent: string;
+  tool: string;
+  args: Record<string, unknown>;
+  reply: RawToolResult | undefined;
+  error: string | undefined;
+}
+
+/** Says why a transport ended (a process that exited, garbage on stdout), when the adapter knows. */
+export type Explain = () => string | undefined;
+
 /** One MCP client connection to the broker under test, as one named agent. */
 export class McpConnection {
+  /** Called with every exchange, answered or not. */
+  onExchange: ((exchange: Exchange) => void) | undefined;
+
   private constructor(
     private readonly client: Client,
     readonly clientName: string,
     private readonly timeoutMs: number,
+    private readonly explain: Explain,
   ) {}
 
-  static async open(transport: Transport, clientName: string, timeoutMs: number): Promise<McpConnection> {
+  static async open(transport: Transport, clientName: string, timeoutMs: number, explain: Explain = () => undefined): Promise<McpConnection> {
     const client = new Client({ name: clientName, version: "1.0.0" });
-    await client.connect(transport, { timeout: timeoutMs });
-    return new McpConnection(client, clientName, timeoutMs);
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+    } catch (error) {
+      const reason = because(explain); // before close: closing kills a broker process, and that is not why
+      await client.close().catch(() => undefined);
+      throw violation(`the broker did not complete MCP initialize (timeout ${timeoutMs} ms): ${(error as Error).message}${reason}`);
+    }
+    return new McpConnection(client, clientName, timeoutMs, explain);
+  }
+
+  /** The name and version the broker gave in its initialize answer. */
+  serverInfo(): { name: string; version: string } | undefined {
+    const info = this.client.getServerVersion();
+    return info && { name: info.name, version: info.version };
   }
 
   listTools(): Promise<PublishedTools> {
@@ -39,12 +67,20 @@ export class McpConnection {
     try {
       raw = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs })) as RawToolResult;
     } catch (error) {
-      throw violation(`${tool} did not answer with a tool result: ${(error as Error).message}`);
+      const message = `${tool} did not answer with a tool result (timeout ${this.timeoutMs} ms): ${(error as Error).message}${because(this.explain)}`;
+      this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
+      throw violation(message);
     }
+    this.onExchange?.({ agent: this.clientName, tool, args, reply: raw, error: undefined });
     return { tool, args, raw, envelope: checkEnvelope(tool, raw) };
   }
 
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
   }
+}
+
+function because(explain: Explain): string {
+  const reason = explain();
+  return reason ? `; ${reason}` : "";
 }

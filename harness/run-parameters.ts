@@ -1,14 +1,23 @@
 import { z } from "zod";
 
-/** What a conformance run passes to every scenario (cucumber worldParameters). */
-export const runParametersSchema = z.strictObject({
-  adapter: z.enum(["in-process", "command"]).default("in-process"),
-  brokerCommand: z.string().optional(),
-  /** The broker command honours LOMI_BROKER_FAULTS (docs/implementers.md). */
-  brokerFaults: z.boolean().default(false),
+const common = {
   seed: z.number().int().nonnegative().default(1),
   timeoutMs: z.number().int().positive().default(10_000),
-});
+};
+
+/** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */
+const faults = { brokerFaults: z.boolean().default(false) };
+
+/** What a conformance run passes to every scenario (cucumber worldParameters); in-process when nothing is said. */
+export const runParametersSchema = z.preprocess(
+  (value) => ({ adapter: "in-process", ...(value as object) }),
+  z.discriminatedUnion("adapter", [
+    z.strictObject({ adapter: z.literal("in-process"), ...common }),
+    z.strictObject({ adapter: z.literal("command"), brokerCommand: z.string().min(1), ...faults, ...common }),
+    z.strictObject({ adapter: z.literal("url"), brokerUrl: z.url(), nativePort: z.number().int().min(1).max(65535), ...common }),
+    z.strictObject({ adapter: z.literal("image"), brokerImage: z.string().min(1), ...faults, ...common }),
+  ]),
+);
 export type RunParameters = z.infer<typeof runParametersSchema>;
 
 /** FNV-1a: a scenario's seed comes from the run's seed and its own name, whatever the order or worker. */

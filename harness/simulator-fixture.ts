@@ -1,34 +1,72 @@
+import { randomInt } from "node:crypto";
 import type { WorldSeed } from "../protocol/control-api.js";
 import { simulatorHandlers } from "../simulator/handlers.js";
 import { SimulatorHost } from "../simulator/host.js";
 import { serveHandlers, type RunningServer } from "../simulator/http-server.js";
 import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
+import type { SimulatorPlacement } from "./adapters/broker-adapter.js";
+import { configError } from "./harness-error.js";
 import { SimControl } from "./sim-control.js";
+
+/** Simulators on fixed ports, one per port for the whole run: a running broker was pointed at them. */
+const shared = new Map<number, Promise<RunningServer>>();
+/**
+ * A broker that keeps running remembers the pairings of earlier runs, and the same scenario seed
+ * would give the same pairingId again; Lomi never hands out a pairing twice, so each run salts the
+ * identifiers of its shared simulator.
+ */
+const runSalt = randomInt(2 ** 31);
+
+/** Serves the simulated Lomi on 127.0.0.1:port, or says plainly why it cannot. */
+export async function serveSimulatorOn(port: number, world: WorldSeed, seed: number): Promise<RunningServer> {
+  try {
+    return await serveHandlers(simulatorHandlers(new SimulatorHost(world, seed)), port);
+  } catch (error) {
+    throw configError(`the simulated Lomi cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another --native-port`);
+  }
+}
 
 /** The simulated Lomi of one scenario: in this process through msw, or on a real 127.0.0.1 port. */
 export class SimulatorFixture {
   private constructor(
-    readonly host: SimulatorHost,
     readonly url: string,
+    /** The seed the simulated Lomi runs with (salted for a shared one). */
+    readonly seed: number,
     private readonly server: RunningServer | undefined,
   ) {}
 
-  static async start(world: WorldSeed, seed: number, network: boolean): Promise<SimulatorFixture> {
-    const host = new SimulatorHost(world, seed);
-    const handlers = simulatorHandlers(host);
-    if (!network) {
-      interceptInProcess(handlers);
-      return new SimulatorFixture(host, IN_PROCESS_ORIGIN, undefined);
+  static async start(world: WorldSeed, seed: number, placement: SimulatorPlacement): Promise<SimulatorFixture> {
+    if (placement.kind === "in-process") {
+      interceptInProcess(simulatorHandlers(new SimulatorHost(world, seed)));
+      return new SimulatorFixture(IN_PROCESS_ORIGIN, seed, undefined);
     }
-    const server = await serveHandlers(handlers);
-    return new SimulatorFixture(host, server.url, server);
+    if (placement.kind === "fresh-port") {
+      const server = await serveSimulatorOn(0, world, seed);
+      return new SimulatorFixture(server.url, seed, server);
+    }
+    // A broker that is already running keeps its bridge: the same simulator starts each scenario afresh.
+    let server = shared.get(placement.port);
+    if (!server) {
+      server = serveSimulatorOn(placement.port, world, seed);
+      shared.set(placement.port, server);
+    }
+    const fixture = new SimulatorFixture((await server).url, (seed ^ runSalt) >>> 0, undefined);
+    await fixture.control().reset(world, fixture.seed);
+    return fixture;
   }
 
   control(): SimControl {
     return new SimControl(this.url);
   }
 
+  /** Stops this scenario's own simulator; a shared one stays for the next scenario. */
   async stop(): Promise<void> {
     await this.server?.close();
+  }
+
+  static async closeShared(): Promise<void> {
+    const servers = [...shared.values()];
+    shared.clear();
+    for (const s of servers) await (await s.catch(() => undefined))?.close();
   }
 }

@@ -6,6 +6,17 @@ import { ReceiptStore } from "./receipt-store.js";
 import { InputHistories } from "./input-histories.js";
 import { BrokerSession } from "./session.js";
 
+/**
+ * The seam through which a deliberately broken broker (mutants/) swaps one part of the reference
+ * broker for a defective one, so the suite can be shown to catch it. The reference broker passes none.
+ */
+export interface BrokerParts {
+  /** Opens the receipt store (default ReceiptStore.open); may wrap or doctor it. */
+  openStore?: (file: string, now: number, native: NativeClient) => ReturnType<typeof ReceiptStore.open> | Promise<ReturnType<typeof ReceiptStore.open>>;
+  /** Makes the session of one MCP connection (default BrokerSession); may rewrite arguments or replies. */
+  session?: (core: BrokerCore, clientName: () => string) => BrokerSession;
+}
+
 export interface BrokerOptions {
   /** Base URL of the native bridge (LOMI_NATIVE_URL). */
   nativeUrl: string;
@@ -14,6 +25,7 @@ export interface BrokerOptions {
   /** Seeds operation IDs, epochs and connection IDs, so a run can be replayed. */
   seed: number;
   fetch?: Fetch;
+  parts?: BrokerParts;
   /** Fault hooks to arm (LOMI_BROKER_FAULTS). */
   faults?: FaultPoint[];
   /** How a crash hook ends this instance; by default it is abandoned in-process. */
@@ -41,8 +53,10 @@ export class Broker implements BrokerCore {
   readonly inputs = new InputHistories();
   /** How many unfinished operations the opening turned into outcome_unknown. */
   readonly recovered: number;
+  private readonly parts: BrokerParts;
 
   private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number, options: BrokerOptions) {
+    this.parts = options.parts ?? {};
     this.random = random;
     this.instanceId = random.id("broker-");
     this.native = native;
@@ -61,14 +75,15 @@ export class Broker implements BrokerCore {
     const native = new NativeClient(options.nativeUrl, options.fetch);
     // Recovery stamps its transitions with Lomi's time when Lomi answers; the store must open regardless.
     const now = await native.now().catch(() => Date.now());
-    const { store, recovered, openings } = ReceiptStore.open(options.storePath, now);
+    const open = options.parts?.openStore ?? ReceiptStore.open;
+    const { store, recovered, openings } = await open(options.storePath, now, native);
     // Each opening of a store is a new instance with new identifiers, even under the same seed.
     const random = seededRandom((options.seed * 7919 + openings) >>> 0);
     return new Broker(random, native, store, recovered, options);
   }
 
   newSession(clientName: () => string): BrokerSession {
-    return new BrokerSession(this, clientName);
+    return this.parts.session?.(this, clientName) ?? new BrokerSession(this, clientName);
   }
 
   close(): void {

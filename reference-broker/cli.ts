@@ -8,7 +8,7 @@ import { SimulatorHost } from "../simulator/host.js";
 import { simulatorHandlers } from "../simulator/handlers.js";
 import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
 import { readWorldFile } from "../simulator/world-file.js";
-import { Broker } from "./broker.js";
+import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { serveHttp } from "./http-endpoint.js";
 import { createMcpServer } from "./mcp-server.js";
@@ -23,7 +23,7 @@ Options:
   --native-url URL     the native bridge of Lomi (default: $LOMI_NATIVE_URL)
   --store FILE         the SQLite receipt store, kept across restarts (default: $LOMI_STORE_PATH)
   --transport T        stdio (default) or http (Streamable HTTP on 127.0.0.1, path /mcp)
-  --port N             port for --transport http (default 3333; 0 picks a free one)
+  --port N             port for --transport http (default: $LOMI_MCP_PORT, else 3333; 0 picks a free one)
   --seed N             seeds identifiers so a run can be replayed (default: $LOMI_SEED, else random; printed to stderr)
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
@@ -41,7 +41,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function main(): Promise<void> {
+async function main(parts: BrokerParts): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
         "native-url": { type: "string" },
         store: { type: "string" },
         transport: { type: "string", default: "stdio" },
-        port: { type: "string", default: "3333" },
+        port: { type: "string" },
         seed: { type: "string" },
         simulate: { type: "boolean", default: false },
         "approve-pairings": { type: "boolean", default: false },
@@ -67,8 +67,9 @@ async function main(): Promise<void> {
   }
   const transport = values.transport;
   if (transport !== "stdio" && transport !== "http") fail(`--transport must be stdio or http, not ${transport}`);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${values.port}`);
+  const portText = values.port ?? process.env.LOMI_MCP_PORT ?? "3333";
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${portText}`);
   const seedText = values.seed ?? process.env.LOMI_SEED;
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
   if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${seedText}`);
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     process.kill(process.pid, "SIGKILL");
     throw new Error("unreachable: SIGKILL did not end the process");
   };
-  const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash });
+  const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts });
   process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
   if (transport === "http") {
     const endpoint = await serveHttp(broker, port);
@@ -113,8 +114,11 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  const message = error instanceof LomiError ? `${error.code}: ${error.message}` : String(error instanceof Error ? error.stack : error);
-  process.stderr.write(`lomi-broker: ${message}\n`);
-  process.exit(2);
-});
+/** The lomi-broker command; mutants/ runs it with defective parts. */
+export function runBrokerCli(parts: BrokerParts = {}): Promise<void> {
+  return main(parts).catch((error) => {
+    const message = error instanceof LomiError ? `${error.code}: ${error.message}` : String(error instanceof Error ? error.stack : error);
+    process.stderr.write(`lomi-broker: ${message}\n`);
+    process.exit(2);
+  });
+}

@@ -34,7 +34,10 @@ export async function serveHandlers(handlers: HttpHandler[], port = 0): Promise<
     res.end(Buffer.from(await response.arrayBuffer()));
   });
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject); // a port in use is the caller's to report
+    server.listen(port, "127.0.0.1", resolve);
+  });
   const { port: boundPort } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${boundPort}`,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
+import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
 
@@ -12,12 +13,17 @@ interface StoreStatus {
 
 const FILL_TIMEOUT_MS = 600_000;
 
+/** Filling the store, or counting what it holds, assumes it holds this scenario's records only. */
+const requireOwnStore = (world: LomiWorld) => requireCapability(world.adapter, "own-store");
+
 async function status(world: LomiWorld, agent: string): Promise<StoreStatus> {
+  requireOwnStore(world);
   return (await world.callOk(agent, "lomi_store_status", {})) as unknown as StoreStatus;
 }
 
 /** Fills the store through the broker's own tools: a terminal, then commands until the limit. */
 Given("{agent} has filled the receipt store through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
+  requireOwnStore(this);
   const workspaceId = "ws-alpha";
   const created = this.okData(
     await this.send("fill-terminal", agent, "lomi_terminal_create", {
@@ -89,6 +95,7 @@ When("the user declines the store reconciliation", async function (this: LomiWor
 });
 
 Then("the reconciliation removed {int} receipt(s) and {int} retry epoch(s)", function (this: LomiWorld, receipts: number, retryEpochs: number) {
+  requireOwnStore(this);
   const data = this.okData() as { status: string; removed: { receipts: number; retryEpochs: number } | null };
   assert.equal(data.status, "completed");
   assert.deepEqual([data.removed?.receipts, data.removed?.retryEpochs], [receipts, retryEpochs]);

@@ -20,7 +20,7 @@ export async function connectTo(world: LomiWorld, agent: string, workspaceId: st
 }
 
 Given("the Lomi world {string}", async function (this: LomiWorld, name: string) {
-  await this.control.reset(readWorldFile(worldFile(name)), this.seed);
+  await this.control.reset(readWorldFile(worldFile(name)), this.sim.seed);
 });
 
 Given("{agent} is paired", async function (this: LomiWorld, agent: string) {

@@ -1,5 +1,8 @@
-import { After, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
+import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
+import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
 import { HarnessError } from "../harness/harness-error.js";
+import { FAILURE_CONTEXT_FILE, type FailureContext } from "../harness/report/failure-context.js";
+import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
 import { DEFAULT_AGENT, LomiWorld } from "./world.js";
@@ -60,34 +63,31 @@ Before(async function (this: LomiWorld, { pickle }) {
   await this.setUp(seed);
 });
 
-Before({ tags: "@needs-crash" }, function (this: LomiWorld) {
-  if (this.adapter.capabilities.has("crash")) return undefined;
-  this.attach(`not-applicable: ${this.adapter.description} cannot be crashed and restarted by the harness`, "text/plain");
-  return "skipped";
-});
-
-Before({ tags: "@needs-multi-connection" }, function (this: LomiWorld) {
-  if (this.adapter.capabilities.has("multi-connection")) return undefined;
-  this.attach(`not-applicable: ${this.adapter.description} serves one MCP connection at a time`, "text/plain");
-  return "skipped";
-});
-
-Before({ tags: "@needs-faults" }, function (this: LomiWorld) {
-  if (this.adapter.capabilities.has("faults")) return undefined;
-  this.attach(`not-applicable: ${this.adapter.description} has no fault hooks (LOMI_BROKER_FAULTS); see docs/implementers.md`, "text/plain");
-  return "skipped";
-});
+for (const capability of CAPABILITIES) {
+  Before({ tags: capabilityTag(capability) }, function (this: LomiWorld) {
+    if (this.adapter.capabilities.has(capability)) return undefined;
+    this.attach(`not-applicable: ${this.adapter.description} ${WHY_NOT[capability]}`, "text/plain");
+    return "skipped";
+  });
+}
 
 After(async function (this: LomiWorld, { result }) {
   try {
     if (result?.status === Status.PASSED) this.assertErrorsVerified();
-    if (result?.status === Status.FAILED && this.control) {
-      const ledger = await this.control.ledger().catch(() => []);
-      this.attach(`ledger:\n${ledger.map((e) => JSON.stringify(e)).join("\n")}`, "text/plain");
-      const diagnostics = this.adapter?.diagnostics();
-      if (diagnostics) this.attach(`broker stderr:\n${diagnostics}`, "text/plain");
+    if (result?.status === Status.FAILED) {
+      // The request, the reply, and what Lomi really did: a failure that explains itself.
+      const context: FailureContext = {
+        exchanges: this.exchanges,
+        ledger: (await this.control?.ledger().catch(() => undefined)) ?? [],
+        brokerLog: this.adapter?.diagnostics().slice(-4000) ?? "",
+      };
+      this.attach(JSON.stringify(context, null, 2), { mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE });
     }
   } finally {
     await this.tearDown();
   }
+});
+
+AfterAll(async function () {
+  await SimulatorFixture.closeShared();
 });

@@ -5,10 +5,10 @@ import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
 import type { WorldSeed } from "../protocol/control-api.js";
 import type { BrokerAdapter, BrokerWiring } from "../harness/adapters/broker-adapter.js";
-import { ChildProcessAdapter } from "../harness/adapters/child-process.js";
-import { InProcessAdapter } from "../harness/adapters/in-process.js";
+import { makeAdapter } from "../harness/adapters/index.js";
+import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
 import { configError, violation } from "../harness/harness-error.js";
-import type { McpConnection, Reply } from "../harness/mcp-connection.js";
+import type { Exchange, McpConnection, Reply } from "../harness/mcp-connection.js";
 import { runParametersSchema, type RunParameters } from "../harness/run-parameters.js";
 import type { SimControl } from "../harness/sim-control.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
@@ -17,6 +17,9 @@ import { PanelMemory } from "./panel-memory.js";
 import { FileObservations } from "./file-observations.js";
 
 export const DEFAULT_AGENT = "agent";
+const KEPT_EXCHANGES = 5;
+/** The broker's initialize answer is reported once per worker process. */
+let brokerIdentified = false;
 
 export interface Agent {
   name: string;
@@ -65,6 +68,8 @@ export class LomiWorld extends World<RunParameters> {
   readonly runtimes = new Map<string, string>();
   readonly leases = new Map<string, NamedLease>();
   lastReply: Reply | undefined;
+  /** The last few requests and what came back, for the failure report. */
+  readonly exchanges: Exchange[] = [];
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
   lastEventPage: unknown;
@@ -83,18 +88,12 @@ export class LomiWorld extends World<RunParameters> {
 
   async setUp(seed: number, world: WorldSeed = readWorldFile()): Promise<void> {
     this.seed = seed;
-    this.adapter = this.makeAdapter();
-    this.sim = await SimulatorFixture.start(world, seed, this.adapter.needsNetworkSimulator);
+    this.adapter = await makeAdapter(this.run);
+    this.sim = await SimulatorFixture.start(world, seed, this.adapter.simulator);
     this.control = this.sim.control();
     this.storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-scenario-"));
     this.wiring = { nativeUrl: this.sim.url, storePath: path.join(this.storeDir, "receipts.sqlite"), seed };
     await this.adapter.start(this.wiring);
-  }
-
-  private makeAdapter(): BrokerAdapter {
-    if (this.run.adapter === "in-process") return new InProcessAdapter(this.run.timeoutMs);
-    if (!this.run.brokerCommand) throw configError("the command adapter needs a broker command");
-    return new ChildProcessAdapter(this.run.brokerCommand, this.run.timeoutMs, this.run.brokerFaults);
   }
 
   async tearDown(): Promise<void> {
@@ -127,7 +126,17 @@ export class LomiWorld extends World<RunParameters> {
 
   async connection(name: string): Promise<McpConnection> {
     const agent = this.agent(name);
-    agent.connection ??= await this.adapter.connect(LomiWorld.clientNameOf(name));
+    if (!agent.connection) {
+      agent.connection = await this.adapter.connect(LomiWorld.clientNameOf(name));
+      if (!brokerIdentified) {
+        brokerIdentified = true;
+        this.attach(`${BROKER_IDENTITY}${JSON.stringify(agent.connection.serverInfo() ?? null)}`, "text/plain");
+      }
+      agent.connection.onExchange = (e) => {
+        this.exchanges.push(e);
+        if (this.exchanges.length > KEPT_EXCHANGES) this.exchanges.shift();
+      };
+    }
     return agent.connection;
   }
 

@@ -11,6 +11,7 @@ const scenario = (tag: string, verdict: ScenarioResult["verdict"], reason?: stri
   line: 1,
   tags: [`@${tag}`],
   verdict,
+  status: verdict === "pass" ? "PASSED" : verdict === "fail" ? "FAILED" : "SKIPPED",
   reason,
   durationMs: 1,
 });

@@ -1,7 +1,29 @@
+import { notApplicable } from "../harness-error.js";
 import type { McpConnection } from "../mcp-connection.js";
 
-/** What a broker under test can take part in; scenarios that need more are "not applicable". */
-export type Capability = "crash" | "multi-connection" | "faults";
+/**
+ * What a broker under test can take part in; a scenario tagged `@needs-<capability>` is "not
+ * applicable" to a broker that lacks it: crashes, two connections at once, fault hooks, and a store
+ * of the scenario's own (a broker that keeps running keeps one store for every scenario).
+ */
+export type Capability = "crash" | "multi-connection" | "faults" | "own-store";
+
+/** The tag a scenario carries when it needs a capability. */
+export const capabilityTag = (capability: Capability) => `@needs-${capability}`;
+export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection", "faults", "own-store"];
+
+/** Why a broker without the capability cannot take part, after its description. */
+export const WHY_NOT: Readonly<Record<Capability, string>> = {
+  crash: "cannot be crashed and restarted by the harness",
+  "multi-connection": "serves one MCP connection at a time",
+  faults: "has no fault hooks (LOMI_BROKER_FAULTS; --broker-faults says it has); see docs/implementers.md",
+  "own-store": "keeps one store for every scenario: a scenario that fills the store or counts what it holds needs a store of its own",
+};
+
+/** For a step that finds out late that it needs a capability: "not applicable", with the reason. */
+export function requireCapability(adapter: BrokerAdapter, capability: Capability): void {
+  if (!adapter.capabilities.has(capability)) throw notApplicable(`${adapter.description} ${WHY_NOT[capability]}`);
+}
 
 export interface BrokerWiring {
   /** The simulator's native bridge, as LOMI_NATIVE_URL. */
@@ -13,24 +35,31 @@ export interface BrokerWiring {
   faults?: string[];
 }
 
+/**
+ * Where a scenario's simulated Lomi lives: inside this process (msw), on a fresh 127.0.0.1 port for
+ * a broker the harness starts, or on a fixed port for a broker that is already running and was
+ * pointed at it (every scenario then resets the same simulator through the control API).
+ */
+export type SimulatorPlacement = { kind: "in-process" } | { kind: "fresh-port" } | { kind: "fixed-port"; port: number };
+
 /** How the harness starts, reaches, kills and restarts one kind of broker. */
 export interface BrokerAdapter {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability>;
-  /** Whether the simulator must listen on a real port (the broker runs in another process). */
-  readonly needsNetworkSimulator: boolean;
+  readonly simulator: SimulatorPlacement;
   start(wiring: BrokerWiring): Promise<void>;
   connect(clientName: string): Promise<McpConnection>;
   /** Abrupt death: no shutdown code runs, open connections die with it. */
   crash(): Promise<void>;
   /** A new instance on the same store. */
   restart(): Promise<void>;
+  /** Ends everything the adapter started: no process or container outlives it. */
   stop(): Promise<void>;
   /**
    * Starts another instance on the live instance's store and reports whether it was refused
    * (and why). Optional: a broker the harness cannot start twice makes the check not applicable.
    */
   probeSecondInstance?(): Promise<{ refused: boolean; detail: string }>;
-  /** What the broker wrote to stderr, for failure reports. */
+  /** What the broker wrote to stderr (or its log), for failure reports. */
   diagnostics(): string;
 }

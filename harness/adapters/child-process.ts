@@ -1,28 +1,28 @@
 import { spawn } from "node:child_process";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 
 /** Splits a command line on spaces, keeping "quoted words" together. */
 export function splitCommand(command: string): string[] {
   return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
-const MAX_DIAGNOSTICS = 20_000;
-
 /**
- * A broker started as a child process speaking MCP over stdio. A crash is a real SIGKILL; a restart
- * starts the same command on the same store file. One process serves one connection.
+ * A broker started as a child process speaking MCP over stdio. A crash is a real SIGKILL of its
+ * process group; a restart starts the same command on the same store file. One process serves one
+ * connection.
  */
 export class ChildProcessAdapter implements BrokerAdapter {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability>;
-  readonly needsNetworkSimulator = true;
+  readonly simulator = { kind: "fresh-port" } as const;
   private wiring: BrokerWiring | undefined;
-  private transport: StdioClientTransport | undefined;
+  private transport: StdioProcessTransport | undefined;
   private connection: McpConnection | undefined;
-  private stderr = "";
+  /** stderr of every process this scenario started, in order. */
+  private readonly stderr: string[] = [];
   private starts = 0;
 
   constructor(
@@ -31,7 +31,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
     supportsFaults: boolean,
   ) {
     this.description = `broker command over stdio: ${command}`;
-    this.capabilities = new Set<Capability>(supportsFaults ? ["crash", "faults"] : ["crash"]);
+    this.capabilities = new Set<Capability>(["crash", "own-store", ...(supportsFaults ? (["faults"] as const) : [])]);
   }
 
   async start(wiring: BrokerWiring): Promise<void> {
@@ -53,27 +53,24 @@ export class ChildProcessAdapter implements BrokerAdapter {
   async connect(clientName: string): Promise<McpConnection> {
     if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
     const [cmd, ...args] = splitCommand(this.command);
-    const transport = new StdioClientTransport({ command: cmd!, args, env: this.environment(), stderr: "pipe" });
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString()).slice(-MAX_DIAGNOSTICS);
-    });
+    const transport = new StdioProcessTransport(cmd!, args, this.environment());
     this.transport = transport;
-    this.connection = await McpConnection.open(transport, clientName, this.timeoutMs);
+    try {
+      this.connection = await McpConnection.open(transport, clientName, this.timeoutMs, () => transport.explain());
+    } catch (error) {
+      await this.crash();
+      throw error;
+    }
     return this.connection;
   }
 
   async crash(): Promise<void> {
-    const pid = this.transport?.pid;
-    if (pid) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-    await this.connection?.close();
-    this.connection = undefined;
+    const transport = this.transport;
     this.transport = undefined;
+    this.connection = undefined;
+    if (!transport) return;
+    await transport.close();
+    this.stderr.push(transport.diagnostics());
   }
 
   async restart(): Promise<void> {
@@ -81,14 +78,13 @@ export class ChildProcessAdapter implements BrokerAdapter {
   }
 
   async stop(): Promise<void> {
-    await this.connection?.close();
     await this.crash();
   }
 
   /** A second process on the same store must exit on its own, saying why; one still running after the timeout was not refused. */
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
     const [cmd, ...args] = splitCommand(this.command);
-    const child = spawn(cmd!, args, { env: this.environment(), stdio: ["pipe", "ignore", "pipe"] });
+    const child = spawn(cmd!, args, { env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = await new Promise<number | null>((resolve) => {
@@ -98,14 +94,13 @@ export class ChildProcessAdapter implements BrokerAdapter {
         resolve(code ?? -1);
       });
     });
-    if (exited === null) {
-      child.kill("SIGKILL");
-      return { refused: false, detail: `still running after ${this.timeoutMs} ms on the same store` };
-    }
+    if (child.pid) killGroup(child.pid); // whatever it started goes with it
+    if (exited === null) return { refused: false, detail: `still running after ${this.timeoutMs} ms on the same store` };
     return { refused: exited !== 0, detail: `exit ${exited}: ${stderr.trim().slice(-500)}` };
   }
 
   diagnostics(): string {
-    return this.stderr;
+    const live = this.transport?.diagnostics();
+    return [...this.stderr, ...(live ? [live] : [])].filter((s) => s !== "").join("\n--- restart ---\n");
   }
 }

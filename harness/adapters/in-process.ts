@@ -8,8 +8,8 @@ import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.j
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */
 export class InProcessAdapter implements BrokerAdapter {
   readonly description = "reference broker, in-process (MCP in-memory transport)";
-  readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection", "faults"]);
-  readonly needsNetworkSimulator = false;
+  readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection", "faults", "own-store"]);
+  readonly simulator = { kind: "in-process" } as const;
   private broker: Broker | undefined;
   private wiring: BrokerWiring | undefined;
   private starts = 0;

@@ -1,42 +1,114 @@
-import { citedRules, familyOf, type Rule } from "../rules.js";
+import { citedRules, familyOf, RULE_TAG, type Rule } from "../rules.js";
+import { baselinedScenario, NO_BASELINE, scenarioEntries, type Baseline, type BaselineEntryReport } from "./baseline.js";
+import type { FailureExplanation } from "./failure-context.js";
 import type { ScenarioResult } from "./scenario-results.js";
 
-export type RuleVerdict = "pass" | "fail" | "not-applicable" | "uncovered" | "not-selected";
+/** `baselined`: it failed, and the run's baseline expected it to (never a pass). */
+export type RuleVerdict = "pass" | "fail" | "baselined" | "not-applicable" | "uncovered" | "not-selected";
 export type Level = "must" | "should" | "may";
+
+export interface RuleScenario {
+  name: string;
+  uri: string;
+  line: number | undefined;
+  verdict: ScenarioResult["verdict"] | "baselined";
+  reason: string | undefined;
+  failure?: FailureExplanation;
+}
 
 export interface RuleReport extends Rule {
   family: string;
   verdict: RuleVerdict;
   reason: string | undefined;
-  scenarios: Array<{ name: string; uri: string; line: number | undefined; verdict: string; reason: string | undefined }>;
+  /** Set when the baseline names this rule. */
+  baseline?: { reason: string; status: BaselineEntryReport["status"] };
+  scenarios: RuleScenario[];
 }
 
 const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
 
+function scenarioOf(s: ScenarioResult, baseline: Baseline): RuleScenario {
+  const expected = baselinedScenario(baseline, s);
+  return {
+    name: s.name,
+    uri: s.uri,
+    line: s.line,
+    verdict: expected ? "baselined" : s.verdict,
+    reason: expected ? `baselined (${expected}): ${s.reason}` : s.reason,
+    ...(s.failure ? { failure: s.failure } : {}),
+  };
+}
+
+/** A rule's verdict from its scenarios: fail beats baselined beats not-applicable beats pass. */
+function verdictOf(mine: RuleScenario[]): { verdict: RuleVerdict; reason: string | undefined } {
+  const count = (v: RuleScenario["verdict"]) => mine.filter((s) => s.verdict === v);
+  const [failed, baselined, na] = [count("fail"), count("baselined"), count("not-applicable")];
+  if (failed.length > 0) return { verdict: "fail", reason: `${failed.length} of ${mine.length} scenario(s) failed: ${failed[0]!.name}` };
+  if (mine.length === 0) return { verdict: "fail", reason: "its scenarios were selected but none finished" };
+  if (baselined.length > 0) return { verdict: "baselined", reason: `${baselined.length} of ${mine.length} scenario(s) failed as the baseline expects: ${baselined[0]!.name}` };
+  if (na.length > 0) return { verdict: "not-applicable", reason: `${na.length} of ${mine.length} scenario(s) not applicable: ${na[0]!.reason}` };
+  return { verdict: "pass", reason: undefined };
+}
+
 /**
  * A rule fails if any of its scenarios failed; passes only if every one ran and passed; is
  * not-applicable if one could not run here (never a pass); uncovered if no scenario cites it.
- * `selected` holds the rules the run's tag filter reached; the others are "not-selected".
+ * `selected` holds the rules the run's tag filter reached; the others are "not-selected". A failure
+ * the baseline expects (by rule or by scenario) is "baselined"; a baselined rule that passes is stale.
  */
-export function judgeRules(rules: Rule[], results: ScenarioResult[], covered: ReadonlySet<string>, selected: ReadonlySet<string> | undefined): RuleReport[] {
+export function judgeRules(
+  rules: Rule[],
+  results: ScenarioResult[],
+  covered: ReadonlySet<string>,
+  selected: ReadonlySet<string> | undefined,
+  baseline: Baseline = NO_BASELINE,
+): RuleReport[] {
   const known = new Set(rules.map((r) => r.id));
   return rules.map((rule) => {
-    const mine = results.filter((s) => citedRules(s.tags, known).includes(rule.id));
-    const scenarios = mine.map((s) => ({ name: s.name, uri: s.uri, line: s.line, verdict: s.verdict, reason: s.reason }));
+    const scenarios = results.filter((s) => citedRules(s.tags, known).includes(rule.id)).map((s) => scenarioOf(s, baseline));
+    const expected = baseline.rules.get(rule.id);
     const base = { ...rule, family: familyOf(rule.id), scenarios };
-    if (!covered.has(rule.id)) return { ...base, verdict: "uncovered", reason: "no scenario cites this rule" };
-    if (selected && !selected.has(rule.id)) return { ...base, verdict: "not-selected", reason: "the run's tag filter selected none of its scenarios" };
-    const failed = mine.filter((s) => s.verdict === "fail");
-    if (failed.length > 0) return { ...base, verdict: "fail", reason: `${failed.length} of ${mine.length} scenario(s) failed: ${failed[0]!.name}` };
-    const na = mine.filter((s) => s.verdict === "not-applicable");
-    if (mine.length === 0) return { ...base, verdict: "fail", reason: "its scenarios were selected but none finished" };
-    if (na.length > 0) return { ...base, verdict: "not-applicable", reason: `${na.length} of ${mine.length} scenario(s) not applicable: ${na[0]!.reason}` };
-    return { ...base, verdict: "pass", reason: undefined };
+    const judged = !covered.has(rule.id)
+      ? { verdict: "uncovered" as const, reason: "no scenario cites this rule" }
+      : selected && !selected.has(rule.id)
+        ? { verdict: "not-selected" as const, reason: "the run's tag filter selected none of its scenarios" }
+        : verdictOf(scenarios);
+    if (expected === undefined) return { ...base, ...judged };
+    if (judged.verdict === "fail") return { ...base, verdict: "baselined", reason: `baselined (${expected}): ${judged.reason}`, baseline: { reason: expected, status: "expected-failure" } };
+    const status = judged.verdict === "pass" ? "stale" : judged.verdict === "baselined" ? "expected-failure" : "not-run";
+    const reason = status === "stale" ? `stale baseline entry: ${rule.id} no longer fails; remove it from the baseline` : judged.reason;
+    return { ...base, ...judged, reason, baseline: { reason: expected, status } };
   });
 }
 
+/** Every baseline entry and what this run made of it. */
+export function baselineReport(rules: RuleReport[], results: ScenarioResult[], baseline: Baseline): BaselineEntryReport[] {
+  const ruleEntries = rules.flatMap((r) => (r.baseline ? [{ kind: "rule" as const, name: r.id, reason: r.baseline.reason, status: r.baseline.status }] : []));
+  return [...ruleEntries, ...scenarioEntries(baseline, results)];
+}
+
+const judgedAt = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected");
+
 /** Conformant: every rule at the chosen level that this run judged passed, and at least one was judged. */
 export function isConformant(reports: RuleReport[], level: Level): boolean {
-  const inLevel = reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected");
+  const inLevel = judgedAt(reports, level);
   return inLevel.length > 0 && inLevel.every((r) => r.verdict === "pass");
+}
+
+/**
+ * What a CI gate decides: every judged rule at the level passed or failed as the baseline expects,
+ * no baseline entry is stale, and no scenario failed outside any rule or with a broken step
+ * (undefined, pending, ambiguous: the suite itself is wrong).
+ */
+export function gateProblems(reports: RuleReport[], level: Level, results: ScenarioResult[], entries: BaselineEntryReport[], baseline: Baseline): string[] {
+  const inLevel = judgedAt(reports, level);
+  const problems: string[] = [];
+  if (inLevel.length === 0) problems.push("no rule at this level was judged");
+  for (const r of inLevel.filter((x) => x.verdict !== "pass" && x.verdict !== "baselined")) problems.push(`${r.id}: ${r.verdict}${r.reason ? ` (${r.reason})` : ""}`);
+  for (const e of entries.filter((x) => x.status === "stale")) problems.push(`stale baseline entry: ${e.kind} ${e.name} passes now; remove it from ${baseline.file}`);
+  for (const s of results.filter((x) => ["UNDEFINED", "PENDING", "AMBIGUOUS"].includes(x.status))) problems.push(`"${s.name}" has a ${s.status.toLowerCase()} step`);
+  for (const s of results.filter((x) => x.verdict === "fail" && !x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
+    problems.push(`"${s.name}" failed and cites no rule`);
+  }
+  return problems;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { explainFailure, FAILURE_CONTEXT_FILE, type FailureContext, type FailureExplanation } from "./failure-context.js";
 
 export type ScenarioVerdict = "pass" | "fail" | "not-applicable";
 
@@ -8,45 +9,110 @@ export interface ScenarioResult {
   line: number | undefined;
   tags: string[];
   verdict: ScenarioVerdict;
+  /** Cucumber's worst step status (PASSED, FAILED, UNDEFINED, ...). */
+  status: string;
   /** Why it failed or could not apply. */
   reason: string | undefined;
   durationMs: number;
+  /** For a failure: the step, the request and reply, the ledger. */
+  failure?: FailureExplanation;
 }
 
-interface Envelope {
-  pickle?: { id: string; uri: string; name: string; tags: Array<{ name: string }>; astNodeIds: string[] };
-  gherkinDocument?: { feature?: { children: Array<{ scenario?: { id: string; location: { line: number }; examples?: Array<{ tableBody: Array<{ id: string; location: { line: number } }> }> } }> } };
-  testCase?: { id: string; pickleId: string };
-  testCaseStarted?: { id: string; testCaseId: string };
-  testStepFinished?: { testCaseStartedId: string; testStepResult: { status: string; message?: string; duration: { seconds: number; nanos: number } } };
-  testCaseFinished?: { testCaseStartedId: string; willBeRetried: boolean };
-  attachment?: { testCaseStartedId?: string; body: string };
+interface GherkinStep {
+  id: string;
+  keyword: string;
 }
+interface GherkinChild {
+  background?: { steps: GherkinStep[] };
+  scenario?: { id: string; location: { line: number }; steps: GherkinStep[]; examples?: Array<{ tableBody: Array<{ id: string; location: { line: number } }> }> };
+  rule?: { children: GherkinChild[] };
+}
+interface Envelope {
+  pickle?: { id: string; uri: string; name: string; tags: Array<{ name: string }>; astNodeIds: string[]; steps: Array<{ id: string; text: string; astNodeIds: string[] }> };
+  gherkinDocument?: { feature?: { children: GherkinChild[] } };
+  testCase?: { id: string; pickleId: string; testSteps: Array<{ id: string; pickleStepId?: string }> };
+  testCaseStarted?: { id: string; testCaseId: string };
+  testStepFinished?: { testCaseStartedId: string; testStepId: string; testStepResult: { status: string; message?: string; duration: { seconds: number; nanos: number } } };
+  testCaseFinished?: { testCaseStartedId: string; willBeRetried: boolean };
+  attachment?: { testCaseStartedId?: string; body: string; fileName?: string };
+}
+
+interface Running {
+  pickleId: string;
+  testCaseId: string;
+  worst: string;
+  message: string | undefined;
+  failedStepId: string | undefined;
+  ms: number;
+  na: string | undefined;
+  context: FailureContext | undefined;
+  finished: boolean;
+}
+
+/** The attachment prefix under which a scenario reports the broker's serverInfo (once per worker). */
+export const BROKER_IDENTITY = "broker-identity: ";
 
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 const NOT_APPLICABLE = "not-applicable: ";
 
-/** Reads cucumber's message stream and gives each scenario one verdict. Skipped without a reason is a failure. */
-export function readScenarioResults(messagesFile: string): ScenarioResult[] {
-  const envelopes = readFileSync(messagesFile, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Envelope);
-  const pickles = new Map<string, NonNullable<Envelope["pickle"]>>();
-  const lines = new Map<string, number>();
-  const testCases = new Map<string, string>();
-  const started = new Map<string, { pickleId: string; worst: string; message: string | undefined; ms: number; na: string | undefined; finished: boolean }>();
-  for (const e of envelopes) {
-    for (const child of e.gherkinDocument?.feature?.children ?? []) {
-      const s = child.scenario;
-      if (!s) continue;
+function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
+  for (const child of children) {
+    for (const step of [...(child.background?.steps ?? []), ...(child.scenario?.steps ?? [])]) keywords.set(step.id, step.keyword);
+    const s = child.scenario;
+    if (s) {
       lines.set(s.id, s.location.line);
       for (const ex of s.examples ?? []) for (const row of ex.tableBody) lines.set(row.id, row.location.line);
     }
+    if (child.rule) gherkinIndex(child.rule.children, lines, keywords);
+  }
+}
+
+/** A failure message without the stack trace cucumber appends: the report is for the broker's authors. */
+const withoutStack = (message: string) =>
+  message
+    .split("\n")
+    .filter((l) => !/^\s+at /.test(l))
+    .join("\n")
+    .trim();
+
+function readEnvelopes(messagesFile: string): Envelope[] {
+  return readFileSync(messagesFile, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Envelope);
+}
+
+/** The broker's name and version as it gave them in its initialize answer, if any scenario reached it. */
+export function readBrokerIdentity(messagesFile: string): { name: string; version: string } | undefined {
+  const found = readEnvelopes(messagesFile).find((e) => e.attachment?.body.startsWith(BROKER_IDENTITY));
+  return found ? ((JSON.parse(found.attachment!.body.slice(BROKER_IDENTITY.length)) as { name: string; version: string } | null) ?? undefined) : undefined;
+}
+
+/** Reads cucumber's message stream and gives each scenario one verdict. Skipped without a reason is a failure. */
+export function readScenarioResults(messagesFile: string): ScenarioResult[] {
+  const envelopes = readEnvelopes(messagesFile);
+  const pickles = new Map<string, NonNullable<Envelope["pickle"]>>();
+  const lines = new Map<string, number>();
+  const keywords = new Map<string, string>();
+  const testCases = new Map<string, NonNullable<Envelope["testCase"]>>();
+  const started = new Map<string, Running>();
+  for (const e of envelopes) {
+    if (e.gherkinDocument?.feature) gherkinIndex(e.gherkinDocument.feature.children, lines, keywords);
     if (e.pickle) pickles.set(e.pickle.id, e.pickle);
-    if (e.testCase) testCases.set(e.testCase.id, e.testCase.pickleId);
+    if (e.testCase) testCases.set(e.testCase.id, e.testCase);
     if (e.testCaseStarted) {
-      started.set(e.testCaseStarted.id, { pickleId: testCases.get(e.testCaseStarted.testCaseId)!, worst: "UNKNOWN", message: undefined, ms: 0, na: undefined, finished: false });
+      const testCase = testCases.get(e.testCaseStarted.testCaseId)!;
+      started.set(e.testCaseStarted.id, {
+        pickleId: testCase.pickleId,
+        testCaseId: testCase.id,
+        worst: "UNKNOWN",
+        message: undefined,
+        failedStepId: undefined,
+        ms: 0,
+        na: undefined,
+        context: undefined,
+        finished: false,
+      });
     }
     if (e.testStepFinished) {
       const s = started.get(e.testStepFinished.testCaseStartedId);
@@ -56,18 +122,29 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         if (SEVERITY.indexOf(r.status) > SEVERITY.indexOf(s.worst)) {
           s.worst = r.status;
           s.message = r.message;
+          s.failedStepId = e.testStepFinished.testStepId;
         }
       }
     }
-    if (e.attachment?.testCaseStartedId && e.attachment.body.startsWith(NOT_APPLICABLE)) {
-      const s = started.get(e.attachment.testCaseStartedId);
-      if (s) s.na = e.attachment.body.slice(NOT_APPLICABLE.length);
-    }
+    const a = e.attachment;
+    const s = a?.testCaseStartedId ? started.get(a.testCaseStartedId) : undefined;
+    if (a && s && a.body.startsWith(NOT_APPLICABLE)) s.na = a.body.slice(NOT_APPLICABLE.length);
+    if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = JSON.parse(a.body) as FailureContext;
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
-      const s = started.get(e.testCaseFinished.testCaseStartedId);
-      if (s) s.finished = true;
+      const f = started.get(e.testCaseFinished.testCaseStartedId);
+      if (f) f.finished = true;
     }
   }
+
+  /** The failed step as written ("Then Lomi saw 1 dispatch of ..."), or the hook that failed. */
+  const stepText = (s: Running): string | undefined => {
+    const testStep = testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId);
+    if (!testStep) return undefined;
+    if (!testStep.pickleStepId) return "(a Before or After hook)";
+    const step = pickles.get(s.pickleId)?.steps.find((p) => p.id === testStep.pickleStepId);
+    return step && `${(keywords.get(step.astNodeIds[0] ?? "") ?? "").trim()} ${step.text}`.trim();
+  };
+
   return [...started.values()]
     .filter((s) => s.finished)
     .map((s) => {
@@ -78,15 +155,21 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
           ? undefined
           : verdict === "not-applicable"
             ? s.na
-            : (s.message ?? (s.worst === "SKIPPED" ? "skipped without a not-applicable reason" : `step ${s.worst.toLowerCase()}`));
+            : s.message !== undefined
+              ? withoutStack(s.message)
+              : s.worst === "SKIPPED"
+                ? "skipped without a not-applicable reason"
+                : `step ${s.worst.toLowerCase()}`;
       return {
         name: pickle.name,
         uri: pickle.uri,
         line: lines.get(pickle.astNodeIds.at(-1) ?? ""),
         tags: pickle.tags.map((t) => t.name),
         verdict,
+        status: s.worst,
         reason,
         durationMs: Math.round(s.ms),
+        ...(verdict === "fail" ? { failure: explainFailure(stepText(s), reason!, s.context) } : {}),
       };
     });
 }

@@ -1,49 +1,117 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import type { RuleReport, Level } from "./rule-verdicts.js";
+import { badgeSvg } from "./badge.js";
+import type { BaselineEntryReport } from "./baseline.js";
+import type { Level, RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 
+export type RunVerdict = "conformant" | "conformant-with-baseline" | "not-conformant";
+
 export interface RunSummary {
-  broker: string;
+  broker: { adapter: string; serverInfo: { name: string; version: string } | undefined };
   seed: number;
   level: Level;
   tags: string | undefined;
+  baseline: string | undefined;
   startedAt: string;
   durationMs: number;
+  /** conformant: every judged rule passed; with-baseline: the rest failed as the baseline expects. */
+  verdict: RunVerdict;
   conformant: boolean;
-  scenarios: { total: number; pass: number; fail: number; notApplicable: number };
+  /** Why the gate fails (exit 1); empty when it passes. */
+  problems: string[];
+  scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number };
   rules: RuleReport[];
+  baselineEntries: BaselineEntryReport[];
 }
 
-export function summarize(results: ScenarioResult[]) {
+export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md", "conformance.svg"];
+
+export function summarize(results: ScenarioResult[], baselined: number) {
+  const fail = results.filter((r) => r.verdict === "fail").length;
   return {
     total: results.length,
     pass: results.filter((r) => r.verdict === "pass").length,
-    fail: results.filter((r) => r.verdict === "fail").length,
+    fail: fail - baselined,
+    baselined,
     notApplicable: results.filter((r) => r.verdict === "not-applicable").length,
   };
 }
 
-const ICON: Record<string, string> = { pass: "✅ pass", fail: "❌ fail", "not-applicable": "➖ not applicable", uncovered: "⚠️ uncovered", "not-selected": "· not selected" };
+const ICON: Record<string, string> = {
+  pass: "✅ pass",
+  fail: "❌ fail",
+  baselined: "🟨 baselined",
+  "not-applicable": "➖ not applicable",
+  uncovered: "⚠️ uncovered",
+  "not-selected": "· not selected",
+};
+const HEADLINE: Record<RunVerdict, string> = {
+  conformant: "conformant",
+  "conformant-with-baseline": "conformant apart from baselined failures",
+  "not-conformant": "NOT conformant",
+};
+const MAX_FAILURES = 10;
 
-/** A compact table fit for a pull-request comment or a CI step summary. */
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 160);
+const clip = (value: unknown, max = 1500) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 1);
+  return text.length > max ? `${text.slice(0, max)} …` : text;
+};
+
+/** One failed scenario, explained: the rules it checks, the step, what it expected, the request, the reply, the ledger. */
+function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number]): string[] {
+  const f = s.failure;
+  const out = [`<details><summary>${rules.map((r) => r.id).join(", ")} · ${s.name} (${s.uri}:${s.line ?? "?"})</summary>`, ""];
+  for (const r of rules) out.push(`- ${r.id}: ${r.title}`);
+  out.push("");
+  if (!f) return [...out, "```", clip(s.reason ?? ""), "```", "</details>", ""];
+  out.push(`Failed at: \`${f.step ?? "?"}\``, "", "Expected / found:", "```", clip(f.message), "```");
+  if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.args), "```");
+  if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
+  if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${JSON.stringify(e.detail)}`).join("\n")), "```");
+  return [...out, "</details>", ""];
+}
+
+/** Each failed scenario once, with every rule it fails. */
+function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }> {
+  const byScenario = new Map<string, { scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }>();
+  for (const r of rules) {
+    for (const s of r.scenarios.filter((x) => x.verdict === "fail")) {
+      const key = `${s.uri}:${s.line}:${s.name}`;
+      const entry = byScenario.get(key) ?? { scenario: s, rules: [] };
+      entry.rules.push(r);
+      byScenario.set(key, entry);
+    }
+  }
+  return [...byScenario.values()];
+}
+
+/** A compact table fit for a pull-request comment or a CI step summary, then the failures explained. */
 export function markdownReport(run: RunSummary): string {
+  const identity = run.broker.serverInfo ? ` (${run.broker.serverInfo.name} ${run.broker.serverInfo.version})` : "";
   const head = [
-    `## Lomi conformance: ${run.conformant ? "conformant" : "NOT conformant"}`,
+    `## Lomi conformance: ${HEADLINE[run.verdict]}`,
     "",
-    `Broker: ${run.broker} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
-    `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,
+    `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
+    `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,
     "",
+    ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, 20).map((p) => `- ${cell(p)}`), ""] : []),
     "| rule | level | verdict | scenarios | note |",
     "|---|---|---|---|---|",
   ];
-  const rows = run.rules.map(
-    (r) => `| ${r.id} | ${r.level} | ${ICON[r.verdict]} | ${r.scenarios.length} | ${(r.reason ?? r.title).replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 160)} |`,
-  );
-  return [...head, ...rows, ""].join("\n");
+  const rows = run.rules.map((r) => `| ${r.id} | ${r.level} | ${ICON[r.verdict]} | ${r.scenarios.length} | ${cell(r.reason ?? r.title)} |`);
+  const failures = failedScenarios(run.rules);
+  const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
+  const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
+  const baseline = run.baselineEntries.length > 0
+    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status} | ${cell(e.reason)} |`)]
+    : [];
+  return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
 }
 
 export function writeReports(dir: string, run: RunSummary): void {
   writeFileSync(path.join(dir, "conformance.json"), `${JSON.stringify(run, null, 2)}\n`);
   writeFileSync(path.join(dir, "conformance.md"), markdownReport(run));
+  writeFileSync(path.join(dir, "conformance.svg"), badgeSvg(run));
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds an image of the reference broker FROM scratch: no registry is needed. The node binary and
+# the shared libraries ldd names are copied in, with the kit and its node_modules (links followed).
+# The image is labelled with a hash of its sources; an image with the same hash is not rebuilt.
+# Usage: .ci/build-broker-image.sh [IMAGE]   (default lomi-reference-broker:local)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+image="${1:-lomi-reference-broker:local}"
+hash="$(node --import tsx harness/image-source-hash.ts)"
+if [ "$(docker image inspect --format '{{index .Config.Labels "lomi.source-hash"}}' "$image" 2>/dev/null || true)" = "$hash" ]; then
+  echo "$image is up to date"
+  exit 0
+fi
+ctx="$(mktemp -d)"
+trap 'rm -rf "$ctx"' EXIT
+root="$ctx/rootfs"
+mkdir -p "$root/usr/local/bin" "$root/tmp" "$root/lomi-store" "$root/app"
+node_bin="$(command -v node)"
+cp -L "$node_bin" "$root/usr/local/bin/node"
+# node's libraries, and those of the native addons it loads (better-sqlite3).
+for object in "$node_bin" $(find -L node_modules -name '*.node' -type f); do
+  for lib in $(ldd "$object" | grep -o '/[^ ]*' | sort -u); do
+    cp -L --parents "$lib" "$root"
+  done
+done
+cp -rL package.json package-lock.json tsconfig.json bin protocol reference-broker simulator fixtures node_modules "$root/app/"
+cat > "$ctx/Dockerfile" <<DOCKERFILE
+FROM scratch
+COPY rootfs/ /
+WORKDIR /app
+LABEL lomi.source-hash="$hash"
+ENV PATH=/usr/local/bin LOMI_STORE_PATH=/lomi-store/receipts.sqlite
+# The harness sets LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED and LOMI_MCP_PORT (docs/implementers.md).
+ENTRYPOINT ["/usr/local/bin/node", "/app/bin/lomi-broker.js", "--transport", "http"]
+DOCKERFILE
+DOCKER_BUILDKIT=0 docker build --quiet --tag "$image" "$ctx" >/dev/null
+echo "built $image"

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+const MAX_DIAGNOSTICS = 20_000;
+
+/** Process groups this harness started and has not seen end: killed if the harness itself exits. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** SIGKILL to a process group (a broker and everything it started). */
+export function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // the group is gone already
+  }
+}
+
+function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const g of liveGroups) killGroup(g);
+  });
+}
+
+/**
+ * An MCP client transport over a broker process's stdio, like the SDK's StdioClientTransport but
+ * with what a conformance harness needs: the broker runs in its own process group, so a crash or a
+ * stop kills the broker and anything it started (`npx` spawns a child; killing npx alone orphans it);
+ * a line on stdout that is not JSON-RPC ends the connection at once with the line quoted, rather
+ * than leaving the call to time out; and why the connection ended is kept for the failure report.
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private exited: Promise<void> | undefined;
+  private stderr = "";
+  private ending: string | undefined;
+
+  constructor(
+    private readonly command: string,
+    private readonly args: string[],
+    private readonly env: Record<string, string>,
+  ) {}
+
+  async start(): Promise<void> {
+    const child = spawn(this.command, this.args, { env: this.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    child.stderr!.on("data", (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-MAX_DIAGNOSTICS);
+    });
+    child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
+    child.stdin!.on("error", () => undefined); // a broker that died: reported by "exit"
+    child.once("exit", (code, signal) => {
+      this.ending ??= `the broker process exited (${signal ? `signal ${signal}` : `code ${code}`})`;
+    });
+    child.once("close", () => {
+      if (child.pid) liveGroups.delete(child.pid);
+      this.onclose?.();
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", (error) => reject(new Error(`cannot start the broker command ${this.command}: ${error.message}`)));
+    });
+    trackGroup(child.pid!);
+  }
+
+  private read(chunk: Buffer): void {
+    this.buffer.append(chunk);
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        this.ending = `the broker wrote a line on stdout that is not a JSON-RPC message (${(error as Error).message.split("\n")[0]}); in stdio mode stdout must carry only MCP`;
+        this.onerror?.(new Error(this.ending));
+        this.kill();
+        return;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) throw new Error(this.ending ?? "the broker process is not running");
+    if (!stdin.write(serializeMessage(message))) await new Promise((resolve) => stdin.once("drain", resolve));
+  }
+
+  /** SIGKILL to the whole process group: no shutdown code runs anywhere in it. */
+  kill(): void {
+    this.ending ??= "the harness killed the broker process";
+    if (this.child?.pid) killGroup(this.child.pid);
+  }
+
+  /** Kills the group and waits until the broker process is gone (its store is free again). */
+  async close(): Promise<void> {
+    this.kill();
+    await this.exited;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Why the connection ended, if it did, with the tail of stderr. */
+  explain(): string | undefined {
+    return this.ending && `${this.ending}${this.stderr ? `; stderr ends: ${this.stderr.slice(-600)}` : ""}`;
+  }
+
+  diagnostics(): string {
+    return this.stderr;
+  }
+}

@@ -1,0 +1,34 @@
+import type { RunSummary } from "./write-reports.js";
+
+const COLOURS = { conformant: "#4c1", "conformant-with-baseline": "#dfb317", "not-conformant": "#e05d44" } as const;
+
+/** Text width in Verdana 11px, near enough for a badge (shields.io's flat style). */
+const width = (text: string) => Math.round(text.length * 6.6) + 12;
+
+const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+export function badgeMessage(run: RunSummary): string {
+  const passing = run.rules.filter((r) => r.verdict === "pass").length;
+  const judged = run.rules.filter((r) => !["not-selected", "uncovered"].includes(r.verdict)).length;
+  if (run.verdict === "conformant") return `conformant ${passing}/${judged}`;
+  if (run.verdict === "conformant-with-baseline") return `${passing}/${judged}, ${run.rules.filter((r) => r.verdict === "baselined").length} baselined`;
+  return `not conformant ${passing}/${judged}`;
+}
+
+/** An SVG badge: "lomi conformance | conformant 40/40", coloured by the run's verdict. */
+export function badgeSvg(run: RunSummary): string {
+  const label = "lomi conformance";
+  const message = badgeMessage(run);
+  const [lw, mw] = [width(label), width(message)];
+  const colour = COLOURS[run.verdict];
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + mw}" height="20" role="img" aria-label="${escape(`${label}: ${message}`)}">
+<title>${escape(`${label}: ${message}`)}</title>
+<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
+<clipPath id="r"><rect width="${lw + mw}" height="20" rx="3" fill="#fff"/></clipPath>
+<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${mw}" height="20" fill="${colour}"/><rect width="${lw + mw}" height="20" fill="url(#s)"/></g>
+<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
+<text x="${lw / 2}" y="14">${escape(label)}</text><text x="${lw + mw / 2}" y="14">${escape(message)}</text>
+</g>
+</svg>
+`;
+}

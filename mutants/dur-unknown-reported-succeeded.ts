@@ -1,0 +1,17 @@
+import { ReceiptStore } from "../reference-broker/receipt-store.js";
+import { withStoreFile } from "./doctored-store.js";
+import type { Mutant } from "./mutant.js";
+
+export const durUnknownReportedSucceeded: Mutant = {
+  name: "dur-unknown-reported-succeeded",
+  family: "DUR",
+  breaks: ["DUR-01"],
+  defect: "on restart, operations left unfinished are recorded succeeded with their effect complete, where the truth is unknown",
+  needs: "crash",
+  parts: {
+    openStore: (file, now) => {
+      withStoreFile(file, (db, where) => db.prepare(`UPDATE receipts SET state = 'succeeded', effect_state = 'complete' WHERE ${where}`).run());
+      return ReceiptStore.open(file, now);
+    },
+  },
+};

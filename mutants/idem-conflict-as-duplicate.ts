@@ -1,0 +1,18 @@
+import { publicReceipt } from "../reference-broker/public-receipt.js";
+import type { Mutant } from "./mutant.js";
+import { envelopeOf, errorCodeOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+
+export const idemConflictAsDuplicate: Mutant = {
+  name: "idem-conflict-as-duplicate",
+  family: "IDEM",
+  breaks: ["IDEM-02"],
+  defect: "changed arguments under a known retry identity return the prior operation instead of IDEMPOTENCY_CONFLICT",
+  parts: {
+    session: sessionRewritingReplies((reply, _name, _args, { core }) => {
+      const e = envelopeOf(reply);
+      if (errorCodeOf(reply) !== "IDEMPOTENCY_CONFLICT" || e.status !== "error") return reply;
+      const prior = core.store.byId(String(e.details?.operationId));
+      return prior ? okReply({ operation: publicReceipt(prior), duplicate: true }) : reply;
+    }),
+  },
+};

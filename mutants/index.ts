@@ -1,0 +1,37 @@
+import { authDenialReadsAsPending } from "./auth-denial-reads-as-pending.js";
+import { authForeignReceiptsShown } from "./auth-foreign-receipts-shown.js";
+import { cancelSettledReportedCancelled } from "./cancel-settled-reported-cancelled.js";
+import { capNoReceiptLimit } from "./cap-no-receipt-limit.js";
+import { durReplayAfterRestart } from "./dur-replay-after-restart.js";
+import { durUnknownReportedSucceeded } from "./dur-unknown-reported-succeeded.js";
+import { envErrorsWithoutIsError } from "./env-errors-without-iserror.js";
+import { epochStaleAuthorityRenewed } from "./epoch-stale-authority-renewed.js";
+import { evtRunningEventsDropped } from "./evt-running-events-dropped.js";
+import { idemConflictAsDuplicate } from "./idem-conflict-as-duplicate.js";
+import { idemFreshOperationPerRetry } from "./idem-fresh-operation-per-retry.js";
+import { inputSequenceRenumbered } from "./input-sequence-renumbered.js";
+import type { Mutant } from "./mutant.js";
+import { opAdmissionAsCompletion } from "./op-admission-as-completion.js";
+import { opFailureAsMcpError } from "./op-failure-as-mcp-error.js";
+import { revStaleRevisionRebased } from "./rev-stale-revision-rebased.js";
+import { schUnknownFieldsDropped } from "./sch-unknown-fields-dropped.js";
+
+/** Every deliberately broken broker, at least one per rule family. */
+export const MUTANTS: readonly Mutant[] = [
+  envErrorsWithoutIsError,
+  schUnknownFieldsDropped,
+  authDenialReadsAsPending,
+  authForeignReceiptsShown,
+  opAdmissionAsCompletion,
+  opFailureAsMcpError,
+  revStaleRevisionRebased,
+  idemFreshOperationPerRetry,
+  idemConflictAsDuplicate,
+  epochStaleAuthorityRenewed,
+  inputSequenceRenumbered,
+  cancelSettledReportedCancelled,
+  durReplayAfterRestart,
+  durUnknownReportedSucceeded,
+  capNoReceiptLimit,
+  evtRunningEventsDropped,
+];

@@ -1,0 +1,23 @@
+import type { Mutant } from "./mutant.js";
+import { sessionWrappedBy } from "./rewriting-session.js";
+
+/** The last inputSequence the mutant sent, per lease (or per tool when there is none). */
+const sent = new Map<string, number>();
+
+export const inputSequenceRenumbered: Mutant = {
+  name: "input-sequence-renumbered",
+  family: "INPUT",
+  breaks: ["INPUT-03", "INPUT-05"],
+  defect: "the broker numbers input itself: a repeated inputSequence is sent again as the next one, and a gap is closed instead of refused",
+  parts: {
+    session: sessionWrappedBy(({ call }, name, args) => {
+      const given = args.inputSequence;
+      if (given === undefined) return call(name, args);
+      const key = String(args.leaseId ?? name);
+      const last = sent.get(key);
+      const next = last === undefined ? Number(given) : last + 1;
+      sent.set(key, next);
+      return call(name, { ...args, inputSequence: typeof given === "string" ? String(next) : next });
+    }),
+  },
+};

@@ -1,0 +1,18 @@
+import { contractOf } from "../protocol/catalogue.js";
+import { isSettled, type OperationState } from "../protocol/states.js";
+import type { Mutant } from "./mutant.js";
+import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+
+export const opAdmissionAsCompletion: Mutant = {
+  name: "op-admission-as-completion",
+  family: "OP",
+  breaks: ["OP-01"],
+  defect: "an admitted operation is reported succeeded with its effect complete before Lomi has done anything",
+  parts: {
+    session: sessionRewritingReplies((reply, name) => {
+      const data = okDataOf(reply);
+      if (contractOf(name)?.kind !== "operation" || !data || isSettled(data.operation.state as OperationState)) return reply;
+      return okReply({ ...data, operation: { ...data.operation, state: "succeeded", effectState: "complete" } });
+    }),
+  },
+};

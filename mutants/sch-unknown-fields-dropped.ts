@@ -1,0 +1,16 @@
+import { contractOf } from "../protocol/catalogue.js";
+import type { Mutant } from "./mutant.js";
+import { sessionWrappedBy } from "./rewriting-session.js";
+
+export const schUnknownFieldsDropped: Mutant = {
+  name: "sch-unknown-fields-dropped",
+  family: "SCH",
+  breaks: ["SCH-01", "SCH-02"],
+  defect: "fields a tool does not declare are silently dropped instead of rejected (what a zod shape that strips does)",
+  parts: {
+    session: sessionWrappedBy(({ call }, name, args) => {
+      const known = contractOf(name)?.input.shape;
+      return call(name, known ? Object.fromEntries(Object.entries(args).filter(([k]) => k in known)) : args);
+    }),
+  },
+};

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { baselineReport, gateProblems, isConformant, judgeRules } from "../harness/report/rule-verdicts.js";
+import { loadBaseline, type Baseline } from "../harness/report/baseline.js";
+import type { ScenarioResult } from "../harness/report/scenario-results.js";
+import type { Rule } from "../harness/rules.js";
+import { conformance } from "./support/runs.js";
+
+const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
+const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"], status = verdict === "pass" ? "PASSED" : "FAILED"): ScenarioResult => ({
+  name,
+  uri: "features/x.feature",
+  line: 1,
+  tags,
+  verdict,
+  status,
+  reason: verdict === "pass" ? undefined : "boom",
+  durationMs: 1,
+});
+const baseline = (rules: Record<string, string>, scenarios: Record<string, string> = {}): Baseline => ({ file: "baseline.json", rules: new Map(Object.entries(rules)), scenarios: new Map(Object.entries(scenarios)) });
+const RULES = [rule("A-01"), rule("A-02")];
+const COVERED = new Set(["A-01", "A-02"]);
+
+function gate(results: ScenarioResult[], b: Baseline) {
+  const rules = judgeRules(RULES, results, COVERED, undefined, b);
+  const entries = baselineReport(rules, results, b);
+  return { rules, entries, problems: gateProblems(rules, "must", results, entries, b), conformant: isConformant(rules, "must") };
+}
+
+test("a baselined rule that fails is baselined: the gate passes, the run is not called conformant", () => {
+  const g = gate([scenario("one", ["@A-01"], "fail"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }));
+  assert.equal(g.rules[0]!.verdict, "baselined");
+  assert.deepEqual(g.problems, []);
+  assert.equal(g.conformant, false);
+  assert.deepEqual(g.entries.map((e) => e.status), ["expected-failure"]);
+});
+
+test("a baselined rule that passes is stale and fails the gate", () => {
+  const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }));
+  assert.equal(g.rules[0]!.verdict, "pass");
+  assert.deepEqual(g.entries.map((e) => e.status), ["stale"]);
+  assert.match(g.problems.join("\n"), /stale baseline entry: rule A-01/);
+});
+
+test("a baselined scenario excuses only itself: another failing scenario of the same rule fails it", () => {
+  const b = baseline({}, { one: "flaky upstream" });
+  const alone = gate([scenario("one", ["@A-01"], "fail"), scenario("two", ["@A-02"], "pass")], b);
+  assert.equal(alone.rules[0]!.verdict, "baselined");
+  assert.deepEqual(alone.problems, []);
+  const withAnother = gate([scenario("one", ["@A-01"], "fail"), scenario("three", ["@A-01"], "fail"), scenario("two", ["@A-02"], "pass")], b);
+  assert.equal(withAnother.rules[0]!.verdict, "fail");
+  assert.notDeepEqual(withAnother.problems, []);
+});
+
+test("a baselined scenario that passes is stale; one this run did not reach is only reported", () => {
+  const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({}, { one: "x", elsewhere: "y" }));
+  assert.deepEqual(g.entries.map((e) => [e.name, e.status]), [["one", "stale"], ["elsewhere", "not-run"]]);
+  assert.equal(g.problems.length, 1);
+});
+
+test("a failing scenario that cites no rule, or a step that is undefined, fails the gate", () => {
+  assert.match(gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass"), scenario("loose", [], "fail")], baseline({})).problems.join(), /"loose" failed and cites no rule/);
+  assert.match(gate([scenario("one", ["@A-01"], "fail", "UNDEFINED"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "x" })).problems.join(), /undefined step/);
+});
+
+test("a baseline that names an unknown rule or scenario is refused", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-baseline-"));
+  const file = path.join(dir, "b.json");
+  writeFileSync(file, JSON.stringify({ expectedFailures: [{ rule: "A-09", reason: "x" }] }));
+  assert.throws(() => loadBaseline(file, new Set(["A-01"]), new Set()), /names the rule A-09/);
+  writeFileSync(file, JSON.stringify({ expectedFailures: [{ scenario: "nope", reason: "x" }] }));
+  assert.throws(() => loadBaseline(file, new Set(["A-01"]), new Set(["one"])), /names the scenario "nope"/);
+  writeFileSync(file, JSON.stringify({ expectedFailures: [{ rule: "A-01" }] }));
+  assert.throws(() => loadBaseline(file, new Set(["A-01"]), new Set()), /not valid/);
+});
+
+test("end to end: a broken broker gated by a baseline of what fails today exits 0 and shows it baselined; against a good broker the entries are stale; a typo exits 2", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-baseline-e2e-"));
+  const write = (name: string, entries: unknown[]) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, JSON.stringify({ expectedFailures: entries }));
+    return file;
+  };
+  const report = (reports: string) => JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as { verdict: string; rules: Array<{ id: string; verdict: string }> };
+  const broken = ["--broker-cmd", "node test/fixtures/brokers/exit-at-start.mjs", "--tags", "@OP-05", "--timeout-ms", "1500"];
+
+  const today = await conformance([...broken, "--reports", path.join(dir, "today")]);
+  assert.equal(today.code, 1);
+  const failing = report(path.join(dir, "today")).rules.filter((r) => r.verdict === "fail").map((r) => r.id);
+  assert.ok(failing.includes("OP-05"), failing.join());
+  const baseline = write("expected.json", failing.map((rule) => ({ rule, reason: "our broker cannot start yet" })));
+
+  const gated = await conformance([...broken, "--reports", path.join(dir, "gated"), "--baseline", baseline]);
+  assert.equal(gated.code, 0, gated.output.slice(-2000));
+  const gatedReport = report(path.join(dir, "gated"));
+  assert.equal(gatedReport.verdict, "conformant-with-baseline");
+  assert.equal(gatedReport.rules.find((r) => r.id === "OP-05")?.verdict, "baselined");
+  assert.match(readFileSync(path.join(dir, "gated", "conformance.md"), "utf8"), /\| OP-05 \| MUST \| 🟨 baselined/);
+  assert.match(readFileSync(path.join(dir, "gated", "conformance.svg"), "utf8"), new RegExp(`${failing.length} baselined`));
+
+  const stale = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "stale"), "--baseline", baseline]);
+  assert.equal(stale.code, 1);
+  assert.match(stale.output, /stale baseline entry: rule OP-05/);
+
+  const typo = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "typo"), "--baseline", write("typo.json", [{ rule: "OP-55", reason: "x" }])]);
+  assert.equal(typo.code, 2);
+  assert.match(typo.output, /names the rule OP-55, which docs\/rules.json does not have/);
+});

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+
+const IMAGE = process.env.LOMI_BROKER_IMAGE ?? "lomi-reference-broker:local";
+const engine = spawnSync("docker", ["version", "--format", "{{.Server.Version}}"], { encoding: "utf8" });
+const noEngine =
+  engine.status === 0 ? undefined : `not applicable here: no Docker engine is reachable (${engine.error?.message ?? engine.stderr.trim().split("\n").at(-1)}); .ci/run installs and starts one`;
+if (noEngine) process.stderr.write(`container test ${noEngine}\n`);
+
+test("the suite runs against the reference broker's image, crash, fault-hook and two-agent scenarios included, and leaves no container", { skip: noEngine }, () => {
+  const build = spawnSync(".ci/build-broker-image.sh", [IMAGE], { encoding: "utf8" });
+  assert.equal(build.status, 0, `building ${IMAGE}: ${build.stderr}`);
+  const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-image-"));
+  const run = spawnSync(
+    process.execPath,
+    [
+      "bin/lomi-conformance.js", "--broker-image", IMAGE, "--broker-faults", "--tags", "@needs-crash or @needs-faults or @needs-multi-connection",
+      "--parallel", "2", "--timeout-ms", "20000", "--reports", reports,
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(run.status, 0, run.stdout.slice(-3000) + run.stderr.slice(-2000));
+  const report = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8"));
+  assert.equal(report.verdict, "conformant");
+  const verdicts = Object.fromEntries(report.rules.map((r: { id: string; verdict: string }) => [r.id, r.verdict]));
+  // Crashes (the container killed, its store on the mounted directory), the broker's own fault hooks,
+  // a second instance refused on the same store, and two agents at once all ran and passed.
+  for (const id of ["DUR-01", "DUR-02", "DUR-03", "DUR-05", "DUR-06", "DUR-07", "EPOCH-01", "EPOCH-04", "AUTH-05"]) assert.equal(verdicts[id], "pass", id);
+  assert.equal(report.scenarios.notApplicable, 0);
+  const left = spawnSync("docker", ["ps", "--all", "--quiet", "--filter", "label=lomi-conformance"], { encoding: "utf8" });
+  assert.equal(left.stdout.trim(), "", "every container the run started is removed");
+});

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { UrlAdapter } from "../harness/adapters/url.js";
+import { scenarioCatalogue } from "../harness/feature-catalogue.js";
+import { freePort } from "../harness/free-port.js";
+import { SimulatorFixture } from "../harness/simulator-fixture.js";
+import { readWorldFile } from "../simulator/world-file.js";
+import { conformance, withHttpBroker } from "./support/runs.js";
+
+interface Report {
+  verdict: string;
+  scenarios: { notApplicable: number; fail: number };
+  rules: Array<{ id: string; verdict: string; reason?: string; scenarios: Array<{ name: string; verdict: string; reason?: string }> }>;
+}
+
+/** What a broker that keeps running cannot do for the harness. */
+const OUT_OF_REACH = /cannot be crashed and restarted by the harness|has no fault hooks|keeps one store for every scenario/;
+
+test("--broker-url against lomi-broker --transport http: conformant apart from crash, fault-hook and own-store scenarios, reported not applicable; a second run against the same broker too", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-url-"));
+  const nativePort = await freePort();
+  // A running broker can be neither crashed nor armed with fault hooks by the harness.
+  const tagged = scenarioCatalogue().filter((s) => s.tags.includes("@needs-crash") || s.tags.includes("@needs-faults")).map((s) => s.name);
+  await withHttpBroker(["bin/lomi-broker.js"], nativePort, dir, async (url) => {
+    const reports = path.join(dir, "full");
+    const full = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--reports", reports]);
+    const report = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Report;
+    assert.equal(full.code, 1, "not applicable is never a pass, so the full run is not conformant");
+    assert.equal(report.scenarios.fail, 0, full.output.slice(-3000));
+    const na = new Map(report.rules.flatMap((r) => r.scenarios).filter((x) => x.verdict === "not-applicable").map((x) => [x.name, x.reason ?? ""]));
+    assert.equal(report.scenarios.notApplicable, na.size);
+    for (const name of tagged) assert.ok(na.has(name), `"${name}" needs a crash or fault hooks, so it does not apply`);
+    for (const [name, reason] of na) assert.match(reason, OUT_OF_REACH, name);
+    const naRules = report.rules.filter((r) => r.verdict === "not-applicable");
+    for (const r of naRules) assert.match(r.reason ?? "", OUT_OF_REACH, r.id);
+    assert.deepEqual(report.rules.filter((r) => !["pass", "not-applicable"].includes(r.verdict)).map((r) => r.id), []);
+    assert.match(full.output, /NOT APPLICABLE DUR-01: .*cannot be crashed/);
+    assert.match(full.output, /NOT APPLICABLE CAP-01: .*keeps one store for every scenario/);
+
+    // The same long-running broker, a new run: its old pairings and receipts must not leak in.
+    const again = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--tags", "@EVT-02 or @AUTH-05 or @EPOCH-04", "--reports", path.join(dir, "again")]);
+    assert.equal(again.code, 0, again.output.slice(-3000));
+  });
+});
+
+test("the URL adapter holds several MCP sessions at once, each its own connection of the broker", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-url-sessions-"));
+  const nativePort = await freePort();
+  await withHttpBroker(["bin/lomi-broker.js"], nativePort, dir, async (url) => {
+    const adapter = new UrlAdapter(new URL(url), nativePort, 10_000);
+    await SimulatorFixture.start({ ...readWorldFile(), autoApprovePairings: true }, 1, adapter.simulator);
+    try {
+      const [a, b] = await Promise.all([adapter.connect("agent"), adapter.connect("agent")]);
+      const [ca, cb] = await Promise.all([a.call("lomi_connect", { workspaceId: "ws-alpha" }), b.call("lomi_connect", { workspaceId: "ws-alpha" })]);
+      const id = (r: typeof ca) => (r.envelope.status === "ok" ? (r.envelope.data as { connectionId: string }).connectionId : r.envelope.code);
+      assert.match(id(ca), /^conn-/);
+      assert.match(id(cb), /^conn-/);
+      assert.notEqual(id(ca), id(cb), "two sessions, two connections");
+    } finally {
+      await adapter.stop();
+      await SimulatorFixture.closeShared();
+    }
+  });
+});
