@@ -34,4 +34,6 @@ ENV PATH=/usr/local/bin LOMI_STORE_PATH=/lomi-store/receipts.sqlite
 ENTRYPOINT ["/usr/local/bin/node", "/app/bin/lomi-broker.js", "--transport", "http"]
 DOCKERFILE
 DOCKER_BUILDKIT=0 docker build --quiet --tag "$image" "$ctx" >/dev/null
+# The image this one replaced is left untagged: remove such leftovers of earlier builds.
+docker image prune --force --filter "label=lomi.source-hash" >/dev/null
 echo "built $image"

@@ -1,7 +1,7 @@
 import { authDenialReadsAsPending } from "./auth-denial-reads-as-pending.js";
 import { authForeignReceiptsShown } from "./auth-foreign-receipts-shown.js";
 import { cancelSettledReportedCancelled } from "./cancel-settled-reported-cancelled.js";
-import { capNoReceiptLimit } from "./cap-no-receipt-limit.js";
+import { capExpiredEpochsPurged } from "./cap-expired-epochs-purged.js";
 import { durReplayAfterRestart } from "./dur-replay-after-restart.js";
 import { durUnknownReportedSucceeded } from "./dur-unknown-reported-succeeded.js";
 import { envErrorsWithoutIsError } from "./env-errors-without-iserror.js";
@@ -32,6 +32,6 @@ export const MUTANTS: readonly Mutant[] = [
   cancelSettledReportedCancelled,
   durReplayAfterRestart,
   durUnknownReportedSucceeded,
-  capNoReceiptLimit,
+  capExpiredEpochsPurged,
   evtRunningEventsDropped,
 ];
