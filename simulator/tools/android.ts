@@ -1,6 +1,6 @@
 import { LomiError } from "../../protocol/errors.js";
 import { androidLaunch } from "../../protocol/tools/android.js";
-import type { NativeTool } from "../native-tool.js";
+import { recordEffect, type NativeTool } from "../native-tool.js";
 
 /** Delivers a launch intent. Whether the app then shows its screen is Lomi's ground truth, not the operation's result. */
 export const nativeAndroidLaunch: NativeTool<typeof androidLaunch.input> = {
@@ -20,9 +20,8 @@ export const nativeAndroidLaunch: NativeTool<typeof androidLaunch.input> = {
       settle(op, { state: "failed", effectState: "none", result: null, error: { code: error.code, message: error.message } });
       return;
     }
-    const base = { kind: "effect" as const, operationId: op.operationId, tool: op.tool, pairingId: op.pairing.pairingId };
-    ctx.ledger.record({ ...base, detail: { what: "intent.delivered", panelId, generation, appId, activity: op.args.activity ?? null } });
-    if (app.opensScreen) ctx.ledger.record({ ...base, detail: { what: "screen.shown", panelId, generation, appId } });
+    recordEffect(ctx, op, { what: "intent.delivered", panelId, generation, appId, activity: op.args.activity ?? null });
+    if (app.opensScreen) recordEffect(ctx, op, { what: "screen.shown", panelId, generation, appId });
     settle(op, { state: "succeeded", effectState: "complete", result: { panelId, generation, appId, intentDelivered: true, screenConfirmed: false }, error: null });
   },
 };

@@ -2,7 +2,7 @@ import path from "node:path";
 import { LomiError } from "../../protocol/errors.js";
 import { browserClick, browserNavigate, browserOpen, browserUpload } from "../../protocol/tools/browser.js";
 import type { BrowserDocument, LoadOutcome } from "../browser/browser-runtimes.js";
-import type { NativeContext, NativeOperation, NativeTool } from "../native-tool.js";
+import { recordEffect, type NativeContext, type NativeOperation, type NativeTool } from "../native-tool.js";
 import { WorldState } from "../world-state.js";
 
 /** Browser panels load web pages only: a file, script or data URL is not Lomi's to open for an agent. */
@@ -13,16 +13,12 @@ function requireWebUrl(url: string): void {
   }
 }
 
-function effect(ctx: NativeContext, op: NativeOperation, detail: Record<string, unknown>): void {
-  ctx.ledger.record({ kind: "effect", operationId: op.operationId, tool: op.tool, pairingId: op.pairing.pairingId, detail });
-}
-
 function loadedPage(document: BrowserDocument) {
   return { navigationId: document.navigationId, url: document.url, title: document.title, httpStatus: document.httpStatus };
 }
 
 function pageLoaded(ctx: NativeContext, op: NativeOperation, panelId: string, document: BrowserDocument): void {
-  effect(ctx, op, { what: "page.loaded", panelId, navigationId: document.navigationId, url: document.url, httpStatus: document.httpStatus });
+  recordEffect(ctx, op, { what: "page.loaded", panelId, navigationId: document.navigationId, url: document.url, httpStatus: document.httpStatus });
 }
 
 const failure = (outcome: Extract<LoadOutcome, { committed: false }>) => ({ code: outcome.code, message: outcome.message });
@@ -38,7 +34,7 @@ export const nativeBrowserOpen: NativeTool<typeof browserOpen.input> = {
     const panel = ctx.browsers.addPanel(op.ws, op.projectId, op.args.url);
     const domainRevision = ctx.world.bumpRevision(op.ws);
     const opened = { panelId: panel.panelId, browserGeneration: panel.browserGeneration!, domainRevision };
-    effect(ctx, op, { what: "browser.opened", ...opened });
+    recordEffect(ctx, op, { what: "browser.opened", ...opened });
     op.progress = { phase: "running", effectState: "partial" };
     const runtime = ctx.browsers.runtime(op.ws, panel.panelId, opened.browserGeneration);
     ctx.browsers.navigate(runtime, op.args.url, (outcome) => {
@@ -84,7 +80,7 @@ export const nativeBrowserClick: NativeTool<typeof browserClick.input> = {
   start(ctx, op, settle) {
     const { runtime, element } = ctx.browsers.target(op.ws, op.args);
     const { panelId, browserGeneration, navigationId, frameId, elementRef } = op.args;
-    effect(ctx, op, { what: "click.dispatched", panelId, navigationId, frameId, elementRef, role: element.item.kind, name: element.item.text });
+    recordEffect(ctx, op, { what: "click.dispatched", panelId, navigationId, frameId, elementRef, role: element.item.kind, name: element.item.text });
     // A link's navigation is a consequence of the click, recorded under it, but not awaited by it.
     const startedNavigationId =
       element.item.kind === "link"
@@ -116,9 +112,9 @@ export const nativeBrowserUpload: NativeTool<typeof browserUpload.input> = {
     const { panelId, browserGeneration, navigationId, elementRef, fileRelative } = op.args;
     const fileName = path.posix.basename(fileRelative);
     ctx.browsers.attach(document, element.item, fileName);
-    effect(ctx, op, { what: "file.attached", panelId, navigationId, elementRef, fileRelative });
+    recordEffect(ctx, op, { what: "file.attached", panelId, navigationId, elementRef, fileRelative });
     const eventsDispatched = ["input", "change"];
-    effect(ctx, op, { what: "events.dispatched", panelId, navigationId, elementRef, events: eventsDispatched });
+    recordEffect(ctx, op, { what: "events.dispatched", panelId, navigationId, elementRef, events: eventsDispatched });
     // Attachment and events are the whole postcondition; whether a server ever accepts the file is unknown here.
     settle(op, {
       state: "succeeded",

@@ -1,6 +1,6 @@
 import { terminalCreate, terminalRun } from "../../protocol/tools/terminal.js";
 import { WorldState } from "../world-state.js";
-import type { NativeContext, NativeOperation, NativeTool, Settle } from "../native-tool.js";
+import { recordEffect, type NativeContext, type NativeOperation, type NativeTool, type Settle } from "../native-tool.js";
 
 export const nativeTerminalCreate: NativeTool<typeof terminalCreate.input> = {
   name: terminalCreate.name,
@@ -11,13 +11,7 @@ export const nativeTerminalCreate: NativeTool<typeof terminalCreate.input> = {
   },
   start(ctx, op, settle) {
     const { panel, lease, domainRevision } = ctx.world.addTerminalPanel(op.ws, op.pairing, op.projectId, op.args.title, op.args.cwdRelative);
-    ctx.ledger.record({
-      kind: "effect",
-      operationId: op.operationId,
-      tool: op.tool,
-      pairingId: op.pairing.pairingId,
-      detail: { what: "terminal.created", panelId: panel.panelId, terminalSessionId: panel.terminalSessionId, domainRevision },
-    });
+    recordEffect(ctx, op, { what: "terminal.created", panelId: panel.panelId, terminalSessionId: panel.terminalSessionId, domainRevision });
     settle(op, {
       state: "succeeded",
       effectState: "complete",
@@ -44,13 +38,7 @@ type Ending = "exited" | "cancelled" | "interrupted";
 
 function exit(ctx: NativeContext, op: NativeOperation<{ terminalSessionId: string }>, settle: Settle, exitCode: number, ending: Ending) {
   processes.delete(op);
-  ctx.ledger.record({
-    kind: "effect",
-    operationId: op.operationId,
-    tool: op.tool,
-    pairingId: op.pairing.pairingId,
-    detail: { what: "process.exited", terminalSessionId: op.args.terminalSessionId, exitCode },
-  });
+  recordEffect(ctx, op, { what: "process.exited", terminalSessionId: op.args.terminalSessionId, exitCode });
   const result = { terminalSessionId: op.args.terminalSessionId, processStarted: true, exitCode };
   if (ending === "cancelled") {
     settle(op, { state: "cancelled", effectState: "partial", result, error: null });
@@ -72,13 +60,7 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
   },
   start(ctx, op, settle) {
     const script = ctx.commands[op.args.command];
-    ctx.ledger.record({
-      kind: "effect",
-      operationId: op.operationId,
-      tool: op.tool,
-      pairingId: op.pairing.pairingId,
-      detail: { what: "process.started", terminalSessionId: op.args.terminalSessionId, command: op.args.command },
-    });
+    recordEffect(ctx, op, { what: "process.started", terminalSessionId: op.args.terminalSessionId, command: op.args.command });
     ctx.world.terminalOutput.write(op.args.terminalSessionId, `$ ${op.args.command}\n${script?.output ?? `${op.args.command}: command not found\n`}`);
     processes.set(op, {
       startedAt: ctx.clock.now(),
@@ -107,13 +89,7 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
   cancel(ctx, op, settle) {
     const proc = processes.get(op);
     if (!proc) return;
-    ctx.ledger.record({
-      kind: "effect",
-      operationId: op.operationId,
-      tool: op.tool,
-      pairingId: op.pairing.pairingId,
-      detail: { what: "interrupt.sent", terminalSessionId: op.args.terminalSessionId },
-    });
+    recordEffect(ctx, op, { what: "interrupt.sent", terminalSessionId: op.args.terminalSessionId });
     if (proc.ignoresInterrupt) {
       op.progress = { phase: "cancelling", effectState: "partial" };
     } else {
