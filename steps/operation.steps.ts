@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { canReach, type OperationState } from "../protocol/states.js";
 import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
-
-const SETTLED = ["succeeded", "failed", "cancelled", "outcome_unknown"];
 
 function createArgs(world: LomiWorld, agent: string, title: string, workspaceId: string, alias: string): Record<string, unknown> {
   const expectedRevision = world.revisions.get(workspaceId);
@@ -135,17 +134,27 @@ Then("the reply admits a new operation", function (this: LomiWorld) {
   if (sharing.length > 1) throw violation(`operation ${receipt.operationId} is answered for several requests: ${sharing.join(", ")}`);
 });
 
-Then("the reply shows state {state}", function (this: LomiWorld, state: string) {
-  assert.equal(this.receiptOf().state, state);
+/**
+ * The admission reply shows the state, or one on the legal way to it (OP-01: an operationId
+ * acknowledges admission, not progress); the operation must then be read reaching it.
+ */
+Then("the reply shows state {state}", async function (this: LomiWorld, state: OperationState) {
+  const receipt = this.receiptOf();
+  if (receipt.state === state) return;
+  if (!canReach(receipt.state as OperationState, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${JSON.stringify(receipt)}`);
+  const alias = [...this.requests.entries()].find(([, r]) => r.operationId === receipt.operationId)?.[0];
+  if (!alias) throw configError("the reply names an operation the scenario did not send under a name");
+  const later = await this.reading(alias, state);
+  assert.equal(later.state, state, `operation ${alias} was admitted ${receipt.state} and never reached ${state}: ${JSON.stringify(later)}`);
 });
 
-Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: string) {
-  const receipt = SETTLED.includes(state) ? await this.settled(alias) : await this.readOperation(alias);
+Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: OperationState) {
+  const receipt = await this.reading(alias, state);
   assert.equal(receipt.state, state, `operation ${alias}: ${JSON.stringify(receipt)}`);
 });
 
-Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: string, effect: string) {
-  const receipt = SETTLED.includes(state) ? await this.settled(alias) : await this.readOperation(alias);
+Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: OperationState, effect: string) {
+  const receipt = await this.reading(alias, state);
   assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect }, `operation ${alias}: ${JSON.stringify(receipt)}`);
 });
 
