@@ -16,11 +16,16 @@ export interface ScenarioResult {
   durationMs: number;
   /** For a failure: the step, the request and reply, the ledger. */
   failure?: FailureExplanation;
+  /** Where the step that decided the verdict is written ("features/x.feature:12"), when a step did. */
+  stepAt?: string;
+  /** Set when the suite itself is wrong (undefined or ambiguous step, a step's configuration error): exit 2, never a broker verdict. */
+  configProblem?: string;
 }
 
 interface GherkinStep {
   id: string;
   keyword: string;
+  location: { line: number };
 }
 interface GherkinChild {
   background?: { steps: GherkinStep[] };
@@ -45,6 +50,7 @@ interface Running {
   failedStepId: string | undefined;
   ms: number;
   na: string | undefined;
+  config: string | undefined;
   context: FailureContext | undefined;
   finished: boolean;
 }
@@ -54,10 +60,15 @@ export const BROKER_IDENTITY = "broker-identity: ";
 
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 const NOT_APPLICABLE = "not-applicable: ";
+/** The attachment prefix under which a step reports that the suite itself is misconfigured (steps/support.ts). */
+export const CONFIG_ERROR = "config-error: ";
 
 function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
   for (const child of children) {
-    for (const step of [...(child.background?.steps ?? []), ...(child.scenario?.steps ?? [])]) keywords.set(step.id, step.keyword);
+    for (const step of [...(child.background?.steps ?? []), ...(child.scenario?.steps ?? [])]) {
+      keywords.set(step.id, step.keyword);
+      lines.set(step.id, step.location.line);
+    }
     const s = child.scenario;
     if (s) {
       lines.set(s.id, s.location.line);
@@ -110,6 +121,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         failedStepId: undefined,
         ms: 0,
         na: undefined,
+        config: undefined,
         context: undefined,
         finished: false,
       });
@@ -129,6 +141,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     const a = e.attachment;
     const s = a?.testCaseStartedId ? started.get(a.testCaseStartedId) : undefined;
     if (a && s && a.body.startsWith(NOT_APPLICABLE)) s.na = a.body.slice(NOT_APPLICABLE.length);
+    if (a && s && a.body.startsWith(CONFIG_ERROR)) s.config ??= a.body.slice(CONFIG_ERROR.length);
     if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = JSON.parse(a.body) as FailureContext;
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const f = started.get(e.testCaseFinished.testCaseStartedId);
@@ -136,13 +149,16 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     }
   }
 
-  /** The failed step as written ("Then Lomi saw 1 dispatch of ..."), or the hook that failed. */
-  const stepText = (s: Running): string | undefined => {
+  /** The failed step as written ("Then Lomi saw 1 dispatch of ...") and where, or the hook that failed. */
+  const stepOf = (s: Running): { text: string; at: string | undefined } | undefined => {
     const testStep = testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId);
     if (!testStep) return undefined;
-    if (!testStep.pickleStepId) return "(a Before or After hook)";
-    const step = pickles.get(s.pickleId)?.steps.find((p) => p.id === testStep.pickleStepId);
-    return step && `${(keywords.get(step.astNodeIds[0] ?? "") ?? "").trim()} ${step.text}`.trim();
+    if (!testStep.pickleStepId) return { text: "(a Before or After hook)", at: undefined };
+    const pickle = pickles.get(s.pickleId);
+    const step = pickle?.steps.find((p) => p.id === testStep.pickleStepId);
+    if (!step) return undefined;
+    const node = step.astNodeIds[0] ?? "";
+    return { text: `${(keywords.get(node) ?? "").trim()} ${step.text}`.trim(), at: `${pickle!.uri}:${lines.get(node) ?? "?"}` };
   };
 
   return [...started.values()]
@@ -160,6 +176,8 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
               : s.worst === "SKIPPED"
                 ? "skipped without a not-applicable reason"
                 : `step ${s.worst.toLowerCase()}`;
+      const step = verdict === "pass" ? undefined : stepOf(s);
+      const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : s.config;
       return {
         name: pickle.name,
         uri: pickle.uri,
@@ -169,7 +187,9 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         status: s.worst,
         reason,
         durationMs: Math.round(s.ms),
-        ...(verdict === "fail" ? { failure: explainFailure(stepText(s), reason!, s.context) } : {}),
+        ...(step?.at ? { stepAt: step.at } : {}),
+        ...(broken ? { configProblem: broken } : {}),
+        ...(verdict === "fail" ? { failure: explainFailure(step?.text, reason!, s.context) } : {}),
       };
     });
 }
