@@ -85,7 +85,6 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
 
   const covered = new Set(all.flatMap((s) => citedRules(s.tags, known)));
   const results = readScenarioResults(messages);
-  refuseBrokenSuite(results);
   const selected = o.tags ? new Set(results.flatMap((s) => citedRules(s.tags, known))) : undefined;
   const rules = judgeRules(rulesFile.rules, results, covered, selected, baseline);
   const entries = baselineReport(rules, results, baseline);

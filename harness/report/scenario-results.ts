@@ -18,7 +18,7 @@ export interface ScenarioResult {
   failure?: FailureExplanation;
   /** Where the step that decided the verdict is written ("features/x.feature:12"), when a step did. */
   stepAt?: string;
-  /** Set when the suite itself is wrong (undefined or ambiguous step, a step's configuration error): exit 2, never a broker verdict. */
+  /** Set when the suite itself is wrong (an undefined or ambiguous step): exit 2, never a broker verdict. */
   configProblem?: string;
 }
 
@@ -50,7 +50,6 @@ interface Running {
   failedStepId: string | undefined;
   ms: number;
   na: string | undefined;
-  config: string | undefined;
   context: FailureContext | undefined;
   finished: boolean;
 }
@@ -60,8 +59,7 @@ export const BROKER_IDENTITY = "broker-identity: ";
 
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 const NOT_APPLICABLE = "not-applicable: ";
-/** The attachment prefix under which a step reports that the suite itself is misconfigured (steps/support.ts). */
-export const CONFIG_ERROR = "config-error: ";
+
 
 function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
   for (const child of children) {
@@ -121,7 +119,6 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         failedStepId: undefined,
         ms: 0,
         na: undefined,
-        config: undefined,
         context: undefined,
         finished: false,
       });
@@ -141,7 +138,6 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     const a = e.attachment;
     const s = a?.testCaseStartedId ? started.get(a.testCaseStartedId) : undefined;
     if (a && s && a.body.startsWith(NOT_APPLICABLE)) s.na = a.body.slice(NOT_APPLICABLE.length);
-    if (a && s && a.body.startsWith(CONFIG_ERROR)) s.config ??= a.body.slice(CONFIG_ERROR.length);
     if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = JSON.parse(a.body) as FailureContext;
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const f = started.get(e.testCaseFinished.testCaseStartedId);
@@ -177,7 +173,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
                 ? "skipped without a not-applicable reason"
                 : `step ${s.worst.toLowerCase()}`;
       const step = verdict === "pass" ? undefined : stepOf(s);
-      const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : s.config;
+      const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : undefined;
       return {
         name: pickle.name,
         uri: pickle.uri,
