@@ -91,9 +91,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const problems = gateProblems(rules, o.level, results, entries, baseline, o.requireAll);
   const conformant = problems.length === 0 && isConformant(rules, o.level, o.requireAll);
   const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
-  /** Why a failed scenario was expected to fail: named in the baseline, or every rule it cites is. */
+  /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
   const baselinedScenarioReason = (x: ScenarioResult) =>
-    x.verdict !== "fail" ? undefined : (baseline.scenarios.get(x.name) ?? (citedRules(x.tags, known).every((id) => baselinedRules.has(id)) ? "its rules are baselined" : undefined));
+    x.verdict !== "fail" ? undefined : (baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
   const expectedFailures = results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
   const profile = profileOf(o.parameters);
   const notJudgedIds = notJudged(rules, o.level).map((r) => r.id);

@@ -23,7 +23,9 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
   const known = new Set(run.rules.map((r) => r.id));
   const cases = results.map((s) => {
     const rules = citedRules(s.tags, known);
-    const props = `<properties>${rules.map((id) => property("rule", id)).join("")}${property("verdict", s.verdict)}</properties>`;
+    const failed = s.blame ?? rules;
+    const blame = s.verdict === "fail" ? failed.map((id) => property("failed-rule", id)).join("") : "";
+    const props = `<properties>${rules.map((id) => property("rule", id)).join("")}${blame}${property("verdict", s.verdict)}</properties>`;
     const expected = baselined(s);
     const body =
       s.verdict === "pass"
@@ -32,7 +34,7 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
           ? `<skipped message="${xml(`not applicable: ${s.reason ?? ""}`)}"/>`
           : expected !== undefined
             ? `<skipped message="${xml(`baselined (${expected}): ${s.reason ?? ""}`)}"/>`
-            : `<failure message="${xml(`${rules.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
+            : `<failure message="${xml(`${failed.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
     return `    <testcase classname="${xml(s.uri)}" name="${xml(s.name)}" time="${(s.durationMs / 1000).toFixed(3)}">${props}${body}</testcase>`;
   });
   const gate = run.problems.length > 0 ? `<failure message="${xml(`${run.verdict}: ${run.problems.length} gate problem(s)`)}">${xml(run.problems.join("\n"))}</failure>` : "";

@@ -27,12 +27,22 @@ export interface RuleReport extends Rule {
 
 export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
 
-function scenarioOf(s: ScenarioResult, baseline: Baseline): RuleScenario {
+/**
+ * What one scenario says about one rule. A failure counts against the rules its failed step checks
+ * (ScenarioResult.blame); for another cited rule, the scenario passed if that rule's own checks had
+ * all run, and judged nothing if the failure stopped it first (never a pass).
+ */
+function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): RuleScenario {
+  const base = { name: s.name, uri: s.uri, line: s.line };
+  if (s.verdict === "fail" && s.blame && !s.blame.includes(ruleId)) {
+    const where = `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})`;
+    return s.unfinished?.includes(ruleId)
+      ? { ...base, verdict: "not-applicable", reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}` }
+      : { ...base, verdict: "pass", reason: `its checks of ${ruleId} passed; later, ${where}` };
+  }
   const expected = baselinedScenario(baseline, s);
   return {
-    name: s.name,
-    uri: s.uri,
-    line: s.line,
+    ...base,
     verdict: expected ? "baselined" : s.verdict,
     reason: expected ? `baselined (${expected}): ${s.reason}` : s.reason,
     ...(s.failure ? { failure: s.failure } : {}),
@@ -65,7 +75,7 @@ export function judgeRules(
 ): RuleReport[] {
   const known = new Set(rules.map((r) => r.id));
   return rules.map((rule) => {
-    const scenarios = results.filter((s) => citedRules(s.tags, known).includes(rule.id)).map((s) => scenarioOf(s, baseline));
+    const scenarios = results.filter((s) => citedRules(s.tags, known).includes(rule.id)).map((s) => scenarioOf(s, baseline, rule.id));
     const expected = baseline.rules.get(rule.id);
     const base = { ...rule, family: familyOf(rule.id), scenarios };
     const judged = !covered.has(rule.id)
