@@ -34,6 +34,8 @@ async function readAll(world: LomiWorld, agent: string, workspaceId: string): Pr
 async function judgePath(world: LomiWorld, workspaceId: string, alias: string, demand: Omit<PathDemand, "observed">): Promise<void> {
   const { agent } = world.request(alias);
   const operationId = world.operationId(alias);
+  // A broker may settle in its own time: the feed is judged once the receipt shows the state (or cannot reach it).
+  await world.reading(alias, demand.reaches);
   const mine = (await readAll(world, agent, workspaceId)).filter((e) => e.operationId === operationId);
   const problems = eventPathProblems(mine, { ...demand, observed: world.observedStates.get(operationId) ?? [] });
   if (problems.length > 0) {

@@ -6,6 +6,7 @@ import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
 import { CATALOGUE } from "../protocol/catalogue.js";
+import { CANCEL_OUTCOMES } from "../protocol/tools/operation.js";
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors.js";
 import { EFFECT_STATES, OPERATION_STATES, type EffectState, type OperationState } from "../protocol/states.js";
 import { DEFAULT_AGENT, LomiWorld } from "./world.js";
@@ -61,6 +62,8 @@ defineParameterType({
   regexp: new RegExp(`"((?:${oneOf(ERROR_CODES).source})(?: or (?:${oneOf(ERROR_CODES).source}))*)"`),
   transformer: (list: string) => list.split(" or ") as ErrorCode[],
 });
+
+defineParameterType({ name: "outcome", regexp: oneOf(CANCEL_OUTCOMES), transformer: (s: string) => s });
 
 defineParameterType({ name: "tool", regexp: oneOf(CATALOGUE.map((c) => c.name)), transformer: (s: string) => s });
 
