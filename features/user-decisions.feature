@@ -90,7 +90,7 @@ Feature: Decisions the user makes in Lomi
       { "allowNetwork": true }
       """
     And the agent cancels "network"
-    Then the cancel outcome is cancelled
+    Then the cancel outcome is cancelled or cancelling
     And operation "network" reads cancelled with effectState none
     And Lomi shows the user no decision
     And Lomi saw 0 "settings.changed" effects

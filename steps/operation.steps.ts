@@ -135,17 +135,21 @@ Then("the reply admits a new operation", function (this: LomiWorld) {
 });
 
 /**
- * The admission reply shows the state, or one on the legal way to it (OP-01: an operationId
- * acknowledges admission, not progress); the operation must then be read reaching it.
+ * The operation a reply carries shows the state, or one on the legal way to it (OP-01: a reply
+ * acknowledges what the broker knew then); the operation must then be read reaching it.
  */
-Then("the reply shows state {state}", async function (this: LomiWorld, state: OperationState) {
-  const receipt = this.receiptOf();
-  if (receipt.state === state) return;
+async function replyReaching(world: LomiWorld, state: OperationState): Promise<{ state: string; effectState: string }> {
+  const receipt = world.receiptOf();
+  if (receipt.state === state) return receipt;
   if (!canReach(receipt.state as OperationState, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${JSON.stringify(receipt)}`);
-  const alias = [...this.requests.entries()].find(([, r]) => r.operationId === receipt.operationId)?.[0];
+  const alias = [...world.requests.entries()].find(([, r]) => r.operationId === receipt.operationId)?.[0];
   if (!alias) throw configError("the reply names an operation the scenario did not send under a name");
-  const later = await this.reading(alias, state);
-  assert.equal(later.state, state, `operation ${alias} was admitted ${receipt.state} and never reached ${state}: ${JSON.stringify(later)}`);
+  return world.reading(alias, state);
+}
+
+Then("the reply shows state {state}", async function (this: LomiWorld, state: OperationState) {
+  const receipt = await replyReaching(this, state);
+  assert.equal(receipt.state, state, `the operation never reached ${state}: ${JSON.stringify(receipt)}`);
 });
 
 Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: OperationState) {
@@ -189,8 +193,8 @@ Then("the cancel outcome is {outcome} or {outcome}", function (this: LomiWorld, 
   if (outcome !== one && outcome !== other) throw violation(`the cancel outcome is ${outcome}, expected ${one} or ${other}`);
 });
 
-Then("the reply's operation reads {state} with effectState {effect}", function (this: LomiWorld, state: string, effect: string) {
-  const receipt = this.receiptOf();
+Then("the reply's operation reads {state} with effectState {effect}", async function (this: LomiWorld, state: OperationState, effect: string) {
+  const receipt = await replyReaching(this, state);
   assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect });
 });
 
