@@ -175,7 +175,8 @@ export class OperationEngine {
   }
 
   private async dispatch(queued: StoredReceipt, now: number): Promise<void> {
-    if (this.inFlight.has(queued.operationId)) return;
+    // The caller's copy may be stale (another read dispatched it meanwhile): only a receipt still queued, and not on its way, goes.
+    if (this.inFlight.has(queued.operationId) || this.store.byId(queued.operationId)?.state !== "queued") return;
     // The claim: recording running first makes this caller the only one to dispatch (compare-and-set);
     // otherwise the receipt stays queued until Lomi says how the work goes, claimed in memory meanwhile.
     const claimed = this.policy.recordRunning === "before-dispatch" ? this.store.transition(queued, "running", {}, now) : queued;
