@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, relativePath, requestKey, retryEpoch } from "../fields.js";
+import { field, id, relativePath } from "../fields.js";
 import type { ObservationContract, OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
@@ -18,7 +18,7 @@ export const gitStatus = {
   kind: "observation",
   title: "Read a project's Git status",
   description: `Reads the repository of a project: its branch, HEAD, the staged paths a commit would take, and the latest commits (at most ${GIT_COMMITS_MAX}, newest first).`,
-  input: z.strictObject({ workspaceId: id, projectId: id }),
+  input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.projectId.describe(`The project whose repository to read: ${field.projectId.description}`) }),
   data: z.strictObject({
     projectId: id,
     branch: z.string(),
@@ -37,11 +37,11 @@ export const gitCommit = {
   description:
     "Commits what is staged in the project's repository (a Git change: cancel cannot undo it). projectId names the repository. With nothing staged the request is refused with NOTHING_TO_COMMIT and nothing is dispatched.",
   input: z.strictObject({
-    workspaceId: id,
-    projectId: id,
-    message: z.string().min(1).max(5000),
-    retryEpoch,
-    requestKey,
+    workspaceId: field.workspaceId,
+    projectId: field.projectId.describe(`The project whose repository the commit goes to: ${field.projectId.description}`),
+    message: z.string().min(1).max(5000).describe("The commit message: 1-5000 characters."),
+    retryEpoch: field.retryEpoch,
+    requestKey: field.requestKey,
   }),
   result: gitCommitResult,
   data: admissionData("lomi_git_commit", gitCommitResult),

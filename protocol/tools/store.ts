@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "../fields.js";
+import { field, id } from "../fields.js";
 import type { ObservationContract } from "../tool-contract.js";
 
 const capacity = z.strictObject({ count: z.number().int().nonnegative(), limit: z.number().int().positive() });
@@ -28,8 +28,20 @@ export const storeReconcile = {
   description:
     "Deliberate maintenance, approved by the user in Lomi: removes settled receipts older than olderThanHours (default 24) and expired retry epochs no receipt refers to. Unfinished and outcome_unknown operations are kept unless named in forgetOperationIds (inspect the real resources first). The first call asks the user and answers awaiting_user; call again with the same arguments once approved.",
   input: z.strictObject({
-    olderThanHours: z.number().int().min(0).max(8760).optional(),
-    forgetOperationIds: z.array(id).max(RECONCILE_MAX_NAMED).optional(),
+    olderThanHours: z
+      .number()
+      .int()
+      .min(0)
+      .max(8760)
+      .describe("Remove settled receipts older than this many hours on Lomi's clock: 0-8760, default 24.")
+      .optional(),
+    forgetOperationIds: z
+      .array(field.operationId)
+      .max(RECONCILE_MAX_NAMED)
+      .describe(
+        `Unfinished or outcome_unknown operations to forget as well (at most ${RECONCILE_MAX_NAMED} operationIds), once you have inspected the real resources; without it they are kept.`,
+      )
+      .optional(),
   }),
   data: z.strictObject({
     status: z.enum(["awaiting_user", "completed"]),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalRevision, id, isoTime, retryEpoch } from "../fields.js";
+import { decimalRevision, field, id, isoTime, retryEpoch } from "../fields.js";
 import type { ObservationContract } from "../tool-contract.js";
 
 const projectSummary = z.strictObject({ projectId: id, name: z.string() });
@@ -24,7 +24,7 @@ export const connect = {
   title: "Connect to a workspace",
   description:
     "Connects this MCP connection to an approved workspace. Returns a fresh retryEpoch (valid 24 hours on Lomi's clock, bound to this broker instance and this connection), the approved projects and the current domainRevision.",
-  input: z.strictObject({ workspaceId: id }),
+  input: z.strictObject({ workspaceId: field.workspaceId }),
   data: z.strictObject({
     connectionId: id,
     workspaceId: id,
@@ -50,6 +50,6 @@ export const panelList = {
   title: "List panels",
   description:
     "Lists the panels of an approved workspace with their current runtime identities (terminalSessionId, browserGeneration, generation) and the workspace's decimal domainRevision for layout mutations.",
-  input: z.strictObject({ workspaceId: id }),
+  input: z.strictObject({ workspaceId: field.workspaceId }),
   data: z.strictObject({ workspaceId: id, domainRevision: decimalRevision, panels: z.array(panelSchema) }),
 } satisfies ObservationContract;
