@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { field, id } from "../fields.js";
-import type { OperationContract } from "../tool-contract.js";
+import { changes, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** An Android application ID such as com.example.app. */
@@ -22,6 +22,7 @@ export const androidLaunch = {
   title: "Launch an app in an Android runtime",
   description:
     "Delivers a launch intent for appId to the exact Android runtime (panelId and its current generation). Returns an operationId: admission, not completion. It succeeds when the intent is delivered; its result says the screen is not confirmed, since delivery does not prove the expected screen appeared.",
+  hints: changes({ destructive: false }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalRevision, field, ID_FORMAT, id, relativePath } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** Any URL is a URL (shape); which schemes a browser panel may load is Lomi's native rule. */
@@ -45,6 +45,7 @@ export const browserOpen = {
   title: "Open a browser panel",
   description:
     "Opens a browser panel on a URL in a workspace (a layout mutation: expectedRevision must be the current domainRevision). Returns an operationId: admission, not completion. It succeeds once the page has loaded; the result carries the panel, its browserGeneration and the first navigationId.",
+  hints: changes({ destructive: false, openWorld: true }),
   input: z.strictObject({ ...operationIdentity, url: pageUrl, expectedRevision: field.expectedRevision }),
   result: browserOpenResult,
   data: admissionData("lomi_browser_open", browserOpenResult),
@@ -60,6 +61,7 @@ export const browserNavigate = {
   title: "Navigate a browser panel",
   description:
     "Loads a URL in the exact browser runtime named by panelId and browserGeneration (a restarted runtime is stale). It succeeds once the page has loaded, with a new navigationId: references from the previous document are stale from then on.",
+  hints: changes({ destructive: true, openWorld: true }),
   input: z.strictObject({ ...operationIdentity, ...browserRuntimeInput, url: pageUrl }),
   result: browserNavigateResult,
   data: admissionData("lomi_browser_navigate", browserNavigateResult),
@@ -86,6 +88,7 @@ export const browserSnapshot = {
   title: "Snapshot a browser page",
   description:
     "Lists the interactive elements of the current document of a browser runtime, each with an elementRef and the frameId of its frame. References are scoped: only the latest snapshot of the current navigation is valid; an older snapshot's or document's references are refused as STALE_REFERENCE.",
+  hints: changes({ destructive: false, idempotent: false }),
   input: z.strictObject({ workspaceId: field.workspaceId, ...browserRuntimeInput }),
   data: z.strictObject({
     ...browserRuntime,
@@ -114,6 +117,7 @@ export const browserClick = {
   title: "Click an element of a browser page",
   description:
     "Dispatches a click on an element named by the navigationId, snapshotId, frameId and elementRef of the latest snapshot. A reference from an older snapshot or navigation is refused as STALE_REFERENCE with nothing dispatched. Succeeds once the click is dispatched; a link's navigation is reported, not awaited.",
+  hints: changes({ destructive: true, openWorld: true }),
   input: z.strictObject({ ...operationIdentity, ...elementTarget }),
   result: browserClickResult,
   data: admissionData("lomi_browser_click", browserClickResult),
@@ -140,6 +144,7 @@ export const browserUpload = {
   title: "Attach a file to a file input",
   description:
     "Attaches a project file (fileRelative) to a file input of the latest snapshot and dispatches its input and change events. Success proves attachment and event dispatch, not that any server accepted the file (serverAcceptance: not_confirmed). Cancel cannot undo an upload.",
+  hints: changes({ destructive: true, openWorld: true }),
   input: z.strictObject({ ...operationIdentity, ...elementTarget, fileRelative: relativePath
       .min(1)
       .describe("The project file to attach, relative to the project root with / separators (1-1024 characters), as lomi_directory_list shows it; it must exist inside the project.") }),

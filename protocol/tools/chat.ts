@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalRevision, field, ID_FORMAT, id } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** A conversation as a world seed declares it; it starts empty, with an empty saved draft. */
@@ -15,6 +15,7 @@ export const chatRead = {
   kind: "observation",
   title: "Read a Chat conversation",
   description: `Reads a Chat conversation by conversationId (an ID, never its title): its latest messages (at most ${CHAT_MESSAGES_MAX}) with the decimal conversationRevision lomi_chat_send expects, and the saved draft with the draftRevision lomi_chat_draft_save expects.`,
+  hints: READ_ONLY,
   input: z.strictObject({ workspaceId: field.workspaceId, conversationId: conversationIdInput }),
   data: z.strictObject({
     conversationId: id,
@@ -34,6 +35,7 @@ export const chatDraftSave = {
   title: "Save a Chat draft",
   description:
     "Saves the draft of a conversation (an empty text clears it). expectedDraftRevision is the draftRevision from lomi_chat_read; a stale one is refused with nothing saved. Cancel cannot undo a completed save.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,
@@ -67,6 +69,7 @@ export const chatSend = {
   title: "Send a Chat message",
   description:
     "Sends a message to the conversation's provider (a provider send: cancel cannot undo it). expectedConversationRevision is the conversationRevision from lomi_chat_read; a stale one is refused with nothing sent. The operation runs, effectState partial, from the moment the provider has the message until its reply arrives, then succeeds; cancelling before the reply settles cancelled with effectState partial: the message stays sent.",
+  hints: changes({ destructive: false, openWorld: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,

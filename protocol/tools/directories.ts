@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { field, id, relativePath } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 import { sha256Revision } from "./files.js";
 
@@ -35,6 +35,7 @@ export const directoryList = {
   title: "List a directory",
   description:
     "Lists a project directory (\"\" is the project root) with its directoryRevision and entryRevision and, for each entry, its entryRevision and its diskRevision or directoryRevision: the revisions lomi_directory_create, _rename and _delete expect.",
+  hints: READ_ONLY,
   input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.anchorProjectId, path: directoryPath("The directory to list") }),
   data: z.strictObject({
     workspaceId: id,
@@ -54,6 +55,7 @@ export const directoryCreate = {
   title: "Create a directory",
   description:
     "Creates an empty directory whose parent exists. expectedParentRevision is the parent's directoryRevision from a fresh lomi_directory_list (not the layout domainRevision); a stale one is refused with REVISION_CONFLICT and nothing created.",
+  hints: changes({ destructive: false }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,
@@ -82,6 +84,7 @@ export const directoryRename = {
   title: "Rename or move a directory",
   description:
     "Moves a directory to newPath with everything in it. expectedEntryRevision is the directory's own entryRevision and expectedParentRevision the directoryRevision of newPath's parent, both from fresh listings; a stale one is refused with REVISION_CONFLICT and nothing moved.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,
@@ -106,6 +109,7 @@ export const directoryDelete = {
   title: "Delete a directory",
   description:
     "Deletes a directory and everything in it. expectedDirectoryRevision is its directoryRevision from a fresh listing; since that revision covers everything below it, a directory that changed anywhere inside is refused with REVISION_CONFLICT and nothing deleted.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,

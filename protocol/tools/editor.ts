@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalRevision, field, ID_FORMAT, id } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 export const EDITOR_ENCODINGS = ["utf-8", "latin1"] as const;
@@ -24,6 +24,7 @@ export const editorDocuments = {
   title: "List the shared editor documents",
   description:
     "Lists the documents open in Lomi's shared editor (the user opens them; the agent edits them with lomi_editor_apply): documentId, path, the current bufferRevision, whether the buffer is dirty (differs from disk), its encoding and its text.",
+  hints: READ_ONLY,
   input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.anchorProjectId }),
   data: z.strictObject({ workspaceId: id, documents: z.array(editorDocumentSchema) }),
 } satisfies ObservationContract;
@@ -50,6 +51,7 @@ export const editorApply = {
   title: "Edit a shared editor document",
   description:
     "Applies text edits to the buffer of the exact shared editor document (documentId) at expectedBufferRevision; the disk is not written, the document becomes dirty. Edits replace [start, end) in UTF-16 code units of that buffer and must not overlap. A stale bufferRevision is refused with REVISION_CONFLICT and the buffer left as it is.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { field, id, relativePath } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** Disk, entry and directory revisions: a SHA-256, 64 lowercase hex digits (never the decimal layout counter). */
@@ -35,6 +35,7 @@ export const fileRead = {
   title: "Read a file",
   description:
     "Reads a project file's exact bytes (base64), a UTF-8 text view when the bytes decode as UTF-8 (null otherwise), and its diskRevision: the SHA-256 of those exact bytes, original encoding and line endings included. Paths are relative to the project; projectId is needed when the workspace has several projects.",
+  hints: READ_ONLY,
   input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.anchorProjectId, path: filePath }),
   data: z.strictObject({
     workspaceId: id,
@@ -62,6 +63,7 @@ export const fileWrite = {
   title: "Write a file",
   description:
     "Writes a project file's bytes on disk (not the editor buffer). expectedDiskRevision is the diskRevision from a fresh lomi_file_read, or null to create a file that does not exist yet; a stale one is refused with REVISION_CONFLICT and nothing written. content is exactly one of { text } (UTF-8) or { base64 } (exact bytes: CRLF and non-UTF-8 encodings survive unchanged).",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,

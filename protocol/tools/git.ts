@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { field, id, relativePath } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** A project's repository as a world seed declares it; a project not named has a clean repository. */
@@ -18,6 +18,7 @@ export const gitStatus = {
   kind: "observation",
   title: "Read a project's Git status",
   description: `Reads the repository of a project: its branch, HEAD, the staged paths a commit would take, and the latest commits (at most ${GIT_COMMITS_MAX}, newest first).`,
+  hints: READ_ONLY,
   input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.projectId.describe(`The project whose repository to read: ${field.projectId.description}`) }),
   data: z.strictObject({
     projectId: id,
@@ -36,6 +37,7 @@ export const gitCommit = {
   title: "Commit the staged changes",
   description:
     "Commits what is staged in the project's repository (a Git change: cancel cannot undo it). projectId names the repository. With nothing staged the request is refused with NOTHING_TO_COMMIT and nothing is dispatched.",
+  hints: changes({ destructive: false }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.projectId.describe(`The project whose repository the commit goes to: ${field.projectId.description}`),

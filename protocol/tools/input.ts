@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { field, id, pageLimit } from "../fields.js";
-import type { InputContract, ObservationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type InputContract, type ObservationContract } from "../tool-contract.js";
 
 // Ordered input: a lease plus a decimal inputSequence, deduplicated per lease — not the durable
 // request-key pattern, so these tools take no retryEpoch or requestKey and make no receipt.
@@ -64,6 +64,7 @@ export const terminalRead = {
   kind: "observation",
   title: "Read terminal output",
   description: `Reads a bounded page (at most ${TERMINAL_READ_MAX} characters) of the output of the exact terminal session named by terminalSessionId. Continue with nextCursor. This is the terminal's output; lomi_events_read never carries it.`,
+  hints: READ_ONLY,
   input: z.strictObject({
     workspaceId: field.workspaceId,
     terminalSessionId: field.terminalSessionId,
@@ -79,6 +80,7 @@ export const leaseAcquire = {
   title: "Acquire an input lease",
   description:
     "Takes the input lease of a terminal session or an Android runtime generation. Any earlier lease on that runtime, this pairing's or another's, is revoked: its next input answers LEASE_EXPIRED. A lease's inputSequence starts at 1. Leases and their input histories do not survive a broker restart.",
+  hints: changes({ destructive: true, idempotent: false }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     runtime: runtimeRef.describe(
@@ -94,6 +96,7 @@ export const terminalInput = {
   title: "Send text to a terminal",
   description:
     "Sends text to the exact terminal session under its current lease. inputSequence is the lease's next decimal counter; the same sequence with the exact payload acknowledges the prior dispatch and sends nothing; another payload under a used sequence is INPUT_SEQUENCE_CONFLICT, a skipped one INPUT_SEQUENCE_GAP. No requestKey or retryEpoch.",
+  hints: changes({ destructive: true, openWorld: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     terminalSessionId: field.terminalSessionId,
@@ -110,6 +113,7 @@ export const terminalInterrupt = {
   title: "Send Ctrl+C to a terminal",
   description:
     "Sends Ctrl+C to the exact terminal session, ordered with its text input (same lease, same inputSequence counter). Confirms dispatch of the interrupt, not that the process exited: monitor the original command's operation with lomi_operation_get.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     terminalSessionId: field.terminalSessionId,
@@ -125,6 +129,7 @@ export const androidInput = {
   title: "Send input to an Android runtime",
   description:
     "Sends a tap, a key or text to the exact Android runtime (panelId and its current generation) under its lease. Ordered like terminal input, with its own lease and inputSequence: the same sequence with the exact payload acknowledges the prior dispatch. Lomi refuses a tap outside the screen.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     panelId: field.panelId,

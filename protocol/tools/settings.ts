@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalRevision, field } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 // Lomi's settings, one set for the app, in sections; each section has its own compare-and-set revision.
@@ -49,6 +49,7 @@ export const settingsRead = {
   title: "Read Lomi's settings",
   description:
     "Reads every settings section (editor, terminal, appearance, permissions) with its values and its decimal settingsRevision, the compare-and-set token lomi_settings_update expects for that section.",
+  hints: READ_ONLY,
   input: z.strictObject({ workspaceId: field.workspaceId }),
   data: z.strictObject({
     sections: z.strictObject({
@@ -79,6 +80,7 @@ export const settingsUpdate = {
   title: "Change one settings section",
   description:
     "Changes settings of one section. values holds only settings of that section (editor: fontSize, tabSize, wordWrap; terminal: fontSize, scrollbackLines, cursorStyle; appearance: theme, reduceMotion; permissions: allowNetwork, autoApproveCommands). expectedSettingsRevision is the section's settingsRevision from lomi_settings_read; a stale one is refused with nothing changed. Lomi enforces narrower ranges (fontSize 6-72, tabSize 1-16, scrollbackLines 100-100000). A permissions change waits in awaiting_user until the user decides in Lomi; a denial settles failed with USER_DENIED. Cancel cannot undo a completed save.",
+  hints: changes({ destructive: true }),
   input: z
     .strictObject({
       workspaceId: field.workspaceId,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { field, id } from "../fields.js";
-import type { ObservationContract } from "../tool-contract.js";
+import { READ_ONLY, changes, type ObservationContract } from "../tool-contract.js";
 
 const capacity = z.strictObject({ count: z.number().int().nonnegative(), limit: z.number().int().positive() });
 
@@ -10,6 +10,7 @@ export const storeStatus = {
   title: "Receipt store status",
   description:
     "Counts and limits of the broker's receipt store: receipts and retry epochs (at most 4,096 each), how many epochs have expired, how many operations are unfinished or outcome_unknown. Expired records stay until deliberate maintenance (lomi_store_reconcile).",
+  hints: READ_ONLY,
   input: z.strictObject({}),
   data: z.strictObject({
     receipts: capacity,
@@ -27,6 +28,7 @@ export const storeReconcile = {
   title: "Reconcile the receipt store",
   description:
     "Deliberate maintenance, approved by the user in Lomi: removes settled receipts older than olderThanHours (default 24) and expired retry epochs no receipt refers to. Unfinished and outcome_unknown operations are kept unless named in forgetOperationIds (inspect the real resources first). The first call asks the user and answers awaiting_user; call again with the same arguments once approved.",
+  hints: changes({ destructive: true, idempotent: false }),
   input: z.strictObject({
     olderThanHours: z
       .number()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalRevision, field, id, relativePath } from "../fields.js";
-import type { OperationContract } from "../tool-contract.js";
+import { changes, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 const terminalCreateResult = z.strictObject({
@@ -16,6 +16,7 @@ export const terminalCreate = {
   title: "Create a terminal",
   description:
     "Creates a terminal panel in a workspace (a layout mutation: expectedRevision must be the current domainRevision). Returns an operationId: admission, not completion. Poll lomi_operation_get until it settles; the confirmed result carries the terminal session and its lease.",
+  hints: changes({ destructive: false }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,
@@ -45,6 +46,7 @@ export const terminalRun = {
   title: "Run a command in a terminal",
   description:
     "Starts a command in the exact terminal session named by terminalSessionId (a process start: cancelling cannot undo it). The operation settles when the command exits; its result has the exit code.",
+  hints: changes({ destructive: true, openWorld: true }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,
