@@ -9,7 +9,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 export interface Exchange {
   step: string;
   request: { name: string; arguments: Record<string, unknown> };
-  reply: unknown;
+  /** Undefined for the request whose reply was lost. */
+  reply?: unknown;
 }
 
 type Reply = { status: string; data: Record<string, any> };
@@ -26,14 +27,15 @@ export async function walkThrough(client: Client): Promise<Exchange[]> {
     if (result.isError) throw new Error(`${name} answered ${JSON.stringify(reply)}`);
     return reply;
   };
-  /** Reads the operation until it settles; records the first and the settled read. */
+  /** Reads the operation until it settles; records the first read and, if it was not settled yet, the settled one. */
   const settle = async (step: string, operationId: string) => {
-    let read = await call(`${step} (first read)`, "lomi_operation_get", { operationId });
+    let read = await call(step, "lomi_operation_get", { operationId });
+    if (SETTLED.includes(read.data.operation.state)) return read.data.operation;
     while (!SETTLED.includes(read.data.operation.state)) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       read = await call(step, "lomi_operation_get", { operationId }, false);
     }
-    exchanges.push({ step: `${step} (settled)`, request: { name: "lomi_operation_get", arguments: { operationId } }, reply: read });
+    exchanges.push({ step: `${step}: settled`, request: { name: "lomi_operation_get", arguments: { operationId } }, reply: read });
     return read.data.operation;
   };
 
@@ -59,6 +61,7 @@ export async function walkThrough(client: Client): Promise<Exchange[]> {
   const runArgs = { workspaceId, terminalSessionId, command: "npm test", retryEpoch, requestKey: "run-tests-1" };
   // The reply to this first request is lost on the way back (here: the agent drops it unread).
   await client.callTool({ name: "lomi_terminal_run", arguments: runArgs });
+  exchanges.push({ step: "5. Run the tests; the reply is lost", request: { name: "lomi_terminal_run", arguments: runArgs } });
   const retried = await call("5. Retry lomi_terminal_run after a lost reply: the same retryEpoch, requestKey and arguments", "lomi_terminal_run", runArgs);
   await call("5. Or find it by its retry identity", "lomi_operation_lookup", { retryEpoch, requestKey: "run-tests-1", tool: "lomi_terminal_run" });
   await settle("6. Read the command's operation until it settles", retried.data.operation.operationId);
@@ -69,7 +72,10 @@ export async function walkThrough(client: Client): Promise<Exchange[]> {
 /** The exchanges as Markdown: each step's request and reply JSON. */
 export function asMarkdown(exchanges: Exchange[]): string {
   return exchanges
-    .map((e) => `#### ${e.step}\n\n\`\`\`json\n${JSON.stringify(e.request, null, 2)}\n\`\`\`\n\n\`\`\`json\n${JSON.stringify(e.reply, null, 2)}\n\`\`\`\n`)
+    .map((e) => {
+      const reply = e.reply === undefined ? "(no reply arrives)\n" : `\`\`\`json\n${JSON.stringify(e.reply, null, 2)}\n\`\`\`\n`;
+      return `#### ${e.step}\n\n\`\`\`json\n${JSON.stringify(e.request)}\n\`\`\`\n\n${reply}`;
+    })
     .join("\n");
 }
 
