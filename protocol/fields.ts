@@ -27,7 +27,7 @@ export const field = {
     )
     .optional(),
   retryEpoch: retryEpoch.describe(
-    "The retryEpoch lomi_connect returned on this connection for this workspace: 8-128 characters (letters, digits, _ -), valid 24 hours on Lomi's clock (retryEpochExpiresAt) and only for this broker instance and this connection; after a reconnect or a broker restart call lomi_connect for a new one. With requestKey and the tool it is the retry identity of the operation.",
+    "The retryEpoch lomi_connect returned on this connection for this workspace: 8-128 characters (letters, digits, _ -), valid for new requests 24 hours on Lomi's clock (retryEpochExpiresAt), on this broker instance and this connection only; after that, or after a reconnect or a broker restart, call lomi_connect for a new one. With requestKey and the tool it is the retry identity of the operation: a resend of an earlier request keeps its original retryEpoch, even an expired one.",
   ),
   requestKey: requestKey.describe(
     `Your own key for this one intended change, chosen by you (${ID_FORMAT}). To retry after a lost reply or a timeout, send the same retryEpoch, requestKey and exactly the same arguments: you get the earlier operation back (duplicate true) and nothing runs twice. A new change needs a new key; the same key with other arguments is refused with IDEMPOTENCY_CONFLICT.`,
