@@ -58,3 +58,9 @@ test("lomi-sim clock advance names the URL where no simulated Lomi answers", () 
   assert.equal(r.status, 2);
   assert.match(r.stderr, /no simulated Lomi answers at http:\/\/127\.0\.0\.1:9/);
 });
+
+test("lomi-broker refuses a clock it does not have", () => {
+  const r = spawnSync(process.execPath, ["bin/lomi-broker.js", "--simulate", "--clock", "sundial"], { encoding: "utf8" });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--clock must be real or virtual, not sundial/);
+});
