@@ -20,7 +20,6 @@ export const field = {
   workspaceId: id.describe(
     `The workspace's workspaceId from lomi_workspace_list (an explicit ID, never its display name); the workspace must be approved for this pairing. ${ID_FORMAT}.`,
   ),
-  projectId: id.describe(`A projectId from the projects lomi_connect returned for this workspace. ${ID_FORMAT}.`),
   anchorProjectId: id
     .describe(
       `The project the request belongs to, a projectId from lomi_connect's projects. Needed only when the workspace has more than one approved project (otherwise PROJECT_REQUIRED); with a single project, leave it out. ${ID_FORMAT}.`,
@@ -53,6 +52,11 @@ export const field = {
     .describe("Where to continue: the nextCursor of the previous page (decimal digits). Leave it out to read from the beginning.")
     .optional(),
 } as const;
+
+/** A project named explicitly, for the role it plays in the tool. */
+export function namedProject(role: string) {
+  return id.describe(`${role}: a projectId from the projects lomi_connect returned for this workspace. ${ID_FORMAT}.`);
+}
 
 /** The page size of a bounded read: at most max, default def. */
 export function pageLimit(unit: string, max: number, def: number) {

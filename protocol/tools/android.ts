@@ -28,7 +28,7 @@ export const androidLaunch = {
     projectId: field.anchorProjectId,
     panelId: field.panelId,
     generation: field.androidGeneration,
-    appId: appId.describe("The application ID of an app installed on the device, such as com.example.app (at most 255 characters); Lomi refuses an app the device does not have."),
+    appId: appId.describe("The application ID of an app installed on the device, such as com.example.app (at most 255 characters); an app the device does not have is NOT_FOUND."),
     activity: z
       .string()
       .min(1)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { field, id, relativePath } from "../fields.js";
+import { field, id, namedProject, relativePath } from "../fields.js";
 import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
@@ -19,7 +19,7 @@ export const gitStatus = {
   title: "Read a project's Git status",
   description: `Reads the repository of a project: its branch, HEAD, the staged paths a commit would take, and the latest commits (at most ${GIT_COMMITS_MAX}, newest first).`,
   hints: READ_ONLY,
-  input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.projectId.describe(`The project whose repository to read: ${field.projectId.description}`) }),
+  input: z.strictObject({ workspaceId: field.workspaceId, projectId: namedProject("The project whose repository to read") }),
   data: z.strictObject({
     projectId: id,
     branch: z.string(),
@@ -40,7 +40,7 @@ export const gitCommit = {
   hints: changes({ destructive: false }),
   input: z.strictObject({
     workspaceId: field.workspaceId,
-    projectId: field.projectId.describe(`The project whose repository the commit goes to: ${field.projectId.description}`),
+    projectId: namedProject("The project whose repository the commit goes to"),
     message: z.string().min(1).max(5000).describe("The commit message: 1-5000 characters."),
     retryEpoch: field.retryEpoch,
     requestKey: field.requestKey,
