@@ -1,4 +1,5 @@
 import { DEFAULT_IDS } from "../protocol/ports.js";
+import { EVENTS_PAGE_DEFAULT } from "../protocol/tools/operation.js";
 
 /**
  * What the rules leave to the broker, as explicit knobs. The reference broker runs with
@@ -31,6 +32,6 @@ export const REFERENCE_POLICY: BrokerPolicy = {
   recordRunning: "before-dispatch",
   firstCheck: "epoch",
   ids: DEFAULT_IDS,
-  eventsPageSize: 50,
+  eventsPageSize: EVENTS_PAGE_DEFAULT,
   storeLock: "sqlite-exclusive",
 };
