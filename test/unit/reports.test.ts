@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { badgeSvg } from "../harness/report/badge.js";
-import { explainFailure } from "../harness/report/failure-context.js";
-import type { RuleReport } from "../harness/report/rule-verdicts.js";
-import { markdownReport, type RunSummary } from "../harness/report/write-reports.js";
+import { badgeSvg } from "../../harness/report/badge.js";
+import { explainFailure } from "../../harness/report/failure-context.js";
+import type { RuleReport } from "../../harness/report/rule-verdicts.js";
+import { markdownReport, type RunSummary } from "../../harness/report/write-reports.js";
 
 const ledgerEntry = (sequence: number, operationId: string) => ({
   sequence,

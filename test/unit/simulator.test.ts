@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LomiError } from "../protocol/errors.js";
-import { simulatorHandlers } from "../simulator/handlers.js";
-import { SimulatorHost } from "../simulator/host.js";
-import { serveHandlers } from "../simulator/http-server.js";
-import { Simulator } from "../simulator/simulator.js";
-import { readWorldFile } from "../simulator/world-file.js";
-import { NativeClient } from "../reference-broker/native-client.js";
-import { SimControl } from "../harness/sim-control.js";
+import { LomiError } from "../../protocol/errors.js";
+import { simulatorHandlers } from "../../simulator/handlers.js";
+import { SimulatorHost } from "../../simulator/host.js";
+import { serveHandlers } from "../../simulator/http-server.js";
+import { Simulator } from "../../simulator/simulator.js";
+import { readWorldFile } from "../../simulator/world-file.js";
+import { NativeClient } from "../../reference-broker/native-client.js";
+import { SimControl } from "../../harness/sim-control.js";
 
 const world = () => readWorldFile();
 const permit = (operationId: string) => ({ operationId, receiptKey: "a".repeat(64), fingerprint: "b".repeat(64) });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
-import { freePort } from "../harness/free-port.js";
+import { freePort } from "../../harness/free-port.js";
+import { stepVocabulary } from "../../harness/step-vocabulary.js";
 
 const run = (bin: string, ...args: string[]) => spawnSync(process.execPath, [`bin/${bin}.js`, ...args], { encoding: "utf8", env: { ...process.env, LOMI_NATIVE_URL: "", LOMI_STORE_PATH: "" } });
 
@@ -61,4 +62,11 @@ test("lomi-conformance --broker-url with nothing listening stops with exit 2 and
   const r = run("lomi-conformance", "--broker-url", "http://127.0.0.1:9/mcp", "--native-port", String(nativePort), "--timeout-ms", "2000");
   assert.equal(r.status, 2);
   assert.match(r.stderr, new RegExp(`no MCP server answers at http://127\\.0\\.0\\.1:9/mcp .*Start your broker first, with LOMI_NATIVE_URL=http://127\\.0\\.0\\.1:${nativePort}`));
+});
+
+test("lomi-conformance steps prints every step with its example", async () => {
+  const vocabulary = await stepVocabulary();
+  const r = run("lomi-conformance", "steps");
+  assert.equal(r.status, 0, r.stderr);
+  for (const s of vocabulary.steps) assert.ok(r.stdout.includes(`e.g. ${s.keyword} ${s.example!.text}`), s.pattern);
 });

@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { UrlAdapter } from "../harness/adapters/url.js";
-import { scenarioCatalogue } from "../harness/feature-catalogue.js";
-import { freePort } from "../harness/free-port.js";
-import { SimulatorFixture } from "../harness/simulator-fixture.js";
-import { readWorldFile } from "../simulator/world-file.js";
-import { conformance, withHttpBroker } from "./support/runs.js";
+import { UrlAdapter } from "../../harness/adapters/url.js";
+import { scenarioCatalogue } from "../../harness/feature-catalogue.js";
+import { freePort } from "../../harness/free-port.js";
+import { SimulatorFixture } from "../../harness/simulator-fixture.js";
+import { readWorldFile } from "../../simulator/world-file.js";
+import { conformance, withHttpBroker } from "../support/runs.js";
 
 interface Report {
   verdict: string;

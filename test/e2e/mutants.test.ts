@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it, test } from "node:test";
-import { UrlAdapter } from "../harness/adapters/url.js";
-import { freePort } from "../harness/free-port.js";
-import { familyOf, loadRules } from "../harness/rules.js";
-import { MUTANTS } from "../mutants/index.js";
-import type { Mutant } from "../mutants/mutant.js";
-import { conformance, withHttpBroker, type CliRun } from "./support/runs.js";
+import { UrlAdapter } from "../../harness/adapters/url.js";
+import { freePort } from "../../harness/free-port.js";
+import { familyOf, loadRules } from "../../harness/rules.js";
+import { MUTANTS } from "../../mutants/index.js";
+import type { Mutant } from "../../mutants/mutant.js";
+import { conformance, withHttpBroker, type CliRun } from "../support/runs.js";
 
 const rules = loadRules();
 const rulesOf = (family: string) => rules.rules.filter((r) => familyOf(r.id) === family).map((r) => r.id);

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { baselineReport, gateProblems, isConformant, judgeRules } from "../harness/report/rule-verdicts.js";
-import { loadBaseline, type Baseline } from "../harness/report/baseline.js";
-import type { ScenarioResult } from "../harness/report/scenario-results.js";
-import type { Rule } from "../harness/rules.js";
-import { conformance } from "./support/runs.js";
+import { baselineReport, gateProblems, isConformant, judgeRules } from "../../harness/report/rule-verdicts.js";
+import { loadBaseline, type Baseline } from "../../harness/report/baseline.js";
+import type { ScenarioResult } from "../../harness/report/scenario-results.js";
+import type { Rule } from "../../harness/rules.js";
+import { conformance } from "../support/runs.js";
 
 const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
 const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"], status = verdict === "pass" ? "PASSED" : "FAILED"): ScenarioResult => ({
