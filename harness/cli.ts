@@ -1,12 +1,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { HarnessError } from "./harness-error.js";
-import { preflightImage } from "./image-preflight.js";
 import type { Level } from "./report/rule-verdicts.js";
-import { runSuite } from "./run-suite.js";
 import type { RunParameters } from "./run-parameters.js";
-import { formatVocabulary, stepVocabulary } from "./step-vocabulary.js";
-import { preflightUrl } from "./url-preflight.js";
 
 const DEFAULT_NATIVE_PORT = 4545;
 
@@ -120,6 +116,7 @@ async function main(): Promise<number> {
   }
   if (positionals.length > 0) {
     if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the only command is "steps"`);
+    const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     process.stdout.write(formatVocabulary(await stepVocabulary()));
     return 0;
   }
@@ -134,8 +131,10 @@ async function main(): Promise<number> {
 
   // The seed first, so a failing run can be replayed.
   process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
-  if (parameters.adapter === "image") await preflightImage(parameters.brokerImage);
-  const serverInfo = parameters.adapter === "url" ? await preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs) : undefined;
+  // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
+  if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
+  const serverInfo = parameters.adapter === "url" ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs) : undefined;
+  const { runSuite } = await import("./run-suite.js");
   return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline) });
 }
 

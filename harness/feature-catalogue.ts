@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
+import { kitPath } from "../protocol/kit-root.js";
 
-export const FEATURES_DIR = fileURLToPath(new URL("../features", import.meta.url));
+export const FEATURES_DIR = kitPath("features");
 
 export interface ScenarioEntry {
   uri: string;

@@ -1,6 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { scenarioCatalogue } from "./feature-catalogue.js";
 import { loadBaseline, NO_BASELINE } from "./report/baseline.js";
@@ -9,8 +8,10 @@ import { readBrokerIdentity, readScenarioResults } from "./report/scenario-resul
 import { REPORT_FILES, summarize, writeReports, type RunSummary } from "./report/write-reports.js";
 import { citedRules, loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
+import { STEP_FILES, WORKER_NODE_OPTION } from "./step-files.js";
+import { KIT_ROOT } from "../protocol/kit-root.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = KIT_ROOT;
 
 export interface SuiteOptions {
   parameters: RunParameters;
@@ -36,8 +37,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   // Only this run's own files go: --reports may name a folder that holds other things.
   for (const f of REPORT_FILES) rmSync(path.join(o.reports, f), { force: true });
   const messages = path.join(o.reports, "messages.ndjson");
-  // Parallel workers load the TypeScript steps through tsx too.
-  if (!(process.env.NODE_OPTIONS ?? "").includes("tsx")) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import tsx`.trim();
+  // Parallel workers load the steps as this process does.
+  if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();
   process.env.LOMI_STEP_TIMEOUT_MS = String(o.parameters.timeoutMs);
 
   const started = Date.now();
@@ -46,7 +47,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
       file: false,
       provided: {
         paths: [path.join(ROOT, "features/**/*.feature")],
-        import: [path.join(ROOT, "steps/**/*.ts")],
+        import: [STEP_FILES],
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
