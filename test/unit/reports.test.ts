@@ -29,8 +29,9 @@ test("a failure keeps the last request and reply, and the ledger entries of the 
   assert.deepEqual(f.ledger.map((e) => e.operationId), ["op-2"]);
 });
 
-test("a call that never answered is explained by why", () => {
-  const f = explainFailure(undefined, "timeout", { exchanges: [{ agent: "agent", tool: "lomi_workspace_list", args: {}, reply: undefined, error: "timed out after 10000 ms" }], ledger: [], brokerLog: "" });
+test("a call that never answered is explained by why, as the attachment carries it (JSON drops the absent reply)", () => {
+  const context = { exchanges: [{ agent: "agent", tool: "lomi_workspace_list", args: {}, reply: undefined, error: "timed out after 10000 ms" }], ledger: [], brokerLog: "" };
+  const f = explainFailure(undefined, "timeout", JSON.parse(JSON.stringify(context)));
   assert.equal(f.reply, "timed out after 10000 ms");
 });
 
