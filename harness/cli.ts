@@ -132,9 +132,15 @@ async function main(): Promise<number> {
   // The seed first, so a failing run can be replayed.
   process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
   // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
+  const { clearReports, runSuite } = await import("./run-suite.js");
+  clearReports(reports);
   if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
-  const serverInfo = parameters.adapter === "url" ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs) : undefined;
-  const { runSuite } = await import("./run-suite.js");
+  const serverInfo =
+    parameters.adapter === "url"
+      ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
+      : parameters.adapter === "command"
+        ? await (await import("./command-preflight.js")).preflightCommand(parameters.brokerCommand, seed, timeoutMs)
+        : undefined;
   return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline) });
 }
 

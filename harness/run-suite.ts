@@ -25,6 +25,13 @@ export interface SuiteOptions {
   baselineFile: string | undefined;
 }
 
+/** Removes an earlier run's reports, so none passes for this run's (a preflight may stop it). */
+export function clearReports(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  // Only the report files go: --reports may name a folder that holds other things.
+  for (const f of REPORT_FILES) rmSync(path.join(dir, f), { force: true });
+}
+
 /** Runs the scenarios, judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails). */
 export async function runSuite(o: SuiteOptions): Promise<number> {
   const rulesFile = loadRules();
@@ -33,9 +40,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   // A baseline with a typo is refused before anything runs.
   const baseline = o.baselineFile ? loadBaseline(o.baselineFile, known, new Set(all.map((s) => s.name))) : NO_BASELINE;
 
-  mkdirSync(o.reports, { recursive: true });
-  // Only this run's own files go: --reports may name a folder that holds other things.
-  for (const f of REPORT_FILES) rmSync(path.join(o.reports, f), { force: true });
+  clearReports(o.reports);
   const messages = path.join(o.reports, "messages.ndjson");
   // Parallel workers load the steps as this process does.
   if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();

@@ -7,6 +7,7 @@ import { baselineReport, gateProblems, isConformant, judgeRules } from "../../ha
 import { loadBaseline, type Baseline } from "../../harness/report/baseline.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import type { Rule } from "../../harness/rules.js";
+import { TIMEOUT_ARGS } from "../support/budget.js";
 import { conformance } from "../support/runs.js";
 
 const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
@@ -85,13 +86,13 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
     return file;
   };
   const report = (reports: string) => JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as { verdict: string; rules: Array<{ id: string; verdict: string }> };
-  const broken = ["--broker-cmd", "node test/fixtures/brokers/exit-at-start.mjs", "--tags", "@OP-05", "--timeout-ms", "1500"];
+  const broken = ["--broker-cmd", "node test/fixtures/brokers/silent-after-initialize.mjs", "--tags", "@OP-05", ...TIMEOUT_ARGS];
 
   const today = await conformance([...broken, "--reports", path.join(dir, "today")]);
   assert.equal(today.code, 1);
   const failing = report(path.join(dir, "today")).rules.filter((r) => r.verdict === "fail").map((r) => r.id);
   assert.ok(failing.includes("OP-05"), failing.join());
-  const baseline = write("expected.json", failing.map((rule) => ({ rule, reason: "our broker cannot start yet" })));
+  const baseline = write("expected.json", failing.map((rule) => ({ rule, reason: "our broker does not answer tool calls yet" })));
 
   const gated = await conformance([...broken, "--reports", path.join(dir, "gated"), "--baseline", baseline]);
   assert.equal(gated.code, 0, gated.output.slice(-2000));
