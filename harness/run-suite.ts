@@ -32,7 +32,7 @@ export function clearReports(dir: string): void {
   for (const f of REPORT_FILES) rmSync(path.join(dir, f), { force: true });
 }
 
-/** Runs the scenarios, judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails). */
+/** Runs the scenarios, judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
 export async function runSuite(o: SuiteOptions): Promise<number> {
   const rulesFile = loadRules();
   const known = new Set(rulesFile.rules.map((r) => r.id));
@@ -101,6 +101,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     process.stdout.write(`  ${r.verdict.toUpperCase().replace("-", " ")} ${r.id}: ${r.reason}\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
+  const faults = results.filter((r) => r.harnessFault !== undefined);
+  for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
   process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
-  return problems.length === 0 ? 0 : 1;
+  // The harness's own failure invalidates the run whatever the rules say.
+  return faults.length > 0 ? 2 : problems.length === 0 ? 0 : 1;
 }

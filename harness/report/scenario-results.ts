@@ -16,6 +16,8 @@ export interface ScenarioResult {
   durationMs: number;
   /** For a failure: the step, the request and reply, the ledger. */
   failure?: FailureExplanation;
+  /** The harness's own failure that stopped the scenario: judged neither way, the run exits 2. */
+  harnessFault?: string;
 }
 
 interface GherkinStep {
@@ -45,6 +47,7 @@ interface Running {
   failedStepId: string | undefined;
   ms: number;
   na: string | undefined;
+  harnessFault: string | undefined;
   context: FailureContext | undefined;
   finished: boolean;
 }
@@ -54,6 +57,8 @@ export const BROKER_IDENTITY = "broker-identity: ";
 
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 const NOT_APPLICABLE = "not-applicable: ";
+/** The attachment prefix of a step stopped by the harness's own failure, not the broker's. */
+export const HARNESS_FAULT = "harness-error: ";
 
 function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
   for (const child of children) {
@@ -110,6 +115,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         failedStepId: undefined,
         ms: 0,
         na: undefined,
+        harnessFault: undefined,
         context: undefined,
         finished: false,
       });
@@ -129,6 +135,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     const a = e.attachment;
     const s = a?.testCaseStartedId ? started.get(a.testCaseStartedId) : undefined;
     if (a && s && a.body.startsWith(NOT_APPLICABLE)) s.na = a.body.slice(NOT_APPLICABLE.length);
+    if (a && s && a.body.startsWith(HARNESS_FAULT)) s.harnessFault = a.body.slice(HARNESS_FAULT.length);
     if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = JSON.parse(a.body) as FailureContext;
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const f = started.get(e.testCaseFinished.testCaseStartedId);
@@ -149,9 +156,11 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     .filter((s) => s.finished)
     .map((s) => {
       const pickle = pickles.get(s.pickleId)!;
-      const verdict: ScenarioVerdict = s.worst === "PASSED" ? "pass" : s.worst === "SKIPPED" && s.na ? "not-applicable" : "fail";
+      const verdict: ScenarioVerdict = s.worst === "PASSED" ? "pass" : (s.worst === "SKIPPED" && s.na) || s.harnessFault ? "not-applicable" : "fail";
       const reason =
-        verdict === "pass"
+        s.harnessFault !== undefined
+          ? `harness error, the broker is not judged: ${s.harnessFault}`
+          : verdict === "pass"
           ? undefined
           : verdict === "not-applicable"
             ? s.na
@@ -170,6 +179,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         reason,
         durationMs: Math.round(s.ms),
         ...(verdict === "fail" ? { failure: explainFailure(stepText(s), reason!, s.context) } : {}),
+        ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
       };
     });
 }

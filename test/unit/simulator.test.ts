@@ -7,6 +7,7 @@ import { serveHandlers } from "../../simulator/http-server.js";
 import { Simulator } from "../../simulator/simulator.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { NativeClient } from "../../reference-broker/native-client.js";
+import { HarnessError } from "../../harness/harness-error.js";
 import { SimControl } from "../../harness/sim-control.js";
 
 const world = () => readWorldFile();
@@ -82,4 +83,11 @@ test("the same handlers serve the bridge and control API over real HTTP on 127.0
   } finally {
     await server.close();
   }
+});
+
+test("a simulator that does not answer the harness is the harness's own failure, never a broker's rule failure", async () => {
+  const server = await serveHandlers(simulatorHandlers(new SimulatorHost(readWorldFile(), 1)));
+  const control = new SimControl(server.url);
+  await server.close();
+  await assert.rejects(control.ledger(), (error: unknown) => error instanceof HarnessError && error.kind === "harness" && /did not answer GET .*ledger/.test(error.message));
 });
