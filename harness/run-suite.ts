@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { scenarioCatalogue } from "./feature-catalogue.js";
 import { loadBaseline, NO_BASELINE } from "./report/baseline.js";
@@ -12,6 +13,8 @@ import { STEP_FILES, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
+/** This folder's progress formatter, compiled or TypeScript as this module is. */
+const PROGRESS_FORMATTER = fileURLToPath(new URL(`./progress-formatter${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 export interface SuiteOptions {
   parameters: RunParameters;
@@ -57,7 +60,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
         worldParameters: o.parameters,
-        format: ["progress", `html:${path.join(o.reports, "cucumber.html")}`, `junit:${path.join(o.reports, "junit.xml")}`, `message:${messages}`],
+        format: [PROGRESS_FORMATTER, `html:${path.join(o.reports, "cucumber.html")}`, `junit:${path.join(o.reports, "junit.xml")}`, `message:${messages}`],
       },
     },
     { cwd: ROOT },

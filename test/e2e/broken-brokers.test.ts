@@ -53,6 +53,7 @@ for (const { name, command, because, stderr } of AT_START) {
 test("a broker that goes silent after initialize fails its scenarios with the reason, every report is written, no process is left", () => {
   const { r, reports, started } = runAgainst("node test/fixtures/brokers/silent-after-initialize.mjs", "silent-after-initialize");
   assert.equal(r.status, 1, `exit 1 (a rule failed), got ${r.status}: ${r.stderr}`);
+  assert.match(r.stdout, /^\[1\/2\] (OP-05|INPUT-02) .+ … FAILED \d+\.\d s$/m, "a log line per finished scenario");
   const run = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8"));
   const rule = run.rules.find((x: { id: string }) => x.id === "OP-05");
   assert.equal(rule.verdict, "fail");
