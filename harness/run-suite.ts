@@ -28,6 +28,12 @@ export interface SuiteOptions {
   baselineFile: string | undefined;
 }
 
+const countBy = (ids: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const id of ids) counts[id] = (counts[id] ?? 0) + 1;
+  return counts;
+};
+
 /** Removes an earlier run's reports, so none passes for this run's (a preflight may stop it). */
 export function clearReports(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -90,12 +96,14 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     scenarios: summarize(results, expectedFailures),
     rules,
     baselineEntries: entries,
+    scenariosInSuite: countBy(all.flatMap((sc) => citedRules(sc.tags, known))),
   };
   writeReports(o.reports, run);
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
+  const partial = o.tags ? `PARTIAL RUN (tags ${o.tags}), on the rules it reached: ` : "";
   process.stdout.write(
-    `\nlomi-conformance: ${run.verdict.toUpperCase().replace(/-/g, " ")} — rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
+    `\nlomi-conformance: ${partial}${run.verdict.toUpperCase().replace(/-/g, " ")} — rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
       `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
       `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,
@@ -106,7 +114,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
   const faults = results.filter((r) => r.harnessFault !== undefined);
   for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
-  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
+  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
   // The harness's own failure invalidates the run whatever the rules say.
   return faults.length > 0 ? 2 : problems.length === 0 ? 0 : 1;
 }
