@@ -1,9 +1,9 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { scenarioCatalogue } from "./feature-catalogue.js";
-import { loadBaseline, NO_BASELINE } from "./report/baseline.js";
+import { baselineFileFor, loadBaseline, NO_BASELINE } from "./report/baseline.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, type Level } from "./report/rule-verdicts.js";
 import { readBrokerIdentity, readScenarioResults } from "./report/scenario-results.js";
 import { REPORT_FILES, summarize, writeReports, type RunSummary } from "./report/write-reports.js";
@@ -26,6 +26,8 @@ export interface SuiteOptions {
   reports: string;
   level: Level;
   baselineFile: string | undefined;
+  /** Where to write the baseline that expects this run's failing rules (--write-baseline). */
+  writeBaseline: string | undefined;
 }
 
 const countBy = (ids: string[]): Record<string, number> => {
@@ -99,6 +101,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     scenariosInSuite: countBy(all.flatMap((sc) => citedRules(sc.tags, known))),
   };
   writeReports(o.reports, run);
+  if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(rules));
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
   const partial = o.tags ? `PARTIAL RUN (tags ${o.tags}), on the rules it reached: ` : "";
@@ -112,6 +115,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     process.stdout.write(`  ${r.verdict.toUpperCase().replace("-", " ")} ${r.id}: ${r.reason}\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
+  if (o.writeBaseline) process.stdout.write(`lomi-conformance: wrote a baseline of ${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s) to ${o.writeBaseline}; replace each placeholder reason\n`);
   const faults = results.filter((r) => r.harnessFault !== undefined);
   for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
   process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);

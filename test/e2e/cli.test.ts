@@ -70,3 +70,19 @@ test("lomi-conformance steps prints every step with its example", async () => {
   assert.equal(r.status, 0, r.stderr);
   for (const s of vocabulary.steps) assert.ok(r.stdout.includes(`e.g. ${s.keyword} ${s.example!.text}`), s.pattern);
 });
+
+test("lomi-conformance suggests the option a misspelt one meant", () => {
+  const r = run("lomi-conformance", "--tagz", "@OP-05");
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown option --tagz; did you mean --tags\?/);
+});
+
+test("lomi-conformance refuses a malformed tag expression with cucumber's message, and one that selects nothing, before running", () => {
+  const bad = run("lomi-conformance", "--tags", "@OP-05 and", "--reports", "/tmp/lomi-cli-bad-tags");
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--tags: Tag expression "@OP-05 and" could not be parsed because of syntax error: Expected operand/);
+  const none = run("lomi-conformance", "--tags", "@NOPE-99", "--reports", "/tmp/lomi-cli-no-tags");
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /--tags "@NOPE-99" selects no scenario/);
+  assert.doesNotMatch(none.stdout, /scenarios? \(/, "nothing ran");
+});
