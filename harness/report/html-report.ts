@@ -1,6 +1,6 @@
 import { loadRules } from "../rules.js";
 import type { RuleReport } from "./rule-verdicts.js";
-import { ranOf, type RunSummary } from "./write-reports.js";
+import { headlineOf, listedRules, ranOf, type RunSummary } from "./write-reports.js";
 
 const COLOUR: Record<RuleReport["verdict"], string> = {
   pass: "#1a7f37",
@@ -38,7 +38,8 @@ function ruleSection(r: RuleReport, run: RunSummary): string {
     .map((s) => `<li><span class="dot" style="background:${COLOUR[s.verdict === "baselined" ? "baselined" : s.verdict]}"></span>${escape(s.name)} <small>${escape(s.uri)}:${s.line ?? "?"} · ${s.verdict}</small>${s.reason && !s.failure ? `<div class="reason">${escape(s.reason)}</div>` : ""}${s.failure ? failureBlock(s.failure) : ""}</li>`)
     .join("");
   return [
-    `<details id="${r.id}" class="rule"><summary><span class="chip" style="background:${COLOUR[r.verdict]}">${r.id}</span> <b>${escape(verdictText(r, run))}</b> · ${r.level} · ${escape(r.title)}</summary>`,
+    // A failed rule is open from the start: what failed is what a reader came for.
+    `<details id="${r.id}" class="rule"${r.verdict === "fail" ? " open" : ""}><summary><span class="chip" style="background:${COLOUR[r.verdict]}">${r.id}</span> <b>${escape(verdictText(r, run))}</b> · ${r.level} · ${escape(r.title)}</summary>`,
     `<blockquote>${escape(r.source)}</blockquote>`,
     r.decision ? `<p><b>Decision:</b> ${escape(r.decision)}</p>` : "",
     r.reason ? `<p class="reason">${escape(r.reason)}</p>` : "",
@@ -62,7 +63,10 @@ export function htmlReport(run: RunSummary): string {
       return `<tr><th title="${escape(families[family] ?? "")}">${family}<small>${escape(families[family] ?? "")}</small></th><td>${cells}</td></tr>`;
     })
     .join("");
+  const listed = new Set(listedRules(run));
   const sections = [...byFamily]
+    .map(([family, all]) => [family, all.filter((r) => listed.has(r))] as const)
+    .filter(([, rules]) => rules.length > 0)
     .map(([family, rules]) => `<h2>${family} · ${escape(families[family] ?? "")}</h2>${rules.map((r) => ruleSection(r, run)).join("")}`)
     .join("");
   const counts = (Object.keys(COLOUR) as RuleReport["verdict"][])
@@ -70,10 +74,9 @@ export function htmlReport(run: RunSummary): string {
     .filter(([, n]) => n > 0)
     .map(([v, n]) => `<span class="legend"><span class="dot" style="background:${COLOUR[v]}"></span>${n} ${v}</span>`)
     .join(" ");
-  const partial = run.tags ? ` · partial run, tags <code>${escape(run.tags)}</code>` : "";
   const identity = run.broker.serverInfo ? ` (${escape(run.broker.serverInfo.name)} ${escape(run.broker.serverInfo.version)})` : "";
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Lomi conformance: ${escape(run.verdict)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Lomi conformance: ${escape(headlineOf(run, (t) => t))}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1f2328;max-width:1200px}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #d0d7de}
@@ -90,8 +93,8 @@ blockquote{margin:8px 0;padding-left:10px;border-left:3px solid #d0d7de;color:#5
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}
 .reason{color:#57606a} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
 </style></head><body>
-<h1>Lomi conformance: ${escape(run.verdict)}</h1>
-<div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level}${partial} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed</div>
+<h1>Lomi conformance: ${headlineOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
+<div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed</div>
 <div>${counts}</div>
 <table class="grid">${grid}</table>
 ${sections}

@@ -33,6 +33,12 @@ export function ranOf(r: RuleReport, run: Pick<RunSummary, "scenariosInSuite">):
   return { ran: r.scenarios.length, inSuite: run.scenariosInSuite[r.id] ?? r.scenarios.length };
 }
 
+/** What the run concluded, saying first when a --tags run reached only part of the suite. */
+export function headlineOf(run: RunSummary, code: (text: string) => string): string {
+  if (!run.tags) return HEADLINE[run.verdict];
+  return `partial run (tags ${code(run.tags)}): ${listedRules(run).length} of ${run.rules.length} rules reached, ${HEADLINE[run.verdict]} on those`;
+}
+
 /** The rules a report lists: a --tags run lists only those it reached. */
 export const listedRules = (run: RunSummary) => (run.tags ? run.rules.filter((r) => r.verdict !== "not-selected") : run.rules);
 
@@ -103,11 +109,8 @@ function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["sce
 export function markdownReport(run: RunSummary): string {
   const identity = run.broker.serverInfo ? ` (${run.broker.serverInfo.name} ${run.broker.serverInfo.version})` : "";
   const listed = listedRules(run);
-  const headline = run.tags
-    ? `partial run (tags \`${run.tags}\`): ${listed.length} of ${run.rules.length} rules reached, ${HEADLINE[run.verdict]} on those`
-    : HEADLINE[run.verdict];
   const head = [
-    `## Lomi conformance: ${headline}`,
+    `## Lomi conformance: ${headlineOf(run, (t) => `\`${t}\``)}`,
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
     `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,

@@ -103,6 +103,6 @@ test("conformance.html is one self-contained page: a cell per rule coloured by v
   const html = htmlReport(run("not-conformant", [{ ...ruleReport("IDEM-01", "fail", [failed]), source: "A retry returns the first operation.", decision: "Keys are per pairing." }, ruleReport("OP-01", "pass")]));
   assert.match(html, /<a class="cell" href="#IDEM-01"[^>]*style="background:#cf222e">01/);
   assert.match(html, /<a class="cell" href="#OP-01"[^>]*style="background:#1a7f37">01/);
-  assert.match(html, /<details id="IDEM-01" class="rule">[\s\S]*A retry returns the first operation\.[\s\S]*Keys are per pairing\.[\s\S]*Then Lomi saw 1 dispatch[\s\S]*expected 1, saw 2[\s\S]*lomi_terminal_create[\s\S]*k&lt;1&gt;/);
+  assert.match(html, /<details id="IDEM-01" class="rule" open>[\s\S]*A retry returns the first operation\.[\s\S]*Keys are per pairing\.[\s\S]*Then Lomi saw 1 dispatch[\s\S]*expected 1, saw 2[\s\S]*lomi_terminal_create[\s\S]*k&lt;1&gt;/);
   assert.doesNotMatch(html, /(src|href)="https?:/, "nothing is fetched from the network");
 });
