@@ -2,44 +2,60 @@
 // into dist/, because loading the TypeScript through tsx costs seconds at every start. While a
 // source file is newer than the build (a developer's edit, a checkout), they run the TypeScript
 // through tsx instead, so an edit never runs stale code.
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const DIST = path.join(ROOT, "dist");
-/** Written last by the build: its time says when dist/ was complete. */
+/** Written last by the build: its time says when dist/ was complete, its text how many files it compiled. */
 export const BUILD_STAMP = path.join(DIST, "built-at");
 /** The folders compiled into dist/ (tests and benchmarks run through tsx). */
 export const SOURCE_DIRS = ["protocol", "reference-broker", "simulator", "harness", "steps", "mutants"];
 
-/** The newest change under `dir`: a file's edit, or a folder's (a file added, renamed or removed). */
-function newestChange(dir) {
-  let newest = statSync(dir).mtimeMs;
+/** Whether `name` is a file the build compiles. */
+export const compiles = (name) => name.endsWith(".ts") && !name.endsWith(".d.ts");
+
+/** The newest file under `dir` and how many files there the build compiles. */
+function survey(dir) {
+  let newest = 0;
+  let count = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(full) : statSync(full).mtimeMs);
+    if (entry.isDirectory()) {
+      const inner = survey(full);
+      newest = Math.max(newest, inner.newest);
+      count += inner.count;
+    } else {
+      newest = Math.max(newest, statSync(full).mtimeMs);
+      if (compiles(entry.name)) count++;
+    }
   }
-  return newest;
+  return { newest, count };
 }
 
-/** Whether dist/ was built after the last change to any source folder present here. */
+/**
+ * Whether dist/ was built from the sources as they are: no file is newer than the build, and as
+ * many files compile as it compiled (one added or removed since changes the count). Folder times
+ * are not used: npm pack and tar do not keep them.
+ */
 export function buildIsFresh() {
-  let builtAt;
+  let stamp;
   try {
-    builtAt = statSync(BUILD_STAMP).mtimeMs;
+    stamp = { at: statSync(BUILD_STAMP).mtimeMs, count: Number(readFileSync(BUILD_STAMP, "utf8").trim()) };
   } catch {
     return false;
   }
-  return SOURCE_DIRS.every((dir) => {
+  let newest = 0;
+  let count = 0;
+  for (const dir of SOURCE_DIRS) {
     const full = path.join(ROOT, dir);
-    try {
-      statSync(full);
-    } catch {
-      return true; // an image or package that ships without this folder
-    }
-    return newestChange(full) <= builtAt;
-  });
+    if (!existsSync(full)) return false;
+    const s = survey(full);
+    newest = Math.max(newest, s.newest);
+    count += s.count;
+  }
+  return newest <= stamp.at && count === stamp.count;
 }
 
 /** Imports a TypeScript entry point (path from the kit's root): compiled when fresh, else through tsx. */

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { freePort } from "../../harness/free-port.js";
 import { stepVocabulary } from "../../harness/step-vocabulary.js";
+import { TIMEOUT_ARGS } from "../support/budget.js";
 
 const run = (bin: string, ...args: string[]) => spawnSync(process.execPath, [`bin/${bin}.js`, ...args], { encoding: "utf8", env: { ...process.env, LOMI_NATIVE_URL: "", LOMI_STORE_PATH: "" } });
 
@@ -59,7 +60,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
 
 test("lomi-conformance --broker-url with nothing listening stops with exit 2 and says what to start", async () => {
   const nativePort = await freePort();
-  const r = run("lomi-conformance", "--broker-url", "http://127.0.0.1:9/mcp", "--native-port", String(nativePort), "--timeout-ms", "2000");
+  const r = run("lomi-conformance", "--broker-url", "http://127.0.0.1:9/mcp", "--native-port", String(nativePort), ...TIMEOUT_ARGS);
   assert.equal(r.status, 2);
   assert.match(r.stderr, new RegExp(`no MCP server answers at http://127\\.0\\.0\\.1:9/mcp .*Start your broker first, with LOMI_NATIVE_URL=http://127\\.0\\.0\\.1:${nativePort}`));
 });
