@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { LomiError } from "../protocol/errors.js";
+import type { ClockMode } from "../simulator/lomi-clock.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { createMcpServer } from "./mcp-server.js";
@@ -11,7 +12,8 @@ const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
 Usage:
   lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--seed N]
-  lomi-broker --simulate [--approve-pairings] [--world FILE] [--store FILE] [--transport stdio|http] [--port N]
+  lomi-broker --simulate [--approve-pairings] [--world FILE] [--clock real|virtual] [--control-port N]
+              [--store FILE] [--transport stdio|http] [--port N]
 
 Options:
   --native-url URL     the native bridge of Lomi (default: $LOMI_NATIVE_URL)
@@ -22,6 +24,11 @@ Options:
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
   --world FILE         with --simulate: the world seed (default fixtures/worlds/default.json)
+  --clock MODE         with --simulate: Lomi's clock, real (default: follows real time, so commands
+                       finish and retry epochs expire) or virtual (stands still until advanced, so the
+                       same seed replays the same run)
+  --control-port N     with --simulate: also serve the simulated Lomi's control API on 127.0.0.1:N
+                       (0 picks a free one), e.g. for lomi-sim clock advance 24h --url URL
   -h, --help           this text
 
 Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED as above; LOMI_BROKER_FAULTS arms fault
@@ -48,6 +55,8 @@ async function main(parts: BrokerParts): Promise<void> {
         simulate: { type: "boolean", default: false },
         "approve-pairings": { type: "boolean", default: false },
         world: { type: "string" },
+        clock: { type: "string", default: "real" },
+        "control-port": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -73,15 +82,26 @@ async function main(parts: BrokerParts): Promise<void> {
   if (values.simulate) {
     // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) and the HTTP
     // endpoint cost a broker that serves stdio most of its start-up time.
-    const [{ readWorldFile }, { SimulatorHost }, { simulatorHandlers }, { IN_PROCESS_ORIGIN, interceptInProcess }] = await Promise.all([
+    const [{ readWorldFile }, { SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, interceptInProcess }] = await Promise.all([
       import("../simulator/world-file.js"),
       import("../simulator/host.js"),
       import("../simulator/handlers.js"),
+      import("../simulator/http-server.js"),
+      import("../simulator/lomi-clock.js"),
       import("../simulator/interception.js"),
     ]);
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
-    interceptInProcess(simulatorHandlers(new SimulatorHost(world, seed)));
+    const clock = values.clock as ClockMode;
+    if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
+    const host = new SimulatorHost(world, seed, clock);
+    interceptInProcess(simulatorHandlers(host));
+    if (values["control-port"] !== undefined) {
+      const controlPort = Number(values["control-port"]);
+      if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65535) fail(`--control-port must be a port number, not ${values["control-port"]}`);
+      const control = await serveHandlers(controlApiHandlers(host), controlPort);
+      process.stderr.write(`lomi-broker: simulated Lomi's control API on ${control.url} (clock ${clock})\n`);
+    }
     nativeUrl = IN_PROCESS_ORIGIN;
     storePath ??= path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-broker-")), "receipts.sqlite");
   }
