@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript entry point through tsx, so the kit needs no build step.
-import { register } from "tsx/esm/api";
+import { importEntry } from "./compiled.js";
 
-register();
-const { runBrokerCli } = await import("../reference-broker/cli.ts");
+const { runBrokerCli } = await importEntry("reference-broker/cli.ts");
 await runBrokerCli();

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// Runs the TypeScript entry point through tsx, so the kit needs no build step.
-import { register } from "tsx/esm/api";
+import { importEntry } from "./compiled.js";
 
-register();
-await import("../harness/cli.ts");
+await importEntry("harness/cli.ts");

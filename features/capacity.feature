@@ -6,7 +6,7 @@ Feature: Store capacity and deliberate maintenance
   Background:
     Given the agent is connected to workspace "ws-alpha"
 
-  @CAP-01 @CAP-04 @CAP-05
+  @CAP-01 @CAP-04 @CAP-05 @slow
   Scenario: A full store refuses new operations until a deliberate reconciliation
     Given the agent has filled the receipt store through the broker
     Then the store status shows 4096 receipts of 4096
@@ -28,7 +28,7 @@ Feature: Store capacity and deliberate maintenance
     And the agent creates a terminal "After" in workspace "ws-alpha" as "after"
     Then the reply admits a new operation
 
-  @CAP-02
+  @CAP-02 @slow
   Scenario: At 4,096 retry epochs lomi_connect answers RESOURCE_EXHAUSTED
     Given the agent has filled the retry epochs through the broker
     When the agent connects to workspace "ws-alpha"

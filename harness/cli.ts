@@ -1,12 +1,10 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { HarnessError } from "./harness-error.js";
-import { preflightImage } from "./image-preflight.js";
+import { suggestOption } from "./option-suggestion.js";
+import { checkTagSelection } from "./tag-selection.js";
 import type { Level } from "./report/rule-verdicts.js";
-import { runSuite } from "./run-suite.js";
 import type { RunParameters } from "./run-parameters.js";
-import { formatVocabulary, stepVocabulary } from "./step-vocabulary.js";
-import { preflightUrl } from "./url-preflight.js";
 
 const DEFAULT_NATIVE_PORT = 4545;
 
@@ -38,6 +36,8 @@ Options:
   --seed N               run seed; each scenario's seed derives from it (default 1)
   --baseline FILE        expected failures, by rule or scenario (docs/implementers.md); a baselined
                          failure does not fail the run, a baselined entry that passes does (stale)
+  --write-baseline FILE  after the run, write a baseline that expects today's failing rules, each
+                         with a reason to fill in (the run itself is judged as without it)
   --level L              must | should | may: which rules must pass to be conformant (default must)
   --require-all          every rule must be judged: a rule this broker's profile cannot judge (two
                          connections over stdio; crashes and fault hooks at a URL) fails the run
@@ -59,31 +59,33 @@ function integer(name: string, text: string, min = 0, max = Number.MAX_SAFE_INTE
   return n;
 }
 
+const OPTIONS = {
+  broker: { type: "string" },
+  "broker-cmd": { type: "string" },
+  "broker-url": { type: "string" },
+  "native-port": { type: "string" },
+  "broker-image": { type: "string" },
+  "broker-faults": { type: "boolean", default: false },
+  tags: { type: "string" },
+  parallel: { type: "string", default: "1" },
+  reports: { type: "string", default: "reports" },
+  seed: { type: "string", default: "1" },
+  baseline: { type: "string" },
+  level: { type: "string", default: "must" },
+  "require-all": { type: "boolean", default: false },
+  "timeout-ms": { type: "string", default: "10000" },
+  "write-baseline": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 function parse() {
   try {
-    return parseArgs({
-      allowPositionals: true,
-      options: {
-        broker: { type: "string" },
-        "broker-cmd": { type: "string" },
-        "broker-url": { type: "string" },
-        "native-port": { type: "string" },
-        "broker-image": { type: "string" },
-        "broker-faults": { type: "boolean", default: false },
-        tags: { type: "string" },
-        parallel: { type: "string", default: "1" },
-        reports: { type: "string", default: "reports" },
-        seed: { type: "string", default: "1" },
-        baseline: { type: "string" },
-        level: { type: "string", default: "must" },
-        "require-all": { type: "boolean", default: false },
-        "timeout-ms": { type: "string", default: "10000" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-    });
+    return parseArgs({ allowPositionals: true, options: OPTIONS, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    if (!unknown) throw new UsageError((error as Error).message);
+    const suggestion = suggestOption(unknown, Object.keys(OPTIONS));
+    throw new UsageError(`unknown option ${unknown}${suggestion ? `; did you mean ${suggestion}?` : ""}`);
   }
 }
 
@@ -126,6 +128,7 @@ async function main(): Promise<number> {
   }
   if (positionals.length > 0) {
     if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the only command is "steps"`);
+    const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     process.stdout.write(formatVocabulary(await stepVocabulary()));
     return 0;
   }
@@ -140,9 +143,18 @@ async function main(): Promise<number> {
 
   // The seed first, so a failing run can be replayed.
   process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
-  if (parameters.adapter === "image") await preflightImage(parameters.brokerImage);
-  const serverInfo = parameters.adapter === "url" ? await preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs) : undefined;
-  return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline), requireAll: values["require-all"] });
+  // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
+  if (values.tags !== undefined) checkTagSelection(values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+  const { clearReports, runSuite } = await import("./run-suite.js");
+  clearReports(reports);
+  if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
+  const serverInfo =
+    parameters.adapter === "url"
+      ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
+      : parameters.adapter === "command"
+        ? await (await import("./command-preflight.js")).preflightCommand(parameters.brokerCommand, seed, timeoutMs)
+        : undefined;
+  return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline), writeBaseline: values["write-baseline"] && path.resolve(values["write-baseline"]), requireAll: values["require-all"] });
 }
 
 // Ctrl+C or a CI runner's SIGTERM: exit, so the exit hooks kill every broker process group.

@@ -1,9 +1,10 @@
 /**
  * Why the harness stopped a scenario. `violation`: the broker broke a rule (a scenario failure);
  * `not-applicable`: the broker under test cannot take part (a verdict, never a pass);
- * `config`: the harness cannot run as asked (exit 2).
+ * `config`: the harness cannot run as asked (exit 2); `harness`: the harness's own machinery failed
+ * (its simulated Lomi did not answer it), which says nothing about the broker (exit 2).
  */
-export type HarnessErrorKind = "violation" | "not-applicable" | "config";
+export type HarnessErrorKind = "violation" | "not-applicable" | "config" | "harness";
 
 export class HarnessError extends Error {
   constructor(
@@ -11,10 +12,11 @@ export class HarnessError extends Error {
     message: string,
   ) {
     super(message);
-    this.name = kind === "violation" ? "ConformanceViolation" : kind === "not-applicable" ? "NotApplicable" : "HarnessConfigError";
+    this.name = kind === "violation" ? "ConformanceViolation" : kind === "not-applicable" ? "NotApplicable" : kind === "config" ? "HarnessConfigError" : "HarnessFault";
   }
 }
 
 export const violation = (message: string) => new HarnessError("violation", message);
 export const notApplicable = (reason: string) => new HarnessError("not-applicable", reason);
 export const configError = (message: string) => new HarnessError("config", message);
+export const harnessFault = (message: string) => new HarnessError("harness", message);

@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { KIT_ROOT } from "../protocol/kit-root.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = KIT_ROOT;
 
 /** What the reference broker's image is built from (node_modules is pinned by package-lock.json). */
 export const IMAGE_SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "bin", "protocol", "reference-broker", "simulator", "fixtures"];

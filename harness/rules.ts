@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { kitPath } from "../protocol/kit-root.js";
 
-export const RULES_FILE = fileURLToPath(new URL("../docs/rules.json", import.meta.url));
+export const RULES_FILE = kitPath("docs/rules.json");
 export const RULE_TAG = /^@([A-Z]+-\d{2})$/;
 
 export const ruleSchema = z.strictObject({

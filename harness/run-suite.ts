@@ -1,10 +1,10 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Writable } from "node:stream";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue } from "./feature-catalogue.js";
-import { loadBaseline, NO_BASELINE } from "./report/baseline.js";
+import { baselineFileFor, loadBaseline, NO_BASELINE } from "./report/baseline.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./report/rule-verdicts.js";
 import { configError } from "./harness-error.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
@@ -12,8 +12,12 @@ import { headlineOf, REPORT_FILES, summarize, writeReports, type RunSummary } fr
 import { profileOf } from "./profiles.js";
 import { citedRules, loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
+import { STEP_FILES, WORKER_NODE_OPTION } from "./step-files.js";
+import { KIT_ROOT } from "../protocol/kit-root.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = KIT_ROOT;
+/** This folder's progress formatter, compiled or TypeScript as this module is. */
+const PROGRESS_FORMATTER = fileURLToPath(new URL(`./progress-formatter${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 export interface SuiteOptions {
   parameters: RunParameters;
@@ -27,6 +31,8 @@ export interface SuiteOptions {
   baselineFile: string | undefined;
   /** Rules the profile cannot judge fail the run (for gates that want every rule). */
   requireAll: boolean;
+  /** Where to write the baseline that expects this run's failing rules (--write-baseline). */
+  writeBaseline: string | undefined;
 }
 
 /** Where the dry run's own console output goes: the run proper reports. */
@@ -41,7 +47,20 @@ function refuseBrokenSuite(results: ScenarioResult[]): void {
   throw configError(`${first.stepAt ?? `${first.uri}:${first.line ?? "?"}`}: ${first.configProblem}${more}`);
 }
 
-/** Runs the scenarios, judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails). */
+const countBy = (ids: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const id of ids) counts[id] = (counts[id] ?? 0) + 1;
+  return counts;
+};
+
+/** Removes an earlier run's reports, so none passes for this run's (a preflight may stop it). */
+export function clearReports(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  // Only the report files go: --reports may name a folder that holds other things.
+  for (const f of REPORT_FILES) rmSync(path.join(dir, f), { force: true });
+}
+
+/** Runs the scenarios, judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
 export async function runSuite(o: SuiteOptions): Promise<number> {
   const rulesFile = loadRules();
   const known = new Set(rulesFile.rules.map((r) => r.id));
@@ -49,12 +68,10 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   // A baseline with a typo is refused before anything runs.
   const baseline = o.baselineFile ? loadBaseline(o.baselineFile, known, new Set(all.map((s) => s.name))) : NO_BASELINE;
 
-  mkdirSync(o.reports, { recursive: true });
-  // Only this run's own files go: --reports may name a folder that holds other things.
-  for (const f of REPORT_FILES) rmSync(path.join(o.reports, f), { force: true });
+  clearReports(o.reports);
   const messages = path.join(o.reports, "messages.ndjson");
-  // Parallel workers load the TypeScript steps through tsx too.
-  if (!(process.env.NODE_OPTIONS ?? "").includes("tsx")) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import tsx`.trim();
+  // Parallel workers load the steps as this process does.
+  if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();
   process.env.LOMI_STEP_TIMEOUT_MS = String(o.parameters.timeoutMs);
 
   const { runConfiguration } = await loadConfiguration(
@@ -62,12 +79,12 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
       file: false,
       provided: {
         paths: [path.join(FEATURES_DIR, "**/*.feature")],
-        import: [path.join(ROOT, "steps/**/*.ts")],
+        import: [STEP_FILES],
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
         worldParameters: o.parameters,
-        format: ["progress", `html:${path.join(o.reports, "cucumber.html")}`, `message:${messages}`],
+        format: [PROGRESS_FORMATTER, `html:${path.join(o.reports, "cucumber.html")}`, `message:${messages}`],
       },
     },
     { cwd: ROOT },
@@ -118,12 +135,15 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     scenarios: summarize(results, expectedFailures),
     rules,
     baselineEntries: entries,
+    scenariosInSuite: countBy(all.flatMap((sc) => citedRules(sc.tags, known))),
   };
   writeReports(o.reports, run, results, baselinedScenarioReason);
+  if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(rules));
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
+  const partial = o.tags ? `PARTIAL RUN (tags ${o.tags}), on the rules it reached: ` : "";
   process.stdout.write(
-    `\nlomi-conformance: ${run.headline}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
+    `\nlomi-conformance: ${partial}${run.headline}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
       `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
       `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,
@@ -132,6 +152,10 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
-  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
-  return problems.length === 0 ? 0 : 1;
+  if (o.writeBaseline) process.stdout.write(`lomi-conformance: wrote a baseline of ${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s) to ${o.writeBaseline}; replace each placeholder reason\n`);
+  const faults = results.filter((r) => r.harnessFault !== undefined);
+  for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
+  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
+  // The harness's own failure invalidates the run whatever the rules say.
+  return faults.length > 0 ? 2 : problems.length === 0 ? 0 : 1;
 }

@@ -14,18 +14,26 @@ import { filesSnapshotReply } from "../protocol/files-control.js";
 import { nativeErrorSchema } from "../protocol/native-bridge.js";
 import type { FileContent } from "../protocol/tools/files.js";
 import { LomiError } from "../protocol/errors.js";
+import { harnessFault } from "./harness-error.js";
 
 /** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
 export class SimControl {
   constructor(readonly baseUrl: string) {}
 
   private async request<S extends z.ZodType>(method: "GET" | "POST", path: string, body: unknown, schema?: S): Promise<z.infer<S>> {
-    const response = await fetch(this.baseUrl + path, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
-    });
-    const payload: unknown = await response.json();
+    let response: Response;
+    let payload: unknown;
+    try {
+      response = await fetch(this.baseUrl + path, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
+      });
+      payload = await response.json();
+    } catch (error) {
+      // The harness's own simulator did not answer: nothing the broker did, so no rule is blamed.
+      throw harnessFault(`the harness's simulated Lomi did not answer ${method} ${path} at ${this.baseUrl}: ${(error as Error).message}`);
+    }
     if (!response.ok) {
       const e = nativeErrorSchema.safeParse(payload);
       if (e.success) throw new LomiError(e.data.error.code, `simulator control ${path}: ${e.data.error.message}`);

@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES } from "../protocol/errors.js";
 import { loadRules, type RulesFile } from "./rules.js";
+import { kitPath } from "../protocol/kit-root.js";
 
-export const SPEC_FILE = fileURLToPath(new URL("../docs/spec.md", import.meta.url));
-const DECISIONS_FILE = fileURLToPath(new URL("../docs/decisions.md", import.meta.url));
+export const SPEC_FILE = kitPath("docs/spec.md");
+const DECISIONS_FILE = kitPath("docs/decisions.md");
 
 /** docs/spec.md is rendered from docs/rules.json and docs/decisions.md, so the two never drift apart. */
 export function renderSpec(rules: RulesFile = loadRules(), decisions = readFileSync(DECISIONS_FILE, "utf8")): string {

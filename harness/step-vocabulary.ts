@@ -1,13 +1,14 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadConfiguration, loadSupport } from "@cucumber/cucumber/api";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
 import { readFileSync } from "node:fs";
 import { featureFiles, FEATURES_DIR } from "./feature-catalogue.js";
 import { STEP_EXAMPLES } from "./step-examples.js";
+import { STEP_FILES } from "./step-files.js";
+import { KIT_ROOT } from "../protocol/kit-root.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = KIT_ROOT;
 
 export interface StepEntry {
   keyword: string;
@@ -58,7 +59,7 @@ function usedSteps(dir: string): UsedStep[] {
  */
 export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promise<{ steps: StepEntry[]; parameters: ParameterEntry[] }> {
   const { runConfiguration } = await loadConfiguration(
-    { file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], import: [path.join(ROOT, "steps/**/*.ts")] } },
+    { file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], import: [STEP_FILES] } },
     { cwd: ROOT },
   );
   const library = (await loadSupport(runConfiguration, { cwd: ROOT })) as unknown as LoadedLibrary;

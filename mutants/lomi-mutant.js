@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Runs a mutant (mutants/run-mutant.ts) through tsx, like bin/lomi-broker.js runs the reference broker.
-import { register } from "tsx/esm/api";
+// Runs a mutant (mutants/run-mutant.ts), compiled or through tsx, as bin/lomi-broker.js runs the reference broker.
+import { importEntry } from "../bin/compiled.js";
 
-register();
-await import("./run-mutant.ts");
+await importEntry("mutants/run-mutant.ts");

@@ -2,17 +2,10 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { LomiError } from "../protocol/errors.js";
-import { SimulatorHost } from "../simulator/host.js";
-import { controlApiHandlers, simulatorHandlers } from "../simulator/handlers.js";
-import { serveHandlers } from "../simulator/http-server.js";
-import { CLOCK_MODES, type ClockMode } from "../simulator/lomi-clock.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
-import { readWorldFile } from "../simulator/world-file.js";
+import type { ClockMode } from "../simulator/lomi-clock.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
-import { serveHttp } from "./http-endpoint.js";
 import { createMcpServer } from "./mcp-server.js";
 
 const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
@@ -87,6 +80,16 @@ async function main(parts: BrokerParts): Promise<void> {
   let nativeUrl = values["native-url"] ?? process.env.LOMI_NATIVE_URL;
   let storePath = values.store ?? process.env.LOMI_STORE_PATH;
   if (values.simulate) {
+    // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) and the HTTP
+    // endpoint cost a broker that serves stdio most of its start-up time.
+    const [{ readWorldFile }, { SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, interceptInProcess }] = await Promise.all([
+      import("../simulator/world-file.js"),
+      import("../simulator/host.js"),
+      import("../simulator/handlers.js"),
+      import("../simulator/http-server.js"),
+      import("../simulator/lomi-clock.js"),
+      import("../simulator/interception.js"),
+    ]);
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
     const clock = values.clock as ClockMode;
@@ -114,6 +117,7 @@ async function main(parts: BrokerParts): Promise<void> {
   const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts });
   process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
   if (transport === "http") {
+    const { serveHttp } = await import("./http-endpoint.js");
     const endpoint = await serveHttp(broker, port);
     process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
     const stop = async () => {
@@ -129,6 +133,7 @@ async function main(parts: BrokerParts): Promise<void> {
       broker.close();
       process.exit(0);
     };
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
     await server.connect(new StdioServerTransport());
   }
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { worldSeedSchema, type WorldSeed } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
+import { kitPath } from "../protocol/kit-root.js";
 
-export const DEFAULT_WORLD_FILE = fileURLToPath(new URL("../fixtures/worlds/default.json", import.meta.url));
+export const DEFAULT_WORLD_FILE = kitPath("fixtures/worlds/default.json");
 
 /** Reads and validates a world seed file; a bad file is a typed error naming the file and the field. */
 export function readWorldFile(file: string = DEFAULT_WORLD_FILE): WorldSeed {

@@ -1,9 +1,9 @@
 import { Given, When } from "@cucumber/cucumber";
 import { readWorldFile } from "../simulator/world-file.js";
 import { LomiWorld } from "./world.js";
-import { fileURLToPath } from "node:url";
+import { kitPath } from "../protocol/kit-root.js";
 
-const worldFile = (name: string) => fileURLToPath(new URL(`../fixtures/worlds/${name}.json`, import.meta.url));
+const worldFile = (name: string) => kitPath("fixtures/worlds", `${name}.json`);
 
 /** Lists workspaces, and plays the user approving the session if it is pending. */
 export async function ensurePaired(world: LomiWorld, agent: string): Promise<void> {

@@ -2,6 +2,7 @@ import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDef
 import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
 import { HarnessError } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, type FailureContext } from "../harness/report/failure-context.js";
+import { HARNESS_FAULT } from "../harness/report/scenario-results.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
@@ -27,6 +28,7 @@ setDefinitionFunctionWrapper((fn: (...args: unknown[]) => unknown) => {
         this.attach(`not-applicable: ${error.message}`, "text/plain");
         return "skipped";
       }
+      if (error instanceof HarnessError && error.kind === "harness") this.attach(`${HARNESS_FAULT}${error.message}`, "text/plain");
       throw error;
     }
   };

@@ -9,6 +9,17 @@ export function splitCommand(command: string): string[] {
   return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
+/** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
+export function brokerEnvironment(w: Pick<BrokerWiring, "nativeUrl" | "storePath" | "seed" | "faults">, start: number): Record<string, string> {
+  return {
+    ...(process.env as Record<string, string>),
+    LOMI_NATIVE_URL: w.nativeUrl,
+    LOMI_STORE_PATH: w.storePath,
+    LOMI_SEED: String(w.seed + start),
+    LOMI_BROKER_FAULTS: (w.faults ?? []).join(","),
+  };
+}
+
 /**
  * A broker started as a child process speaking MCP over stdio. A crash is a real SIGKILL of its
  * process group; a restart starts the same command on the same store file. One process serves one
@@ -38,16 +49,8 @@ export class ChildProcessAdapter implements BrokerAdapter {
     this.wiring = wiring;
   }
 
-  /** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
   private environment(): Record<string, string> {
-    const w = this.wiring!;
-    return {
-      ...(process.env as Record<string, string>),
-      LOMI_NATIVE_URL: w.nativeUrl,
-      LOMI_STORE_PATH: w.storePath,
-      LOMI_SEED: String(w.seed + this.starts++),
-      LOMI_BROKER_FAULTS: (w.faults ?? []).join(","),
-    };
+    return brokerEnvironment(this.wiring!, this.starts++);
   }
 
   async connect(clientName: string): Promise<McpConnection> {

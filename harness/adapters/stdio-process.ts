@@ -4,6 +4,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 const MAX_DIAGNOSTICS = 20_000;
+/** How much of the start of stderr is kept apart: a crash's first line says most. */
+const HEAD_CHARS = 1_500;
 
 /** Process groups this harness started and has not seen end: killed if the harness itself exits. */
 const liveGroups = new Set<number>();
@@ -42,6 +44,8 @@ export class StdioProcessTransport implements Transport {
   private readonly buffer = new ReadBuffer();
   private exited: Promise<void> | undefined;
   private stderr = "";
+  private stderrHead = "";
+  private killedByHarness = false;
   private ending: string | undefined;
 
   constructor(
@@ -55,6 +59,7 @@ export class StdioProcessTransport implements Transport {
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
     child.stderr!.on("data", (chunk: Buffer) => {
+      if (this.stderrHead.length < HEAD_CHARS) this.stderrHead = (this.stderrHead + chunk.toString()).slice(0, HEAD_CHARS);
       this.stderr = (this.stderr + chunk.toString()).slice(-MAX_DIAGNOSTICS);
     });
     child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
@@ -98,6 +103,7 @@ export class StdioProcessTransport implements Transport {
 
   /** SIGKILL to the whole process group: no shutdown code runs anywhere in it. */
   kill(): void {
+    if (this.ending === undefined) this.killedByHarness = true;
     this.ending ??= "the harness killed the broker process";
     if (this.child?.pid) killGroup(this.child.pid);
   }
@@ -105,6 +111,7 @@ export class StdioProcessTransport implements Transport {
   /** Kills the group and waits until the broker process is gone (its store is free again). */
   async close(): Promise<void> {
     this.kill();
+    if (this.child?.pid === undefined) return; // never started: no exit will come
     await this.exited;
   }
 
@@ -119,5 +126,15 @@ export class StdioProcessTransport implements Transport {
 
   diagnostics(): string {
     return this.stderr;
+  }
+
+  /** The first lines the broker wrote on stderr, kept however much it wrote after them. */
+  diagnosticsHead(): string {
+    return this.stderrHead;
+  }
+
+  /** Whether the broker ended the connection itself (it exited, or wrote garbage on stdout), not the harness. */
+  get endedByBroker(): boolean {
+    return this.ending !== undefined && !this.killedByHarness;
   }
 }

@@ -75,3 +75,17 @@ export function scenarioEntries(baseline: Baseline, results: ScenarioResult[]): 
     return { kind: "scenario", name, reason, status };
   });
 }
+
+/** The reason --write-baseline gives each entry, for the team to replace with its own. */
+export const PLACEHOLDER_REASON = "TODO: say why this fails today and when it will not";
+
+/**
+ * The baseline that makes this run's failures expected (--write-baseline): one entry per failing
+ * rule, keeping the reason of an entry the run's baseline already had.
+ */
+export function baselineFileFor(rules: ReadonlyArray<{ id: string; verdict: string; baseline?: { reason: string } }>): string {
+  const expectedFailures = rules
+    .filter((r) => r.verdict === "fail" || r.verdict === "baselined")
+    .map((r) => ({ rule: r.id, reason: r.baseline?.reason ?? PLACEHOLDER_REASON }));
+  return `${JSON.stringify(baselineFileSchema.parse({ expectedFailures }), null, 2)}\n`;
+}

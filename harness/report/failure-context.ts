@@ -11,7 +11,7 @@ export const failureContextSchema = z.strictObject({
       agent: z.string(),
       tool: z.string(),
       args: z.record(z.string(), z.unknown()),
-      reply: z.unknown(),
+      reply: z.unknown().optional(), // absent when none came (the error says why)
       error: z.string().optional(),
     }),
   ),

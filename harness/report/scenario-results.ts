@@ -26,6 +26,8 @@ export interface ScenarioResult {
   unfinished?: string[];
   /** Set when the suite itself is wrong (an undefined or ambiguous step): exit 2, never a broker verdict. */
   configProblem?: string;
+  /** The harness's own failure that stopped the scenario: judged neither way, the run exits 2. */
+  harnessFault?: string;
 }
 
 interface GherkinStep {
@@ -56,6 +58,7 @@ interface Running {
   failedStepId: string | undefined;
   ms: number;
   na: string | undefined;
+  harnessFault: string | undefined;
   context: FailureContext | undefined;
   finished: boolean;
 }
@@ -65,6 +68,8 @@ export const BROKER_IDENTITY = "broker-identity: ";
 
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 const NOT_APPLICABLE = "not-applicable: ";
+/** The attachment prefix of a step stopped by the harness's own failure, not the broker's. */
+export const HARNESS_FAULT = "harness-error: ";
 
 
 function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
@@ -127,6 +132,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         failedStepId: undefined,
         ms: 0,
         na: undefined,
+        harnessFault: undefined,
         context: undefined,
         finished: false,
       });
@@ -146,6 +152,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     const a = e.attachment;
     const s = a?.testCaseStartedId ? started.get(a.testCaseStartedId) : undefined;
     if (a && s && a.body.startsWith(NOT_APPLICABLE)) s.na = a.body.slice(NOT_APPLICABLE.length);
+    if (a && s && a.body.startsWith(HARNESS_FAULT)) s.harnessFault = a.body.slice(HARNESS_FAULT.length);
     if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = JSON.parse(a.body) as FailureContext;
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const f = started.get(e.testCaseFinished.testCaseStartedId);
@@ -169,9 +176,11 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     .filter((s) => s.finished)
     .map((s) => {
       const pickle = pickles.get(s.pickleId)!;
-      const verdict: ScenarioVerdict = s.worst === "PASSED" ? "pass" : s.worst === "SKIPPED" && s.na ? "not-applicable" : "fail";
+      const verdict: ScenarioVerdict = s.worst === "PASSED" ? "pass" : (s.worst === "SKIPPED" && s.na) || s.harnessFault ? "not-applicable" : "fail";
       const reason =
-        verdict === "pass"
+        s.harnessFault !== undefined
+          ? `harness error, the broker is not judged: ${s.harnessFault}`
+          : verdict === "pass"
           ? undefined
           : verdict === "not-applicable"
             ? s.na
@@ -200,6 +209,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(blamed ? blamed : {}),
         ...(broken ? { configProblem: broken } : {}),
         ...(verdict === "fail" ? { failure: explainFailure(step?.text, reason!, s.context) } : {}),
+        ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
       };
     });
 }

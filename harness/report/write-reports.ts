@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { badgeSvg } from "./badge.js";
 import { junitXml } from "./junit.js";
+import { htmlReport } from "./html-report.js";
 import type { BaselineEntryReport } from "./baseline.js";
 import type { Level, RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
@@ -33,9 +34,25 @@ export interface RunSummary {
   scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number };
   rules: RuleReport[];
   baselineEntries: BaselineEntryReport[];
+  /** How many scenarios of the whole suite cite each rule: a --tags run may reach only some. */
+  scenariosInSuite: Record<string, number>;
 }
 
-export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md", "conformance.svg"];
+/** How many of a rule's scenarios ran, of those the suite has. */
+export function ranOf(r: RuleReport, run: Pick<RunSummary, "scenariosInSuite">): { ran: number; inSuite: number } {
+  return { ran: r.scenarios.length, inSuite: run.scenariosInSuite[r.id] ?? r.scenarios.length };
+}
+
+/** The run's headline, saying first when a --tags run reached only part of the suite. */
+export function titleOf(run: RunSummary, code: (text: string) => string): string {
+  if (!run.tags) return run.headline;
+  return `partial run (tags ${code(run.tags)}): ${listedRules(run).length} of ${run.rules.length} rules reached; on those: ${run.headline}`;
+}
+
+/** The rules a report lists: a --tags run lists only those it reached. */
+export const listedRules = (run: RunSummary) => (run.tags ? run.rules.filter((r) => r.verdict !== "not-selected") : run.rules);
+
+export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md", "conformance.svg", "conformance.html"];
 
 /** "CONFORMANT over stdio: 111 of 117 rules judged; not judged here: AUTH-05, …; run over HTTP …" */
 export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number): string {
@@ -65,7 +82,8 @@ const ICON: Record<string, string> = {
 };
 const MAX_FAILURES = 10;
 
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 160);
+// A table cell keeps every word: a note cut mid-word hid what failed.
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const clip = (value: unknown, max = 1500) => {
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 1);
   return text.length > max ? `${text.slice(0, max)} …` : text;
@@ -102,8 +120,9 @@ function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["sce
 /** A compact table fit for a pull-request comment or a CI step summary, then the failures explained. */
 export function markdownReport(run: RunSummary): string {
   const identity = run.broker.serverInfo ? ` (${run.broker.serverInfo.name} ${run.broker.serverInfo.version})` : "";
+  const listed = listedRules(run);
   const head = [
-    `## Lomi conformance: ${run.headline}`,
+    `## Lomi conformance: ${titleOf(run, (t) => `\`${t}\``)}`,
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
     `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,
@@ -112,7 +131,11 @@ export function markdownReport(run: RunSummary): string {
     "| rule | level | verdict | scenarios | note |",
     "|---|---|---|---|---|",
   ];
-  const rows = run.rules.map((r) => `| ${r.id} | ${r.level} | ${ICON[r.verdict]} | ${r.scenarios.length} | ${cell(r.reason ?? r.title)} |`);
+  const rows = listed.map((r) => {
+    const { ran, inSuite } = ranOf(r, run);
+    const part = ran < inSuite ? ` (${ran} of ${inSuite} scenarios ran)` : "";
+    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part} | ${r.scenarios.length} | ${cell(r.reason ?? r.title)} |`;
+  });
   const failures = failedScenarios(run.rules);
   const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
   const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
@@ -127,4 +150,5 @@ export function writeReports(dir: string, run: RunSummary, results: readonly Sce
   writeFileSync(path.join(dir, "conformance.json"), `${JSON.stringify(run, null, 2)}\n`);
   writeFileSync(path.join(dir, "conformance.md"), markdownReport(run));
   writeFileSync(path.join(dir, "conformance.svg"), badgeSvg(run));
+  writeFileSync(path.join(dir, "conformance.html"), htmlReport(run));
 }

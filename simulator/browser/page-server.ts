@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { getResponse, http, HttpResponse } from "msw";
+import { kitPath } from "../../protocol/kit-root.js";
 
 /** The simulated web: one folder per made-up origin under fixtures/pages; nothing leaves the process. */
-export const PAGES_DIR = fileURLToPath(new URL("../../fixtures/pages/", import.meta.url));
+export const PAGES_DIR = `${kitPath("fixtures/pages")}/`;
 const NOT_FOUND_PAGE = path.join(PAGES_DIR, "not-found.html");
 
 /** Hosts under .lomi.test (a reserved TLD, so no real server is ever meant). */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PNG } from "pngjs";
-import { LomiError } from "../protocol/errors.js";
-import { Simulator } from "../simulator/simulator.js";
-import { readWorldFile } from "../simulator/world-file.js";
+import { LomiError } from "../../protocol/errors.js";
+import { Simulator } from "../../simulator/simulator.js";
+import { readWorldFile } from "../../simulator/world-file.js";
 
 const permit = (operationId: string) => ({ operationId, receiptKey: "a".repeat(64), fingerprint: "b".repeat(64) });
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
-import { LomiError } from "../protocol/errors.js";
-import { ReceiptStore, type StoredReceipt } from "../reference-broker/receipt-store.js";
+import { LomiError } from "../../protocol/errors.js";
+import { ReceiptStore, type StoredReceipt } from "../../reference-broker/receipt-store.js";
 
 let dir: string;
 let file: string;

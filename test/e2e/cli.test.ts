@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
-import { freePort } from "../harness/free-port.js";
+import { freePort } from "../../harness/free-port.js";
+import { stepVocabulary } from "../../harness/step-vocabulary.js";
+import { TIMEOUT_ARGS } from "../support/budget.js";
 
 const run = (bin: string, ...args: string[]) => spawnSync(process.execPath, [`bin/${bin}.js`, ...args], { encoding: "utf8", env: { ...process.env, LOMI_NATIVE_URL: "", LOMI_STORE_PATH: "" } });
 
@@ -58,7 +60,30 @@ test("lomi-conformance names one broker at a time and says which options go toge
 
 test("lomi-conformance --broker-url with nothing listening stops with exit 2 and says what to start", async () => {
   const nativePort = await freePort();
-  const r = run("lomi-conformance", "--broker-url", "http://127.0.0.1:9/mcp", "--native-port", String(nativePort), "--timeout-ms", "2000");
+  const r = run("lomi-conformance", "--broker-url", "http://127.0.0.1:9/mcp", "--native-port", String(nativePort), ...TIMEOUT_ARGS);
   assert.equal(r.status, 2);
   assert.match(r.stderr, new RegExp(`no MCP server answers at http://127\\.0\\.0\\.1:9/mcp .*Start your broker first, with LOMI_NATIVE_URL=http://127\\.0\\.0\\.1:${nativePort}`));
+});
+
+test("lomi-conformance steps prints every step with its example", async () => {
+  const vocabulary = await stepVocabulary();
+  const r = run("lomi-conformance", "steps");
+  assert.equal(r.status, 0, r.stderr);
+  for (const s of vocabulary.steps) assert.ok(r.stdout.includes(`e.g. ${s.keyword} ${s.example!.text}`), s.pattern);
+});
+
+test("lomi-conformance suggests the option a misspelt one meant", () => {
+  const r = run("lomi-conformance", "--tagz", "@OP-05");
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown option --tagz; did you mean --tags\?/);
+});
+
+test("lomi-conformance refuses a malformed tag expression with cucumber's message, and one that selects nothing, before running", () => {
+  const bad = run("lomi-conformance", "--tags", "@OP-05 and", "--reports", "/tmp/lomi-cli-bad-tags");
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--tags: Tag expression "@OP-05 and" could not be parsed because of syntax error: Expected operand/);
+  const none = run("lomi-conformance", "--tags", "@NOPE-99", "--reports", "/tmp/lomi-cli-no-tags");
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /--tags "@NOPE-99" selects no scenario/);
+  assert.doesNotMatch(none.stdout, /scenarios? \(/, "nothing ran");
 });

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LomiError, type ErrorCode } from "../protocol/errors.js";
-import { readPage } from "../simulator/browser/page-model.js";
-import { fetchPage } from "../simulator/browser/page-server.js";
-import { NativeClient } from "../reference-broker/native-client.js";
-import { simulatorHandlers } from "../simulator/handlers.js";
-import { SimulatorHost } from "../simulator/host.js";
-import { serveHandlers } from "../simulator/http-server.js";
-import { Simulator } from "../simulator/simulator.js";
-import { readWorldFile } from "../simulator/world-file.js";
+import { LomiError, type ErrorCode } from "../../protocol/errors.js";
+import { readPage } from "../../simulator/browser/page-model.js";
+import { fetchPage } from "../../simulator/browser/page-server.js";
+import { NativeClient } from "../../reference-broker/native-client.js";
+import { simulatorHandlers } from "../../simulator/handlers.js";
+import { SimulatorHost } from "../../simulator/host.js";
+import { serveHandlers } from "../../simulator/http-server.js";
+import { Simulator } from "../../simulator/simulator.js";
+import { readWorldFile } from "../../simulator/world-file.js";
 
 const permit = (operationId: string) => ({ operationId, receiptKey: "a".repeat(64), fingerprint: "b".repeat(64) });
 const identity = { workspaceId: "ws-alpha", retryEpoch: "epoch-12345678", requestKey: "k" };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isConformant, judgeRules } from "../harness/report/rule-verdicts.js";
-import type { ScenarioResult } from "../harness/report/scenario-results.js";
-import type { Rule } from "../harness/rules.js";
+import { isConformant, judgeRules } from "../../harness/report/rule-verdicts.js";
+import type { ScenarioResult } from "../../harness/report/scenario-results.js";
+import type { Rule } from "../../harness/rules.js";
 
 const rule = (id: string, level: Rule["level"] = "MUST"): Rule => ({ id, level, title: id, source: "s" });
 const scenario = (tag: string, verdict: ScenarioResult["verdict"], reason?: string): ScenarioResult => ({

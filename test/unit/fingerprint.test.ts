@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { canonicalJson, fingerprintOf, receiptKeyOf } from "../reference-broker/fingerprint.js";
+import { canonicalJson, fingerprintOf, receiptKeyOf } from "../../reference-broker/fingerprint.js";
 
 test("canonical JSON does not depend on key order", () => {
   fc.assert(

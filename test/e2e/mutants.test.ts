@@ -3,12 +3,13 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it, test } from "node:test";
-import { UrlAdapter } from "../harness/adapters/url.js";
-import { freePort } from "../harness/free-port.js";
-import { familyOf, loadRules } from "../harness/rules.js";
-import { MUTANTS } from "../mutants/index.js";
-import type { Mutant } from "../mutants/mutant.js";
-import { conformance, withHttpBroker, type CliRun } from "./support/runs.js";
+import { UrlAdapter } from "../../harness/adapters/url.js";
+import { freePort } from "../../harness/free-port.js";
+import { familyOf, loadRules } from "../../harness/rules.js";
+import { MUTANTS } from "../../mutants/index.js";
+import type { Mutant } from "../../mutants/mutant.js";
+import { conformance, withHttpBroker, type CliRun } from "../support/runs.js";
+import { TIMEOUT_ARGS } from "../support/budget.js";
 
 const rules = loadRules();
 const rulesOf = (family: string) => rules.rules.filter((r) => familyOf(r.id) === family).map((r) => r.id);
@@ -24,7 +25,7 @@ async function judge(m: Mutant) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `lomi-mutant-${m.name}-`));
   const reports = path.join(dir, "reports");
   const tags = m.breaks.map((id) => `@${id}`).join(" or ");
-  const common = ["--tags", tags, "--reports", reports];
+  const common = ["--tags", tags, ...TIMEOUT_ARGS, "--reports", reports];
   let run: CliRun;
   if (asCommand(m)) {
     run = await conformance(["--broker-cmd", `node mutants/lomi-mutant.js ${m.name}`, ...common]);

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { badgeSvg } from "../harness/report/badge.js";
-import { explainFailure } from "../harness/report/failure-context.js";
-import type { RuleReport } from "../harness/report/rule-verdicts.js";
-import { markdownReport, type RunSummary } from "../harness/report/write-reports.js";
+import { badgeSvg } from "../../harness/report/badge.js";
+import { explainFailure } from "../../harness/report/failure-context.js";
+import type { RuleReport } from "../../harness/report/rule-verdicts.js";
+import { htmlReport } from "../../harness/report/html-report.js";
+import { markdownReport, type RunSummary } from "../../harness/report/write-reports.js";
 
 const ledgerEntry = (sequence: number, operationId: string) => ({
   sequence,
@@ -29,8 +30,9 @@ test("a failure keeps the last request and reply, and the ledger entries of the 
   assert.deepEqual(f.ledger.map((e) => e.operationId), ["op-2"]);
 });
 
-test("a call that never answered is explained by why", () => {
-  const f = explainFailure(undefined, "timeout", { exchanges: [{ agent: "agent", tool: "lomi_workspace_list", args: {}, reply: undefined, error: "timed out after 10000 ms" }], ledger: [], brokerLog: "" });
+test("a call that never answered is explained by why, as the attachment carries it (JSON drops the absent reply)", () => {
+  const context = { exchanges: [{ agent: "agent", tool: "lomi_workspace_list", args: {}, reply: undefined, error: "timed out after 10000 ms" }], ledger: [], brokerLog: "" };
+  const f = explainFailure(undefined, "timeout", JSON.parse(JSON.stringify(context)));
   assert.equal(f.reply, "timed out after 10000 ms");
 });
 
@@ -63,6 +65,7 @@ function run(verdict: RunSummary["verdict"], rules: RuleReport[]): RunSummary {
     scenarios: { total: 1, pass: 0, fail: 1, baselined: 0, notApplicable: 0 },
     rules,
     baselineEntries: [],
+    scenariosInSuite: Object.fromEntries(rules.map((r) => [r.id, r.scenarios.length])),
   };
 }
 
@@ -79,4 +82,30 @@ test("the badge says the verdict and is coloured by it", () => {
   assert.match(badgeSvg(run("conformant", [ruleReport("A-01", "pass")])), /#4c1[\s\S]*conformant over in-process 1\/1/);
   assert.match(badgeSvg(run("not-conformant", [ruleReport("A-01", "fail"), ruleReport("A-02", "pass")])), /#e05d44[\s\S]*not conformant over in-process 1\/2/);
   assert.match(badgeSvg(run("conformant-with-baseline", [ruleReport("A-01", "baselined"), ruleReport("A-02", "pass")])), /#dfb317[\s\S]*1\/2 over in-process, 1 baselined/);
+});
+
+const passed = (name: string) => ({ name, uri: "features/x.feature", line: 3, verdict: "pass" as const, reason: undefined });
+
+test("a --tags run says it is partial, lists only the rules it reached, and how much of each ran", () => {
+  const partial = { ...run("conformant", [ruleReport("IDEM-01", "pass", [passed("one")]), ruleReport("OP-01", "not-selected")]), tags: "@IDEM-01", scenariosInSuite: { "IDEM-01": 5, "OP-01": 2 } };
+  const md = markdownReport(partial);
+  assert.match(md, /^## Lomi conformance: partial run \(tags `@IDEM-01`\): 1 of 2 rules reached, conformant on those/);
+  assert.match(md, /\| IDEM-01 \| MUST \| ✅ pass \(1 of 5 scenarios ran\) \|/);
+  assert.doesNotMatch(md, /OP-01/);
+  assert.match(htmlReport(partial), /pass \(1 of 5 scenarios ran\)/);
+});
+
+test("conformance.md keeps every word of a long note", () => {
+  const long = `${"a reason that goes on ".repeat(12)}and ends here`;
+  const md = markdownReport(run("not-conformant", [{ ...ruleReport("OP-01", "fail"), reason: long }]));
+  assert.ok(md.includes(long));
+});
+
+test("conformance.html is one self-contained page: a cell per rule coloured by verdict, each rule opening to its source and failure", () => {
+  const failed = { name: "retry", uri: "features/retry.feature", line: 9, verdict: "fail" as const, reason: "boom", failure: explainFailure("Then Lomi saw 1 dispatch", "expected 1, saw 2", { exchanges: [{ agent: "agent", tool: "lomi_terminal_create", args: { requestKey: "k<1>" }, reply: { structuredContent: { status: "ok" } } }], ledger: [], brokerLog: "" }) };
+  const html = htmlReport(run("not-conformant", [{ ...ruleReport("IDEM-01", "fail", [failed]), source: "A retry returns the first operation.", decision: "Keys are per pairing." }, ruleReport("OP-01", "pass")]));
+  assert.match(html, /<a class="cell" href="#IDEM-01"[^>]*style="background:#cf222e">01/);
+  assert.match(html, /<a class="cell" href="#OP-01"[^>]*style="background:#1a7f37">01/);
+  assert.match(html, /<details id="IDEM-01" class="rule" open>[\s\S]*A retry returns the first operation\.[\s\S]*Keys are per pairing\.[\s\S]*Then Lomi saw 1 dispatch[\s\S]*expected 1, saw 2[\s\S]*lomi_terminal_create[\s\S]*k&lt;1&gt;/);
+  assert.doesNotMatch(html, /(src|href)="https?:/, "nothing is fetched from the network");
 });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LomiError } from "../protocol/errors.js";
-import type { InputRequest } from "../protocol/native-bridge.js";
-import { Simulator } from "../simulator/simulator.js";
-import { readWorldFile } from "../simulator/world-file.js";
+import { LomiError } from "../../protocol/errors.js";
+import type { InputRequest } from "../../protocol/native-bridge.js";
+import { Simulator } from "../../simulator/simulator.js";
+import { readWorldFile } from "../../simulator/world-file.js";
 
 const code = (c: string) => (e: unknown) => e instanceof LomiError && e.code === c;
 

@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LomiError } from "../protocol/errors.js";
-import { simulatorHandlers } from "../simulator/handlers.js";
-import { SimulatorHost } from "../simulator/host.js";
-import { serveHandlers } from "../simulator/http-server.js";
-import { Simulator } from "../simulator/simulator.js";
-import { readWorldFile } from "../simulator/world-file.js";
-import { NativeClient } from "../reference-broker/native-client.js";
-import { SimControl } from "../harness/sim-control.js";
+import { LomiError } from "../../protocol/errors.js";
+import { simulatorHandlers } from "../../simulator/handlers.js";
+import { SimulatorHost } from "../../simulator/host.js";
+import { serveHandlers } from "../../simulator/http-server.js";
+import { Simulator } from "../../simulator/simulator.js";
+import { readWorldFile } from "../../simulator/world-file.js";
+import { NativeClient } from "../../reference-broker/native-client.js";
+import { HarnessError } from "../../harness/harness-error.js";
+import { SimControl } from "../../harness/sim-control.js";
 
 const world = () => readWorldFile();
 const permit = (operationId: string) => ({ operationId, receiptKey: "a".repeat(64), fingerprint: "b".repeat(64) });
@@ -82,4 +83,11 @@ test("the same handlers serve the bridge and control API over real HTTP on 127.0
   } finally {
     await server.close();
   }
+});
+
+test("a simulator that does not answer the harness is the harness's own failure, never a broker's rule failure", async () => {
+  const server = await serveHandlers(simulatorHandlers(new SimulatorHost(readWorldFile(), 1)));
+  const control = new SimControl(server.url);
+  await server.close();
+  await assert.rejects(control.ledger(), (error: unknown) => error instanceof HarnessError && error.kind === "harness" && /did not answer GET .*ledger/.test(error.message));
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LomiError } from "../protocol/errors.js";
-import { InputHistories, RETAINED_INPUTS } from "../reference-broker/input-histories.js";
+import { LomiError } from "../../protocol/errors.js";
+import { InputHistories, RETAINED_INPUTS } from "../../reference-broker/input-histories.js";
 
 /** A stand-in for Lomi that counts what it was sent. */
 function lomi() {

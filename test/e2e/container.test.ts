@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { BUDGET_MS } from "../support/budget.js";
 
 const IMAGE = process.env.LOMI_BROKER_IMAGE ?? "lomi-reference-broker:local";
 const engine = spawnSync("docker", ["version", "--format", "{{.Server.Version}}"], { encoding: "utf8" });
@@ -20,7 +21,7 @@ test("the suite runs against the reference broker's image, crash, fault-hook and
     [
       // Crashes by the harness (DUR-02, DUR-03), by the broker's own hooks, and two agents at once.
       "bin/lomi-conformance.js", "--broker-image", IMAGE, "--broker-faults", "--tags", "@needs-faults or @DUR-02 or @DUR-03 or @EPOCH-04",
-      "--parallel", "2", "--timeout-ms", "20000", "--reports", reports,
+      "--parallel", "2", "--timeout-ms", String(2 * BUDGET_MS), "--reports", reports,
     ],
     { encoding: "utf8" },
   );

@@ -5,9 +5,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { readScenarioResults } from "../harness/report/scenario-results.js";
+import { readScenarioResults } from "../../harness/report/scenario-results.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 test("the scenario in docs/writing-scenarios.md runs as it stands, with no code added", async () => {
   const doc = readFileSync(path.join(ROOT, "docs/writing-scenarios.md"), "utf8");

@@ -3,12 +3,13 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { UrlAdapter } from "../harness/adapters/url.js";
-import { scenarioCatalogue } from "../harness/feature-catalogue.js";
-import { freePort } from "../harness/free-port.js";
-import { SimulatorFixture } from "../harness/simulator-fixture.js";
-import { readWorldFile } from "../simulator/world-file.js";
-import { conformance, withHttpBroker } from "./support/runs.js";
+import { UrlAdapter } from "../../harness/adapters/url.js";
+import { scenarioCatalogue } from "../../harness/feature-catalogue.js";
+import { freePort } from "../../harness/free-port.js";
+import { SimulatorFixture } from "../../harness/simulator-fixture.js";
+import { readWorldFile } from "../../simulator/world-file.js";
+import { conformance, withHttpBroker } from "../support/runs.js";
+import { BUDGET_MS, TIMEOUT_ARGS } from "../support/budget.js";
 
 interface Report {
   verdict: string;
@@ -26,7 +27,7 @@ test("--broker-url against lomi-broker --transport http: conformant over its pro
   const tagged = scenarioCatalogue().filter((s) => s.tags.includes("@needs-crash") || s.tags.includes("@needs-faults")).map((s) => s.name);
   await withHttpBroker(["bin/lomi-broker.js"], nativePort, dir, async (url) => {
     const reports = path.join(dir, "full");
-    const full = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--reports", reports]);
+    const full = await conformance(["--broker-url", url, "--native-port", String(nativePort), ...TIMEOUT_ARGS, "--reports", reports]);
     const report = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Report;
     assert.equal(full.code, 0, `conformant over its profile: every rule it could judge passed\n${full.output.slice(-3000)}`);
     assert.match(full.output, /CONFORMANT over HTTP at a URL: \d+ of \d+ rules judged; not judged here: .*DUR-01/);
@@ -42,7 +43,7 @@ test("--broker-url against lomi-broker --transport http: conformant over its pro
     assert.match(full.output, /NOT JUDGED HERE CAP-01: .*keeps one store for every scenario/);
 
     // The same long-running broker, a new run: its old pairings and receipts must not leak in.
-    const again = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--tags", "@EVT-02 or @AUTH-05 or @EPOCH-04", "--reports", path.join(dir, "again")]);
+    const again = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--tags", "@EVT-02 or @AUTH-05 or @EPOCH-04", ...TIMEOUT_ARGS, "--reports", path.join(dir, "again")]);
     assert.equal(again.code, 0, again.output.slice(-3000));
   });
 });
@@ -51,7 +52,7 @@ test("the URL adapter holds several MCP sessions at once, each its own connectio
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-url-sessions-"));
   const nativePort = await freePort();
   await withHttpBroker(["bin/lomi-broker.js"], nativePort, dir, async (url) => {
-    const adapter = new UrlAdapter(new URL(url), nativePort, 10_000);
+    const adapter = new UrlAdapter(new URL(url), nativePort, BUDGET_MS);
     await SimulatorFixture.start({ ...readWorldFile(), autoApprovePairings: true }, 1, adapter.simulator);
     try {
       const [a, b] = await Promise.all([adapter.connect("agent"), adapter.connect("agent")]);

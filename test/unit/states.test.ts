@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { canTransition, isSettled, OPERATION_STATES, SETTLED_STATES, TRANSITIONS } from "../protocol/states.js";
+import { canTransition, isSettled, OPERATION_STATES, SETTLED_STATES, TRANSITIONS } from "../../protocol/states.js";
 
 test("settled states have no way out", () => {
   for (const s of SETTLED_STATES) assert.deepEqual(TRANSITIONS[s], [], s);

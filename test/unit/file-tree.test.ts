@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import fc from "fast-check";
-import { LomiError } from "../protocol/errors.js";
-import { decodeForEditor, encodeBuffer } from "../simulator/files/editor-document.js";
-import { FileTree, projectPath } from "../simulator/files/file-tree.js";
-import { applyEdits } from "../simulator/files/text-edits.js";
+import { LomiError } from "../../protocol/errors.js";
+import { decodeForEditor, encodeBuffer } from "../../simulator/files/editor-document.js";
+import { FileTree, projectPath } from "../../simulator/files/file-tree.js";
+import { applyEdits } from "../../simulator/files/text-edits.js";
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 const code = (e: unknown) => (e instanceof LomiError ? e.code : String(e));

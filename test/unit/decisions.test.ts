@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LomiError } from "../protocol/errors.js";
-import { Simulator } from "../simulator/simulator.js";
-import { readWorldFile } from "../simulator/world-file.js";
+import { LomiError } from "../../protocol/errors.js";
+import { Simulator } from "../../simulator/simulator.js";
+import { readWorldFile } from "../../simulator/world-file.js";
 
 const permit = (operationId: string) => ({ operationId, receiptKey: "a".repeat(64), fingerprint: "b".repeat(64) });
 

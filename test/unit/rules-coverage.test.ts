@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
-import { scenarioCatalogue } from "../harness/feature-catalogue.js";
-import { citedRules, loadRules, RULE_TAG } from "../harness/rules.js";
+import { scenarioCatalogue } from "../../harness/feature-catalogue.js";
+import { citedRules, loadRules, RULE_TAG } from "../../harness/rules.js";
 
 const rules = loadRules();
 const known = new Set(rules.rules.map((r) => r.id));
 const scenarios = scenarioCatalogue();
-const source = readFileSync(fileURLToPath(new URL(`../${rules.source}`, import.meta.url)), "utf8");
+const source = readFileSync(fileURLToPath(new URL(`../../${rules.source}`, import.meta.url)), "utf8");
 
 test("rule IDs are unique and belong to a declared family", () => {
   assert.equal(known.size, rules.rules.length, "duplicate rule IDs");
@@ -43,6 +43,6 @@ test("the suite has a scenario for each of the spine's families", () => {
 });
 
 test("docs/spec.md is rendered from the current rules (run npm run spec)", async () => {
-  const { renderSpec, SPEC_FILE } = await import("../harness/spec-doc.js");
+  const { renderSpec, SPEC_FILE } = await import("../../harness/spec-doc.js");
   assert.equal(readFileSync(SPEC_FILE, "utf8"), renderSpec());
 });

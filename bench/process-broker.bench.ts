@@ -1,0 +1,39 @@
+// What a process broker costs the suite beyond the broker itself, measured in one run: the same
+// scenarios in-process, over stdio with one worker, and over stdio with two. Prints the ratios
+// (goal: stdio ≤ 3× in-process; --parallel 2 faster than 1) and the scenarios whose stdio run
+// costs most over their in-process run. BENCH_TAGS narrows the suite (default: all of it).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { readScenarioResults } from "../harness/report/scenario-results.js";
+
+const TAGS = process.env.BENCH_TAGS;
+const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-bench-process-"));
+const BROKER = ["--broker-cmd", "node bin/lomi-broker.js", "--broker-faults"];
+
+function timedRun(label: string, args: string[]): { seconds: number; perScenario: Map<string, number> } {
+  const reports = path.join(dir, label.replace(/\W+/g, "-"));
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ["bin/lomi-conformance.js", ...(TAGS ? ["--tags", TAGS] : []), ...args, "--reports", reports], { encoding: "utf8" });
+  const seconds = (Date.now() - started) / 1000;
+  const results = readScenarioResults(path.join(reports, "messages.ndjson"));
+  process.stdout.write(`  ${label.padEnd(26)} ${seconds.toFixed(1).padStart(7)} s  (${results.length} scenarios, exit ${r.status})\n`);
+  return { seconds, perScenario: new Map(results.map((s) => [`${s.uri}:${s.line} ${s.name}`, s.durationMs])) };
+}
+
+process.stdout.write(`process broker vs in-process${TAGS ? `, tags ${TAGS}` : ", whole suite"}\n`);
+const inProcess = timedRun("in-process", []);
+const stdio = timedRun("stdio, --parallel 1", BROKER);
+const stdio2 = timedRun("stdio, --parallel 2", [...BROKER, "--parallel", "2"]);
+
+const extra = [...stdio.perScenario]
+  .map(([name, ms]) => ({ name, ms, extra: ms - (inProcess.perScenario.get(name) ?? 0) }))
+  .sort((a, b) => b.extra - a.extra);
+const total = extra.reduce((n, e) => n + e.extra, 0);
+process.stdout.write(`scenarios costing most over stdio (ms over their in-process run; ${(total / 1000).toFixed(1)} s in all):\n`);
+for (const e of extra.slice(0, 12)) process.stdout.write(`  ${String(Math.round(e.extra)).padStart(7)} ms  (${Math.round(e.ms)} ms) ${e.name}\n`);
+process.stdout.write(
+  `ratios: stdio / in-process ${(stdio.seconds / inProcess.seconds).toFixed(2)}x (goal ≤ 3); ` +
+    `stdio --parallel 2 / --parallel 1 ${(stdio2.seconds / stdio.seconds).toFixed(2)}x (goal < 1)\n`,
+);

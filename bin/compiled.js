@@ -1,0 +1,70 @@
+// The bins run the JavaScript that `npm run build` (run by npm install through `prepare`) compiles
+// into dist/, because loading the TypeScript through tsx costs seconds at every start. While a
+// source file is newer than the build (a developer's edit, a checkout), they run the TypeScript
+// through tsx instead, so an edit never runs stale code.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const DIST = path.join(ROOT, "dist");
+/** Written last by the build: its time says when dist/ was complete, its text how many files it compiled. */
+export const BUILD_STAMP = path.join(DIST, "built-at");
+/** The folders compiled into dist/ (tests and benchmarks run through tsx). */
+export const SOURCE_DIRS = ["protocol", "reference-broker", "simulator", "harness", "steps", "mutants"];
+
+/** Whether `name` is a file the build compiles. */
+export const compiles = (name) => name.endsWith(".ts") && !name.endsWith(".d.ts");
+
+/** The newest file under `dir` and how many files there the build compiles. */
+function survey(dir) {
+  let newest = 0;
+  let count = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = survey(full);
+      newest = Math.max(newest, inner.newest);
+      count += inner.count;
+    } else {
+      newest = Math.max(newest, statSync(full).mtimeMs);
+      if (compiles(entry.name)) count++;
+    }
+  }
+  return { newest, count };
+}
+
+/**
+ * Whether dist/ was built from the sources as they are: no file is newer than the build, and as
+ * many files compile as it compiled (one added or removed since changes the count). Folder times
+ * are not used: npm pack and tar do not keep them.
+ */
+export function buildIsFresh() {
+  let stamp;
+  try {
+    stamp = { at: statSync(BUILD_STAMP).mtimeMs, count: Number(readFileSync(BUILD_STAMP, "utf8").trim()) };
+  } catch {
+    return false;
+  }
+  let newest = 0;
+  let count = 0;
+  for (const dir of SOURCE_DIRS) {
+    const full = path.join(ROOT, dir);
+    if (!existsSync(full)) return false;
+    const s = survey(full);
+    newest = Math.max(newest, s.newest);
+    count += s.count;
+  }
+  return newest <= stamp.at && count === stamp.count;
+}
+
+/** Imports a TypeScript entry point (path from the kit's root): compiled when fresh, else through tsx. */
+export async function importEntry(source) {
+  if (process.env.LOMI_FROM_SOURCE !== "1" && buildIsFresh()) {
+    process.setSourceMapsEnabled(true); // stack traces and step locations name the TypeScript source
+    return import(pathToFileURL(path.join(DIST, source.replace(/\.ts$/, ".js"))).href);
+  }
+  const { register } = await import("tsx/esm/api");
+  register();
+  return import(pathToFileURL(path.join(ROOT, source)).href);
+}

@@ -1,0 +1,94 @@
+import { Formatter, type IFormatterOptions } from "@cucumber/cucumber";
+import type { Envelope, TestStepResultStatus } from "@cucumber/messages";
+
+/** The tag of a scenario known to take long (it fills a store, waits out a lease): the log says so first. */
+export const SLOW_TAG = "@slow";
+const RULE_TAG = /^@([A-Z]+-\d{2})$/;
+const SEVERITY: TestStepResultStatus[] = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"] as TestStepResultStatus[];
+const WORD: Record<string, string> = { PASSED: "passed", FAILED: "FAILED", SKIPPED: "skipped", PENDING: "pending", UNDEFINED: "UNDEFINED", AMBIGUOUS: "AMBIGUOUS", UNKNOWN: "unknown" };
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const clock = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${Math.round(ms / 1000)} s`);
+const toMs = (t: { seconds: number; nanos: number }) => t.seconds * 1000 + t.nanos / 1e6;
+
+/** One scenario as the log names it: its first rule and its name. */
+export function scenarioLabel(name: string, tags: readonly string[]): string {
+  const rule = tags.map((t) => RULE_TAG.exec(t)?.[1]).find((id) => id !== undefined);
+  return rule ? `${rule} ${name}` : name;
+}
+
+/** The line a finished scenario leaves in a log: `[37/268] IDEM-01 A retry after a lost reply … passed 0.4 s`. */
+export function finishedLine(done: number, total: number, label: string, status: string, ms: number): string {
+  return `[${String(done).padStart(String(total).length)}/${total}] ${label} … ${WORD[status] ?? status.toLowerCase()} ${seconds(ms)}`;
+}
+
+/** The live line on a terminal: count, share, elapsed and an estimate of what remains. */
+export function liveLine(done: number, total: number, elapsedMs: number, running: string | undefined): string {
+  const eta = done > 0 ? ` · about ${clock((elapsedMs / done) * (total - done))} left` : "";
+  return `[${done}/${total}] ${Math.floor((done / Math.max(total, 1)) * 100)}% · ${clock(elapsedMs)}${eta}${running ? ` · ${running}` : ""}`;
+}
+
+/**
+ * Progress a person and a CI log can follow. Not on a terminal: one line per finished scenario.
+ * On a terminal: a live line with the count and an estimate, and a kept line for each failure.
+ * Either way, a note before a scenario tagged @slow.
+ */
+export default class ProgressFormatter extends Formatter {
+  static override readonly documentation = "Lomi: one line per finished scenario, or a live line on a terminal";
+  private readonly pickles = new Map<string, { name: string; tags: string[] }>();
+  private readonly testCases = new Map<string, string>();
+  private readonly started = new Map<string, { pickleId: string; at: number; worst: TestStepResultStatus }>();
+  private total = 0;
+  private done = 0;
+  private runStartedAt = Date.now();
+  private readonly tty: boolean;
+
+  constructor(options: IFormatterOptions) {
+    super(options);
+    this.tty = (options.stream as NodeJS.WriteStream).isTTY === true;
+    options.eventBroadcaster.on("envelope", (e: Envelope) => this.on(e));
+  }
+
+  private on(e: Envelope): void {
+    if (e.pickle) this.pickles.set(e.pickle.id, { name: e.pickle.name, tags: e.pickle.tags.map((t) => t.name) });
+    if (e.testCase) {
+      this.testCases.set(e.testCase.id, e.testCase.pickleId);
+      this.total++;
+    }
+    if (e.testRunStarted) this.runStartedAt = toMs(e.testRunStarted.timestamp);
+    if (e.testCaseStarted) {
+      const pickleId = this.testCases.get(e.testCaseStarted.testCaseId)!;
+      this.started.set(e.testCaseStarted.id, { pickleId, at: toMs(e.testCaseStarted.timestamp), worst: "UNKNOWN" as TestStepResultStatus });
+      const pickle = this.pickles.get(pickleId)!;
+      if (pickle.tags.includes(SLOW_TAG)) this.keep(`note: ${scenarioLabel(pickle.name, pickle.tags)} is known to take long; the run is not stuck`);
+      else if (this.tty) this.live(scenarioLabel(pickle.name, pickle.tags));
+    }
+    if (e.testStepFinished) {
+      const s = this.started.get(e.testStepFinished.testCaseStartedId);
+      const status = e.testStepFinished.testStepResult.status;
+      if (s && SEVERITY.indexOf(status) > SEVERITY.indexOf(s.worst)) s.worst = status;
+    }
+    if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
+      const s = this.started.get(e.testCaseFinished.testCaseStartedId);
+      if (!s) return;
+      this.done++;
+      const pickle = this.pickles.get(s.pickleId)!;
+      const line = finishedLine(this.done, this.total, scenarioLabel(pickle.name, pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at);
+      if (!this.tty || s.worst === "FAILED") this.keep(line);
+      else this.live(undefined);
+    }
+    if (e.testRunFinished && this.tty) this.log("\r\x1b[2K");
+  }
+
+  /** A line that stays: on a terminal it replaces the live line, which is redrawn below it. */
+  private keep(line: string): void {
+    if (!this.tty) return this.log(`${line}\n`);
+    this.log(`\r\x1b[2K${line}\n`);
+    this.live(undefined);
+  }
+
+  private live(running: string | undefined): void {
+    const width = (this.stream as NodeJS.WriteStream).columns ?? 100;
+    this.log(`\r\x1b[2K${liveLine(this.done, this.total, Date.now() - this.runStartedAt, running).slice(0, width - 1)}`);
+  }
+}

@@ -1,0 +1,108 @@
+import { loadRules } from "../rules.js";
+import type { RuleReport } from "./rule-verdicts.js";
+import { titleOf, listedRules, ranOf, type RunSummary } from "./write-reports.js";
+
+const COLOUR: Record<RuleReport["verdict"], string> = {
+  pass: "#1a7f37",
+  fail: "#cf222e",
+  baselined: "#bf8700",
+  "not-applicable": "#6e7781",
+  uncovered: "#8250df",
+  "not-selected": "#d0d7de",
+};
+
+const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const pre = (value: unknown) => `<pre>${escape(typeof value === "string" ? value : JSON.stringify(value, null, 2))}</pre>`;
+
+/** A rule's verdict as the page says it, with how much of the rule a partial run reached. */
+function verdictText(r: RuleReport, run: RunSummary): string {
+  const { ran, inSuite } = ranOf(r, run);
+  return ran < inSuite && r.verdict !== "not-selected" ? `${r.verdict} (${ran} of ${inSuite} scenarios ran)` : r.verdict;
+}
+
+function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>): string {
+  return [
+    `<dl class="failure">`,
+    `<dt>Failed at</dt><dd><code>${escape(f.step ?? "?")}</code></dd>`,
+    `<dt>Expected / found</dt><dd>${pre(f.message)}</dd>`,
+    f.request ? `<dt>Request (${escape(f.request.agent)}): <code>${escape(f.request.tool)}</code></dt><dd>${pre(f.request.args)}</dd>` : "",
+    f.reply !== undefined ? `<dt>Reply</dt><dd>${pre(f.reply)}</dd>` : "",
+    f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${JSON.stringify(e.detail)}`).join("\n"))}</dd>` : "",
+    f.brokerLog ? `<dt>Broker log (end)</dt><dd>${pre(f.brokerLog.slice(-2000))}</dd>` : "",
+    `</dl>`,
+  ].join("");
+}
+
+function ruleSection(r: RuleReport, run: RunSummary): string {
+  const scenarios = r.scenarios
+    .map((s) => `<li><span class="dot" style="background:${COLOUR[s.verdict === "baselined" ? "baselined" : s.verdict]}"></span>${escape(s.name)} <small>${escape(s.uri)}:${s.line ?? "?"} · ${s.verdict}</small>${s.reason && !s.failure ? `<div class="reason">${escape(s.reason)}</div>` : ""}${s.failure ? failureBlock(s.failure) : ""}</li>`)
+    .join("");
+  return [
+    // A failed rule is open from the start: what failed is what a reader came for.
+    `<details id="${r.id}" class="rule"${r.verdict === "fail" ? " open" : ""}><summary><span class="chip" style="background:${COLOUR[r.verdict]}">${r.id}</span> <b>${escape(verdictText(r, run))}</b> · ${r.level} · ${escape(r.title)}</summary>`,
+    `<blockquote>${escape(r.source)}</blockquote>`,
+    r.decision ? `<p><b>Decision:</b> ${escape(r.decision)}</p>` : "",
+    r.reason ? `<p class="reason">${escape(r.reason)}</p>` : "",
+    r.scenarios.length > 0 ? `<ul class="scenarios">${scenarios}</ul>` : "<p>No scenario of this rule ran.</p>",
+    `</details>`,
+  ].join("");
+}
+
+/**
+ * The per-rule page: a grid of rule families × rules coloured by verdict, each rule opening to its
+ * source sentence, decision, scenarios and, for a failure, the step, request, reply and ledger.
+ * Self-contained (no network): styles inline, a few lines of script to open the rule a cell names.
+ */
+export function htmlReport(run: RunSummary): string {
+  const families = loadRules().families;
+  const byFamily = new Map<string, RuleReport[]>();
+  for (const r of run.rules) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
+  const grid = [...byFamily]
+    .map(([family, rules]) => {
+      const cells = rules.map((r) => `<a class="cell" href="#${r.id}" title="${r.id}: ${escape(verdictText(r, run))} — ${escape(r.title)}" style="background:${COLOUR[r.verdict]}">${r.id.slice(family.length + 1)}<small>${r.level[0]}</small></a>`).join("");
+      return `<tr><th title="${escape(families[family] ?? "")}">${family}<small>${escape(families[family] ?? "")}</small></th><td>${cells}</td></tr>`;
+    })
+    .join("");
+  const listed = new Set(listedRules(run));
+  const sections = [...byFamily]
+    .map(([family, all]) => [family, all.filter((r) => listed.has(r))] as const)
+    .filter(([, rules]) => rules.length > 0)
+    .map(([family, rules]) => `<h2>${family} · ${escape(families[family] ?? "")}</h2>${rules.map((r) => ruleSection(r, run)).join("")}`)
+    .join("");
+  const counts = (Object.keys(COLOUR) as RuleReport["verdict"][])
+    .map((v) => [v, run.rules.filter((r) => r.verdict === v).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => `<span class="legend"><span class="dot" style="background:${COLOUR[v]}"></span>${n} ${v}</span>`)
+    .join(" ");
+  const identity = run.broker.serverInfo ? ` (${escape(run.broker.serverInfo.name)} ${escape(run.broker.serverInfo.version)})` : "";
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Lomi conformance: ${escape(titleOf(run, (t) => t))}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1f2328;max-width:1200px}
+h1{font-size:22px;margin:0 0 4px} h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #d0d7de}
+.meta{color:#57606a;margin-bottom:12px} table.grid{border-collapse:collapse;margin:12px 0}
+.grid th{text-align:left;padding:4px 10px 4px 0;font-weight:600;white-space:nowrap;vertical-align:top}
+.grid th small{display:block;font-weight:400;color:#57606a;font-size:11px}
+.cell{display:inline-block;width:34px;height:34px;margin:2px;border-radius:4px;color:#fff;text-align:center;font:600 12px/22px monospace;text-decoration:none}
+.cell small{display:block;font-size:9px;line-height:8px;opacity:.85}
+.chip{color:#fff;border-radius:4px;padding:1px 6px;font:600 12px monospace}
+.dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px}
+.legend{margin-right:12px} details.rule{border:1px solid #d0d7de;border-radius:6px;margin:6px 0;padding:6px 10px}
+details.rule:target{outline:3px solid #0969da} summary{cursor:pointer}
+blockquote{margin:8px 0;padding-left:10px;border-left:3px solid #d0d7de;color:#57606a}
+pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}
+.reason{color:#57606a} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
+</style></head><body>
+<h1>Lomi conformance: ${titleOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
+<div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed</div>
+<div>${counts}</div>
+<table class="grid">${grid}</table>
+${sections}
+<script>
+// A cell links to its rule: open it, so the link lands on its content.
+const open = () => { const d = document.getElementById(location.hash.slice(1)); if (d && d.tagName === "DETAILS") d.open = true; };
+addEventListener("hashchange", open); open();
+</script>
+</body></html>
+`;
+}

@@ -1,0 +1,14 @@
+import path from "node:path";
+import { KIT_ROOT } from "../protocol/kit-root.js";
+
+/** Whether this harness runs compiled (dist/) rather than from its TypeScript through tsx. */
+export const COMPILED = import.meta.url.endsWith(".js");
+
+/** The step definitions cucumber loads: compiled beside a compiled harness, else the TypeScript. */
+export const STEP_FILES = COMPILED ? path.join(KIT_ROOT, "dist/steps/**/*.js") : path.join(KIT_ROOT, "steps/**/*.ts");
+
+/**
+ * What cucumber's parallel workers need in NODE_OPTIONS: source maps so a compiled step reports
+ * its TypeScript file and line, or tsx to load the TypeScript.
+ */
+export const WORKER_NODE_OPTION = COMPILED ? "--enable-source-maps" : "--import tsx";

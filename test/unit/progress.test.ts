@@ -1,0 +1,14 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { finishedLine, liveLine, scenarioLabel } from "../../harness/progress-formatter.js";
+
+test("a finished scenario is one line: count of total, its first rule and name, the outcome and seconds", () => {
+  const label = scenarioLabel("A retry after a lost reply", ["@idempotency", "@IDEM-01", "@EPOCH-03"]);
+  assert.equal(finishedLine(37, 268, label, "PASSED", 412), "[ 37/268] IDEM-01 A retry after a lost reply … passed 0.4 s");
+  assert.equal(finishedLine(3, 9, scenarioLabel("No rule cited", ["@needs-crash"]), "FAILED", 12_000), "[3/9] No rule cited … FAILED 12.0 s");
+});
+
+test("the live line estimates what remains from the pace so far", () => {
+  assert.equal(liveLine(0, 10, 0, "OP-05 first"), "[0/10] 0% · 0 s · OP-05 first");
+  assert.equal(liveLine(5, 20, 60_000, undefined), "[5/20] 25% · 1 min 0 s · about 3 min 0 s left");
+});
