@@ -11,7 +11,7 @@ import { readWorldFile } from "../simulator/world-file.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { serveHttp } from "./http-endpoint.js";
-import { createMcpServer } from "./mcp-server.js";
+import { connectMcpServer } from "./mcp-server.js";
 
 const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
@@ -105,12 +105,11 @@ async function main(parts: BrokerParts): Promise<void> {
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   } else {
-    const server = createMcpServer(broker);
+    const server = await connectMcpServer(broker, new StdioServerTransport());
     server.onclose = () => {
       broker.close();
       process.exit(0);
     };
-    await server.connect(new StdioServerTransport());
   }
 }
 

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Broker } from "./broker.js";
-import { createMcpServer } from "./mcp-server.js";
+import { connectMcpServer } from "./mcp-server.js";
 
 export const MCP_PATH = "/mcp";
 
@@ -35,7 +35,7 @@ export async function serveHttp(broker: Broker, port: number): Promise<HttpEndpo
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };
-      await createMcpServer(broker).connect(created);
+      await connectMcpServer(broker, created);
       transport = created;
     }
     await transport.handleRequest(req, res);
