@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { LomiError } from "../protocol/errors.js";
+import { checkStoreFile, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "./store-file-check.js";
 import { canTransition, isSettled, OPERATION_STATES, EFFECT_STATES, SETTLED_STATES, type EffectState, type OperationState } from "../protocol/states.js";
 
 export const RECEIPT_CAPACITY = 4096;
@@ -95,6 +96,21 @@ CREATE INDEX IF NOT EXISTS events_by_workspace ON events (pairing_id, workspace_
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 `;
 
+function stampVersion(db: Database.Database): void {
+  db.pragma(`application_id = ${STORE_APPLICATION_ID}`);
+  db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
+}
+
+/**
+ * Brings an older store to this schema. Version 0 (no application_id, no user_version) has this
+ * schema's tables already: it only gains its identity. The checkpoint puts the new header into the
+ * main file, where the next opening's check reads it.
+ */
+function migrate(db: Database.Database, from: number): void {
+  if (from === 0) db.transaction(() => stampVersion(db))();
+  db.pragma("wal_checkpoint(TRUNCATE)");
+}
+
 interface ReceiptRow {
   operation_id: string;
   receipt_key: string;
@@ -163,15 +179,20 @@ export class ReceiptStore {
    * unfinished operation into outcome_unknown: after a reopening nothing is replayed.
    */
   static open(file: string, now: number): { store: ReceiptStore; recovered: number; openings: number } {
+    const found = checkStoreFile(file);
     let db: Database.Database;
     try {
       db = new Database(file, { timeout: 0 });
+      // A new store carries its identity in the main file's header before WAL holds any page of it.
+      if (found.kind === "new") stampVersion(db);
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
       db.pragma("locking_mode = EXCLUSIVE");
       db.exec(SCHEMA);
       // The first write takes the exclusive lock for as long as this connection lives.
       db.exec("BEGIN IMMEDIATE; COMMIT;");
+      if (found.kind === "store" && found.schemaVersion < STORE_SCHEMA_VERSION) migrate(db, found.schemaVersion);
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(STORE_SCHEMA_VERSION);
     } catch (error) {
       const busy = error instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code} ${error.message}`);
       throw new LomiError(

@@ -16,7 +16,8 @@ export async function inProcessBroker(seed = 1) {
   const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, seed);
   interceptInProcess(simulatorHandlers(host));
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-test-"));
-  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath: path.join(dir, "receipts.sqlite"), seed });
+  const storePath = path.join(dir, "receipts.sqlite");
+  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath, seed });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await connectMcpServer(broker, serverSide);
   const client = new Client({ name: "agent", version: "1.0.0" });
@@ -24,6 +25,8 @@ export async function inProcessBroker(seed = 1) {
   return {
     sim: host.current,
     client,
+    broker,
+    storePath,
     /** Calls a tool with arguments exactly as given (any JSON value, own "__proto__" keys included). */
     call: async (name: string, args: unknown) => (await client.callTool({ name, arguments: args as Record<string, unknown> })) as EnvelopeToolResult,
     close: async () => {
