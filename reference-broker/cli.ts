@@ -2,7 +2,6 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { LomiError } from "../protocol/errors.js";
 import { SimulatorHost } from "../simulator/host.js";
 import { simulatorHandlers } from "../simulator/handlers.js";
@@ -12,6 +11,7 @@ import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { serveHttp } from "./http-endpoint.js";
 import { connectMcpServer } from "./mcp-server.js";
+import { LineStdioTransport } from "./stdio-transport.js";
 
 const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
@@ -93,19 +93,22 @@ async function main(parts: BrokerParts): Promise<void> {
     throw new Error("unreachable: SIGKILL did not end the process");
   };
   const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts });
+  // Handlers first: a SIGTERM the moment the ready line appears must still close the store.
+  let closeTransport = async (): Promise<void> => undefined;
+  const stop = async () => {
+    await closeTransport();
+    broker.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
   process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
   if (transport === "http") {
     const endpoint = await serveHttp(broker, port);
+    closeTransport = endpoint.close;
     process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
-    const stop = async () => {
-      await endpoint.close();
-      broker.close();
-      process.exit(0);
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
   } else {
-    const server = await connectMcpServer(broker, new StdioServerTransport());
+    const server = await connectMcpServer(broker, new LineStdioTransport());
     server.onclose = () => {
       broker.close();
       process.exit(0);
