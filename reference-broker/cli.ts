@@ -10,13 +10,14 @@ import { readWorldFile } from "../simulator/world-file.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { serveHttp } from "./http-endpoint.js";
+import { isLoopback } from "./http-guard.js";
 import { connectMcpServer } from "./mcp-server.js";
 import { LineStdioTransport } from "./stdio-transport.js";
 
 const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
 Usage:
-  lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--seed N]
+  lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--host ADDR --token T] [--seed N]
   lomi-broker --simulate [--approve-pairings] [--world FILE] [--store FILE] [--transport stdio|http] [--port N]
 
 Options:
@@ -24,13 +25,15 @@ Options:
   --store FILE         the SQLite receipt store, kept across restarts (default: $LOMI_STORE_PATH)
   --transport T        stdio (default) or http (Streamable HTTP on 127.0.0.1, path /mcp)
   --port N             port for --transport http (default: $LOMI_MCP_PORT, else 3333; 0 picks a free one)
+  --host ADDR          address for --transport http (default 127.0.0.1); any other needs a token
+  --token T            bearer token every HTTP request must carry (default: $LOMI_BROKER_TOKEN)
   --seed N             seeds identifiers so a run can be replayed (default: $LOMI_SEED, else random; printed to stderr)
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
   --world FILE         with --simulate: the world seed (default fixtures/worlds/default.json)
   -h, --help           this text
 
-Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED as above; LOMI_BROKER_FAULTS arms fault
+Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED, LOMI_BROKER_TOKEN as above; LOMI_BROKER_FAULTS arms fault
 hooks for durability tests (comma-separated: fail-reserve, crash-after-reserve, crash-after-dispatch,
 crash-before-settle; each fires once).
 
@@ -50,6 +53,8 @@ async function main(parts: BrokerParts): Promise<void> {
         store: { type: "string" },
         transport: { type: "string", default: "stdio" },
         port: { type: "string" },
+        host: { type: "string", default: "127.0.0.1" },
+        token: { type: "string" },
         seed: { type: "string" },
         simulate: { type: "boolean", default: false },
         "approve-pairings": { type: "boolean", default: false },
@@ -70,6 +75,8 @@ async function main(parts: BrokerParts): Promise<void> {
   const portText = values.port ?? process.env.LOMI_MCP_PORT ?? "3333";
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${portText}`);
+  const token = values.token ?? process.env.LOMI_BROKER_TOKEN;
+  if (!isLoopback(values.host) && !token) fail(`--host ${values.host} is reachable beyond this machine: it needs --token or LOMI_BROKER_TOKEN`);
   const seedText = values.seed ?? process.env.LOMI_SEED;
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
   if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${seedText}`);
@@ -104,7 +111,7 @@ async function main(parts: BrokerParts): Promise<void> {
   process.on("SIGINT", stop);
   process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
   if (transport === "http") {
-    const endpoint = await serveHttp(broker, port);
+    const endpoint = await serveHttp(broker, { port, host: values.host, token });
     closeTransport = endpoint.close;
     process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
   } else {

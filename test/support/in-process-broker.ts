@@ -11,19 +11,33 @@ import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, interceptInProcess } from "../../simulator/interception.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
-/** The reference broker and an approving simulated Lomi in this process, with one MCP client. */
-export async function inProcessBroker(seed = 1) {
+/** The reference broker against an approving simulated Lomi in this process, on a fresh store. */
+export async function startBroker(seed = 1) {
   const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, seed);
   interceptInProcess(simulatorHandlers(host));
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-test-"));
   const storePath = path.join(dir, "receipts.sqlite");
   const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath, seed });
+  return {
+    sim: host.current,
+    broker,
+    storePath,
+    cleanup: () => {
+      broker.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The reference broker and an approving simulated Lomi in this process, with one MCP client. */
+export async function inProcessBroker(seed = 1) {
+  const { sim, broker, storePath, cleanup } = await startBroker(seed);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await connectMcpServer(broker, serverSide);
   const client = new Client({ name: "agent", version: "1.0.0" });
   await client.connect(clientSide);
   return {
-    sim: host.current,
+    sim,
     client,
     broker,
     storePath,
@@ -31,8 +45,7 @@ export async function inProcessBroker(seed = 1) {
     call: async (name: string, args: unknown) => (await client.callTool({ name, arguments: args as Record<string, unknown> })) as EnvelopeToolResult,
     close: async () => {
       await client.close();
-      broker.close();
-      rmSync(dir, { recursive: true, force: true });
+      cleanup();
     },
   };
 }
