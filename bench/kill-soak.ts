@@ -242,6 +242,12 @@ class SoakClient {
   }
 }
 
+/** When each kill lands: after so many calls reached the new instance, then so many milliseconds. */
+export function killSchedule(seed: number, kills: number): Array<{ afterCalls: number; thenMs: number }> {
+  const random = seededRandom(seed);
+  return Array.from({ length: kills }, () => ({ afterCalls: 1 + random.int(24), thenMs: random.int(40) }));
+}
+
 /**
  * Several agents write files through a broker process that is SIGKILLed at seeded moments and
  * restarted on the same store; then the simulated Lomi's ledger is checked against what they were
@@ -249,7 +255,7 @@ class SoakClient {
  * (counted in calls reaching each instance, then milliseconds), whatever the machine's speed.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
-  const schedule = seededRandom(options.seed);
+  const schedule = killSchedule(options.seed, options.kills);
   const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, options.seed);
   const sim = await serveHandlers(simulatorHandlers(host), 0);
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-soak-"));
@@ -274,10 +280,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     await broker.start();
     let stopping = false;
     const running = clients.map((c) => c.run(() => stopping));
-    for (let k = 0; k < options.kills; k++) {
-      // The moment is seeded: after so many calls reached the new instance, then so many milliseconds.
-      await broker.callsReached(1 + schedule.int(24));
-      await new Promise((resolve) => setTimeout(resolve, schedule.int(40)));
+    for (const [k, moment] of schedule.entries()) {
+      await broker.callsReached(moment.afterCalls);
+      await new Promise((resolve) => setTimeout(resolve, moment.thenMs));
       await broker.kill();
       figures.kills++;
       await broker.start();
