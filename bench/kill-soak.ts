@@ -245,7 +245,7 @@ class SoakClient {
 /** When each kill lands: after so many calls reached the new instance, then so many milliseconds. */
 export function killSchedule(seed: number, kills: number): Array<{ afterCalls: number; thenMs: number }> {
   const random = seededRandom(seed);
-  return Array.from({ length: kills }, () => ({ afterCalls: 1 + random.int(24), thenMs: random.int(40) }));
+  return Array.from({ length: kills }, () => ({ afterCalls: 1 + random.int(8), thenMs: random.int(40) }));
 }
 
 /**

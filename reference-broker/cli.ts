@@ -3,10 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { LomiError } from "../protocol/errors.js";
-import { SimulatorHost } from "../simulator/host.js";
-import { simulatorHandlers } from "../simulator/handlers.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
-import { readWorldFile } from "../simulator/world-file.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { serveHttp } from "./http-endpoint.js";
@@ -84,6 +80,13 @@ async function main(parts: BrokerParts): Promise<void> {
   let nativeUrl = values["native-url"] ?? process.env.LOMI_NATIVE_URL;
   let storePath = values.store ?? process.env.LOMI_STORE_PATH;
   if (values.simulate) {
+    // Loaded only here: a broker wired to a real Lomi starts without the simulator (and msw), faster after every crash.
+    const [{ SimulatorHost }, { simulatorHandlers }, { IN_PROCESS_ORIGIN, interceptInProcess }, { readWorldFile }] = await Promise.all([
+      import("../simulator/host.js"),
+      import("../simulator/handlers.js"),
+      import("../simulator/interception.js"),
+      import("../simulator/world-file.js"),
+    ]);
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
     interceptInProcess(simulatorHandlers(new SimulatorHost(world, seed)));
