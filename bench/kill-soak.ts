@@ -242,10 +242,13 @@ class SoakClient {
   }
 }
 
-/** When each kill lands: after so many calls reached the new instance, then so many milliseconds. */
-export function killSchedule(seed: number, kills: number): Array<{ afterCalls: number; thenMs: number }> {
+/**
+ * When each kill lands: after so many calls reached the new instance (3 to 8 per agent, so every
+ * instance gets past the agents' retries to new work), then so many milliseconds.
+ */
+export function killSchedule(seed: number, kills: number, clients: number): Array<{ afterCalls: number; thenMs: number }> {
   const random = seededRandom(seed);
-  return Array.from({ length: kills }, () => ({ afterCalls: 1 + random.int(8), thenMs: random.int(40) }));
+  return Array.from({ length: kills }, () => ({ afterCalls: clients * (3 + random.int(6)), thenMs: random.int(40) }));
 }
 
 /**
@@ -255,7 +258,7 @@ export function killSchedule(seed: number, kills: number): Array<{ afterCalls: n
  * (counted in calls reaching each instance, then milliseconds), whatever the machine's speed.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
-  const schedule = killSchedule(options.seed, options.kills);
+  const schedule = killSchedule(options.seed, options.kills, options.clients);
   const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, options.seed);
   const sim = await serveHandlers(simulatorHandlers(host), 0);
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-soak-"));
