@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { LomiError } from "../protocol/errors.js";
+import type { ClockMode } from "../simulator/lomi-clock.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { serveHttp } from "./http-endpoint.js";
@@ -14,7 +15,8 @@ const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
 Usage:
   lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--host ADDR --token T] [--seed N]
-  lomi-broker --simulate [--approve-pairings] [--world FILE] [--store FILE] [--transport stdio|http] [--port N]
+  lomi-broker --simulate [--approve-pairings] [--world FILE] [--clock real|virtual] [--control-port N]
+              [--store FILE] [--transport stdio|http] [--port N]
 
 Options:
   --native-url URL     the native bridge of Lomi (default: $LOMI_NATIVE_URL)
@@ -27,6 +29,11 @@ Options:
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
   --world FILE         with --simulate: the world seed (default fixtures/worlds/default.json)
+  --clock MODE         with --simulate: Lomi's clock, real (default: follows real time, so commands
+                       finish and retry epochs expire) or virtual (stands still until advanced, so the
+                       same seed replays the same run)
+  --control-port N     with --simulate: also serve the simulated Lomi's control API on 127.0.0.1:N
+                       (0 picks a free one), e.g. for lomi-sim clock advance 24h --url URL
   -h, --help           this text
 
 Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED, LOMI_BROKER_TOKEN as above; LOMI_BROKER_FAULTS arms fault
@@ -55,6 +62,8 @@ async function main(parts: BrokerParts): Promise<void> {
         simulate: { type: "boolean", default: false },
         "approve-pairings": { type: "boolean", default: false },
         world: { type: "string" },
+        clock: { type: "string", default: "real" },
+        "control-port": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -81,15 +90,26 @@ async function main(parts: BrokerParts): Promise<void> {
   let storePath = values.store ?? process.env.LOMI_STORE_PATH;
   if (values.simulate) {
     // Loaded only here: a broker wired to a real Lomi starts without the simulator (and msw), faster after every crash.
-    const [{ SimulatorHost }, { simulatorHandlers }, { IN_PROCESS_ORIGIN, interceptInProcess }, { readWorldFile }] = await Promise.all([
+    const [{ SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, interceptInProcess }, { readWorldFile }] = await Promise.all([
       import("../simulator/host.js"),
       import("../simulator/handlers.js"),
+      import("../simulator/http-server.js"),
+      import("../simulator/lomi-clock.js"),
       import("../simulator/interception.js"),
       import("../simulator/world-file.js"),
     ]);
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
-    interceptInProcess(simulatorHandlers(new SimulatorHost(world, seed)));
+    const clock = values.clock as ClockMode;
+    if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
+    const host = new SimulatorHost(world, seed, clock);
+    interceptInProcess(simulatorHandlers(host));
+    if (values["control-port"] !== undefined) {
+      const controlPort = Number(values["control-port"]);
+      if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65535) fail(`--control-port must be a port number, not ${values["control-port"]}`);
+      const control = await serveHandlers(controlApiHandlers(host), controlPort);
+      process.stderr.write(`lomi-broker: simulated Lomi's control API on ${control.url} (clock ${clock})\n`);
+    }
     nativeUrl = IN_PROCESS_ORIGIN;
     storePath ??= path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-broker-")), "receipts.sqlite");
   }
