@@ -1,3 +1,5 @@
+import type { BrokerPolicy } from "./broker-policy.js";
+import { takePidLock } from "./store-lock.js";
 import Database from "better-sqlite3";
 import { LomiError } from "../protocol/errors.js";
 import { checkStoreFile, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "./store-file-check.js";
@@ -170,7 +172,10 @@ export class ReceiptStore {
   /** Set by the fail-reserve fault hook: the next reservation's write fails before it commits. */
   failNextReservation = false;
 
-  private constructor(db: Database.Database) {
+  private constructor(
+    db: Database.Database,
+    private readonly releaseLock: (() => void) | undefined = undefined,
+  ) {
     this.db = db;
   }
 
@@ -178,29 +183,36 @@ export class ReceiptStore {
    * Opens (or creates) the store, takes it exclusively for this broker instance, and turns every
    * unfinished operation into outcome_unknown: after a reopening nothing is replayed.
    */
-  static open(file: string, now: number): { store: ReceiptStore; recovered: number; openings: number } {
+  static open(file: string, now: number, lock: BrokerPolicy["storeLock"] = "sqlite-exclusive"): { store: ReceiptStore; recovered: number; openings: number } {
+    // Before the lock file or SQLite touch anything: a refused file stays byte-identical, with nothing beside it.
     const found = checkStoreFile(file);
     let db: Database.Database;
+    const release = lock === "pid-file" ? takePidLock(file) : undefined;
     try {
       db = new Database(file, { timeout: 0 });
       // A new store carries its identity in the main file's header before WAL holds any page of it.
       if (found.kind === "new") stampVersion(db);
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
-      db.pragma("locking_mode = EXCLUSIVE");
-      db.exec(SCHEMA);
-      // The first write takes the exclusive lock for as long as this connection lives.
-      db.exec("BEGIN IMMEDIATE; COMMIT;");
+      if (lock === "sqlite-exclusive") {
+        db.pragma("locking_mode = EXCLUSIVE");
+        db.exec(SCHEMA);
+        // The first write takes the exclusive lock for as long as this connection lives.
+        db.exec("BEGIN IMMEDIATE; COMMIT;");
+      } else {
+        db.exec(SCHEMA);
+      }
       if (found.kind === "store" && found.schemaVersion < STORE_SCHEMA_VERSION) migrate(db, found.schemaVersion);
       db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(STORE_SCHEMA_VERSION);
     } catch (error) {
+      release?.();
       const busy = error instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code} ${error.message}`);
       throw new LomiError(
         "STORE_UNAVAILABLE",
         busy ? `The receipt store ${file} is in use by another broker instance.` : `The receipt store ${file} cannot be opened: ${(error as Error).message}`,
       );
     }
-    const store = new ReceiptStore(db);
+    const store = new ReceiptStore(db, release);
     const recovered = store.recoverUnfinished(now);
     const openings = (
       db.prepare("INSERT INTO meta (key, value) VALUES ('openings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value").get() as { value: number }
@@ -210,6 +222,7 @@ export class ReceiptStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+    this.releaseLock?.();
   }
 
   private recoverUnfinished(now: number): number {
