@@ -115,3 +115,38 @@ Feature: Result envelope and input schemas
     When the agent creates a terminal "Src" in workspace "ws-alpha" as "src" with cwdRelative set to "src/../lib"
     Then the reply is ok
     And operation "src" reads succeeded
+
+  @SCH-06
+  Scenario: A "__proto__" key on an operation is an unknown field and nothing is dispatched
+    When the agent calls lomi_workspace_close with:
+      """
+      { "workspaceId": "ws-alpha", "retryEpoch": "{{epoch:ws-alpha}}", "requestKey": "close-proto", "__proto__": { "force": true } }
+      """
+    Then the reply is the error INVALID_ARGUMENT
+    And the error names the field "__proto__"
+    And Lomi saw no dispatch at all
+
+  @SCH-06
+  Scenario: "constructor" and "prototype" keys are unknown fields
+    When the agent calls lomi_panel_list with:
+      """
+      { "workspaceId": "ws-alpha", "constructor": "Object" }
+      """
+    Then the reply is the error INVALID_ARGUMENT
+    And the error names the field "constructor"
+    When the agent calls lomi_panel_list with:
+      """
+      { "workspaceId": "ws-alpha", "prototype": {} }
+      """
+    Then the reply is the error INVALID_ARGUMENT
+    And the error names the field "prototype"
+
+  @SCH-06
+  Scenario: Arguments that are not a JSON object are rejected with the envelope
+    When the agent calls lomi_workspace_close with:
+      """
+      [ "ws-alpha" ]
+      """
+    Then the reply is the error INVALID_ARGUMENT
+    And the error names the field "arguments"
+    And Lomi saw no dispatch at all

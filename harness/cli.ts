@@ -22,6 +22,7 @@ Broker under test (one of):
                          Start it with LOMI_NATIVE_URL=http://127.0.0.1:PORT: the harness serves the
                          simulated Lomi there (--native-port). Crash scenarios are not applicable.
   --native-port N        with --broker-url: where the simulated Lomi listens (default ${DEFAULT_NATIVE_PORT})
+  --broker-token TOKEN   with --broker-url: the broker's bearer token (default: $LOMI_BROKER_TOKEN)
   --broker-image IMAGE   a broker image, run with testcontainers on the host network: it gets
                          LOMI_NATIVE_URL, LOMI_STORE_PATH (under a mounted /lomi-store), LOMI_SEED and
                          LOMI_MCP_PORT, and serves http://127.0.0.1:$LOMI_MCP_PORT/mcp. A crash kills the container.
@@ -63,6 +64,7 @@ const OPTIONS = {
   broker: { type: "string" },
   "broker-cmd": { type: "string" },
   "broker-url": { type: "string" },
+  "broker-token": { type: "string" },
   "native-port": { type: "string" },
   "broker-image": { type: "string" },
   "broker-faults": { type: "boolean", default: false },
@@ -95,6 +97,9 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
   if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
   if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
+  if (values["broker-token"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--broker-token goes with --broker-url");
+  // Through the environment, so worker processes get it and no report records it.
+  if (values["broker-token"] !== undefined) process.env.LOMI_BROKER_TOKEN = values["broker-token"];
   const brokerFaults = values["broker-faults"];
   if (brokerFaults && values["broker-cmd"] === undefined && values["broker-image"] === undefined) {
     throw new UsageError("--broker-faults goes with --broker-cmd or --broker-image: the reference broker in-process has its hooks, a broker at a URL cannot be armed");

@@ -1,4 +1,5 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { brokerRequestInit } from "./broker-token.js";
 import { readWorldFile } from "../simulator/world-file.js";
 import { configError } from "./harness-error.js";
 import { McpConnection } from "./mcp-connection.js";
@@ -14,7 +15,7 @@ const PREFLIGHT_CLIENT = "lomi-conformance-preflight";
  */
 export async function preflightUrl(url: URL, nativePort: number, timeoutMs: number): Promise<{ name: string; version: string } | undefined> {
   const server = await serveSimulatorOn(nativePort, readWorldFile(), 0);
-  const transport = new StreamableHTTPClientTransport(url);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: brokerRequestInit() });
   let connection: McpConnection | undefined;
   try {
     try {

@@ -6,12 +6,14 @@ import { LomiError } from "../protocol/errors.js";
 import type { ClockMode } from "../simulator/lomi-clock.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
-import { createMcpServer } from "./mcp-server.js";
+import { isLoopback } from "./http-guard.js";
+import { connectMcpServer } from "./mcp-server.js";
+import { LineStdioTransport } from "./stdio-transport.js";
 
 const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
 Usage:
-  lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--seed N]
+  lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--host ADDR --token T] [--seed N]
   lomi-broker --simulate [--approve-pairings] [--world FILE] [--clock real|virtual] [--control-port N]
               [--store FILE] [--transport stdio|http] [--port N]
 
@@ -20,6 +22,8 @@ Options:
   --store FILE         the SQLite receipt store, kept across restarts (default: $LOMI_STORE_PATH)
   --transport T        stdio (default) or http (Streamable HTTP on 127.0.0.1, path /mcp)
   --port N             port for --transport http (default: $LOMI_MCP_PORT, else 3333; 0 picks a free one)
+  --host ADDR          address for --transport http (default 127.0.0.1); any other needs a token
+  --token T            bearer token every HTTP request must carry (default: $LOMI_BROKER_TOKEN)
   --seed N             seeds identifiers so a run can be replayed (default: $LOMI_SEED, else random; printed to stderr)
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
@@ -31,7 +35,7 @@ Options:
                        (0 picks a free one), e.g. for lomi-sim clock advance 24h --url URL
   -h, --help           this text
 
-Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED as above; LOMI_BROKER_FAULTS arms fault
+Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED, LOMI_BROKER_TOKEN as above; LOMI_BROKER_FAULTS arms fault
 hooks for durability tests (comma-separated: fail-reserve, crash-after-reserve, crash-after-dispatch,
 crash-before-settle; each fires once).
 
@@ -51,6 +55,8 @@ async function main(parts: BrokerParts): Promise<void> {
         store: { type: "string" },
         transport: { type: "string", default: "stdio" },
         port: { type: "string" },
+        host: { type: "string", default: "127.0.0.1" },
+        token: { type: "string" },
         seed: { type: "string" },
         simulate: { type: "boolean", default: false },
         "approve-pairings": { type: "boolean", default: false },
@@ -73,6 +79,8 @@ async function main(parts: BrokerParts): Promise<void> {
   const portText = values.port ?? process.env.LOMI_MCP_PORT ?? "3333";
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${portText}`);
+  const token = values.token ?? process.env.LOMI_BROKER_TOKEN;
+  if (!isLoopback(values.host) && !token) fail(`--host ${values.host} is reachable beyond this machine: it needs --token or LOMI_BROKER_TOKEN`);
   const seedText = values.seed ?? process.env.LOMI_SEED;
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
   if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${seedText}`);
@@ -80,15 +88,15 @@ async function main(parts: BrokerParts): Promise<void> {
   let nativeUrl = values["native-url"] ?? process.env.LOMI_NATIVE_URL;
   let storePath = values.store ?? process.env.LOMI_STORE_PATH;
   if (values.simulate) {
-    // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) and the HTTP
-    // endpoint cost a broker that serves stdio most of its start-up time.
-    const [{ readWorldFile }, { SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, interceptInProcess }] = await Promise.all([
-      import("../simulator/world-file.js"),
+    // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) costs a broker
+    // that serves a real Lomi most of its start-up time, paid again after every crash.
+    const [{ SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, interceptInProcess }, { readWorldFile }] = await Promise.all([
       import("../simulator/host.js"),
       import("../simulator/handlers.js"),
       import("../simulator/http-server.js"),
       import("../simulator/lomi-clock.js"),
       import("../simulator/interception.js"),
+      import("../simulator/world-file.js"),
     ]);
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
@@ -115,26 +123,28 @@ async function main(parts: BrokerParts): Promise<void> {
     throw new Error("unreachable: SIGKILL did not end the process");
   };
   const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts });
+  // Handlers first: a SIGTERM the moment the ready line appears must still close the store.
+  let closeTransport = async (): Promise<void> => undefined;
+  const stop = async () => {
+    await closeTransport();
+    broker.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
   process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
   if (transport === "http") {
+    // Loaded only for HTTP: a broker over stdio starts without it.
     const { serveHttp } = await import("./http-endpoint.js");
-    const endpoint = await serveHttp(broker, port);
+    const endpoint = await serveHttp(broker, { port, host: values.host, token });
+    closeTransport = endpoint.close;
     process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
-    const stop = async () => {
-      await endpoint.close();
-      broker.close();
-      process.exit(0);
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
   } else {
-    const server = createMcpServer(broker);
+    const server = await connectMcpServer(broker, new LineStdioTransport());
     server.onclose = () => {
       broker.close();
       process.exit(0);
     };
-    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-    await server.connect(new StdioServerTransport());
   }
 }
 

@@ -1,7 +1,9 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CATALOGUE, publishedTool, type PublishedTool } from "../protocol/catalogue.js";
 import type { Broker } from "./broker.js";
+import { RawCallGuard } from "./raw-call-guard.js";
 
 export const BROKER_NAME = "lomi-reference-broker";
 export const BROKER_VERSION = "0.1.0";
@@ -12,14 +14,17 @@ let tools: PublishedTool[] | undefined;
 const publishedTools = () => (tools ??= CATALOGUE.map(publishedTool));
 
 /**
- * An MCP server for one connection. It uses the SDK's Server rather than McpServer because
- * McpServer answers bad input with its own text error before a handler runs; every Lomi reply,
- * a rejected input included, must carry the typed envelope.
+ * An MCP server for one connection, connected to its transport. It uses the SDK's Server rather than
+ * McpServer because McpServer answers bad input with its own text error before a handler runs; every
+ * Lomi reply, a rejected input included, must carry the typed envelope. The session judges the
+ * arguments as the client sent them (RawCallGuard), not as the SDK rebuilt them.
  */
-export function createMcpServer(broker: Broker): Server {
+export async function connectMcpServer(broker: Broker, transport: Transport): Promise<Server> {
   const server = new Server({ name: BROKER_NAME, version: BROKER_VERSION }, { capabilities: { tools: {} } });
   const session = broker.newSession(() => server.getClientVersion()?.name ?? "unnamed-client");
+  const guard = new RawCallGuard(transport);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: publishedTools() }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => session.call(request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => session.call(request.params.name, guard.takeArguments(extra.requestId)));
+  await server.connect(guard);
   return server;
 }

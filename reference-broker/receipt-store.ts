@@ -2,6 +2,7 @@ import type { BrokerPolicy } from "./broker-policy.js";
 import { takePidLock } from "./store-lock.js";
 import Database from "better-sqlite3";
 import { LomiError } from "../protocol/errors.js";
+import { checkStoreFile, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "./store-file-check.js";
 import { canTransition, isSettled, OPERATION_STATES, EFFECT_STATES, SETTLED_STATES, type EffectState, type OperationState } from "../protocol/states.js";
 
 export const RECEIPT_CAPACITY = 4096;
@@ -97,6 +98,21 @@ CREATE INDEX IF NOT EXISTS events_by_workspace ON events (pairing_id, workspace_
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 `;
 
+function stampVersion(db: Database.Database): void {
+  db.pragma(`application_id = ${STORE_APPLICATION_ID}`);
+  db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
+}
+
+/**
+ * Brings an older store to this schema. Version 0 (no application_id, no user_version) has this
+ * schema's tables already: it only gains its identity. The checkpoint puts the new header into the
+ * main file, where the next opening's check reads it.
+ */
+function migrate(db: Database.Database, from: number): void {
+  if (from === 0) db.transaction(() => stampVersion(db))();
+  db.pragma("wal_checkpoint(TRUNCATE)");
+}
+
 interface ReceiptRow {
   operation_id: string;
   receipt_key: string;
@@ -168,10 +184,14 @@ export class ReceiptStore {
    * unfinished operation into outcome_unknown: after a reopening nothing is replayed.
    */
   static open(file: string, now: number, lock: BrokerPolicy["storeLock"] = "sqlite-exclusive"): { store: ReceiptStore; recovered: number; openings: number } {
+    // Before the lock file or SQLite touch anything: a refused file stays byte-identical, with nothing beside it.
+    const found = checkStoreFile(file);
     let db: Database.Database;
     const release = lock === "pid-file" ? takePidLock(file) : undefined;
     try {
       db = new Database(file, { timeout: 0 });
+      // A new store carries its identity in the main file's header before WAL holds any page of it.
+      if (found.kind === "new") stampVersion(db);
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
       if (lock === "sqlite-exclusive") {
@@ -182,6 +202,8 @@ export class ReceiptStore {
       } else {
         db.exec(SCHEMA);
       }
+      if (found.kind === "store" && found.schemaVersion < STORE_SCHEMA_VERSION) migrate(db, found.schemaVersion);
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(STORE_SCHEMA_VERSION);
     } catch (error) {
       release?.();
       const busy = error instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code} ${error.message}`);

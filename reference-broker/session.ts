@@ -11,7 +11,7 @@ import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
 import { BrokerCrashed } from "./fault-hooks.js";
 import { WithImages, type Handler } from "./handler.js";
-import { parseArguments } from "./input-validation.js";
+import { excerpt, parseArguments } from "./input-validation.js";
 import { panelObservationHandlers } from "./panel-observations.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
 import { reconcileStore, storeStatus } from "./store-maintenance.js";
@@ -65,7 +65,7 @@ export class BrokerSession {
   async call(name: string, rawArgs: unknown): Promise<EnvelopeToolResult> {
     try {
       const contract = contractOf(name);
-      if (!contract) throw new LomiError("UNKNOWN_TOOL", `No tool named ${name}; tools/list shows the catalogue.`);
+      if (!contract) throw new LomiError("UNKNOWN_TOOL", `No tool named ${excerpt(name)}; tools/list shows the catalogue.`);
       const args = parseArguments(name, contract.input, rawArgs) as Record<string, unknown>;
       const reply = await this.run(contract, args);
       const { data, images } = reply instanceof WithImages ? reply : { data: reply, images: [] };

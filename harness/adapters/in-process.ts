@@ -1,7 +1,7 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Broker } from "../../reference-broker/broker.js";
 import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
-import { createMcpServer } from "../../reference-broker/mcp-server.js";
+import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 
@@ -30,7 +30,7 @@ export class InProcessAdapter implements BrokerAdapter {
   async connect(clientName: string): Promise<McpConnection> {
     if (!this.broker) throw new Error("broker not started");
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(this.broker).connect(serverSide);
+    await connectMcpServer(this.broker, serverSide);
     const connection = await McpConnection.open(clientSide, clientName, this.timeoutMs);
     this.connections.push(connection);
     return connection;

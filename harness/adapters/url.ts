@@ -1,4 +1,5 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { brokerRequestInit } from "../broker-token.js";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, Capability, SimulatorPlacement } from "./broker-adapter.js";
@@ -29,7 +30,7 @@ export class UrlAdapter implements BrokerAdapter {
   }
 
   async connect(clientName: string): Promise<McpConnection> {
-    const transport = new StreamableHTTPClientTransport(this.url);
+    const transport = new StreamableHTTPClientTransport(this.url, { requestInit: brokerRequestInit() });
     const connection = await McpConnection.open(transport, clientName, this.timeoutMs);
     this.sessions.push({ transport, connection });
     return connection;

@@ -67,3 +67,15 @@ test("the URL adapter holds several MCP sessions at once, each its own connectio
     }
   });
 });
+
+test("--broker-token: a broker that demands a bearer token is judged with it, and refuses a run without it", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-url-token-"));
+  const nativePort = await freePort();
+  await withHttpBroker(["bin/lomi-broker.js", "--token", "kit-token"], nativePort, dir, async (url) => {
+    const withToken = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--broker-token", "kit-token", "--tags", "@SCH-06", "--reports", path.join(dir, "with")]);
+    assert.equal(withToken.code, 0, withToken.output.slice(-3000));
+    const without = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--tags", "@SCH-06", "--reports", path.join(dir, "without")]);
+    assert.notEqual(without.code, 0);
+    assert.match(without.output, /401|Unauthorized/);
+  });
+});

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import Database from "better-sqlite3";
+
+const V0_FIXTURE = new URL("../fixtures/stores/unversioned-v0.sqlite", import.meta.url);
+// As root every file is writable, so the read-only case runs the broker as "nobody", as the probe did.
+const AS_ANOTHER_USER = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+async function brokerOn(store: string, asAnotherUser = false): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ["bin/lomi-broker.js", "--simulate", "--store", store], { stdio: ["ignore", "ignore", "pipe"], ...(asAnotherUser ? AS_ANOTHER_USER : {}) });
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stderr };
+}
+
+function worldReadableDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-store-e2e-"));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+test("lomi-broker refuses another application's database with a message naming it, and leaves it as it was", async () => {
+  const dir = worldReadableDir();
+  const file = path.join(dir, "app.db");
+  const db = new Database(file);
+  db.exec("CREATE TABLE receipts (id INTEGER PRIMARY KEY, total REAL)");
+  db.close();
+  const bytes = readFileSync(file);
+  const { code, stderr } = await brokerOn(file);
+  assert.equal(code, 2);
+  assert.match(stderr, new RegExp(`STORE_UNAVAILABLE: The receipt store ${file} is not a Lomi receipt store`));
+  assert.doesNotMatch(stderr, /SqliteError|\n\s+at /, "a message, not a stack");
+  assert.deepEqual(readFileSync(file), bytes);
+  assert.deepEqual(readdirSync(dir), ["app.db"]);
+});
+
+test("a store its user may not write is refused with a clear message, not a SqliteError stack", async () => {
+  const dir = worldReadableDir();
+  const file = path.join(dir, "receipts.sqlite");
+  copyFileSync(V0_FIXTURE, file);
+  chmodSync(file, 0o444);
+  const { code, stderr } = await brokerOn(file, true);
+  assert.equal(code, 2);
+  assert.match(stderr, new RegExp(`The receipt store ${file} .*(not readable and writable|not writable)`));
+  assert.doesNotMatch(stderr, /SqliteError|\n\s+at /);
+  assert.deepEqual(readdirSync(dir), ["receipts.sqlite"]);
+});
