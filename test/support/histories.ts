@@ -1,4 +1,4 @@
-import { historyOf, type HistoryRecord } from "../../harness/explore/history.js";
+import { historyOf, type HistoryRecord, type ReplyRecord } from "../../harness/explore/history.js";
 import type { LedgerEntry } from "../../protocol/control-api.js";
 
 // Small hand-written histories for the checker's tests: each helper makes one record the way a
@@ -30,7 +30,7 @@ export function receipt(r: Receipt, ms = 0) {
 const okReply = (data: unknown) => ({ status: "answered" as const, isError: false, structuredContent: { controlApiVersion: "1.0", status: "ok", data } });
 export const errorReply = (code: string, message = `${code} refusal`) => ({ status: "answered" as const, isError: true, structuredContent: { controlApiVersion: "1.0", status: "error", code, message } });
 
-export function call(tool: string, args: Record<string, unknown>, reply: HistoryRecord extends infer R ? (R extends { type: "call" } ? R["reply"] : never) : never, o: { agent?: string; connection?: string; ms?: number } = {}): HistoryRecord {
+export function call(tool: string, args: Record<string, unknown>, reply: ReplyRecord, o: { agent?: string; connection?: string; ms?: number } = {}): HistoryRecord {
   return { type: "call", agent: o.agent ?? "agent-a", connection: o.connection ?? "c1", tool, args, sentAt: at(o.ms ?? 0), answeredAt: at(o.ms ?? 0), reply };
 }
 

@@ -33,8 +33,9 @@ describe("legal histories the checker must not flag", () => {
       history([
         events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }]),
         events([{ sequence: "2", operationId: op, previousState: "queued", state: "running" }], { cursor: "1" }),
-        events([], { cursor: "2" }),
-        events([{ sequence: "5", operationId: op, previousState: "running", state: "succeeded", effectState: "complete" }], { cursor: "2" }),
+        events([{ sequence: "3", operationId: op, previousState: "running", state: "running", effectState: "partial" }], { cursor: "2" }),
+        events([], { cursor: "3" }),
+        events([{ sequence: "5", operationId: op, previousState: "running", state: "succeeded", effectState: "complete" }], { cursor: "3" }),
       ]),
     );
   });
