@@ -23,9 +23,12 @@ class Step implements fc.AsyncCommand<Model, ExploreSystem> {
 }
 
 const always = () => true;
+/** Which of the run's operations, terminals or leases a step means; small, so shrunk sequences read well. */
+const slot = fc.nat({ max: 15 });
 const agent = fc.constantFrom(...AGENTS);
 const COMMANDS = ["npm test", "npm run build", "npm run dev", "tail -f server.log", "sleep-unknown"] as const;
 const HOUR = 3_600_000;
+const STRANGER = "agent-stranger";
 const known = (m: Model) => m.operations.filter((o) => o.operationId !== undefined);
 
 /** Control API refusals (no such held dispatch, no such decision) make a fault step a no-op, never a failure. */
@@ -51,7 +54,7 @@ const create = agent.map(
     }),
 );
 
-const run = fc.tuple(agent, fc.nat(), fc.constantFrom(...COMMANDS), fc.boolean()).map(
+const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).map(
   ([a, t, command, staleEpoch]) =>
     new Step(`${a}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`, (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.some((e) => e.agent === a)), async (m, s) => {
       const current = await epochOf(m, s, a);
@@ -76,7 +79,7 @@ const settings = fc.tuple(agent, fc.boolean()).map(
 );
 
 /** The exact request again, from the agent's current connection: a client retrying after a lost reply. */
-const retrySame = fc.nat().map(
+const retrySame = slot.map(
   (o) =>
     new Step(`retry request #${o} unchanged`, (m) => m.operations.length > 0, async (m, s) => {
       const op = pick(m.operations, o)!;
@@ -90,7 +93,7 @@ function changed(tool: string, args: Record<string, unknown>): Record<string, un
   return { ...args, title: `${String(args.title)}!` };
 }
 
-const retryChanged = fc.nat().map(
+const retryChanged = slot.map(
   (o) =>
     new Step(`retry request #${o} with changed arguments`, (m) => m.operations.length > 0, async (m, s) => {
       const op = pick(m.operations, o)!;
@@ -98,7 +101,7 @@ const retryChanged = fc.nat().map(
     }),
 );
 
-const get = fc.tuple(fc.nat(), fc.boolean()).map(
+const get = fc.tuple(slot, fc.boolean()).map(
   ([o, other]) =>
     new Step(`${other ? "the other agent" : "its agent"} reads operation #${o}`, (m) => known(m).length > 0, async (m, s) => {
       const op = pick(known(m), o)!;
@@ -107,7 +110,7 @@ const get = fc.tuple(fc.nat(), fc.boolean()).map(
     }),
 );
 
-const lookup = fc.nat().map(
+const lookup = slot.map(
   (o) =>
     new Step(`look operation #${o} up by its key`, (m) => m.operations.length > 0, async (m, s) => {
       const op = pick(m.operations, o)!;
@@ -115,7 +118,7 @@ const lookup = fc.nat().map(
     }),
 );
 
-const cancel = fc.nat().map(
+const cancel = slot.map(
   (o) =>
     new Step(`cancel operation #${o}`, (m) => known(m).length > 0, async (m, s) => {
       const op = pick(known(m), o)!;
@@ -131,6 +134,29 @@ const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).m
       if (reply?.status === "ok") m.cursors.set(a, String(reply.data.nextCursor));
       else if (reply?.status === "error" && reply.code === "PAIRING_REQUIRED") await epochOf(m, s, a);
     }),
+);
+
+/** A call with a field its tool does not declare: it must be refused, never run without the field. */
+const unknownField = agent.map(
+  (a) =>
+    new Step(`${a}: lomi_terminal_create with an unknown field`, always, async (m, s) => {
+      const retryEpoch = await epochOf(m, s, a);
+      if (!retryEpoch) return;
+      const n = ++m.counter;
+      observe(m, await s.call(a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}`, closeOthers: true }));
+    }),
+);
+
+/** A client the user does not know asks to pair and is denied; it must be told so, not asked to wait. */
+const stranger = fc.constant(
+  new Step(`${STRANGER} asks to pair and the user denies it`, always, async (_m, s) => {
+    const first = await s.call(STRANGER, "lomi_connect", { workspaceId: WORKSPACE });
+    if (first?.status === "error" && first.code === "PAIRING_REQUIRED") {
+      await s.control.decide(STRANGER, "deny");
+      s.fault("pairing-decision", { agent: STRANGER, decision: "deny" });
+    }
+    await s.call(STRANGER, "lomi_connect", { workspaceId: WORKSPACE });
+  }),
 );
 
 const panels = agent.map(
@@ -150,7 +176,7 @@ const reconnect = agent.map(
     }),
 );
 
-const lease = fc.tuple(agent, fc.nat()).map(
+const lease = fc.tuple(agent, slot).map(
   ([a, t]) =>
     new Step(`${a}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals.length > 0, async (m, s) => {
       await epochOf(m, s, a);
@@ -161,7 +187,7 @@ const lease = fc.tuple(agent, fc.nat()).map(
 );
 
 const INPUT_MODES = ["next", "repeat", "changed", "gap"] as const;
-const input = fc.tuple(fc.nat(), fc.constantFrom(...INPUT_MODES)).map(
+const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
   ([l, mode]) =>
     new Step(`input on lease #${l}: ${mode} sequence`, (m) => m.leases.length > 0, async (m, s) => {
       const held = pick(m.leases, l)!;
@@ -184,7 +210,7 @@ const arm = fc.tuple(fc.constantFrom("hold", "fail", "lose-reply"), fc.constantF
     }),
 );
 
-const release = fc.tuple(fc.nat(), fc.constantFrom("complete", "fail", "honour-cancel")).map(
+const release = fc.tuple(slot, fc.constantFrom("complete", "fail", "honour-cancel")).map(
   ([o, outcome]) =>
     new Step(`fault: release operation #${o} (${outcome})`, (m) => known(m).length > 0, async (m, s) => {
       const op = pick(known(m), o)!;
@@ -192,7 +218,7 @@ const release = fc.tuple(fc.nat(), fc.constantFrom("complete", "fail", "honour-c
     }),
 );
 
-const decide = fc.tuple(fc.nat(), fc.constantFrom("approve", "deny")).map(
+const decide = fc.tuple(slot, fc.constantFrom("approve", "deny")).map(
   ([d, decision]) =>
     new Step(`the user ${decision === "approve" ? "approves" : "denies"} pending decision #${d}`, always, async (_m, s) => {
       const pending = pick(await s.control.decisions(), d);
@@ -207,7 +233,7 @@ const crash = fc.constant(
   }),
 );
 
-const runtimeRestart = fc.nat().map(
+const runtimeRestart = slot.map(
   (t) =>
     new Step(`terminal #${t}'s runtime restarts`, (m) => m.terminals.length > 0, async (m, s) => {
       const terminal = pick(m.terminals, t)!;
@@ -246,6 +272,8 @@ export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, Explore
   events,
   events,
   panels,
+  unknownField,
+  stranger,
   reconnect,
   lease,
   input,

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import type { WorldSeed } from "../../protocol/control-api.js";
+import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import type { RunParameters } from "../run-parameters.js";
 import { checkHistory, failuresOf, type InvariantVerdict } from "./checker/index.js";
 import { STEP_ARBITRARIES } from "./commands.js";
@@ -17,6 +18,8 @@ export interface ExploreOptions {
   world: WorldSeed;
   /** Replays one case exactly: fast-check's path and the commands' replay path from a report. */
   replay?: { path: string; replayPath: string };
+  /** Makes the broker of each run instead of the run parameters (a mutant in-process). */
+  adapter?: () => BrokerAdapter;
   /** Called with every run's history (the determinism test compares them). */
   onHistory?: (records: HistoryRecord[]) => void;
 }
@@ -71,7 +74,7 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
   // The simulator's and the broker's seeds are drawn like the steps: a case replays whole.
   const property = fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), commands, async (systemSeed, cmds) => {
     executions++;
-    const system = await ExploreSystem.start(o.run, o.world, systemSeed, source);
+    const system = await ExploreSystem.start(o.run, o.world, systemSeed, source, o.adapter?.());
     let records: HistoryRecord[];
     try {
       const model = initialModel();

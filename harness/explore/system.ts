@@ -38,8 +38,9 @@ export class ExploreSystem {
     this.now = Date.parse(world.clockStart ?? "2026-01-05T09:00:00.000Z");
   }
 
-  static async start(run: RunParameters, world: WorldSeed, seed: number, source: string): Promise<ExploreSystem> {
-    const adapter = await makeAdapter({ ...run, seed });
+  /** `adapter` makes the broker under test; by default the one the run parameters name. */
+  static async start(run: RunParameters, world: WorldSeed, seed: number, source: string, adapter?: BrokerAdapter): Promise<ExploreSystem> {
+    adapter ??= await makeAdapter({ ...run, seed });
     const sim = await SimulatorFixture.start(world, seed, adapter.simulator);
     const storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-"));
     const system = new ExploreSystem(adapter, sim, sim.control(), storeDir, world);

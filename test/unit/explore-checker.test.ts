@@ -114,10 +114,16 @@ describe("histories that break an invariant are flagged by it", () => {
   test("a new operation under the epoch of a crashed instance", () => only(history([connect(EPOCH), crash(), admit(r("running"))]), "epoch-authority"));
   test("a new operation under another connection's epoch", () => only(history([connect(EPOCH, { connection: "c1" }), admit(r("running"), runArgs(), { connection: "c2" })]), "epoch-authority"));
   test("a new operation under an epoch past its 24 hours", () => only(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 + 1 })]), "epoch-authority"));
+  test("an operation admitted at the very end of its epoch's 24 hours is not flagged", () => clean(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 })])));
 
   test("an input sequence dispatched twice", () =>
     only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), input("1", "ls\n", { dispatchId: "input-2", acknowledged: "dispatched", inputSequence: "1" })]), "input-once"));
   test("an input acknowledged under another sequence than sent", () => only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched", inputSequence: "2" })]), "input-once"));
+
+  test("a denied pairing asked to wait", () => {
+    const denied = { type: "fault" as const, kind: "pairing-decision" as const, at: "2026-01-05T09:00:00.000Z", detail: { agent: "agent-c", decision: "deny" } };
+    only(history([call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" }), denied, call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" })]), "pairing-decisions");
+  });
 
   test("an error envelope with isError false", () => {
     const reply = { ...errorReply("NOT_FOUND"), isError: false };

@@ -28,7 +28,7 @@ export const epochAuthority: Invariant = {
           ? "from a broker instance that has since crashed"
           : epoch.connection !== c.connection
             ? `given to connection ${epoch.connection}, used from ${c.connection}`
-            : Date.parse(c.sentAt) >= epoch.expiresAt
+            : Date.parse(c.sentAt) > epoch.expiresAt
               ? `expired at ${new Date(epoch.expiresAt).toISOString()} on Lomi's clock (sent at ${c.sentAt})`
               : undefined;
       if (why) found.push({ message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why}`, records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index] });

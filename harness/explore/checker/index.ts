@@ -8,6 +8,7 @@ import { idempotency } from "./idempotency.js";
 import { inputOnce } from "./input.js";
 import type { Invariant, Violation } from "./invariant.js";
 import { effectStateAgrees, inputDeliveredOnce, oneEffectPerReceipt, reservedBeforeDispatch } from "./ledger.js";
+import { pairingDecisions } from "./pairing.js";
 import { pairingIsolation, receiptsReadable } from "./receipts.js";
 import { transitions } from "./transitions.js";
 
@@ -19,6 +20,7 @@ export const INVARIANTS: readonly Invariant[] = [
   idempotency,
   receiptsReadable,
   pairingIsolation,
+  pairingDecisions,
   outcomeUnknownAfterCrash,
   epochAuthority,
   eventsInOrder,
