@@ -213,7 +213,9 @@ const arm = fc.tuple(fc.constantFrom("hold", "fail", "lose-reply"), fc.constantF
 const release = fc.tuple(slot, fc.constantFrom("complete", "fail", "honour-cancel")).map(
   ([o, outcome]) =>
     new Step(`fault: release operation #${o} (${outcome})`, (m) => known(m).length > 0, async (m, s) => {
-      const op = pick(known(m), o)!;
+      // Held dispatches read running (or cancelling): those first, so a release usually meets one.
+      const unsettled = known(m).filter((x) => x.state === "running" || x.state === "cancelling");
+      const op = pick(unsettled.length > 0 ? unsettled : known(m), o)!;
       if (await tolerate(() => s.control.release(op.operationId!, outcome))) s.fault("release", { operationId: op.operationId, outcome });
     }),
 );
@@ -251,7 +253,7 @@ const layout = fc.constant(
 );
 
 const tick = fc.integer({ min: 100, max: 3000 }).map((ms) => new Step(`Lomi's clock moves ${ms} ms`, always, (_m, s) => s.advanceClock(ms)));
-const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra)));
+const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra, "clock-jump")));
 
 /** Every kind of step, weighted: agents' calls most often, faults often enough to meet them. */
 export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, ExploreSystem>>> = [

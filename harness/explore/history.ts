@@ -52,7 +52,8 @@ export const FAULT_KINDS = [
   "broker-crash", // the broker dies (SIGKILL for a process) and a new instance opens the same store
   "runtime-restart", // a panel's runtime restarts: its identity goes stale
   "layout-change", // the user changes a workspace's layout: its domainRevision moves
-  "clock-advance", // Lomi's clock moves on
+  "clock-advance", // Lomi's clock moves on a little (commands finish)
+  "clock-jump", // Lomi's clock jumps past 24 hours (retry epochs expire)
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

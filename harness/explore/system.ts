@@ -114,10 +114,10 @@ export class ExploreSystem {
     await this.adapter.restart();
   }
 
-  async advanceClock(ms: number): Promise<void> {
+  async advanceClock(ms: number, kind: "clock-advance" | "clock-jump" = "clock-advance"): Promise<void> {
     await this.control.advanceClock(ms);
     this.now += ms;
-    this.fault("clock-advance", { ms });
+    this.fault(kind, { ms });
   }
 
   /** Appends Lomi's pairings and its effect ledger: the ground truth the ledger invariants compare with. */

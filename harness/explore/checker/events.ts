@@ -50,7 +50,7 @@ export const eventsInOrder: Invariant = {
         if (before && before.event.state !== e.previousState) {
           found.push({
             message: `${e.operationId}: event ${before.event.sequence} left it ${before.event.state}, the next event ${e.sequence} says it came from ${e.previousState ?? "nothing"}: a transition is missing or shown twice`,
-            records: [before.index, c.index],
+            records: [...new Set([before.index, c.index])],
           });
         }
         stream.last.set(e.operationId, { event: e, index: c.index });
