@@ -136,6 +136,29 @@ const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).m
     }),
 );
 
+/**
+ * Calls in flight together, released in an order fast-check's scheduler picks (and shrinks): the same
+ * new lomi_terminal_run twice (one operation, one dispatch), a cancel and a read of the latest operation.
+ */
+const burst = fc.tuple(agent, slot, fc.scheduler()).map(
+  ([a, t, scheduler]) =>
+    new Step(`${a}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`, (m) => m.terminals.length > 0, async (m, s) => {
+      const retryEpoch = await epochOf(m, s, a);
+      const terminal = pick(m.terminals, t)!;
+      if (!retryEpoch) return;
+      const n = ++m.counter;
+      const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
+      const latest = known(m).filter((o) => o.agent === a).at(-1);
+      const mark = `burst-${n}`;
+      const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args, mark), () => submit(m, s, a, "lomi_terminal_run", args, mark)];
+      if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }, mark).then((r) => observe(m, r)));
+      if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }, mark).then((r) => observe(m, r)));
+      const inFlight = calls.map((call) => scheduler.schedule(Promise.resolve()).then(call));
+      await scheduler.waitAll();
+      await Promise.all(inFlight);
+    }),
+);
+
 /** A call with a field its tool does not declare: it must be refused, never run without the field. */
 const unknownField = agent.map(
   (a) =>
@@ -274,6 +297,7 @@ export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, Explore
   events,
   events,
   panels,
+  burst,
   unknownField,
   stranger,
   reconnect,

@@ -27,8 +27,8 @@ export type ReplyRecord = z.infer<typeof replyRecord>;
 
 /**
  * One tools/call and its reply. `agent` is the pairing identity (the MCP client's name), `connection`
- * tells its connections apart; times are Lomi's clock. Calls do not overlap: each record is complete
- * before the next call is sent.
+ * tells its connections apart; times are Lomi's clock. Calls do not overlap, except those that share
+ * a `concurrent` mark: they were in flight together, and are recorded as their replies came.
  */
 export const callRecord = z.strictObject({
   type: z.literal("call"),
@@ -38,6 +38,7 @@ export const callRecord = z.strictObject({
   args: z.record(z.string(), z.unknown()),
   sentAt: isoTime,
   answeredAt: isoTime,
+  concurrent: z.string().optional(),
   reply: replyRecord,
 });
 export type CallRecord = z.infer<typeof callRecord>;

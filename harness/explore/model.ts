@@ -54,7 +54,12 @@ export function observe(model: Model, envelope: Envelope | undefined): void {
   for (const m of model.operations) if (m.operationId === op.operationId) m.state = op.state;
   const result = op.result;
   if (op.tool === "lomi_terminal_create" && op.state === "succeeded" && result && typeof result.terminalSessionId === "string") {
-    if (!model.terminals.some((t) => t.terminalSessionId === result.terminalSessionId)) model.terminals.push({ terminalSessionId: result.terminalSessionId, panelId: String(result.panelId) });
+    if (!model.terminals.some((t) => t.terminalSessionId === result.terminalSessionId)) {
+      model.terminals.push({ terminalSessionId: result.terminalSessionId, panelId: String(result.panelId) });
+      // The terminal comes with its creator's lease.
+      const creator = model.operations.find((m) => m.operationId === op.operationId)?.agent;
+      if (creator && typeof result.leaseId === "string") model.leases.push({ agent: creator, leaseId: result.leaseId, terminalSessionId: result.terminalSessionId, sent: [] });
+    }
     if (typeof result.domainRevision === "string") model.revision = result.domainRevision;
   }
 }
@@ -78,8 +83,8 @@ export async function epochOf(model: Model, system: ExploreSystem, agent: AgentN
 }
 
 /** Sends an operation and remembers it under its agent, whether or not the reply came back. */
-export async function submit(model: Model, system: ExploreSystem, agent: AgentName, tool: string, args: Record<string, unknown>): Promise<void> {
-  const reply = await system.call(agent, tool, args);
+export async function submit(model: Model, system: ExploreSystem, agent: AgentName, tool: string, args: Record<string, unknown>, concurrent?: string): Promise<void> {
+  const reply = await system.call(agent, tool, args, concurrent);
   const op = reply?.status === "ok" ? (reply.data.operation as { operationId: string; state: string }) : undefined;
   const known = op && model.operations.find((m) => m.operationId === op.operationId);
   if (!known && (op || reply === undefined)) model.operations.push({ agent, tool, args, operationId: op?.operationId, state: op?.state });

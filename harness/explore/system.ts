@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { makeAdapter } from "../adapters/index.js";
-import type { Exchange, McpConnection } from "../mcp-connection.js";
+import type { McpConnection } from "../mcp-connection.js";
 import type { RunParameters } from "../run-parameters.js";
 import type { SimControl } from "../sim-control.js";
 import { SimulatorFixture } from "../simulator-fixture.js";
@@ -26,7 +26,6 @@ export class ExploreSystem {
   private readonly connections = new Map<string, { connection: McpConnection; label: string }>();
   private connectionCount = 0;
   private now: number;
-  private last: Exchange | undefined;
 
   private constructor(
     readonly adapter: BrokerAdapter,
@@ -57,7 +56,6 @@ export class ExploreSystem {
       await this.crash({ reason: `a new connection for ${agent}: this broker serves one connection at a time` });
     }
     const connection = await this.adapter.connect(agent);
-    connection.onExchange = (e) => (this.last = e);
     const entry = { connection, label: `${agent}#${++this.connectionCount}` };
     this.connections.set(agent, entry);
     return entry;
@@ -69,25 +67,20 @@ export class ExploreSystem {
   }
 
   /** Calls a tool as an agent and records the exchange; answers the envelope, or undefined when no reply came. */
-  async call(agent: string, tool: string, args: Record<string, unknown>): Promise<Envelope | undefined> {
+  async call(agent: string, tool: string, args: Record<string, unknown>, concurrent?: string): Promise<Envelope | undefined> {
     const { connection, label } = await this.connection(agent);
-    this.last = undefined;
-    try {
-      await connection.call(tool, args);
-    } catch {
-      // A reply that breaks the envelope rules is the checker's to judge; no reply at all ends the connection.
-    }
-    const exchange = this.last as Exchange | undefined;
+    // Replies are judged by the checker, not here: a reply that breaks the envelope rules is recorded as it came.
+    const answer = await connection.callUnchecked(tool, args);
     let reply: ReplyRecord;
-    if (exchange?.reply) {
-      const { structuredContent, isError, content } = exchange.reply;
+    if ("reply" in answer) {
+      const { structuredContent, isError, content } = answer.reply;
       reply = { status: "answered", ...(isError !== undefined ? { isError } : {}), structuredContent, ...(isDeepStrictEqual(content, mirrorOf(structuredContent)) ? {} : { content }) };
     } else {
-      reply = { status: "lost", reason: exchange?.error ?? "the call failed before it was sent" };
+      reply = { status: "lost", reason: answer.error };
       this.connections.delete(agent);
     }
     const at = new Date(this.now).toISOString();
-    this.records.push({ type: "call", agent, connection: label, tool, args, sentAt: at, answeredAt: at, reply });
+    this.records.push({ type: "call", agent, connection: label, tool, args, sentAt: at, answeredAt: at, ...(concurrent ? { concurrent } : {}), reply });
     if (reply.status !== "answered") return undefined;
     const sc = reply.structuredContent as Envelope | undefined;
     return sc && typeof sc === "object" && (sc.status === "ok" || sc.status === "error") ? sc : undefined;

@@ -17,6 +17,8 @@ export interface Sighting {
   state: OperationState;
   effectState: EffectState;
   via: "receipt" | "event";
+  /** Calls in flight together share a mark: their order among themselves is unknown. */
+  concurrent: string | undefined;
 }
 
 export interface ReceiptView {
@@ -102,10 +104,10 @@ export function factsOf(history: History): Facts {
   };
   for (const call of calls) {
     const receipt = receiptIn(call);
-    if (receipt) sight({ index: call.index, agent: call.agent, operationId: receipt.operationId, state: receipt.state, effectState: receipt.effectState, via: "receipt" });
+    if (receipt) sight({ index: call.index, agent: call.agent, operationId: receipt.operationId, state: receipt.state, effectState: receipt.effectState, via: "receipt", concurrent: call.concurrent });
     const admission = admissionOf(call);
     if (admission && !owners.has(admission.receipt.operationId)) owners.set(admission.receipt.operationId, { agent: call.agent, index: call.index });
-    for (const e of eventsIn(call)) sight({ index: call.index, agent: call.agent, operationId: e.operationId, state: e.state, effectState: e.effectState, via: "event" });
+    for (const e of eventsIn(call)) sight({ index: call.index, agent: call.agent, operationId: e.operationId, state: e.state, effectState: e.effectState, via: "event", concurrent: call.concurrent });
   }
   return { history, calls, faults, crashes: faults.filter((f) => f.kind === "broker-crash").map((f) => f.index), sightings, owners };
 }

@@ -1,4 +1,5 @@
 import { SETTLED_STATES, TRANSITIONS, type OperationState } from "../../../protocol/states.js";
+import type { Sighting } from "./facts.js";
 import type { Invariant, Violation } from "./invariant.js";
 
 /** States reachable from each state through legal transitions, itself included. */
@@ -26,19 +27,20 @@ export const transitions: Invariant = {
     const found: Violation[] = [];
     for (const [operationId, all] of sightings) {
       const receipts = all.filter((s) => s.via === "receipt");
-      const seen = new Map<OperationState, number>();
-      let settled: (typeof receipts)[number] | undefined;
+      const seen = new Map<OperationState, Sighting>();
+      let settled: Sighting | undefined;
+      const together = (a: Sighting, b: Sighting) => a.concurrent !== undefined && a.concurrent === b.concurrent;
       for (const s of receipts) {
-        if (settled && (s.state !== settled.state || s.effectState !== settled.effectState)) {
+        if (settled && !together(settled, s) && (s.state !== settled.state || s.effectState !== settled.effectState)) {
           found.push({ message: `${operationId} read ${settled.state} (effectState ${settled.effectState}), a settled state, then ${s.state} (effectState ${s.effectState})`, records: [settled.index, s.index] });
           break;
         }
-        for (const [earlier, index] of seen) {
-          if (!REACHABLE.get(earlier)!.has(s.state)) {
-            found.push({ message: `${operationId} read ${earlier}, then ${s.state}: no legal transitions lead from ${earlier} to ${s.state}`, records: [index, s.index] });
+        for (const [earlier, first] of seen) {
+          if (!together(first, s) && !REACHABLE.get(earlier)!.has(s.state)) {
+            found.push({ message: `${operationId} read ${earlier}, then ${s.state}: no legal transitions lead from ${earlier} to ${s.state}`, records: [first.index, s.index] });
           }
         }
-        if (!seen.has(s.state)) seen.set(s.state, s.index);
+        if (!seen.has(s.state)) seen.set(s.state, s);
         if (isSettled(s.state)) settled ??= s;
       }
     }
