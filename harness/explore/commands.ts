@@ -235,11 +235,12 @@ const arm = fc.tuple(fc.constantFrom("hold", "fail", "lose-reply"), fc.constantF
 
 const release = fc.tuple(slot, fc.constantFrom("complete", "fail", "honour-cancel")).map(
   ([o, outcome]) =>
-    new Step(`fault: release operation #${o} (${outcome})`, (m) => known(m).length > 0, async (m, s) => {
-      // Held dispatches read running (or cancelling): those first, so a release usually meets one.
-      const unsettled = known(m).filter((x) => x.state === "running" || x.state === "cancelling");
-      const op = pick(unsettled.length > 0 ? unsettled : known(m), o)!;
-      if (await tolerate(() => s.control.release(op.operationId!, outcome))) s.fault("release", { operationId: op.operationId, outcome });
+    new Step(`fault: release unsettled dispatch #${o} (${outcome})`, always, async (_m, s) => {
+      // Lomi's ledger names the dispatches it has not settled; a held one is among them.
+      const ledger = await s.control.ledger();
+      const settled = new Set(ledger.filter((e) => e.kind === "settle").map((e) => e.operationId));
+      const operationId = pick(ledger.filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined && !settled.has(e.operationId)).map((e) => e.operationId), o);
+      if (operationId && (await tolerate(() => s.control.release(operationId, outcome)))) s.fault("release", { operationId, outcome });
     }),
 );
 
@@ -306,6 +307,8 @@ export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, Explore
   input,
   arm,
   arm,
+  release,
+  release,
   release,
   decide,
   decide,
