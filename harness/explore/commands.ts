@@ -45,8 +45,9 @@ async function tolerate(work: () => Promise<unknown>): Promise<boolean> {
 // Agents' calls ------------------------------------------------------------------------------------
 
 const create = agent.map(
-  (a) =>
-    new Step(`${a}: lomi_terminal_create`, always, async (m, s) => {
+  (given) =>
+    new Step(`${given}: lomi_terminal_create`, always, async (m, s) => {
+      const a = s.agentFor(given);
       const retryEpoch = await epochOf(m, s, a);
       if (!retryEpoch) return;
       const n = ++m.counter;
@@ -55,8 +56,9 @@ const create = agent.map(
 );
 
 const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).map(
-  ([a, t, command, staleEpoch]) =>
-    new Step(`${a}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`, (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.some((e) => e.agent === a)), async (m, s) => {
+  ([given, t, command, staleEpoch]) =>
+    new Step(`${given}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`, (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.length > 0), async (m, s) => {
+      const a = s.agentFor(given);
       const current = await epochOf(m, s, a);
       const retryEpoch = staleEpoch ? m.staleEpochs.filter((e) => e.agent === a).at(-1)?.retryEpoch : current;
       const terminal = pick(m.terminals, t);
@@ -67,8 +69,9 @@ const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).ma
 );
 
 const settings = fc.tuple(agent, fc.boolean()).map(
-  ([a, allow]) =>
-    new Step(`${a}: lomi_settings_update permissions allowNetwork=${allow} (asks the user)`, always, async (m, s) => {
+  ([given, allow]) =>
+    new Step(`${given}: lomi_settings_update permissions allowNetwork=${allow} (asks the user)`, always, async (m, s) => {
+      const a = s.agentFor(given);
       const retryEpoch = await epochOf(m, s, a);
       const read = await s.call(a, "lomi_settings_read", { workspaceId: WORKSPACE });
       if (!retryEpoch || read?.status !== "ok") return;
@@ -127,8 +130,9 @@ const cancel = slot.map(
 );
 
 const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).map(
-  ([a, fromStart, limit]) =>
-    new Step(`${a}: lomi_events_read ${fromStart ? "from the start" : "from its cursor"}${limit ? `, ${limit} a page` : ""}`, always, async (m, s) => {
+  ([given, fromStart, limit]) =>
+    new Step(`${given}: lomi_events_read ${fromStart ? "from the start" : "from its cursor"}${limit ? `, ${limit} a page` : ""}`, always, async (m, s) => {
+      const a = s.agentFor(given);
       const cursor = fromStart ? undefined : m.cursors.get(a);
       const reply = await s.call(a, "lomi_events_read", { workspaceId: WORKSPACE, ...(cursor ? { cursor } : {}), ...(limit ? { limit } : {}) });
       if (reply?.status === "ok") m.cursors.set(a, String(reply.data.nextCursor));
@@ -141,8 +145,9 @@ const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).m
  * new lomi_terminal_run twice (one operation, one dispatch), a cancel and a read of the latest operation.
  */
 const burst = fc.tuple(agent, slot, fc.scheduler()).map(
-  ([a, t, scheduler]) =>
-    new Step(`${a}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`, (m) => m.terminals.length > 0, async (m, s) => {
+  ([given, t, scheduler]) =>
+    new Step(`${given}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`, (m) => m.terminals.length > 0, async (m, s) => {
+      const a = s.agentFor(given);
       const retryEpoch = await epochOf(m, s, a);
       const terminal = pick(m.terminals, t)!;
       if (!retryEpoch) return;
@@ -161,8 +166,9 @@ const burst = fc.tuple(agent, slot, fc.scheduler()).map(
 
 /** A call with a field its tool does not declare: it must be refused, never run without the field. */
 const unknownField = agent.map(
-  (a) =>
-    new Step(`${a}: lomi_terminal_create with an unknown field`, always, async (m, s) => {
+  (given) =>
+    new Step(`${given}: lomi_terminal_create with an unknown field`, always, async (m, s) => {
+      const a = s.agentFor(given);
       const retryEpoch = await epochOf(m, s, a);
       if (!retryEpoch) return;
       const n = ++m.counter;
@@ -183,8 +189,9 @@ const stranger = fc.constant(
 );
 
 const panels = agent.map(
-  (a) =>
-    new Step(`${a}: lomi_panel_list`, always, async (m, s) => {
+  (given) =>
+    new Step(`${given}: lomi_panel_list`, always, async (m, s) => {
+      const a = s.agentFor(given);
       await epochOf(m, s, a);
       observe(m, await s.call(a, "lomi_panel_list", { workspaceId: WORKSPACE }));
     }),
@@ -200,8 +207,9 @@ const reconnect = agent.map(
 );
 
 const lease = fc.tuple(agent, slot).map(
-  ([a, t]) =>
-    new Step(`${a}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals.length > 0, async (m, s) => {
+  ([given, t]) =>
+    new Step(`${given}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals.length > 0, async (m, s) => {
+      const a = s.agentFor(given);
       await epochOf(m, s, a);
       const terminal = pick(m.terminals, t)!;
       const reply = await s.call(a, "lomi_lease_acquire", { workspaceId: WORKSPACE, runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId } });

@@ -10,6 +10,7 @@ import type { RunParameters } from "../run-parameters.js";
 import type { SimControl } from "../sim-control.js";
 import { SimulatorFixture } from "../simulator-fixture.js";
 import { mirrorOf } from "./checker/envelope.js";
+import { AGENTS } from "./model.js";
 import { HISTORY_FORMAT, type FaultKind, type HistoryRecord, type ReplyRecord } from "./history.js";
 
 export type Envelope = { status: "ok"; data: Record<string, any> } | { status: "error"; code: string; message: string };
@@ -59,6 +60,17 @@ export class ExploreSystem {
     const entry = { connection, label: `${agent}#${++this.connectionCount}` };
     this.connections.set(agent, entry);
     return entry;
+  }
+
+  /**
+   * Who takes an agent's step. A broker that serves one connection at a time is restarted to switch
+   * agents, so there the agent already connected takes it; reads by the other pairing, the stranger
+   * and reconnects still switch.
+   */
+  agentFor<A extends string>(agent: A): A {
+    if (this.adapter.capabilities.has("multi-connection")) return agent;
+    const open = [...this.connections.keys()][0] as A | undefined;
+    return open !== undefined && (AGENTS as readonly string[]).includes(open) ? open : agent;
   }
 
   /** Whether the agent has a live connection (its retry epochs belong to it). */
