@@ -10,7 +10,7 @@ const STEPS = Number(process.env.BENCH_EXPLORE_STEPS ?? 60);
 
 async function measure(label: string, run: RunParameters, runs: number) {
   const r = await explore({ seed: 1, runs, steps: STEPS, timeBudgetS: 3600, run, world: readWorldFile() });
-  if (r.violation) throw new Error(`${label}: explore found a violation: ${r.violation.invariants.map((f) => f.id).join(", ")}`);
+  if (r.violation) throw new Error(`${label}: explore found a violation: ${JSON.stringify(r.violation.invariants)}\n${r.violation.steps.join("\n")}`);
   const perMinute = (r.runs / r.durationMs) * 60_000;
   const perSecond = (r.steps / r.durationMs) * 1000;
   process.stdout.write(`  ${label.padEnd(30)} ${r.runs} runs, ${r.steps} steps in ${(r.durationMs / 1000).toFixed(1)} s: ${perMinute.toFixed(1)} runs/min, ${perSecond.toFixed(1)} steps/s\n`);

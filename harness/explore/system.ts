@@ -9,6 +9,7 @@ import type { McpConnection } from "../mcp-connection.js";
 import type { RunParameters } from "../run-parameters.js";
 import type { SimControl } from "../sim-control.js";
 import { SimulatorFixture } from "../simulator-fixture.js";
+import { stopInterception } from "../../simulator/interception.js";
 import { mirrorOf } from "./checker/envelope.js";
 import { AGENTS } from "./model.js";
 import { HISTORY_FORMAT, type FaultKind, type HistoryRecord, type ReplyRecord } from "./history.js";
@@ -41,6 +42,8 @@ export class ExploreSystem {
   /** `adapter` makes the broker under test; by default the one the run parameters name. */
   static async start(run: RunParameters, world: WorldSeed, seed: number, source: string, adapter?: BrokerAdapter): Promise<ExploreSystem> {
     adapter ??= await makeAdapter({ ...run, seed });
+    // An in-process simulator of an earlier run (a bench measures both) would answer this run's control calls.
+    if (adapter.simulator.kind !== "in-process") stopInterception();
     const sim = await SimulatorFixture.start(world, seed, adapter.simulator);
     const storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-"));
     const system = new ExploreSystem(adapter, sim, sim.control(), storeDir, world);
