@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { outputSchemaOf, type ToolContract } from "./tool-contract.js";
+import { outputSchemaOf, type ToolContract, type ToolHints, type ToolKind } from "./tool-contract.js";
 import { chatRead } from "./tools/chat.js";
 import { gitStatus } from "./tools/git.js";
 import { browserSnapshot } from "./tools/browser.js";
@@ -49,6 +49,7 @@ export interface PublishedTool {
   description: string;
   inputSchema: { type: "object"; [k: string]: unknown };
   outputSchema: { type: "object"; [k: string]: unknown };
+  annotations: ToolHints & { title: string };
   _meta: { "lomi/kind": string };
 }
 
@@ -57,14 +58,23 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output") {
   return { ...rest, type: "object" as const };
 }
 
+/** What a repeated call does, said once for every tool of a kind that repeats safely only by its identity. */
+const REPEATS: Partial<Record<ToolKind, string>> = {
+  operation:
+    "The reply's data.operation is the receipt (operationId, state, effectState, result); data.duplicate says whether it is an earlier one. Idempotent by its retry identity only: the same retryEpoch and requestKey with exactly the same arguments return the earlier operation (duplicate true) and dispatch nothing, so resend them after a lost reply; a new change needs a new requestKey.",
+  input:
+    "Idempotent by lease and inputSequence only: the same leaseId and inputSequence with exactly the same payload acknowledge the earlier dispatch and send nothing, so resend them after a lost reply; new input takes the next inputSequence.",
+};
+
 /** tools/list as the broker publishes it: complete input and output schemas (ok and error envelopes). */
 export function publishedTool(contract: ToolContract): PublishedTool {
   return {
     name: contract.name,
     title: contract.title,
-    description: contract.description,
+    description: [contract.description, REPEATS[contract.kind]].filter(Boolean).join(" "),
     inputSchema: jsonSchema(contract.input, "input"),
     outputSchema: jsonSchema(outputSchemaOf(contract), "output"),
+    annotations: { title: contract.title, ...contract.hints },
     _meta: { "lomi/kind": contract.kind },
   };
 }

@@ -94,6 +94,8 @@ export const RELEASE_OUTCOMES = ["complete", "fail", "honour-cancel"] as const;
 export const releaseRequest = z.strictObject({ operationId: id, outcome: z.enum(RELEASE_OUTCOMES) });
 
 export const advanceClockRequest = z.strictObject({ ms: z.number().int().nonnegative() });
+/** Lomi's clock after the jump, in milliseconds since the epoch. */
+export const advanceClockReply = z.strictObject({ now: z.number().int() });
 export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
 /** The new identity of the panel's runtime, named as the panel's kind names it. */

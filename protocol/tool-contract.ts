@@ -3,11 +3,35 @@ import { errorEnvelopeSchema, okEnvelopeSchema } from "./envelope.js";
 
 export type ToolKind = "observation" | "operation" | "control" | "input";
 
+/**
+ * MCP's tool annotations (the title is the contract's), true to what the tool does in Lomi: an agent's
+ * client decides from them what to run without asking. Hints about effects mean something only when
+ * readOnlyHint is false.
+ */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  /** It may overwrite, remove or run something (a command, a click); false: it only adds. */
+  destructiveHint: boolean;
+  /** The same arguments again add no effect: for operations by their retry identity, for input by lease and inputSequence. */
+  idempotentHint: boolean;
+  /** It may reach beyond Lomi: a web page, a chat provider, whatever a shell command does. */
+  openWorldHint: boolean;
+}
+
+/** An observation: reads Lomi and changes nothing. */
+export const READ_ONLY: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** A tool that changes something; idempotent unless said otherwise. */
+export function changes(effects: { destructive: boolean; openWorld?: boolean; idempotent?: boolean }): ToolHints {
+  return { readOnlyHint: false, destructiveHint: effects.destructive, idempotentHint: effects.idempotent ?? true, openWorldHint: effects.openWorld ?? false };
+}
+
 interface ContractBase<I extends z.ZodObject, D extends z.ZodType> {
   name: string;
   kind: ToolKind;
   title: string;
   description: string;
+  hints: ToolHints;
   /** Always a strict object: unknown fields are rejected. */
   input: I;
   /** The `data` of the ok envelope. */

@@ -5,7 +5,9 @@ import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { LomiError } from "../protocol/errors.js";
 import { SimulatorHost } from "../simulator/host.js";
-import { simulatorHandlers } from "../simulator/handlers.js";
+import { controlApiHandlers, simulatorHandlers } from "../simulator/handlers.js";
+import { serveHandlers } from "../simulator/http-server.js";
+import { CLOCK_MODES, type ClockMode } from "../simulator/lomi-clock.js";
 import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
 import { readWorldFile } from "../simulator/world-file.js";
 import { Broker, type BrokerParts } from "./broker.js";
@@ -17,7 +19,8 @@ const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
 Usage:
   lomi-broker --native-url URL --store FILE [--transport stdio|http] [--port N] [--seed N]
-  lomi-broker --simulate [--approve-pairings] [--world FILE] [--store FILE] [--transport stdio|http] [--port N]
+  lomi-broker --simulate [--approve-pairings] [--world FILE] [--clock real|virtual] [--control-port N]
+              [--store FILE] [--transport stdio|http] [--port N]
 
 Options:
   --native-url URL     the native bridge of Lomi (default: $LOMI_NATIVE_URL)
@@ -28,6 +31,11 @@ Options:
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
   --world FILE         with --simulate: the world seed (default fixtures/worlds/default.json)
+  --clock MODE         with --simulate: Lomi's clock, real (default: follows real time, so commands
+                       finish and retry epochs expire) or virtual (stands still until advanced, so the
+                       same seed replays the same run)
+  --control-port N     with --simulate: also serve the simulated Lomi's control API on 127.0.0.1:N
+                       (0 picks a free one), e.g. for lomi-sim clock advance 24h --url URL
   -h, --help           this text
 
 Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED as above; LOMI_BROKER_FAULTS arms fault
@@ -54,6 +62,8 @@ async function main(parts: BrokerParts): Promise<void> {
         simulate: { type: "boolean", default: false },
         "approve-pairings": { type: "boolean", default: false },
         world: { type: "string" },
+        clock: { type: "string", default: "real" },
+        "control-port": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -79,7 +89,16 @@ async function main(parts: BrokerParts): Promise<void> {
   if (values.simulate) {
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
-    interceptInProcess(simulatorHandlers(new SimulatorHost(world, seed)));
+    const clock = values.clock as ClockMode;
+    if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
+    const host = new SimulatorHost(world, seed, clock);
+    interceptInProcess(simulatorHandlers(host));
+    if (values["control-port"] !== undefined) {
+      const controlPort = Number(values["control-port"]);
+      if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65535) fail(`--control-port must be a port number, not ${values["control-port"]}`);
+      const control = await serveHandlers(controlApiHandlers(host), controlPort);
+      process.stderr.write(`lomi-broker: simulated Lomi's control API on ${control.url} (clock ${clock})\n`);
+    }
     nativeUrl = IN_PROCESS_ORIGIN;
     storePath ??= path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-broker-")), "receipts.sqlite");
   }

@@ -92,7 +92,14 @@ export class OperationEngine {
       throw new LomiError("RETRY_EPOCH_EXPIRED", `This retryEpoch expired at ${new Date(epoch.expiresAt).toISOString()}; call lomi_connect for a new one.`, { field: "retryEpoch" });
     }
     const target = { pairingId: who.pairingId, tool: contract.name, workspaceId, projectId, args };
-    await this.native.check(target);
+    try {
+      await this.native.check(target);
+    } catch (error) {
+      // An identical request admitted meanwhile may have moved the world this one was decided on: its receipt answers both.
+      const racer = this.store.byKey(receiptKey);
+      if (racer) return this.answerPrior(racer, fingerprint);
+      throw error;
+    }
 
     if (this.hooks.take("fail-reserve")) this.store.failNextReservation = true;
     const { receipt, inserted } = this.store.reserve({

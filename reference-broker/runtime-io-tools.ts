@@ -1,11 +1,9 @@
 import type { z } from "zod";
 import type { NativeInputPayload } from "../protocol/native-bridge.js";
-import { terminalRead, type androidInput, type leaseAcquire, type OrderedInputName, type RuntimeRef, type terminalInput, type terminalInterrupt } from "../protocol/tools/input.js";
+import { TERMINAL_READ_DEFAULT, terminalRead, type androidInput, type leaseAcquire, type OrderedInputName, type RuntimeRef, type terminalInput, type terminalInterrupt } from "../protocol/tools/input.js";
 import type { BrokerCore } from "./broker.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
 import type { Handler } from "./handler.js";
-
-const DEFAULT_TERMINAL_PAGE = 4096;
 
 type Args<C extends { input: z.ZodType }> = z.infer<C["input"]>;
 interface OrderedArgs {
@@ -33,7 +31,7 @@ export function runtimeIoHandlers(core: BrokerCore, pairing: () => Promise<strin
   return {
     lomi_terminal_read: async (raw) => {
       const a = raw as Args<typeof terminalRead>;
-      const query = { kind: "terminal-output" as const, workspaceId: a.workspaceId, terminalSessionId: a.terminalSessionId, cursor: a.cursor === undefined ? 0 : Number(a.cursor), limit: a.limit ?? DEFAULT_TERMINAL_PAGE };
+      const query = { kind: "terminal-output" as const, workspaceId: a.workspaceId, terminalSessionId: a.terminalSessionId, cursor: a.cursor === undefined ? 0 : Number(a.cursor), limit: a.limit ?? TERMINAL_READ_DEFAULT };
       return core.native.observe(await pairing(), query, terminalRead.data);
     },
     lomi_lease_acquire: async (raw) => {

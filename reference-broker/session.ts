@@ -7,6 +7,7 @@ import { directoryList } from "../protocol/tools/directories.js";
 import { editorDocuments } from "../protocol/tools/editor.js";
 import { fileRead } from "../protocol/tools/files.js";
 import { gitStatus } from "../protocol/tools/git.js";
+import { EVENTS_PAGE_DEFAULT } from "../protocol/tools/operation.js";
 import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
 import { BrokerCrashed } from "./fault-hooks.js";
@@ -20,7 +21,6 @@ import type { StoredReceipt } from "./receipt-store.js";
 
 /** A retry epoch is valid for 24 hours on Lomi's clock. */
 export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
-const DEFAULT_EVENTS_PAGE = 50;
 
 /** One MCP connection to the broker: its pairing, its retry epochs, and the tools it can call. */
 export class BrokerSession {
@@ -156,7 +156,7 @@ export class BrokerSession {
     await this.core.native.workspace(pairingId, workspaceId); // approved for this pairing, or a typed refusal
     await this.core.engine.refreshWorkspace(pairingId, workspaceId);
     const after = a.cursor === undefined ? 0 : Number(a.cursor);
-    const limit = (a.limit as number | undefined) ?? DEFAULT_EVENTS_PAGE;
+    const limit = (a.limit as number | undefined) ?? EVENTS_PAGE_DEFAULT;
     const page = this.core.store.events(pairingId, workspaceId, after, limit);
     const last = page.events.at(-1);
     return { events: page.events.map(publicEvent), nextCursor: String(last ? last.sequence : after), hasMore: page.hasMore };

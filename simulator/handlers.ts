@@ -155,3 +155,8 @@ function afterBackgroundWork(host: SimulatorHost): HttpHandler {
 export function simulatorHandlers(host: SimulatorHost): HttpHandler[] {
   return [afterBackgroundWork(host), ...bridgeHandlers(host), ...controlHandlers(host)];
 }
+
+/** The control API alone, for a simulated Lomi whose bridge only its own process uses (lomi-broker --simulate). */
+export function controlApiHandlers(host: SimulatorHost): HttpHandler[] {
+  return [afterBackgroundWork(host), ...controlHandlers(host)];
+}

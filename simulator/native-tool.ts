@@ -8,13 +8,13 @@ import type { Decisions } from "./decisions.js";
 import type { BrowserRuntimes } from "./browser/browser-runtimes.js";
 import type { FileWorld } from "./files/file-world.js";
 import type { Ledger } from "./ledger.js";
-import type { VirtualClock } from "./virtual-clock.js";
+import type { LomiClock } from "./lomi-clock.js";
 import type { Pairing, WorkspaceState, WorldState } from "./world-state.js";
 
 export interface NativeContext {
   world: WorldState;
   ledger: Ledger;
-  clock: VirtualClock;
+  clock: LomiClock;
   random: Random;
   commands: World["commands"];
   /** Where a tool puts a question to the user, waiting in awaiting_user for the answer. */

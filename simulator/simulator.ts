@@ -18,7 +18,7 @@ import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
 import { RuntimeIo } from "./runtime-io.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
-import { VirtualClock } from "./virtual-clock.js";
+import { clockFactory, type ClockFactory, type LomiClock } from "./lomi-clock.js";
 import { WorldState, type WorkspaceState } from "./world-state.js";
 
 export interface DispatchRequest {
@@ -42,7 +42,7 @@ export interface DispatchOutcome {
  * simulator/handlers.ts puts them on HTTP.
  */
 export class Simulator {
-  readonly clock: VirtualClock;
+  readonly clock: LomiClock;
   readonly ledger: Ledger;
   readonly world: WorldState;
   readonly approvals: Approvals;
@@ -55,9 +55,10 @@ export class Simulator {
   private readonly background = new BackgroundWork();
   private readonly io: RuntimeIo;
 
-  constructor(seed: WorldSeed, randomSeed: number) {
+  /** The virtual clock by default: the harness jumps it, and the same seed replays the same run. */
+  constructor(seed: WorldSeed, randomSeed: number, clock: ClockFactory = clockFactory("virtual")) {
     const world = worldSeedSchema.parse(seed);
-    this.clock = new VirtualClock(Date.parse(world.clockStart));
+    this.clock = clock(Date.parse(world.clockStart));
     this.ledger = new Ledger(this.clock);
     this.random = seededRandom(randomSeed);
     this.world = new WorldState(world, this.random);

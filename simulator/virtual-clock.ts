@@ -1,7 +1,7 @@
-import type { Clock } from "../protocol/ports.js";
+import type { LomiClock } from "./lomi-clock.js";
 
 /** Lomi's clock in the simulator: it only moves when a scenario moves it, so a day is a step, not a wait. */
-export class VirtualClock implements Clock {
+export class VirtualClock implements LomiClock {
   private current: number;
   constructor(start: number) {
     this.current = start;
@@ -11,8 +11,5 @@ export class VirtualClock implements Clock {
   }
   advance(ms: number): void {
     this.current += ms;
-  }
-  iso(): string {
-    return new Date(this.current).toISOString();
   }
 }

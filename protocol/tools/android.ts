@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { id, requestKey, retryEpoch } from "../fields.js";
-import type { OperationContract } from "../tool-contract.js";
+import { field, id } from "../fields.js";
+import { changes, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** An Android application ID such as com.example.app. */
@@ -22,15 +22,21 @@ export const androidLaunch = {
   title: "Launch an app in an Android runtime",
   description:
     "Delivers a launch intent for appId to the exact Android runtime (panelId and its current generation). Returns an operationId: admission, not completion. It succeeds when the intent is delivered; its result says the screen is not confirmed, since delivery does not prove the expected screen appeared.",
+  hints: changes({ destructive: false }),
   input: z.strictObject({
-    workspaceId: id,
-    projectId: id.optional(),
-    panelId: id,
-    generation: id,
-    appId,
-    activity: z.string().min(1).max(255).optional(),
-    retryEpoch,
-    requestKey,
+    workspaceId: field.workspaceId,
+    projectId: field.anchorProjectId,
+    panelId: field.panelId,
+    generation: field.androidGeneration,
+    appId: appId.describe("The application ID of an app installed on the device, such as com.example.app (at most 255 characters); an app the device does not have is NOT_FOUND."),
+    activity: z
+      .string()
+      .min(1)
+      .max(255)
+      .describe("The activity to start, such as .MainActivity (1-255 characters); leave it out for the app's launcher activity.")
+      .optional(),
+    retryEpoch: field.retryEpoch,
+    requestKey: field.requestKey,
   }),
   result: androidLaunchResult,
   data: admissionData("lomi_android_launch", androidLaunchResult),

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { id } from "../fields.js";
-import type { ObservationContract } from "../tool-contract.js";
+import { field, id } from "../fields.js";
+import { READ_ONLY, type ObservationContract } from "../tool-contract.js";
 
 export const CAPTURE_MIME_TYPE = "image/png" as const;
 
@@ -21,7 +21,8 @@ export const capture = {
   title: "Capture a panel as a PNG",
   description:
     "Captures what a panel shows now. The reply carries a standard MCP image block (image/png) and, in the envelope's data, the panel, its kind, the runtime generation shown, and the image's width and height.",
-  input: z.strictObject({ workspaceId: id, panelId: id }),
+  hints: READ_ONLY,
+  input: z.strictObject({ workspaceId: field.workspaceId, panelId: field.panelId }),
   data: captureMetadata,
 } satisfies ObservationContract;
 

@@ -1,12 +1,17 @@
 import { z } from "zod";
-import { id, relativePath, requestKey, retryEpoch } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { field, id, relativePath } from "../fields.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 import { sha256Revision } from "./files.js";
 
 // Revisions (docs/decisions.md): an entry revision hashes the entry's kind, path and state (a file's
 // diskRevision, a directory's directoryRevision); a directory revision hashes its path and its entries'
 // names and entry revisions, so any change below a directory moves it.
+
+const directoryPath = (what: string) =>
+  relativePath.describe(`${what}, relative to the project root with / separators ("" is the root), at most 1024 characters; a path that leaves the project is refused with OUTSIDE_PROJECT.`);
+const freshRevision = (what: string, conflict: string) =>
+  sha256Revision.describe(`${what} from a fresh lomi_directory_list: 64 lowercase hex digits (not the layout domainRevision). A stale one is refused with REVISION_CONFLICT and nothing ${conflict}.`);
 
 const fileEntry = z.strictObject({
   kind: z.literal("file"),
@@ -30,7 +35,8 @@ export const directoryList = {
   title: "List a directory",
   description:
     "Lists a project directory (\"\" is the project root) with its directoryRevision and entryRevision and, for each entry, its entryRevision and its diskRevision or directoryRevision: the revisions lomi_directory_create, _rename and _delete expect.",
-  input: z.strictObject({ workspaceId: id, projectId: id.optional(), path: relativePath }),
+  hints: READ_ONLY,
+  input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.anchorProjectId, path: directoryPath("The directory to list") }),
   data: z.strictObject({
     workspaceId: id,
     projectId: id,
@@ -49,13 +55,14 @@ export const directoryCreate = {
   title: "Create a directory",
   description:
     "Creates an empty directory whose parent exists. expectedParentRevision is the parent's directoryRevision from a fresh lomi_directory_list (not the layout domainRevision); a stale one is refused with REVISION_CONFLICT and nothing created.",
+  hints: changes({ destructive: false }),
   input: z.strictObject({
-    workspaceId: id,
-    projectId: id.optional(),
-    path: relativePath,
-    expectedParentRevision: sha256Revision,
-    retryEpoch,
-    requestKey,
+    workspaceId: field.workspaceId,
+    projectId: field.anchorProjectId,
+    path: directoryPath("The directory to create (its parent must exist, the path must be free)"),
+    expectedParentRevision: freshRevision("The parent directory's directoryRevision", "created"),
+    retryEpoch: field.retryEpoch,
+    requestKey: field.requestKey,
   }),
   result: directoryCreateResult,
   data: admissionData("lomi_directory_create", directoryCreateResult),
@@ -77,15 +84,16 @@ export const directoryRename = {
   title: "Rename or move a directory",
   description:
     "Moves a directory to newPath with everything in it. expectedEntryRevision is the directory's own entryRevision and expectedParentRevision the directoryRevision of newPath's parent, both from fresh listings; a stale one is refused with REVISION_CONFLICT and nothing moved.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
-    workspaceId: id,
-    projectId: id.optional(),
-    path: relativePath,
-    newPath: relativePath,
-    expectedEntryRevision: sha256Revision,
-    expectedParentRevision: sha256Revision,
-    retryEpoch,
-    requestKey,
+    workspaceId: field.workspaceId,
+    projectId: field.anchorProjectId,
+    path: directoryPath("The directory to move"),
+    newPath: directoryPath("Where it goes (its parent must exist, the path must be free)"),
+    expectedEntryRevision: freshRevision("The moved directory's own entryRevision, as its parent's listing shows it,", "moved"),
+    expectedParentRevision: freshRevision("The directoryRevision of newPath's parent", "moved"),
+    retryEpoch: field.retryEpoch,
+    requestKey: field.requestKey,
   }),
   result: directoryRenameResult,
   data: admissionData("lomi_directory_rename", directoryRenameResult),
@@ -101,13 +109,14 @@ export const directoryDelete = {
   title: "Delete a directory",
   description:
     "Deletes a directory and everything in it. expectedDirectoryRevision is its directoryRevision from a fresh listing; since that revision covers everything below it, a directory that changed anywhere inside is refused with REVISION_CONFLICT and nothing deleted.",
+  hints: changes({ destructive: true }),
   input: z.strictObject({
-    workspaceId: id,
-    projectId: id.optional(),
-    path: relativePath,
-    expectedDirectoryRevision: sha256Revision,
-    retryEpoch,
-    requestKey,
+    workspaceId: field.workspaceId,
+    projectId: field.anchorProjectId,
+    path: directoryPath("The directory to delete, with everything in it"),
+    expectedDirectoryRevision: freshRevision("The directory's own directoryRevision (it covers everything below it)", "deleted"),
+    retryEpoch: field.retryEpoch,
+    requestKey: field.requestKey,
   }),
   result: directoryDeleteResult,
   data: admissionData("lomi_directory_delete", directoryDeleteResult),

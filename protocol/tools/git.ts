@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { id, relativePath, requestKey, retryEpoch } from "../fields.js";
-import type { ObservationContract, OperationContract } from "../tool-contract.js";
+import { field, id, namedProject, relativePath } from "../fields.js";
+import { READ_ONLY, changes, type ObservationContract, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** A project's repository as a world seed declares it; a project not named has a clean repository. */
@@ -18,7 +18,8 @@ export const gitStatus = {
   kind: "observation",
   title: "Read a project's Git status",
   description: `Reads the repository of a project: its branch, HEAD, the staged paths a commit would take, and the latest commits (at most ${GIT_COMMITS_MAX}, newest first).`,
-  input: z.strictObject({ workspaceId: id, projectId: id }),
+  hints: READ_ONLY,
+  input: z.strictObject({ workspaceId: field.workspaceId, projectId: namedProject("The project whose repository to read") }),
   data: z.strictObject({
     projectId: id,
     branch: z.string(),
@@ -36,12 +37,13 @@ export const gitCommit = {
   title: "Commit the staged changes",
   description:
     "Commits what is staged in the project's repository (a Git change: cancel cannot undo it). projectId names the repository. With nothing staged the request is refused with NOTHING_TO_COMMIT and nothing is dispatched.",
+  hints: changes({ destructive: false }),
   input: z.strictObject({
-    workspaceId: id,
-    projectId: id,
-    message: z.string().min(1).max(5000),
-    retryEpoch,
-    requestKey,
+    workspaceId: field.workspaceId,
+    projectId: namedProject("The project whose repository the commit goes to"),
+    message: z.string().min(1).max(5000).describe("The commit message: 1-5000 characters."),
+    retryEpoch: field.retryEpoch,
+    requestKey: field.requestKey,
   }),
   result: gitCommitResult,
   data: admissionData("lomi_git_commit", gitCommitResult),

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { id, requestKey, retryEpoch } from "../fields.js";
-import type { OperationContract } from "../tool-contract.js";
+import { field, id } from "../fields.js";
+import { changes, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 import { sha256Revision } from "./files.js";
 
@@ -21,7 +21,8 @@ export const workspaceClose = {
   title: "Close a workspace",
   description:
     "Closes a workspace. With dirty editor documents, Lomi's close guard asks the user first (state awaiting_user): on approval the dirty files are saved one by one and the workspace closes; a denial settles failed with USER_DENIED; a save that fails midway leaves the workspace open and the operation failed with effectState partial. Cancelling cannot undo a completed save.",
-  input: z.strictObject({ workspaceId: id, projectId: id.optional(), retryEpoch, requestKey }),
+  hints: changes({ destructive: true }),
+  input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.anchorProjectId, retryEpoch: field.retryEpoch, requestKey: field.requestKey }),
   result: workspaceCloseResult,
   data: admissionData("lomi_workspace_close", workspaceCloseResult),
   serializeOn: "workspaceId",

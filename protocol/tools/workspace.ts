@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { decimalRevision, id, isoTime, retryEpoch } from "../fields.js";
-import type { ObservationContract } from "../tool-contract.js";
+import { decimalRevision, field, id, isoTime, retryEpoch } from "../fields.js";
+import { READ_ONLY, changes, type ObservationContract } from "../tool-contract.js";
 
 const projectSummary = z.strictObject({ projectId: id, name: z.string() });
 
@@ -10,6 +10,7 @@ export const workspaceList = {
   title: "List workspaces",
   description:
     "Lists the Lomi workspaces this pairing can see, with each one's current decimal domainRevision and whether it is approved for this pairing. Answers PAIRING_REQUIRED until the user approves the pending session in Lomi Settings.",
+  hints: READ_ONLY,
   input: z.strictObject({}),
   data: z.strictObject({
     workspaces: z.array(
@@ -24,7 +25,8 @@ export const connect = {
   title: "Connect to a workspace",
   description:
     "Connects this MCP connection to an approved workspace. Returns a fresh retryEpoch (valid 24 hours on Lomi's clock, bound to this broker instance and this connection), the approved projects and the current domainRevision.",
-  input: z.strictObject({ workspaceId: id }),
+  hints: changes({ destructive: false, idempotent: false }),
+  input: z.strictObject({ workspaceId: field.workspaceId }),
   data: z.strictObject({
     connectionId: id,
     workspaceId: id,
@@ -50,6 +52,7 @@ export const panelList = {
   title: "List panels",
   description:
     "Lists the panels of an approved workspace with their current runtime identities (terminalSessionId, browserGeneration, generation) and the workspace's decimal domainRevision for layout mutations.",
-  input: z.strictObject({ workspaceId: id }),
+  hints: READ_ONLY,
+  input: z.strictObject({ workspaceId: field.workspaceId }),
   data: z.strictObject({ workspaceId: id, domainRevision: decimalRevision, panels: z.array(panelSchema) }),
 } satisfies ObservationContract;

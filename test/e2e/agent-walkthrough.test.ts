@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { walkThrough } from "../../examples/agent-walkthrough.js";
+
+type Reply = { status: string; data: Record<string, any> };
+
+test("an agent does the walk-through and runs a command to completion against lomi-broker --simulate on its default real-time clock", async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: ["bin/lomi-broker.js", "--simulate", "--approve-pairings"], stderr: "pipe" });
+  const client = new Client({ name: "agent-walkthrough-test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const exchanges = await walkThrough(client);
+    const reply = (step: string) => {
+      const found = [...exchanges].reverse().find((e) => e.step.startsWith(step)); // the last: a settled read follows a first one
+      assert.ok(found, `no exchange for ${step}`);
+      assert.equal((found.reply as Reply).status, "ok", JSON.stringify(found.reply));
+      return (found.reply as Reply).data;
+    };
+    const terminal = reply("3. Read the operation until it settles").operation;
+    assert.equal(terminal.state, "succeeded");
+    assert.match(terminal.result.leaseId, /^lease-/);
+    assert.equal(reply("4.").domainRevision, terminal.result.domainRevision);
+    const retried = reply("5. Retry");
+    assert.equal(retried.duplicate, true, "the retry returned the operation the lost reply was about");
+    assert.equal(reply("5. Or find it").operation.operationId, retried.operation.operationId);
+    const run = reply("6.").operation;
+    assert.equal(run.operationId, retried.operation.operationId);
+    assert.deepEqual([run.state, run.effectState, run.result.exitCode], ["succeeded", "complete", 0]);
+    assert.match(reply("7.").text, /42 passing/);
+  } finally {
+    await client.close();
+  }
+});
