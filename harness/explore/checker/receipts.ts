@@ -1,11 +1,11 @@
-import { admissionOf, receiptIn, type Facts, type IndexedCall } from "./facts.js";
+import { admissionOf, receiptIn, type IndexedCall } from "./facts.js";
 import type { Invariant, Violation } from "./invariant.js";
 
 /** Refusals that say the broker could not look right now, not that the receipt is gone. */
 const TRANSIENT = new Set(["STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE"]);
 
 /** The receipts a read asks for: by operationId, or by the key of an operation this agent was admitted. */
-function askedFor(c: IndexedCall, facts: Facts, byKey: Map<string, string>): string | undefined {
+function askedFor(c: IndexedCall, byKey: Map<string, string>): string | undefined {
   if (c.tool === "lomi_operation_get" || c.tool === "lomi_operation_cancel") return typeof c.args.operationId === "string" ? c.args.operationId : undefined;
   if (c.tool === "lomi_operation_lookup") return byKey.get(lookupKey(c.agent, c.args));
   return undefined;
@@ -28,7 +28,7 @@ export const receiptsReadable: Invariant = {
     for (const c of facts.calls) {
       const admission = admissionOf(c);
       if (admission) byKey.set(lookupKey(c.agent, { ...c.args, tool: c.tool }), admission.receipt.operationId);
-      const id = askedFor(c, facts, byKey);
+      const id = askedFor(c, byKey);
       const owner = id === undefined ? undefined : facts.owners.get(id);
       if (!id || !owner || owner.agent !== c.agent || owner.index >= c.index || c.reply.status !== "answered") continue;
       const env = c.envelope;
