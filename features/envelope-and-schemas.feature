@@ -25,7 +25,7 @@ Feature: Result envelope and input schemas
 
   @ENV-01
   Scenario: A tool that does not exist answers with the envelope
-    When the agent calls lomi_teleport
+    When the agent calls the tool "lomi_teleport", which the catalogue lacks
     Then the reply is the error UNKNOWN_TOOL
 
   @SCH-01

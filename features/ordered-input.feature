@@ -6,6 +6,7 @@ Feature: Leases and ordered terminal input
   Background:
     Given the agent is connected to workspace "ws-alpha"
     And the agent creates a terminal "Shell" in workspace "ws-alpha" as "term"
+    And operation "term" reads succeeded
 
   @ENV-04
   Scenario: tools/list publishes the lease, input and Android runtime tools with strict schemas

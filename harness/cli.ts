@@ -44,7 +44,10 @@ Options:
   --baseline FILE        expected failures, by rule or scenario (docs/implementers.md); a baselined
                          failure does not fail the run, a baselined entry that passes does (stale)
   --level L              must | should | may: which rules must pass to be conformant (default must)
-  --timeout-ms N         per broker call (default 10000); a step may take this plus 5 s
+  --require-all          every rule must be judged: a rule this broker's profile cannot judge (two
+                         connections over stdio; crashes and fault hooks at a URL) fails the run
+  --timeout-ms N         per broker call, and the budget for waiting on a settlement (default 10000);
+                         a step may take this plus 5 s
   -h, --help             this text
 
 Explore options (docs/explore.md):
@@ -54,8 +57,10 @@ Explore options (docs/explore.md):
   --mutant NAME          explore a deliberately broken broker of mutants/ in-process
   --regressions FILE     add a found case to FILE (the kit's list is fixtures/explore-seeds.json)
 
-Exit codes: 0 conformant (or failing only as the baseline expects), 1 a rule failed, could not be
-judged or a baseline entry is stale, 2 harness or configuration error (the message says what to fix).
+Exit codes: 0 conformant over the run's profile (every rule it judged passed, or failed only as the
+baseline expects; the rules it could not judge are named), 1 a rule failed, a baseline entry is stale,
+or (with --require-all) a rule was not judged, 2 harness or configuration error, a typo in a feature
+file included (the message names the file and line).
 Reports: conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml, messages.ndjson.`;
 
 class UsageError extends Error {}
@@ -83,6 +88,7 @@ function parse() {
         seed: { type: "string", default: "1" },
         baseline: { type: "string" },
         level: { type: "string", default: "must" },
+        "require-all": { type: "boolean", default: false },
         "timeout-ms": { type: "string", default: "10000" },
         runs: { type: "string", default: "100" },
         steps: { type: "string", default: "60" },
@@ -184,7 +190,7 @@ async function main(): Promise<number> {
   process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
   if (parameters.adapter === "image") await preflightImage(parameters.brokerImage);
   const serverInfo = parameters.adapter === "url" ? await preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs) : undefined;
-  return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline) });
+  return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline), requireAll: values["require-all"] });
 }
 
 // Ctrl+C or a CI runner's SIGTERM: exit, so the exit hooks kill every broker process group.

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
 
-export const FEATURES_DIR = fileURLToPath(new URL("../features", import.meta.url));
+/** The kit's features; LOMI_FEATURES_DIR points a run at another folder (a scenario writer's draft, the kit's own tests). */
+export const FEATURES_DIR = process.env.LOMI_FEATURES_DIR ? path.resolve(process.env.LOMI_FEATURES_DIR) : fileURLToPath(new URL("../features", import.meta.url));
 
 export interface ScenarioEntry {
   uri: string;

@@ -1,12 +1,15 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { scenarioCatalogue } from "./feature-catalogue.js";
+import { Writable } from "node:stream";
+import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
+import { FEATURES_DIR, scenarioCatalogue } from "./feature-catalogue.js";
 import { loadBaseline, NO_BASELINE } from "./report/baseline.js";
-import { baselineReport, gateProblems, isConformant, judgeRules, type Level } from "./report/rule-verdicts.js";
-import { readBrokerIdentity, readScenarioResults } from "./report/scenario-results.js";
-import { REPORT_FILES, summarize, writeReports, type RunSummary } from "./report/write-reports.js";
+import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./report/rule-verdicts.js";
+import { configError } from "./harness-error.js";
+import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
+import { headlineOf, REPORT_FILES, summarize, writeReports, type RunSummary } from "./report/write-reports.js";
+import { profileOf } from "./profiles.js";
 import { citedRules, loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
 
@@ -22,6 +25,20 @@ export interface SuiteOptions {
   reports: string;
   level: Level;
   baselineFile: string | undefined;
+  /** Rules the profile cannot judge fail the run (for gates that want every rule). */
+  requireAll: boolean;
+}
+
+/** Where the dry run's own console output goes: the run proper reports. */
+const devNull = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+
+/** A step the suite cannot run as written is a configuration error (exit 2) naming where it is written, never a broker's failure. */
+function refuseBrokenSuite(results: ScenarioResult[]): void {
+  const broken = results.filter((r) => r.configProblem !== undefined);
+  const first = broken[0];
+  if (!first) return;
+  const more = broken.length > 1 ? ` (and ${broken.length - 1} more)` : "";
+  throw configError(`${first.stepAt ?? `${first.uri}:${first.line ?? "?"}`}: ${first.configProblem}${more}`);
 }
 
 /** Runs the scenarios, judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails). */
@@ -40,33 +57,50 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   if (!(process.env.NODE_OPTIONS ?? "").includes("tsx")) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import tsx`.trim();
   process.env.LOMI_STEP_TIMEOUT_MS = String(o.parameters.timeoutMs);
 
-  const started = Date.now();
   const { runConfiguration } = await loadConfiguration(
     {
       file: false,
       provided: {
-        paths: [path.join(ROOT, "features/**/*.feature")],
+        paths: [path.join(FEATURES_DIR, "**/*.feature")],
         import: [path.join(ROOT, "steps/**/*.ts")],
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
         worldParameters: o.parameters,
-        format: ["progress", `html:${path.join(o.reports, "cucumber.html")}`, `junit:${path.join(o.reports, "junit.xml")}`, `message:${messages}`],
+        format: ["progress", `html:${path.join(o.reports, "cucumber.html")}`, `message:${messages}`],
       },
     },
     { cwd: ROOT },
   );
-  await runCucumber(runConfiguration, { cwd: ROOT });
+  // The step definitions load once (ES modules register them once) and serve both runs.
+  const support = await loadSupport(runConfiguration, { cwd: ROOT });
+
+  // The suite's own mistakes (a typo in a feature file) stop the run before any broker is judged.
+  const quiet = { stdout: "summary", files: { [messages]: "message" } };
+  await runCucumber({ ...runConfiguration, support, runtime: { ...runConfiguration.runtime, dryRun: true, parallel: 0 }, formats: { ...runConfiguration.formats, ...quiet } }, { cwd: ROOT, stdout: devNull() });
+  refuseBrokenSuite(readScenarioResults(messages));
+
+  const started = Date.now();
+  await runCucumber({ ...runConfiguration, support }, { cwd: ROOT });
 
   const covered = new Set(all.flatMap((s) => citedRules(s.tags, known)));
   const results = readScenarioResults(messages);
   const selected = o.tags ? new Set(results.flatMap((s) => citedRules(s.tags, known))) : undefined;
   const rules = judgeRules(rulesFile.rules, results, covered, selected, baseline);
   const entries = baselineReport(rules, results, baseline);
-  const conformant = isConformant(rules, o.level);
-  const problems = gateProblems(rules, o.level, results, entries, baseline);
+  const problems = gateProblems(rules, o.level, results, entries, baseline, o.requireAll);
+  const conformant = problems.length === 0 && isConformant(rules, o.level, o.requireAll);
   const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
-  const expectedFailures = results.filter((s) => s.verdict === "fail" && (baseline.scenarios.has(s.name) || citedRules(s.tags, known).every((id) => baselinedRules.has(id)))).length;
+  /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
+  const baselinedScenarioReason = (x: ScenarioResult) =>
+    x.verdict !== "fail" ? undefined : (baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
+  const expectedFailures = results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
+  const profile = profileOf(o.parameters);
+  const notJudgedIds = notJudged(rules, o.level).map((r) => r.id);
+  const verdict = problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
+  const atLevel = rules.filter((r) => LEVELS[o.level].includes(r.level));
+  const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
+  const runProfile = { name: profile.name, notJudged: notJudgedIds, elsewhere: profile.elsewhere };
   const run: RunSummary = {
     broker: { adapter: o.brokerName, serverInfo: o.serverInfo ?? readBrokerIdentity(messages) },
     seed: o.parameters.seed,
@@ -75,24 +109,27 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     baseline: o.baselineFile,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    verdict: conformant ? "conformant" : problems.length === 0 ? "conformant-with-baseline" : "not-conformant",
+    profile: runProfile,
+    requireAll: o.requireAll,
+    verdict,
+    headline: headlineOf(verdict, runProfile, judgedCount, atLevel.length),
     conformant,
     problems,
     scenarios: summarize(results, expectedFailures),
     rules,
     baselineEntries: entries,
   };
-  writeReports(o.reports, run);
+  writeReports(o.reports, run, results, baselinedScenarioReason);
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
   process.stdout.write(
-    `\nlomi-conformance: ${run.verdict.toUpperCase().replace(/-/g, " ")} — rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
+    `\nlomi-conformance: ${run.headline}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
       `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
       `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,
   );
   for (const r of rules.filter((x) => ["fail", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
-    process.stdout.write(`  ${r.verdict.toUpperCase().replace("-", " ")} ${r.id}: ${r.reason}\n`);
+    process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
   process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);

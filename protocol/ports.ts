@@ -15,17 +15,18 @@ export interface Random {
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
-const ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+/** The random part of identifiers: its length and alphabet. */
+export const DEFAULT_IDS = { length: 12, alphabet: "0123456789abcdefghijklmnopqrstuvwxyz" };
 
 /** A seeded Random (xoroshiro128+): the same seed gives the same identifiers in the same order. */
-export function seededRandom(seed: number): Random {
+export function seededRandom(seed: number, ids: { length: number; alphabet: string } = DEFAULT_IDS): Random {
   const rng = xoroshiro128plus(seed);
   const int = (bound: number) => uniformInt(rng, 0, bound - 1);
   return {
     int,
     id(prefix) {
       let s = prefix;
-      for (let i = 0; i < 12; i++) s += ID_ALPHABET[int(ID_ALPHABET.length)];
+      for (let i = 0; i < ids.length; i++) s += ids.alphabet[int(ids.alphabet.length)];
       return s;
     },
   };

@@ -42,3 +42,20 @@ export const TRANSITIONS: Readonly<Record<OperationState, readonly OperationStat
 export function canTransition(from: OperationState, to: OperationState): boolean {
   return TRANSITIONS[from].includes(to);
 }
+
+/** States an operation may be admitted in: not settled, and not cancelling (nobody asked yet). */
+export const ADMISSION_STATES: readonly OperationState[] = ["queued", "awaiting_user", "running"];
+
+/** Whether `to` lies one or more legal transitions after `from`. */
+export function canReach(from: OperationState, to: OperationState): boolean {
+  const seen = new Set<OperationState>();
+  const frontier = [...TRANSITIONS[from]];
+  while (frontier.length > 0) {
+    const next = frontier.pop()!;
+    if (next === to) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    frontier.push(...TRANSITIONS[next]);
+  }
+  return false;
+}

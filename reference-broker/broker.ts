@@ -1,4 +1,5 @@
 import { seededRandom, type Random } from "../protocol/ports.js";
+import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 import { BrokerCrashed, FaultHooks, type FaultPoint } from "./fault-hooks.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
@@ -8,13 +9,16 @@ import { BrokerSession } from "./session.js";
 
 /**
  * The seam through which a deliberately broken broker (mutants/) swaps one part of the reference
- * broker for a defective one, so the suite can be shown to catch it. The reference broker passes none.
+ * broker for a defective one, so the suite can be shown to catch it, and a legal variant (variants/)
+ * makes other choices the rules allow, so the suite can be shown to pass it. The reference broker passes none.
  */
 export interface BrokerParts {
   /** Opens the receipt store (default ReceiptStore.open); may wrap or doctor it. */
   openStore?: (file: string, now: number, native: NativeClient) => ReturnType<typeof ReceiptStore.open> | Promise<ReturnType<typeof ReceiptStore.open>>;
   /** Makes the session of one MCP connection (default BrokerSession); may rewrite arguments or replies. */
   session?: (core: BrokerCore, clientName: () => string) => BrokerSession;
+  /** Other legal choices where the rules leave one open (variants/); the rest stay REFERENCE_POLICY's. */
+  policy?: Partial<BrokerPolicy>;
 }
 
 export interface BrokerOptions {
@@ -41,6 +45,7 @@ export interface BrokerCore {
   readonly engine: OperationEngine;
   /** Ordered-input histories: in memory, so a restart forgets them. */
   readonly inputs: InputHistories;
+  readonly policy: BrokerPolicy;
 }
 
 /** One running instance of the reference broker: one store, one native bridge, many connections. */
@@ -51,12 +56,14 @@ export class Broker implements BrokerCore {
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
   readonly inputs = new InputHistories();
+  readonly policy: BrokerPolicy;
   /** How many unfinished operations the opening turned into outcome_unknown. */
   readonly recovered: number;
   private readonly parts: BrokerParts;
 
-  private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number, options: BrokerOptions) {
+  private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number, options: BrokerOptions, policy: BrokerPolicy) {
     this.parts = options.parts ?? {};
+    this.policy = policy;
     this.random = random;
     this.instanceId = random.id("broker-");
     this.native = native;
@@ -68,18 +75,19 @@ export class Broker implements BrokerCore {
         this.close();
         throw new BrokerCrashed(point);
       });
-    this.engine = new OperationEngine(store, native, random, this.instanceId, new FaultHooks(options.faults ?? [], crash));
+    this.engine = new OperationEngine(store, native, random, this.instanceId, new FaultHooks(options.faults ?? [], crash), policy);
   }
 
   static async start(options: BrokerOptions): Promise<Broker> {
     const native = new NativeClient(options.nativeUrl, options.fetch);
     // Recovery stamps its transitions with Lomi's time when Lomi answers; the store must open regardless.
     const now = await native.now().catch(() => Date.now());
-    const open = options.parts?.openStore ?? ReceiptStore.open;
+    const policy: BrokerPolicy = { ...REFERENCE_POLICY, ...options.parts?.policy };
+    const open = options.parts?.openStore ?? ((file: string, at: number) => ReceiptStore.open(file, at, policy.storeLock));
     const { store, recovered, openings } = await open(options.storePath, now, native);
     // Each opening of a store is a new instance with new identifiers, even under the same seed.
-    const random = seededRandom((options.seed * 7919 + openings) >>> 0);
-    return new Broker(random, native, store, recovered, options);
+    const random = seededRandom((options.seed * 7919 + openings) >>> 0, policy.ids);
+    return new Broker(random, native, store, recovered, options, policy);
   }
 
   newSession(clientName: () => string): BrokerSession {

@@ -7,6 +7,7 @@ import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { FaultHooks } from "./fault-hooks.js";
 import type { NativeClient } from "./native-client.js";
 import type { ReceiptStore, StoredEpoch, StoredReceipt } from "./receipt-store.js";
+import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 
 /** Fields that make up the retry identity rather than the payload. */
 const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey", "projectId"]);
@@ -26,8 +27,10 @@ export interface Admission {
  * learn native progress when asked; never dispatch a receipt twice.
  */
 export class OperationEngine {
-  /** Dispatches whose HTTP call has not returned yet: their native status is not meaningful yet. */
-  private readonly inFlight = new Set<string>();
+  /** Dispatches whose HTTP call has not returned yet (their native status is not meaningful yet), and their end. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** When (performance.now()) each operation admitted here may have its settlement recorded (BrokerPolicy.settleAfterMs). */
+  private readonly settleDue = new Map<string, number>();
 
   constructor(
     private readonly store: ReceiptStore,
@@ -35,7 +38,14 @@ export class OperationEngine {
     private readonly random: Random,
     private readonly brokerInstanceId: string,
     private readonly hooks: FaultHooks,
+    private readonly policy: BrokerPolicy = REFERENCE_POLICY,
   ) {}
+
+  private epochWorkspace(epoch: StoredEpoch, workspaceId: string): void {
+    if (epoch.workspaceId !== workspaceId) {
+      throw new LomiError("RETRY_EPOCH_INVALID", `This retryEpoch was issued for workspace ${epoch.workspaceId}, not ${workspaceId}.`, { field: "retryEpoch" });
+    }
+  }
 
   /** The project an operation is anchored to: explicit, or the epoch's only approved project. */
   private resolveProject(epoch: StoredEpoch, projectId: string | undefined): string {
@@ -68,9 +78,7 @@ export class OperationEngine {
     const requestKey = String(args.requestKey);
     const workspaceId = String(args.workspaceId);
     const epoch = this.epochOf(who.pairingId, retryEpoch);
-    if (epoch.workspaceId !== workspaceId) {
-      throw new LomiError("RETRY_EPOCH_INVALID", `This retryEpoch was issued for workspace ${epoch.workspaceId}, not ${workspaceId}.`, { field: "retryEpoch" });
-    }
+    if (this.policy.firstCheck === "epoch") this.epochWorkspace(epoch, workspaceId);
     const projectId = this.resolveProject(epoch, args.projectId as string | undefined);
     const receiptKey = receiptKeyOf({ pairingId: who.pairingId, retryEpoch, projectId, tool: contract.name, requestKey });
     const payload = Object.fromEntries(Object.entries(args).filter(([k]) => !IDENTITY_FIELDS.has(k)));
@@ -83,6 +91,10 @@ export class OperationEngine {
     // A known identity answers from its receipt before anything else: no new authority is needed.
     const prior = this.store.byKey(receiptKey);
     if (prior) return this.answerPrior(prior, fingerprint);
+    if (this.policy.firstCheck === "target") {
+      await this.native.workspace(who.pairingId, workspaceId); // an unknown target (a display name) is NOT_FOUND
+      this.epochWorkspace(epoch, workspaceId);
+    }
 
     if (epoch.brokerInstanceId !== this.brokerInstanceId || epoch.connectionId !== who.connectionId) {
       throw new LomiError("RETRY_EPOCH_INVALID", "This retryEpoch belongs to an earlier broker instance or another connection and grants no new submission; call lomi_connect.", { field: "retryEpoch" });
@@ -122,6 +134,7 @@ export class OperationEngine {
       updatedAt: now,
     });
     if (!inserted) return this.answerPrior(receipt, fingerprint);
+    this.settleLater(receipt);
     this.hooks.crashAt("crash-after-reserve");
     await this.pump(receipt.serializeKey, now);
     return { receipt: this.store.byId(receipt.operationId)!, duplicate: false };
@@ -152,31 +165,53 @@ export class OperationEngine {
     await this.dispatch(head, now ?? (await this.native.now()));
   }
 
+  /**
+   * Under BrokerPolicy.settleAfterMs, a settlement is recorded no sooner than a random delay after
+   * admission, by a background read then: the broker settles in its own time.
+   */
+  private settleLater(r: StoredReceipt): void {
+    const [min, max] = this.policy.settleAfterMs;
+    if (max <= 0) return;
+    const delay = min + this.random.int(max - min + 1);
+    this.settleDue.set(r.operationId, performance.now() + delay);
+    setTimeout(() => {
+      this.settleDue.delete(r.operationId);
+      const latest = this.store.byId(r.operationId);
+      if (latest) this.refresh(latest).catch(() => undefined); // a closed store or Lomi away: the next read learns it
+    }, delay).unref();
+  }
+
   private async dispatch(queued: StoredReceipt, now: number): Promise<void> {
-    // The compare-and-set makes this caller the only one to dispatch this receipt.
-    const running = this.store.transition(queued, "running", {}, now);
-    if (!running) return;
-    this.inFlight.add(running.operationId);
+    // The caller's copy may be stale (another read dispatched it meanwhile): only a receipt still queued, and not on its way, goes.
+    if (this.inFlight.has(queued.operationId) || this.store.byId(queued.operationId)?.state !== "queued") return;
+    // The claim: recording running first makes this caller the only one to dispatch (compare-and-set);
+    // otherwise the receipt stays queued until Lomi says how the work goes, claimed in memory meanwhile.
+    const claimed = this.policy.recordRunning === "before-dispatch" ? this.store.transition(queued, "running", {}, now) : queued;
+    if (!claimed) return;
+    let done!: () => void;
+    this.inFlight.set(claimed.operationId, new Promise<void>((resolve) => (done = resolve)));
     let progress: NativeProgress;
     try {
       progress = await this.native.dispatch(
-        { pairingId: running.pairingId, tool: running.tool, workspaceId: running.workspaceId, projectId: running.projectId, args: running.args },
-        { operationId: running.operationId, receiptKey: running.receiptKey, fingerprint: running.fingerprint },
+        { pairingId: claimed.pairingId, tool: claimed.tool, workspaceId: claimed.workspaceId, projectId: claimed.projectId, args: claimed.args },
+        { operationId: claimed.operationId, receiptKey: claimed.receiptKey, fingerprint: claimed.fingerprint },
       );
     } catch (error) {
+      const current = this.store.byId(claimed.operationId)!;
       if (error instanceof LomiError && error.code === "NATIVE_UNAVAILABLE") {
         // The reply was lost: the effect may exist. Stay running and ask Lomi later.
-        this.store.transition(running, "running", { effectState: "unknown" }, now);
+        this.store.transition(current, "running", { effectState: "unknown" }, now);
         return;
       }
       const e = error instanceof LomiError ? error : new LomiError("NATIVE_FAILURE", String(error));
-      this.store.transition(running, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
+      this.store.transition(current, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
       return;
     } finally {
-      this.inFlight.delete(running.operationId);
+      this.inFlight.delete(claimed.operationId);
+      done();
     }
     this.hooks.crashAt("crash-after-dispatch");
-    this.apply(this.store.byId(running.operationId)!, progress, now);
+    this.apply(this.store.byId(claimed.operationId)!, progress, now);
   }
 
   /** Asks Lomi where a dispatched operation stands, and records what it says. */
@@ -196,6 +231,12 @@ export class OperationEngine {
   private apply(r0: StoredReceipt, progress: NativeProgress, now: number): StoredReceipt {
     if (isSettled(r0.state)) return r0; // A late native settlement never changes a settled receipt.
     let r = r0;
+    // A receipt still queued when Lomi answers its dispatch (BrokerPolicy.recordRunning): the first step Lomi reports.
+    if (r.state === "queued" && progress.phase !== "unknown") {
+      r = this.store.transition(r, progress.phase === "awaiting_user" ? "awaiting_user" : "running", {}, now) ?? r;
+    }
+    const due = this.settleDue.get(r.operationId);
+    if (progress.phase === "settled" && due !== undefined && performance.now() < due) return r;
     let next: StoredReceipt | undefined;
     if (progress.phase === "settled") {
       // The user approved and the work ran between two reads (it settled succeeded, or with effects): the receipt says it ran.
@@ -226,7 +267,9 @@ export class OperationEngine {
   }
 
   async cancel(r0: StoredReceipt): Promise<{ outcome: "cancelled" | "cancelling" | "already_settled"; receipt: StoredReceipt }> {
-    const r = await this.refresh(r0);
+    // A dispatch on its way to Lomi is not queued work any more, whatever the receipt says yet.
+    await this.inFlight.get(r0.operationId);
+    const r = await this.refresh(this.store.byId(r0.operationId) ?? r0);
     if (isSettled(r.state)) return { outcome: "already_settled", receipt: r };
     const now = await this.native.now();
     if (r.state === "queued") {

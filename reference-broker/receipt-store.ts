@@ -1,3 +1,5 @@
+import type { BrokerPolicy } from "./broker-policy.js";
+import { takePidLock } from "./store-lock.js";
 import Database from "better-sqlite3";
 import { LomiError } from "../protocol/errors.js";
 import { canTransition, isSettled, OPERATION_STATES, EFFECT_STATES, SETTLED_STATES, type EffectState, type OperationState } from "../protocol/states.js";
@@ -154,7 +156,10 @@ export class ReceiptStore {
   /** Set by the fail-reserve fault hook: the next reservation's write fails before it commits. */
   failNextReservation = false;
 
-  private constructor(db: Database.Database) {
+  private constructor(
+    db: Database.Database,
+    private readonly releaseLock: (() => void) | undefined = undefined,
+  ) {
     this.db = db;
   }
 
@@ -162,24 +167,30 @@ export class ReceiptStore {
    * Opens (or creates) the store, takes it exclusively for this broker instance, and turns every
    * unfinished operation into outcome_unknown: after a reopening nothing is replayed.
    */
-  static open(file: string, now: number): { store: ReceiptStore; recovered: number; openings: number } {
+  static open(file: string, now: number, lock: BrokerPolicy["storeLock"] = "sqlite-exclusive"): { store: ReceiptStore; recovered: number; openings: number } {
     let db: Database.Database;
+    const release = lock === "pid-file" ? takePidLock(file) : undefined;
     try {
       db = new Database(file, { timeout: 0 });
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
-      db.pragma("locking_mode = EXCLUSIVE");
-      db.exec(SCHEMA);
-      // The first write takes the exclusive lock for as long as this connection lives.
-      db.exec("BEGIN IMMEDIATE; COMMIT;");
+      if (lock === "sqlite-exclusive") {
+        db.pragma("locking_mode = EXCLUSIVE");
+        db.exec(SCHEMA);
+        // The first write takes the exclusive lock for as long as this connection lives.
+        db.exec("BEGIN IMMEDIATE; COMMIT;");
+      } else {
+        db.exec(SCHEMA);
+      }
     } catch (error) {
+      release?.();
       const busy = error instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code} ${error.message}`);
       throw new LomiError(
         "STORE_UNAVAILABLE",
         busy ? `The receipt store ${file} is in use by another broker instance.` : `The receipt store ${file} cannot be opened: ${(error as Error).message}`,
       );
     }
-    const store = new ReceiptStore(db);
+    const store = new ReceiptStore(db, release);
     const recovered = store.recoverUnfinished(now);
     const openings = (
       db.prepare("INSERT INTO meta (key, value) VALUES ('openings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value").get() as { value: number }
@@ -189,6 +200,7 @@ export class ReceiptStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+    this.releaseLock?.();
   }
 
   private recoverUnfinished(now: number): number {

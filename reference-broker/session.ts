@@ -7,7 +7,6 @@ import { directoryList } from "../protocol/tools/directories.js";
 import { editorDocuments } from "../protocol/tools/editor.js";
 import { fileRead } from "../protocol/tools/files.js";
 import { gitStatus } from "../protocol/tools/git.js";
-import { EVENTS_PAGE_DEFAULT } from "../protocol/tools/operation.js";
 import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
 import { BrokerCrashed } from "./fault-hooks.js";
@@ -156,7 +155,7 @@ export class BrokerSession {
     await this.core.native.workspace(pairingId, workspaceId); // approved for this pairing, or a typed refusal
     await this.core.engine.refreshWorkspace(pairingId, workspaceId);
     const after = a.cursor === undefined ? 0 : Number(a.cursor);
-    const limit = (a.limit as number | undefined) ?? EVENTS_PAGE_DEFAULT;
+    const limit = (a.limit as number | undefined) ?? this.core.policy.eventsPageSize;
     const page = this.core.store.events(pairingId, workspaceId, after, limit);
     const last = page.events.at(-1);
     return { events: page.events.map(publicEvent), nextCursor: String(last ? last.sequence : after), hasMore: page.hasMore };

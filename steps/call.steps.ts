@@ -4,15 +4,15 @@ import { violation } from "../harness/harness-error.js";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 
-When("{agent} calls {word}", async function (this: LomiWorld, agent: string, tool: string) {
+When("{agent} calls {tool}", async function (this: LomiWorld, agent: string, tool: string) {
   await this.call(agent, tool, {});
 });
 
-When("{agent} calls {word} with:", async function (this: LomiWorld, agent: string, tool: string, json: string) {
+When("{agent} calls {tool} with:", async function (this: LomiWorld, agent: string, tool: string, json: string) {
   await this.call(agent, tool, await fillPlaceholders(this, agent, json));
 });
 
-When("{agent} sends {word} as {string} with:", async function (this: LomiWorld, agent: string, tool: string, alias: string, json: string) {
+When("{agent} sends {tool} as {string} with:", async function (this: LomiWorld, agent: string, tool: string, alias: string, json: string) {
   await this.send(alias, agent, tool, await fillPlaceholders(this, agent, json));
 });
 
@@ -22,6 +22,16 @@ Then("the reply is ok", function (this: LomiWorld) {
 
 Then("the reply is the error {code}", function (this: LomiWorld, code: string) {
   this.expectError(code);
+});
+
+/** Where a rule allows several typed refusals (docs/decisions.md), any of them passes; nothing else does. */
+Then("the reply is one of the errors {codes}", function (this: LomiWorld, codes: string[]) {
+  this.expectError(codes);
+});
+
+/** A tool the catalogue lacks, on purpose: the one place a tool name is not checked against protocol/. */
+When("{agent} calls the tool {string}, which the catalogue lacks", async function (this: LomiWorld, agent: string, tool: string) {
+  await this.call(agent, tool, {});
 });
 
 Then("the error names the field {string}", function (this: LomiWorld, field: string) {

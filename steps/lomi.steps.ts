@@ -9,15 +9,15 @@ export async function dispatchedId(world: LomiWorld, alias: string): Promise<str
   return first.operationId;
 }
 
-When("the next dispatch of {word} is held", async function (this: LomiWorld, tool: string) {
+When("the next dispatch of {tool} is held", async function (this: LomiWorld, tool: string) {
   await this.control.armFault("hold", tool);
 });
 
-When("the next dispatch of {word} fails", async function (this: LomiWorld, tool: string) {
+When("the next dispatch of {tool} fails", async function (this: LomiWorld, tool: string) {
   await this.control.armFault("fail", tool);
 });
 
-When("the next dispatch of {word} loses its reply", async function (this: LomiWorld, tool: string) {
+When("the next dispatch of {tool} loses its reply", async function (this: LomiWorld, tool: string) {
   await this.control.armFault("lose-reply", tool);
 });
 

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { canReach, type OperationState } from "../protocol/states.js";
 import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
-
-const SETTLED = ["succeeded", "failed", "cancelled", "outcome_unknown"];
 
 function createArgs(world: LomiWorld, agent: string, title: string, workspaceId: string, alias: string): Record<string, unknown> {
   const expectedRevision = world.revisions.get(workspaceId);
@@ -135,17 +134,31 @@ Then("the reply admits a new operation", function (this: LomiWorld) {
   if (sharing.length > 1) throw violation(`operation ${receipt.operationId} is answered for several requests: ${sharing.join(", ")}`);
 });
 
-Then("the reply shows state {state}", function (this: LomiWorld, state: string) {
-  assert.equal(this.receiptOf().state, state);
+/**
+ * The operation a reply carries shows the state, or one on the legal way to it (OP-01: a reply
+ * acknowledges what the broker knew then); the operation must then be read reaching it.
+ */
+async function replyReaching(world: LomiWorld, state: OperationState): Promise<{ state: string; effectState: string }> {
+  const receipt = world.receiptOf();
+  if (receipt.state === state) return receipt;
+  if (!canReach(receipt.state as OperationState, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${JSON.stringify(receipt)}`);
+  const alias = [...world.requests.entries()].find(([, r]) => r.operationId === receipt.operationId)?.[0];
+  if (!alias) throw configError("the reply names an operation the scenario did not send under a name");
+  return world.reading(alias, state);
+}
+
+Then("the reply shows state {state}", async function (this: LomiWorld, state: OperationState) {
+  const receipt = await replyReaching(this, state);
+  assert.equal(receipt.state, state, `the operation never reached ${state}: ${JSON.stringify(receipt)}`);
 });
 
-Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: string) {
-  const receipt = SETTLED.includes(state) ? await this.settled(alias) : await this.readOperation(alias);
+Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: OperationState) {
+  const receipt = await this.reading(alias, state);
   assert.equal(receipt.state, state, `operation ${alias}: ${JSON.stringify(receipt)}`);
 });
 
-Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: string, effect: string) {
-  const receipt = SETTLED.includes(state) ? await this.settled(alias) : await this.readOperation(alias);
+Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: OperationState, effect: string) {
+  const receipt = await this.reading(alias, state);
   assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect }, `operation ${alias}: ${JSON.stringify(receipt)}`);
 });
 
@@ -170,12 +183,18 @@ Then("operation {string} reports exit code {int}", async function (this: LomiWor
   assert.equal(receipt.result?.exitCode, exitCode, `operation ${alias}: ${JSON.stringify(receipt)}`);
 });
 
-Then("the cancel outcome is {word}", function (this: LomiWorld, outcome: string) {
+Then("the cancel outcome is {outcome}", function (this: LomiWorld, outcome: string) {
   assert.equal((this.okData() as { outcome: string }).outcome, outcome);
 });
 
-Then("the reply's operation reads {state} with effectState {effect}", function (this: LomiWorld, state: string, effect: string) {
-  const receipt = this.receiptOf();
+/** Where the broker may not have recorded yet what Lomi did (a cancellation Lomi honoured), either outcome is true. */
+Then("the cancel outcome is {outcome} or {outcome}", function (this: LomiWorld, one: string, other: string) {
+  const { outcome } = this.okData() as { outcome: string };
+  if (outcome !== one && outcome !== other) throw violation(`the cancel outcome is ${outcome}, expected ${one} or ${other}`);
+});
+
+Then("the reply's operation reads {state} with effectState {effect}", async function (this: LomiWorld, state: OperationState, effect: string) {
+  const receipt = await replyReaching(this, state);
   assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect });
 });
 

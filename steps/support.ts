@@ -5,6 +5,10 @@ import { FAILURE_CONTEXT_FILE, type FailureContext } from "../harness/report/fai
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
+import { CATALOGUE } from "../protocol/catalogue.js";
+import { CANCEL_OUTCOMES } from "../protocol/tools/operation.js";
+import { ERROR_CODES, type ErrorCode } from "../protocol/errors.js";
+import { EFFECT_STATES, OPERATION_STATES, type EffectState, type OperationState } from "../protocol/states.js";
 import { DEFAULT_AGENT, LomiWorld } from "./world.js";
 
 setWorldConstructor(LomiWorld);
@@ -36,28 +40,39 @@ defineParameterType({
   transformer: (name?: string) => name ?? DEFAULT_AGENT,
 });
 
+/** One of these words exactly: a typo in a feature file is an undefined step (a configuration error), never a broker's fault. */
+const oneOf = (words: readonly string[]) => new RegExp([...words].sort((a, b) => b.length - a.length).join("|"));
+
+defineParameterType({ name: "state", regexp: oneOf(OPERATION_STATES), transformer: (s: string) => s as OperationState });
+
+/** A quoted list of states, e.g. "awaiting_user, running". */
 defineParameterType({
-  name: "state",
-  regexp: /queued|awaiting_user|running|cancelling|succeeded|failed|cancelled|outcome_unknown/,
-  transformer: (s: string) => s,
+  name: "states",
+  regexp: new RegExp(`"((?:${oneOf(OPERATION_STATES).source})(?:, (?:${oneOf(OPERATION_STATES).source}))*)"`),
+  transformer: (list: string) => list.split(", ") as OperationState[],
 });
 
+defineParameterType({ name: "effect", regexp: oneOf(EFFECT_STATES), transformer: (s: string) => s as EffectState });
+
+defineParameterType({ name: "code", regexp: oneOf(ERROR_CODES), transformer: (s: string) => s as ErrorCode });
+
+/** A quoted list of error codes, e.g. "NOT_FOUND or RETRY_EPOCH_INVALID". */
 defineParameterType({
-  name: "effect",
-  regexp: /none|partial|complete|unknown/,
-  transformer: (s: string) => s,
+  name: "codes",
+  regexp: new RegExp(`"((?:${oneOf(ERROR_CODES).source})(?: or (?:${oneOf(ERROR_CODES).source}))*)"`),
+  transformer: (list: string) => list.split(" or ") as ErrorCode[],
 });
 
-defineParameterType({
-  name: "code",
-  regexp: /[A-Z][A-Z_]+/,
-  transformer: (s: string) => s,
-});
+defineParameterType({ name: "outcome", regexp: oneOf(CANCEL_OUTCOMES), transformer: (s: string) => s });
 
-const KNOWN_RULES = new Set(loadRules().rules.map((r) => r.id));
+defineParameterType({ name: "tool", regexp: oneOf(CATALOGUE.map((c) => c.name)), transformer: (s: string) => s });
+
+const RULES = loadRules().rules;
+const KNOWN_RULES = new Set(RULES.map((r) => r.id));
 
 Before(async function (this: LomiWorld, { pickle }) {
-  citedRules(pickle.tags.map((t) => t.name), KNOWN_RULES);
+  const cited = citedRules(pickle.tags.map((t) => t.name), KNOWN_RULES);
+  this.rules = RULES.filter((r) => cited.includes(r.id));
   const seed = scenarioSeed(this.run.seed, `${pickle.uri}:${pickle.name}`);
   this.attach(`seed ${seed} (run seed ${this.run.seed})`, "text/plain");
   await this.setUp(seed);

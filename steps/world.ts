@@ -12,11 +12,17 @@ import type { Exchange, McpConnection, Reply } from "../harness/mcp-connection.j
 import { runParametersSchema, type RunParameters } from "../harness/run-parameters.js";
 import type { SimControl } from "../harness/sim-control.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
+import type { Rule } from "../harness/rules.js";
 import { readWorldFile } from "../simulator/world-file.js";
+import { canReach, isSettled, type OperationState } from "../protocol/states.js";
 import { PanelMemory } from "./panel-memory.js";
 import { FileObservations } from "./file-observations.js";
 
 export const DEFAULT_AGENT = "agent";
+/** Timers as the harness found them at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
+const realSetTimeout = globalThis.setTimeout;
+const realNow = performance.now.bind(performance);
+const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 const KEPT_EXCHANGES = 5;
 /** The broker's initialize answer is reported once per worker process. */
 let brokerIdentified = false;
@@ -78,6 +84,10 @@ export class LomiWorld extends World<RunParameters> {
   /** What the agents observed of files, directories and editor documents. */
   readonly fileObservations = new FileObservations(this.tokens);
   private unverifiedError: ErrorEnvelope | undefined;
+  /** The rules the scenario cites (its tags), for failure messages that quote them. */
+  rules: Rule[] = [];
+  /** Every state a reply showed per operationId, in the order seen: the events feed must agree. */
+  readonly observedStates = new Map<string, OperationState[]>();
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);
@@ -194,16 +204,27 @@ export class LomiWorld extends World<RunParameters> {
     return envelope.data as Record<string, unknown>;
   }
 
-  /** Checks the last reply is the given error; only this clears the "unchecked error" flag. */
-  expectError(code: string, reply: Reply | undefined = this.lastReply): ErrorEnvelope {
+  /**
+   * Checks the last reply is the given error (or one of them, where a rule allows several); only
+   * this clears the "unchecked error" flag. A wrong code quotes the rules and decisions that want it.
+   */
+  expectError(codes: string | readonly string[], reply: Reply | undefined = this.lastReply): ErrorEnvelope {
     if (!reply) throw configError("no reply yet");
+    const wanted = typeof codes === "string" ? [codes] : codes;
+    const expected = wanted.join(" or ");
     const envelope = reply.envelope;
     if (envelope.status !== "error") {
-      throw violation(`${reply.tool} was expected to answer ${code} but answered ok: ${JSON.stringify(envelope.data).slice(0, 500)}\nArguments: ${JSON.stringify(reply.args)}`);
+      throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${JSON.stringify(envelope.data).slice(0, 500)}\nArguments: ${JSON.stringify(reply.args)}`);
     }
-    if (envelope.code !== code) throw violation(`${reply.tool} answered ${envelope.code} ("${envelope.message}"), expected ${code}.`);
+    if (!wanted.includes(envelope.code)) throw violation(`${reply.tool} answered ${envelope.code} ("${envelope.message}"), expected ${expected}.${this.whyCodes(wanted)}`);
     this.unverifiedError = undefined;
     return envelope;
+  }
+
+  /** The scenario's rules that name one of these codes, with their decision: why the kit wants exactly that answer. */
+  private whyCodes(codes: readonly string[]): string {
+    const why = this.rules.filter((r) => codes.some((c) => r.title.includes(c) || r.decision?.includes(c)));
+    return why.map((r) => `\n${r.id}: ${r.title}${r.decision ? ` Decision: ${r.decision}` : ""}`).join("");
   }
 
   /** Keeps the latest domainRevision any reply showed for a workspace. */
@@ -212,7 +233,12 @@ export class LomiWorld extends World<RunParameters> {
     this.fileObservations.observe(reply);
     const data = reply.envelope.data as Record<string, unknown>;
     if (typeof data.workspaceId === "string" && typeof data.domainRevision === "string") this.revisions.set(data.workspaceId, data.domainRevision);
-    const op = data.operation as { workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;
+    const op = data.operation as { operationId?: string; state?: OperationState; workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;
+    if (op?.operationId && op.state) {
+      const seen = this.observedStates.get(op.operationId) ?? [];
+      if (seen.at(-1) !== op.state) seen.push(op.state);
+      this.observedStates.set(op.operationId, seen);
+    }
     if (op?.workspaceId && typeof op.result?.domainRevision === "string") this.revisions.set(op.workspaceId, op.result.domainRevision);
     if (Array.isArray(data.panels)) {
       for (const p of data.panels as Array<{ panelId: string; terminalSessionId?: string | null; generation?: string | null }>) {
@@ -264,14 +290,27 @@ export class LomiWorld extends World<RunParameters> {
     return this.receiptOf(await this.call(r.agent, "lomi_operation_get", { operationId: this.operationId(alias) }));
   }
 
-  /** Reads an operation until it leaves the given states (settling depends on what Lomi reports). */
-  async settled(alias: string): Promise<Receipt> {
+  /** Reads an operation until `done` holds for its state or the run's --timeout-ms is spent; answers the last read. */
+  private async readUntil(alias: string, done: (state: OperationState) => boolean): Promise<Receipt> {
+    const deadline = realNow() + this.run.timeoutMs;
+    let pause = 5;
     let receipt = await this.readOperation(alias);
-    for (let i = 0; i < 20 && ["queued", "running", "cancelling", "awaiting_user"].includes(receipt.state); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    while (!done(receipt.state as OperationState) && realNow() < deadline) {
+      await sleep(Math.min(pause, Math.max(0, deadline - realNow())));
+      pause = Math.min(pause * 2, 100);
       receipt = await this.readOperation(alias);
     }
     return receipt;
+  }
+
+  /** Reads an operation until it settles: a broker may settle in the background, in its own time. */
+  settled(alias: string): Promise<Receipt> {
+    return this.readUntil(alias, isSettled);
+  }
+
+  /** Reads an operation until it shows `target` or can no longer reach it by legal transitions (protocol/states.ts). */
+  reading(alias: string, target: OperationState): Promise<Receipt> {
+    return this.readUntil(alias, (state) => state === target || !canReach(state, target));
   }
 
   token(name: string): string {

@@ -54,7 +54,10 @@ function run(verdict: RunSummary["verdict"], rules: RuleReport[]): RunSummary {
     baseline: undefined,
     startedAt: "2026-01-05T09:00:00.000Z",
     durationMs: 1000,
+    profile: { name: "in-process", notJudged: [], elsewhere: "" },
+    requireAll: false,
     verdict,
+    headline: verdict,
     conformant: verdict === "conformant",
     problems: [],
     scenarios: { total: 1, pass: 0, fail: 1, baselined: 0, notApplicable: 0 },
@@ -73,7 +76,7 @@ test("conformance.md explains a failed scenario once, naming every rule it fails
 });
 
 test("the badge says the verdict and is coloured by it", () => {
-  assert.match(badgeSvg(run("conformant", [ruleReport("A-01", "pass")])), /#4c1[\s\S]*conformant 1\/1/);
-  assert.match(badgeSvg(run("not-conformant", [ruleReport("A-01", "fail"), ruleReport("A-02", "pass")])), /#e05d44[\s\S]*not conformant 1\/2/);
-  assert.match(badgeSvg(run("conformant-with-baseline", [ruleReport("A-01", "baselined"), ruleReport("A-02", "pass")])), /#dfb317[\s\S]*1\/2, 1 baselined/);
+  assert.match(badgeSvg(run("conformant", [ruleReport("A-01", "pass")])), /#4c1[\s\S]*conformant over in-process 1\/1/);
+  assert.match(badgeSvg(run("not-conformant", [ruleReport("A-01", "fail"), ruleReport("A-02", "pass")])), /#e05d44[\s\S]*not conformant over in-process 1\/2/);
+  assert.match(badgeSvg(run("conformant-with-baseline", [ruleReport("A-01", "baselined"), ruleReport("A-02", "pass")])), /#dfb317[\s\S]*1\/2 over in-process, 1 baselined/);
 });

@@ -20,7 +20,7 @@ test("every entry of the examples table names a registered step and matches it",
 });
 
 test("the custom parameter types are listed", () => {
-  assert.deepEqual(vocabulary.parameters.map((p) => p.name).sort(), ["agent", "code", "effect", "state"]);
+  assert.deepEqual(vocabulary.parameters.map((p) => p.name).sort(), ["agent", "code", "codes", "effect", "outcome", "state", "states", "tool"]);
 });
 
 test("lomi-conformance steps prints every step with its example", () => {

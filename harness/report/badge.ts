@@ -9,10 +9,11 @@ const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;
 
 export function badgeMessage(run: RunSummary): string {
   const passing = run.rules.filter((r) => r.verdict === "pass").length;
-  const judged = run.rules.filter((r) => !["not-selected", "uncovered"].includes(r.verdict)).length;
-  if (run.verdict === "conformant") return `conformant ${passing}/${judged}`;
-  if (run.verdict === "conformant-with-baseline") return `${passing}/${judged}, ${run.rules.filter((r) => r.verdict === "baselined").length} baselined`;
-  return `not conformant ${passing}/${judged}`;
+  const judged = run.rules.filter((r) => !["not-selected", "uncovered", "not-applicable"].includes(r.verdict)).length;
+  const over = ` over ${run.profile.name}`;
+  if (run.verdict === "conformant") return `conformant${over} ${passing}/${judged}`;
+  if (run.verdict === "conformant-with-baseline") return `${passing}/${judged}${over}, ${run.rules.filter((r) => r.verdict === "baselined").length} baselined`;
+  return `not conformant${over} ${passing}/${judged}`;
 }
 
 /** An SVG badge: "lomi conformance | conformant 40/40", coloured by the run's verdict. */

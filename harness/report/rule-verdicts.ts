@@ -25,14 +25,24 @@ export interface RuleReport extends Rule {
   scenarios: RuleScenario[];
 }
 
-const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
+export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
 
-function scenarioOf(s: ScenarioResult, baseline: Baseline): RuleScenario {
+/**
+ * What one scenario says about one rule. A failure counts against the rules its failed step checks
+ * (ScenarioResult.blame); for another cited rule, the scenario passed if that rule's own checks had
+ * all run, and judged nothing if the failure stopped it first (never a pass).
+ */
+function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): RuleScenario {
+  const base = { name: s.name, uri: s.uri, line: s.line };
+  if (s.verdict === "fail" && s.blame && !s.blame.includes(ruleId)) {
+    const where = `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})`;
+    return s.unfinished?.includes(ruleId)
+      ? { ...base, verdict: "not-applicable", reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}` }
+      : { ...base, verdict: "pass", reason: `its checks of ${ruleId} passed; later, ${where}` };
+  }
   const expected = baselinedScenario(baseline, s);
   return {
-    name: s.name,
-    uri: s.uri,
-    line: s.line,
+    ...base,
     verdict: expected ? "baselined" : s.verdict,
     reason: expected ? `baselined (${expected}): ${s.reason}` : s.reason,
     ...(s.failure ? { failure: s.failure } : {}),
@@ -65,7 +75,7 @@ export function judgeRules(
 ): RuleReport[] {
   const known = new Set(rules.map((r) => r.id));
   return rules.map((rule) => {
-    const scenarios = results.filter((s) => citedRules(s.tags, known).includes(rule.id)).map((s) => scenarioOf(s, baseline));
+    const scenarios = results.filter((s) => citedRules(s.tags, known).includes(rule.id)).map((s) => scenarioOf(s, baseline, rule.id));
     const expected = baseline.rules.get(rule.id);
     const base = { ...rule, family: familyOf(rule.id), scenarios };
     const judged = !covered.has(rule.id)
@@ -87,26 +97,35 @@ export function baselineReport(rules: RuleReport[], results: ScenarioResult[], b
   return [...ruleEntries, ...scenarioEntries(baseline, results)];
 }
 
-const judgedAt = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected");
+/** The rules at the level this run judged: not-selected never, not-applicable only under --require-all. */
+const judgedAt = (reports: RuleReport[], level: Level, requireAll: boolean) =>
+  reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected" && (requireAll || r.verdict !== "not-applicable"));
 
-/** Conformant: every rule at the chosen level that this run judged passed, and at least one was judged. */
-export function isConformant(reports: RuleReport[], level: Level): boolean {
-  const inLevel = judgedAt(reports, level);
+/** The rules at the level that this run's profile could not judge (not applicable here). */
+export const notJudged = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable");
+
+/**
+ * Conformant (over the run's profile): every rule at the chosen level that this run judged passed,
+ * and at least one was judged. Under `requireAll` a rule not judged here counts against it.
+ */
+export function isConformant(reports: RuleReport[], level: Level, requireAll = false): boolean {
+  const inLevel = judgedAt(reports, level, requireAll);
   return inLevel.length > 0 && inLevel.every((r) => r.verdict === "pass");
 }
 
 /**
  * What a CI gate decides: every judged rule at the level passed or failed as the baseline expects,
- * no baseline entry is stale, and no scenario failed outside any rule or with a broken step
- * (undefined, pending, ambiguous: the suite itself is wrong).
+ * no baseline entry is stale, and no scenario failed outside any rule. Rules the profile cannot
+ * judge fail the gate only under `requireAll`.
  */
-export function gateProblems(reports: RuleReport[], level: Level, results: ScenarioResult[], entries: BaselineEntryReport[], baseline: Baseline): string[] {
-  const inLevel = judgedAt(reports, level);
+export function gateProblems(reports: RuleReport[], level: Level, results: ScenarioResult[], entries: BaselineEntryReport[], baseline: Baseline, requireAll = false): string[] {
+  const inLevel = judgedAt(reports, level, requireAll);
   const problems: string[] = [];
   if (inLevel.length === 0) problems.push("no rule at this level was judged");
-  for (const r of inLevel.filter((x) => x.verdict !== "pass" && x.verdict !== "baselined")) problems.push(`${r.id}: ${r.verdict}${r.reason ? ` (${r.reason})` : ""}`);
+  for (const r of inLevel.filter((x) => x.verdict !== "pass" && x.verdict !== "baselined")) {
+    problems.push(`${r.id}: ${r.verdict === "not-applicable" ? "not judged (--require-all)" : r.verdict}${r.reason ? ` (${r.reason})` : ""}`);
+  }
   for (const e of entries.filter((x) => x.status === "stale")) problems.push(`stale baseline entry: ${e.kind} ${e.name} passes now; remove it from ${baseline.file}`);
-  for (const s of results.filter((x) => ["UNDEFINED", "PENDING", "AMBIGUOUS"].includes(x.status))) problems.push(`"${s.name}" has a ${s.status.toLowerCase()} step`);
   for (const s of results.filter((x) => x.verdict === "fail" && !x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
     problems.push(`"${s.name}" failed and cites no rule`);
   }

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { RULE_TAG } from "../rules.js";
+import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureContext, type FailureExplanation } from "./failure-context.js";
 
 export type ScenarioVerdict = "pass" | "fail" | "not-applicable";
@@ -16,11 +18,20 @@ export interface ScenarioResult {
   durationMs: number;
   /** For a failure: the step, the request and reply, the ledger. */
   failure?: FailureExplanation;
+  /** Where the step that decided the verdict is written ("features/x.feature:12"), when a step did. */
+  stepAt?: string;
+  /** For a failure: the rules the failed step checks (docs/writing-scenarios.md, "# checks"). */
+  blame?: string[];
+  /** For a failure: cited rules not blamed whose own checks had not all run when it stopped. */
+  unfinished?: string[];
+  /** Set when the suite itself is wrong (an undefined or ambiguous step): exit 2, never a broker verdict. */
+  configProblem?: string;
 }
 
 interface GherkinStep {
   id: string;
   keyword: string;
+  location: { line: number };
 }
 interface GherkinChild {
   background?: { steps: GherkinStep[] };
@@ -29,7 +40,7 @@ interface GherkinChild {
 }
 interface Envelope {
   pickle?: { id: string; uri: string; name: string; tags: Array<{ name: string }>; astNodeIds: string[]; steps: Array<{ id: string; text: string; astNodeIds: string[] }> };
-  gherkinDocument?: { feature?: { children: GherkinChild[] } };
+  gherkinDocument?: { uri: string; feature?: { children: GherkinChild[] }; comments: Array<{ location: { line: number }; text: string }> };
   testCase?: { id: string; pickleId: string; testSteps: Array<{ id: string; pickleStepId?: string }> };
   testCaseStarted?: { id: string; testCaseId: string };
   testStepFinished?: { testCaseStartedId: string; testStepId: string; testStepResult: { status: string; message?: string; duration: { seconds: number; nanos: number } } };
@@ -55,9 +66,13 @@ export const BROKER_IDENTITY = "broker-identity: ";
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 const NOT_APPLICABLE = "not-applicable: ";
 
+
 function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
   for (const child of children) {
-    for (const step of [...(child.background?.steps ?? []), ...(child.scenario?.steps ?? [])]) keywords.set(step.id, step.keyword);
+    for (const step of [...(child.background?.steps ?? []), ...(child.scenario?.steps ?? [])]) {
+      keywords.set(step.id, step.keyword);
+      lines.set(step.id, step.location.line);
+    }
     const s = child.scenario;
     if (s) {
       lines.set(s.id, s.location.line);
@@ -94,10 +109,12 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
   const pickles = new Map<string, NonNullable<Envelope["pickle"]>>();
   const lines = new Map<string, number>();
   const keywords = new Map<string, string>();
+  const comments = new Map<string, Comment[]>();
   const testCases = new Map<string, NonNullable<Envelope["testCase"]>>();
   const started = new Map<string, Running>();
   for (const e of envelopes) {
     if (e.gherkinDocument?.feature) gherkinIndex(e.gherkinDocument.feature.children, lines, keywords);
+    if (e.gherkinDocument) comments.set(e.gherkinDocument.uri, e.gherkinDocument.comments.map((c) => ({ line: c.location.line, text: c.text })));
     if (e.pickle) pickles.set(e.pickle.id, e.pickle);
     if (e.testCase) testCases.set(e.testCase.id, e.testCase);
     if (e.testCaseStarted) {
@@ -136,13 +153,16 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     }
   }
 
-  /** The failed step as written ("Then Lomi saw 1 dispatch of ..."), or the hook that failed. */
-  const stepText = (s: Running): string | undefined => {
+  /** The failed step as written ("Then Lomi saw 1 dispatch of ...") and where, or the hook that failed. */
+  const stepOf = (s: Running): { text: string; at: string | undefined } | undefined => {
     const testStep = testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId);
     if (!testStep) return undefined;
-    if (!testStep.pickleStepId) return "(a Before or After hook)";
-    const step = pickles.get(s.pickleId)?.steps.find((p) => p.id === testStep.pickleStepId);
-    return step && `${(keywords.get(step.astNodeIds[0] ?? "") ?? "").trim()} ${step.text}`.trim();
+    if (!testStep.pickleStepId) return { text: "(a Before or After hook)", at: undefined };
+    const pickle = pickles.get(s.pickleId);
+    const step = pickle?.steps.find((p) => p.id === testStep.pickleStepId);
+    if (!step) return undefined;
+    const node = step.astNodeIds[0] ?? "";
+    return { text: `${(keywords.get(node) ?? "").trim()} ${step.text}`.trim(), at: `${pickle!.uri}:${lines.get(node) ?? "?"}` };
   };
 
   return [...started.values()]
@@ -160,6 +180,13 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
               : s.worst === "SKIPPED"
                 ? "skipped without a not-applicable reason"
                 : `step ${s.worst.toLowerCase()}`;
+      const step = verdict === "pass" ? undefined : stepOf(s);
+      const cited = pickle.tags.flatMap((t) => RULE_TAG.exec(t.name)?.[1] ?? []);
+      const checks = stepRules(comments.get(pickle.uri) ?? [], lines.get(pickle.astNodeIds[0] ?? "") ?? 0, pickle.steps.map((p) => lines.get(p.astNodeIds[0] ?? "") ?? 0), cited);
+      const misnamed = checks.problems[0] && { at: `${pickle.uri}:${checks.problems[0].line}`, problem: checks.problems[0].problem };
+      const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : misnamed?.problem;
+      const failedAt = pickle.steps.findIndex((p) => p.id === testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
+      const blamed = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited) : undefined;
       return {
         name: pickle.name,
         uri: pickle.uri,
@@ -169,7 +196,10 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         status: s.worst,
         reason,
         durationMs: Math.round(s.ms),
-        ...(verdict === "fail" ? { failure: explainFailure(stepText(s), reason!, s.context) } : {}),
+        ...(misnamed && !["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? { stepAt: misnamed.at } : step?.at ? { stepAt: step.at } : {}),
+        ...(blamed ? blamed : {}),
+        ...(broken ? { configProblem: broken } : {}),
+        ...(verdict === "fail" ? { failure: explainFailure(step?.text, reason!, s.context) } : {}),
       };
     });
 }

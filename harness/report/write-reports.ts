@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { badgeSvg } from "./badge.js";
+import { junitXml } from "./junit.js";
 import type { BaselineEntryReport } from "./baseline.js";
 import type { Level, RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
@@ -15,8 +16,17 @@ export interface RunSummary {
   baseline: string | undefined;
   startedAt: string;
   durationMs: number;
-  /** conformant: every judged rule passed; with-baseline: the rest failed as the baseline expects. */
+  /** The adapter's profile: what this run could not judge, and where it can be judged. */
+  profile: { name: string; notJudged: string[]; elsewhere: string };
+  /** --require-all: a rule not judged here fails the run. */
+  requireAll: boolean;
+  /**
+   * One verdict for every report: not-conformant whenever the gate fails (exit 1), a stale baseline
+   * entry included; conformant: every judged rule passed; with-baseline: the rest failed as expected.
+   */
   verdict: RunVerdict;
+  /** The verdict in one line, as the console, conformance.md, junit.xml and the badge say it. */
+  headline: string;
   conformant: boolean;
   /** Why the gate fails (exit 1); empty when it passes. */
   problems: string[];
@@ -26,6 +36,13 @@ export interface RunSummary {
 }
 
 export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md", "conformance.svg"];
+
+/** "CONFORMANT over stdio: 111 of 117 rules judged; not judged here: AUTH-05, …; run over HTTP …" */
+export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number): string {
+  const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT" }[verdict];
+  const notJudged = profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
+  return `${word} over ${profile.name}: ${judged} of ${total} rules judged${notJudged}`;
+}
 
 export function summarize(results: ScenarioResult[], baselined: number) {
   const fail = results.filter((r) => r.verdict === "fail").length;
@@ -45,11 +62,6 @@ const ICON: Record<string, string> = {
   "not-applicable": "➖ not applicable",
   uncovered: "⚠️ uncovered",
   "not-selected": "· not selected",
-};
-const HEADLINE: Record<RunVerdict, string> = {
-  conformant: "conformant",
-  "conformant-with-baseline": "conformant apart from baselined failures",
-  "not-conformant": "NOT conformant",
 };
 const MAX_FAILURES = 10;
 
@@ -91,7 +103,7 @@ function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["sce
 export function markdownReport(run: RunSummary): string {
   const identity = run.broker.serverInfo ? ` (${run.broker.serverInfo.name} ${run.broker.serverInfo.version})` : "";
   const head = [
-    `## Lomi conformance: ${HEADLINE[run.verdict]}`,
+    `## Lomi conformance: ${run.headline}`,
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
     `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,
@@ -110,7 +122,8 @@ export function markdownReport(run: RunSummary): string {
   return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
 }
 
-export function writeReports(dir: string, run: RunSummary): void {
+export function writeReports(dir: string, run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): void {
+  writeFileSync(path.join(dir, "junit.xml"), junitXml(run, results, baselined));
   writeFileSync(path.join(dir, "conformance.json"), `${JSON.stringify(run, null, 2)}\n`);
   writeFileSync(path.join(dir, "conformance.md"), markdownReport(run));
   writeFileSync(path.join(dir, "conformance.svg"), badgeSvg(run));

@@ -8,8 +8,8 @@ export interface CliRun {
 }
 
 /** Runs lomi-conformance as a user would, keeping its output for the failure message. */
-export async function conformance(args: string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, ["bin/lomi-conformance.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+export async function conformance(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, ["bin/lomi-conformance.js", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));

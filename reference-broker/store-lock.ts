@@ -1,0 +1,39 @@
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { LomiError } from "../protocol/errors.js";
+
+/** Whether a process with this pid is alive (signal 0 tests without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Keeps a second broker instance off a store with a lock file beside it (STORE.lock, holding the
+ * owner's pid) instead of SQLite's exclusive lock. A lock whose owner died (SIGKILL leaves it
+ * behind) is taken over; one whose owner lives refuses with STORE_UNAVAILABLE. Answers the release.
+ */
+export function takePidLock(storeFile: string): () => void {
+  const lockFile = `${storeFile}.lock`;
+  const mine = String(process.pid);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockFile, mine, { flag: "wx" });
+      return () => {
+        if (readFileSync(lockFile, "utf8").trim() === mine) unlinkSync(lockFile);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new LomiError("STORE_UNAVAILABLE", `The receipt store lock ${lockFile} cannot be written: ${(error as Error).message}`);
+    }
+    const owner = Number(readFileSync(lockFile, "utf8").trim());
+    // An earlier instance in this very process was abandoned (an in-process crash): its lock is stale too.
+    if (Number.isInteger(owner) && owner !== process.pid && alive(owner)) {
+      throw new LomiError("STORE_UNAVAILABLE", `The receipt store ${storeFile} is in use by another broker instance (pid ${owner} holds ${lockFile}).`);
+    }
+    unlinkSync(lockFile);
+  }
+  throw new LomiError("STORE_UNAVAILABLE", `The receipt store ${storeFile} is in use: ${lockFile} keeps reappearing.`);
+}

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, it, test } from "node:test";
+import { freePort } from "../../harness/free-port.js";
+import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
+import { COMBINED, VARIANTS } from "../../variants/index.js";
+import type { Variant } from "../../variants/variant.js";
+import { conformance, withHttpBroker, type CliRun } from "../support/runs.js";
+
+type Report = {
+  verdict: string;
+  headline: string;
+  rules: Array<{ id: string; verdict: string; scenarios: Array<{ name: string; verdict: string; failure?: { step?: string; message: string } }> }>;
+};
+
+/** What judged the variant, rule by rule: the rule, the scenario, the step and what it found. */
+function judgedBy(report: Report): string {
+  return report.rules
+    .filter((r) => r.verdict === "fail")
+    .flatMap((r) => r.scenarios.filter((s) => s.verdict === "fail").map((s) => `${r.id} · ${s.name}\n  at: ${s.failure?.step}\n  ${s.failure?.message.split("\n").slice(0, 4).join("\n  ")}`))
+    .join("\n");
+}
+
+function assertConformant(v: Variant, run: CliRun, reports: string, profile: RegExp): void {
+  const report = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Report;
+  assert.equal(run.code, 0, `${v.name} must be judged conformant; it was judged by:\n${judgedBy(report) || run.output.slice(-3000)}`);
+  assert.equal(report.verdict, "conformant");
+  assert.match(report.headline, profile);
+}
+
+// A loaded machine may start a broker slowly; the variants are judged on what they answer, not on speed.
+const TIMEOUT = ["--timeout-ms", "30000"];
+
+test("every variant differs from the reference broker in a choice, says why that is legal, and names the scenarios it touches", () => {
+  assert.ok(VARIANTS.length >= 6);
+  assert.equal(new Set(VARIANTS.map((v) => v.name)).size, VARIANTS.length);
+  for (const v of VARIANTS) {
+    const changed = Object.entries(v.policy).filter(([k, value]) => JSON.stringify(value) !== JSON.stringify(REFERENCE_POLICY[k as keyof typeof REFERENCE_POLICY]));
+    assert.ok(changed.length > 0, `${v.name} changes nothing`);
+    assert.ok(v.touches.startsWith("@"), `${v.name} names no scenarios`);
+    assert.ok(v.leftOpenBy.length > 20, `${v.name} does not say why it is legal`);
+  }
+});
+
+describe("every variant is judged conformant over stdio, on the scenarios its difference touches", { concurrency: 2 }, () => {
+  for (const v of VARIANTS) {
+    it(`${v.name}: ${v.difference}`, async () => {
+      const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-variant-${v.name}-`)), "reports");
+      const faults = v.faults ? ["--broker-faults"] : [];
+      const run = await conformance(["--broker-cmd", `node variants/lomi-variant.js ${v.name}`, ...faults, "--tags", v.touches, "--reports", reports, ...TIMEOUT]);
+      assertConformant(v, run, reports, v.faults ? /^CONFORMANT over stdio:/ : /^CONFORMANT over stdio without fault hooks:/);
+    });
+  }
+});
+
+test(`all variants combined (${COMBINED.difference}) are judged conformant on the whole suite at a URL`, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-variant-combined-"));
+  const reports = path.join(dir, "reports");
+  const nativePort = await freePort();
+  const run = await withHttpBroker(["variants/lomi-variant.js", COMBINED.name], nativePort, dir, (url) => conformance(["--broker-url", url, "--native-port", String(nativePort), "--reports", reports, ...TIMEOUT]));
+  assertConformant(COMBINED, run, reports, /^CONFORMANT over HTTP at a URL:/);
+});

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { judgeRules } from "../../harness/report/rule-verdicts.js";
+import type { ScenarioResult } from "../../harness/report/scenario-results.js";
+import { blameOf, stepRules } from "../../harness/report/step-blame.js";
+
+// Scenario at line 10; steps at 11..16; "# checks" comments at 12 and 14.
+const comments = [
+  { line: 12, text: "    # checks OP-04" },
+  { line: 14, text: "    # checks OP-03, EVT-01" },
+  { line: 30, text: "    # checks AUTH-05" },
+];
+const stepLines = [11, 13, 15, 16];
+const cited = ["OP-03", "OP-04", "EVT-01"];
+
+test("a # checks comment covers the steps below it up to the next; steps above it check every cited rule", () => {
+  const { rules, problems } = stepRules(comments, 10, stepLines, cited);
+  assert.deepEqual(rules, [undefined, ["OP-04"], ["OP-03", "EVT-01"], ["OP-03", "EVT-01"]]);
+  assert.deepEqual(problems, [], "the comment of a later scenario is not this one's");
+});
+
+test("a comment naming a rule the scenario does not cite is a problem of the suite, with its line", () => {
+  const { problems } = stepRules([{ line: 12, text: "# checks OP-05" }], 10, stepLines, cited);
+  assert.equal(problems[0]?.line, 12);
+  assert.match(problems[0]!.problem, /names OP-05, which the scenario's tags do not cite/);
+});
+
+test("a failure is blamed on the rules its step checks; rules with checks still to come are unfinished", () => {
+  const { rules } = stepRules(comments, 10, stepLines, cited);
+  assert.deepEqual(blameOf(rules, 1, cited), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] });
+  assert.deepEqual(blameOf(rules, 2, cited), { blame: ["OP-03", "EVT-01"], unfinished: [] });
+  assert.deepEqual(blameOf(rules, 0, cited), { blame: cited, unfinished: [] }, "a scene-setting step blames every cited rule");
+});
+
+test("a rule whose checks passed before another rule's step failed passes; one whose checks never ran is not judged", () => {
+  const failed: ScenarioResult = {
+    name: "close",
+    uri: "features/x.feature",
+    line: 10,
+    tags: ["@OP-03", "@OP-04", "@EVT-01"],
+    verdict: "fail",
+    status: "FAILED",
+    reason: "events",
+    durationMs: 1,
+    blame: ["EVT-01"],
+    unfinished: ["OP-03"],
+  };
+  const rule = (id: string) => ({ id, level: "MUST" as const, title: id, source: "s" });
+  const verdicts = Object.fromEntries(judgeRules([rule("OP-03"), rule("OP-04"), rule("EVT-01")], [failed], new Set(cited), undefined).map((r) => [r.id, r.verdict]));
+  assert.deepEqual(verdicts, { "OP-03": "not-applicable", "OP-04": "pass", "EVT-01": "fail" });
+});
