@@ -13,6 +13,11 @@ const HELP = `lomi-conformance — run the Lomi conformance suite against a brok
 Usage:
   lomi-conformance [options]
   lomi-conformance steps          print the step vocabulary, with an example of each step
+  lomi-conformance explore [--seed N] [--runs K] [--steps M] [--time-budget S] [broker options]
+                                  seeded model-based runs with faults, each history judged by the
+                                  checker; a violation is shrunk and printed with its replay command
+  lomi-conformance check HISTORY.jsonl
+                                  the checker alone, on a recorded history (docs/explore.md)
 
 Broker under test (one of):
   --broker reference     the reference broker in this process (default)
@@ -46,6 +51,13 @@ Options:
                          a step may take this plus 5 s
   -h, --help             this text
 
+Explore options (docs/explore.md):
+  --runs K               runs (default 100)        --steps M          steps a run at most (default 60)
+  --time-budget S        no new run after S seconds, shrinking included (default 100)
+  --replay PATH --replay-path RP   replay one case exactly, as a violation's replay line says
+  --mutant NAME          explore a deliberately broken broker of mutants/ in-process
+  --regressions FILE     add a found case to FILE (the kit's list is fixtures/explore-seeds.json)
+
 Exit codes: 0 conformant over the run's profile (every rule it judged passed, or failed only as the
 baseline expects; the rules it could not judge are named), 1 a rule failed, a baseline entry is stale,
 or (with --require-all) a rule was not judged, 2 harness or configuration error, a typo in a feature
@@ -77,6 +89,13 @@ const OPTIONS = {
   "require-all": { type: "boolean", default: false },
   "timeout-ms": { type: "string", default: "10000" },
   "write-baseline": { type: "string" },
+  runs: { type: "string", default: "100" },
+  steps: { type: "string", default: "60" },
+  "time-budget": { type: "string", default: "100" },
+  replay: { type: "string" },
+  "replay-path": { type: "string" },
+  mutant: { type: "string" },
+  regressions: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -125,14 +144,43 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   return { parameters: { adapter: "in-process", seed, timeoutMs }, name: "reference broker (in-process)" };
 }
 
+/** explore loads only when asked for: it brings fast-check and the mutants. */
+async function explore(values: ReturnType<typeof parse>["values"]): Promise<number> {
+  const { exploreCommand } = await import("./explore/command.js");
+  const seed = integer("--seed", values.seed, 0, 2 ** 31 - 1);
+  const { parameters, name } = brokerOf(values, seed, integer("--timeout-ms", values["timeout-ms"], 1));
+  if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");
+  const brokerArgs = (["broker-cmd", "broker-image"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]]));
+  return exploreCommand({
+    seed,
+    runs: integer("--runs", values.runs, 1),
+    steps: integer("--steps", values.steps, 1, 10_000),
+    timeBudgetS: integer("--time-budget", values["time-budget"], 1),
+    parameters,
+    brokerName: name,
+    brokerArgs,
+    mutant: values.mutant,
+    replay: values.replay === undefined ? undefined : { path: values.replay, replayPath: values["replay-path"]! },
+    reports: path.resolve(values.reports),
+    regressions: values.regressions && path.resolve(values.regressions),
+    out: (t) => process.stdout.write(t),
+  });
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parse();
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  if (positionals[0] === "check") {
+    if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl");
+    const { checkCommand } = await import("./explore/command.js");
+    return checkCommand(positionals[1]!, (t) => process.stdout.write(t));
+  }
+  if (positionals.join(" ") === "explore") return explore(values);
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the only command is "steps"`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore and check`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     process.stdout.write(formatVocabulary(await stepVocabulary()));
     return 0;

@@ -63,16 +63,23 @@ export class McpConnection {
 
   /** Calls a tool and checks the reply's envelope (the ENV rules) before anyone reads it. */
   async call(tool: string, args: Record<string, unknown>): Promise<Reply> {
+    const answer = await this.callUnchecked(tool, args);
+    if ("error" in answer) throw violation(answer.error);
+    return { tool, args, raw: answer.reply, envelope: checkEnvelope(tool, answer.reply) };
+  }
+
+  /** Calls a tool and answers the raw result, or why none came: for a recorder that judges replies later. */
+  async callUnchecked(tool: string, args: Record<string, unknown>): Promise<{ reply: RawToolResult } | { error: string }> {
     let raw: RawToolResult;
     try {
       raw = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs })) as RawToolResult;
     } catch (error) {
       const message = `${tool} did not answer with a tool result (timeout ${this.timeoutMs} ms): ${(error as Error).message}${because(this.explain)}`;
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
-      throw violation(message);
+      return { error: message };
     }
     this.onExchange?.({ agent: this.clientName, tool, args, reply: raw, error: undefined });
-    return { tool, args, raw, envelope: checkEnvelope(tool, raw) };
+    return { reply: raw };
   }
 
   async close(): Promise<void> {

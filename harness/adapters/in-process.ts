@@ -1,5 +1,5 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Broker } from "../../reference-broker/broker.js";
+import { Broker, type BrokerParts } from "../../reference-broker/broker.js";
 import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { McpConnection } from "../mcp-connection.js";
@@ -15,7 +15,11 @@ export class InProcessAdapter implements BrokerAdapter {
   private starts = 0;
   private readonly connections: McpConnection[] = [];
 
-  constructor(private readonly timeoutMs: number) {}
+  /** `parts`: a defective part for a deliberately broken broker (mutants/), run in-process by explore. */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly parts?: BrokerParts,
+  ) {}
 
   async start(wiring: BrokerWiring): Promise<void> {
     this.wiring = wiring;
@@ -24,6 +28,7 @@ export class InProcessAdapter implements BrokerAdapter {
       storePath: wiring.storePath,
       seed: wiring.seed + this.starts++,
       faults: parseFaultPoints(wiring.faults?.join(",")),
+      parts: this.parts,
     });
   }
 

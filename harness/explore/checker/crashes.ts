@@ -1,0 +1,32 @@
+import type { Invariant, Violation } from "./invariant.js";
+
+/**
+ * outcome_unknown comes only from reopening the store: the operation was unfinished at a crash (not
+ * yet seen settled before it), and its effectState reads unknown.
+ */
+export const outcomeUnknownAfterCrash: Invariant = {
+  id: "outcome-unknown-after-crash",
+  rules: ["DUR-01", "DUR-06"],
+  title: "outcome_unknown only for operations unfinished at a crash",
+  needsLedger: false,
+  check({ sightings, crashes, owners }) {
+    const found: Violation[] = [];
+    for (const [operationId, all] of sightings) {
+      const receipts = all.filter((s) => s.via === "receipt");
+      const unknown = receipts.find((s) => s.state === "outcome_unknown");
+      if (!unknown) continue;
+      if (unknown.effectState !== "unknown") found.push({ message: `${operationId} reads outcome_unknown with effectState ${unknown.effectState}; it must be unknown`, records: [unknown.index] });
+      const born = Math.min(owners.get(operationId)?.index ?? unknown.index, receipts[0]!.index);
+      const settledBefore = (crash: number) => receipts.some((s) => s.index < crash && s.state !== "outcome_unknown" && ["succeeded", "failed", "cancelled"].includes(s.state));
+      const crash = crashes.find((c) => c < unknown.index && (c > born || born === unknown.index) && !settledBefore(c));
+      if (crash === undefined) {
+        const lastBefore = receipts.filter((s) => s.index < unknown.index).at(-1);
+        found.push({
+          message: `${operationId} reads outcome_unknown with no broker crash while it was unfinished${lastBefore ? ` (it last read ${lastBefore.state})` : ""}`,
+          records: [...(lastBefore ? [lastBefore.index] : []), unknown.index],
+        });
+      }
+    }
+    return found;
+  },
+};

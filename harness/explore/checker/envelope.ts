@@ -1,0 +1,49 @@
+import { contractOf } from "../../../protocol/catalogue.js";
+import { HarnessError } from "../../harness-error.js";
+import { checkEnvelope } from "../../reply-checks.js";
+import type { Invariant, Violation } from "./invariant.js";
+
+export const mirrorOf = (structuredContent: unknown) => [{ type: "text", text: JSON.stringify(structuredContent) }];
+
+/** Every reply is a Lomi envelope that validates against the tool's output schema (the checks every scenario makes). */
+export const envelopes: Invariant = {
+  id: "envelopes",
+  rules: ["ENV-01", "ENV-02", "ENV-04"],
+  title: "every reply is a typed envelope, isError exactly for errors",
+  needsLedger: false,
+  check({ calls }) {
+    const found: Violation[] = [];
+    for (const c of calls) {
+      if (c.reply.status !== "answered" || !contractOf(c.tool)) continue;
+      try {
+        // A recording may leave out the text block when it only mirrors structuredContent.
+        checkEnvelope(c.tool, { ...c.reply, content: c.reply.content ?? mirrorOf(c.reply.structuredContent) });
+      } catch (error) {
+        if (!(error instanceof HarnessError)) throw error;
+        found.push({ message: error.message, records: [c.index] });
+      }
+    }
+    return found;
+  },
+};
+
+/** Input its tool's schema rejects is refused INVALID_ARGUMENT (or a pairing refusal, which may come first). */
+export const rejectedInput: Invariant = {
+  id: "rejected-input",
+  rules: ["SCH-01", "SCH-02"],
+  title: "input outside the tool's schema is refused",
+  needsLedger: false,
+  check({ calls }) {
+    const found: Violation[] = [];
+    for (const c of calls) {
+      const contract = contractOf(c.tool);
+      if (!contract || c.reply.status !== "answered" || contract.input.safeParse(c.args).success) continue;
+      const env = c.envelope;
+      if (env?.status === "ok") found.push({ message: `${c.tool} accepted arguments its input schema rejects: ${JSON.stringify(c.args).slice(0, 300)}`, records: [c.index] });
+      else if (env && !["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED"].includes(env.code)) {
+        found.push({ message: `${c.tool} answered ${env.code} to arguments its input schema rejects; it must be INVALID_ARGUMENT`, records: [c.index] });
+      }
+    }
+    return found;
+  },
+};

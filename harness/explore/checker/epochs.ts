@@ -1,0 +1,38 @@
+import { admissionOf } from "./facts.js";
+import type { Invariant, Violation } from "./invariant.js";
+
+/**
+ * A new operation is admitted only under an epoch lomi_connect gave this very connection, of the
+ * broker instance still running, within its 24 hours on Lomi's clock. (A retry of a known identity
+ * is the idempotency invariant's business: it must return its operation whatever the epoch.)
+ */
+export const epochAuthority: Invariant = {
+  id: "epoch-authority",
+  rules: ["EPOCH-01", "EPOCH-03", "EPOCH-04"],
+  title: "a stale, foreign or expired retry epoch admits nothing new",
+  needsLedger: false,
+  check({ calls, crashes, owners }) {
+    const found: Violation[] = [];
+    const epochs = new Map<string, { index: number; connection: string; expiresAt: number }>();
+    for (const c of calls) {
+      if (c.tool === "lomi_connect" && c.envelope?.status === "ok" && typeof c.envelope.data.retryEpoch === "string") {
+        epochs.set(c.envelope.data.retryEpoch, { index: c.index, connection: c.connection, expiresAt: Date.parse(String(c.envelope.data.retryEpochExpiresAt)) });
+      }
+      const admission = admissionOf(c);
+      if (!admission || admission.duplicate || owners.get(admission.receipt.operationId)?.index !== c.index) continue;
+      const epoch = epochs.get(String(c.args.retryEpoch));
+      if (!epoch) continue; // an epoch this history never saw given out: nothing to judge it by
+      const crash = crashes.find((x) => x > epoch.index && x < c.index);
+      const why =
+        crash !== undefined
+          ? "from a broker instance that has since crashed"
+          : epoch.connection !== c.connection
+            ? `given to connection ${epoch.connection}, used from ${c.connection}`
+            : Date.parse(c.sentAt) > epoch.expiresAt
+              ? `expired at ${new Date(epoch.expiresAt).toISOString()} on Lomi's clock (sent at ${c.sentAt})`
+              : undefined;
+      if (why) found.push({ message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why}`, records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index] });
+    }
+    return found;
+  },
+};

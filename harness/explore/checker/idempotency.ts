@@ -1,0 +1,50 @@
+import { canonical, admissionOf, isOperationTool, type IndexedCall } from "./facts.js";
+import type { Invariant, Violation } from "./invariant.js";
+
+const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey"]);
+/** Refusals a broker may give before it looks a retry identity up (shape, pairing, a store or Lomi that is down). */
+const BEFORE_IDENTITY = new Set(["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "PROJECT_REQUIRED", "STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE"]);
+
+/** The retry identity as the client can see it; a call that names no projectId is its own identity (lenient, never wrong). */
+export const identityOf = (c: IndexedCall) =>
+  [c.agent, c.args.retryEpoch, c.args.workspaceId, c.args.projectId ?? "", c.tool, c.args.requestKey].map((v) => String(v)).join("\u0000");
+export const payloadOf = (c: IndexedCall) => canonical(Object.fromEntries(Object.entries(c.args).filter(([k]) => !IDENTITY_FIELDS.has(k))));
+
+/**
+ * Once an identity has an operation, the same arguments return that operation and never conflict,
+ * and changed arguments answer IDEMPOTENCY_CONFLICT, never an operation.
+ */
+export const idempotency: Invariant = {
+  id: "idempotency",
+  rules: ["IDEM-01", "IDEM-02", "IDEM-04", "DUR-03"],
+  title: "IDEMPOTENCY_CONFLICT exactly when the arguments differ; a retry returns the prior operation",
+  needsLedger: false,
+  check({ calls }) {
+    const found: Violation[] = [];
+    const first = new Map<string, { call: IndexedCall; operationId: string; payload: string }>();
+    for (const c of calls) {
+      if (!isOperationTool(c.tool) || typeof c.args.requestKey !== "string") continue;
+      const key = identityOf(c);
+      const prior = first.get(key);
+      const admission = admissionOf(c);
+      const code = c.envelope?.status === "error" ? c.envelope.code : undefined;
+      if (!prior) {
+        if (admission) first.set(key, { call: c, operationId: admission.receipt.operationId, payload: payloadOf(c) });
+        continue;
+      }
+      const same = payloadOf(c) === prior.payload;
+      const at = [prior.call.index, c.index];
+      if (same && admission && admission.receipt.operationId !== prior.operationId) {
+        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments made another operation (${admission.receipt.operationId}, the first was ${prior.operationId})`, records: at });
+      } else if (same && code !== undefined && !BEFORE_IDENTITY.has(code)) {
+        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments answered ${code}; it must return the prior operation ${prior.operationId}`, records: at });
+      } else if (!same && admission) {
+        const what = admission.receipt.operationId === prior.operationId ? `returned the prior operation ${prior.operationId}` : `made another operation ${admission.receipt.operationId}`;
+        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments ${what}; it must answer IDEMPOTENCY_CONFLICT`, records: at });
+      } else if (!same && code !== undefined && code !== "IDEMPOTENCY_CONFLICT" && !BEFORE_IDENTITY.has(code)) {
+        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments answered ${code}; it must answer IDEMPOTENCY_CONFLICT`, records: at });
+      }
+    }
+    return found;
+  },
+};

@@ -1,0 +1,42 @@
+import { ORDERED_INPUT_NAMES } from "../../../protocol/tools/input.js";
+import { canonical } from "./facts.js";
+import type { Invariant, Violation } from "./invariant.js";
+
+const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
+const payloadOf = (tool: string, args: Record<string, unknown>) => canonical({ tool, ...args });
+
+/**
+ * Ordered input: an acknowledgement names the lease and sequence sent; a (lease, sequence) is
+ * dispatched once; a repeat with the exact payload acknowledges that dispatch; another payload is refused.
+ */
+export const inputOnce: Invariant = {
+  id: "input-once",
+  rules: ["INPUT-02", "INPUT-03", "INPUT-04"],
+  title: "no input sequence delivered twice",
+  needsLedger: false,
+  check({ calls }) {
+    const found: Violation[] = [];
+    const sent = new Map<string, { index: number; dispatchId: string; payload: string }>();
+    for (const c of calls) {
+      if (!isInput(c.tool) || c.envelope?.status !== "ok") continue;
+      const ack = c.envelope.data as { leaseId?: unknown; inputSequence?: unknown; dispatchId?: unknown; acknowledged?: unknown };
+      if (ack.inputSequence !== c.args.inputSequence || ack.leaseId !== c.args.leaseId) {
+        found.push({ message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`, records: [c.index] });
+        continue;
+      }
+      const key = `${String(c.args.leaseId)}\u0000${String(c.args.inputSequence)}`;
+      const first = sent.get(key);
+      const payload = payloadOf(c.tool, c.args);
+      if (!first) {
+        if (ack.acknowledged === "dispatched") sent.set(key, { index: c.index, dispatchId: String(ack.dispatchId), payload });
+        continue;
+      }
+      if (payload !== first.payload) {
+        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was used, and another payload under it was accepted; it must be INPUT_SEQUENCE_CONFLICT`, records: [first.index, c.index] });
+      } else if (ack.acknowledged !== "prior-dispatch" || ack.dispatchId !== first.dispatchId) {
+        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was dispatched twice (${first.dispatchId}, then ${String(ack.dispatchId)} ${String(ack.acknowledged)})`, records: [first.index, c.index] });
+      }
+    }
+    return found;
+  },
+};

@@ -1,0 +1,132 @@
+import type { LedgerEntry } from "../../../protocol/control-api.js";
+import { ORDERED_INPUT_NAMES } from "../../../protocol/tools/input.js";
+import { admissionOf, canonical, eventsIn, type Facts } from "./facts.js";
+import type { Invariant, Violation } from "./invariant.js";
+
+// Invariants that compare what the broker said with what Lomi's effect ledger says happened.
+
+const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
+const ledgerOf = (facts: Facts): readonly LedgerEntry[] => facts.history.ledger ?? [];
+const operationDispatches = (facts: Facts) => ledgerOf(facts).filter((e) => e.kind === "dispatch" && !isInput(e.tool));
+/** Ledger entries are numbered after the records: the checker points at them by sequence. */
+const permitOf = (e: LedgerEntry) => (e.detail.permit ?? {}) as { receiptKey?: string };
+
+export const oneEffectPerReceipt: Invariant = {
+  id: "one-dispatch-per-receipt",
+  rules: ["IDEM-01", "DUR-01", "DUR-03"],
+  title: "one native dispatch per receipt key, and no replay under a used permit",
+  needsLedger: true,
+  check(facts) {
+    const found: Violation[] = [];
+    for (const e of ledgerOf(facts).filter((x) => x.kind === "replay")) {
+      found.push({ message: `Lomi's ledger records a replay: ${e.tool} dispatched again under the permit of ${e.operationId} (ledger entry ${e.sequence})`, records: [] });
+    }
+    const byKey = new Map<string, Set<string>>();
+    for (const e of operationDispatches(facts)) {
+      const key = permitOf(e).receiptKey;
+      if (!key) continue;
+      const ids = byKey.get(key) ?? new Set();
+      ids.add(e.operationId);
+      byKey.set(key, ids);
+    }
+    for (const [key, ids] of byKey) if (ids.size > 1) found.push({ message: `receipt key ${key} was dispatched as ${ids.size} operations (${[...ids].join(", ")})`, records: [] });
+    return found;
+  },
+};
+
+/**
+ * A dispatch names a durable receipt: a pairing that asks for a dispatched operation finds it, and
+ * Lomi received the arguments the client sent (nothing rebased, renumbered or swapped on the way).
+ */
+export const reservedBeforeDispatch: Invariant = {
+  id: "receipt-before-dispatch",
+  rules: ["DUR-06", "REV-01", "IDEM-03"],
+  title: "no dispatch without a receipt reserved before it, carrying the client's arguments",
+  needsLedger: true,
+  check(facts) {
+    const found: Violation[] = [];
+    const admitted = new Map<string, Record<string, unknown>>();
+    for (const c of facts.calls) {
+      const id = admissionOf(c)?.receipt.operationId;
+      if (id !== undefined && facts.owners.get(id)?.index === c.index) admitted.set(id, c.args);
+    }
+    for (const e of operationDispatches(facts)) {
+      const agent = facts.history.pairings.get(e.pairingId);
+      const lost = facts.calls.find((c) => c.agent === agent && c.tool === "lomi_operation_get" && c.args.operationId === e.operationId && c.envelope?.status === "error" && c.envelope.code === "NOT_FOUND");
+      if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index] });
+      const args = admitted.get(e.operationId);
+      const received = (e.detail.args ?? {}) as Record<string, unknown>;
+      if (!args) continue;
+      for (const [field, value] of Object.entries(args)) {
+        if (["retryEpoch", "requestKey", "workspaceId", "projectId"].includes(field) || !(field in received)) continue;
+        if (canonical(received[field]) !== canonical(value)) {
+          found.push({ message: `${e.operationId} (${e.tool}): the client sent ${field} ${canonical(value)}, Lomi received ${canonical(received[field])}`, records: [facts.owners.get(e.operationId)!.index] });
+        }
+      }
+    }
+    return found;
+  },
+};
+
+/**
+ * A settled receipt agrees with Lomi: the state and effectState Lomi settled it with; or, when Lomi
+ * settled nothing for it, effectState none and no effect in the ledger. A cancel while queued
+ * (an event queued → cancelled) means Lomi never received the operation.
+ */
+export const effectStateAgrees: Invariant = {
+  id: "effect-state-agrees",
+  rules: ["OP-04", "CANCEL-01", "DUR-01"],
+  title: "effectState agrees with the ledger; a cancel while queued means no effect",
+  needsLedger: true,
+  check(facts) {
+    const found: Violation[] = [];
+    const settles = new Map<string, LedgerEntry>();
+    const effects = new Set<string>();
+    const dispatched = new Set<string>();
+    for (const e of ledgerOf(facts)) {
+      if (e.kind === "settle") settles.set(e.operationId, e);
+      if (e.kind === "effect") effects.add(e.operationId);
+      if (e.kind === "dispatch") dispatched.add(e.operationId);
+    }
+    for (const [operationId, all] of facts.sightings) {
+      const settledRead = all.find((s) => s.via === "receipt" && ["succeeded", "failed", "cancelled"].includes(s.state));
+      if (settledRead) {
+        const lomi = settles.get(operationId);
+        const said = `${settledRead.state} with effectState ${settledRead.effectState}`;
+        if (lomi && (lomi.detail.state !== settledRead.state || lomi.effectState !== settledRead.effectState)) {
+          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${String(lomi.detail.state)} with effectState ${lomi.effectState}`, records: [settledRead.index] });
+        } else if (!lomi && (settledRead.effectState !== "none" || effects.has(operationId))) {
+          found.push({ message: `${operationId} reads ${said}; Lomi never settled it${effects.has(operationId) ? ", and its ledger records effects" : ""}`, records: [settledRead.index] });
+        }
+      }
+    }
+    for (const c of facts.calls) {
+      for (const e of eventsIn(c)) {
+        if (e.previousState === "queued" && e.state === "cancelled" && dispatched.has(e.operationId)) {
+          found.push({ message: `${e.operationId} went from queued to cancelled, yet Lomi received its dispatch`, records: [c.index] });
+        }
+      }
+    }
+    return found;
+  },
+};
+
+/** Lomi received each (lease, inputSequence) at most once. */
+export const inputDeliveredOnce: Invariant = {
+  id: "input-delivered-once",
+  rules: ["INPUT-03", "INPUT-05"],
+  title: "Lomi received no input sequence twice",
+  needsLedger: true,
+  check(facts) {
+    const found: Violation[] = [];
+    const seen = new Map<string, number>();
+    for (const e of ledgerOf(facts)) {
+      if (e.kind !== "dispatch" || !isInput(e.tool)) continue;
+      const args = (e.detail.args ?? {}) as { leaseId?: string; inputSequence?: string };
+      const key = `${args.leaseId}\u0000${args.inputSequence}`;
+      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${args.inputSequence} under ${args.leaseId} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [] });
+      else seen.set(key, e.sequence);
+    }
+    return found;
+  },
+};

@@ -1,0 +1,25 @@
+import type { Invariant, Violation } from "./invariant.js";
+
+/** A pairing the user denied is told so (PAIRING_DENIED), never asked to wait for an approval that will not come. */
+export const pairingDecisions: Invariant = {
+  id: "pairing-decisions",
+  rules: ["AUTH-01", "AUTH-02"],
+  title: "a denied pairing reads denied, an approved one is not asked again",
+  needsLedger: false,
+  check({ calls, faults }) {
+    const found: Violation[] = [];
+    for (const f of faults) {
+      if (f.kind !== "pairing-decision") continue;
+      const agent = String(f.detail.agent);
+      for (const c of calls) {
+        if (c.index < f.index || c.agent !== agent || c.envelope?.status !== "error") continue;
+        if (c.envelope.code === "PAIRING_REQUIRED") {
+          found.push({ message: `the user ${f.detail.decision === "deny" ? "denied" : "approved"} ${agent}'s pairing, then ${c.tool} answered PAIRING_REQUIRED`, records: [f.index, c.index] });
+        } else if (f.detail.decision === "approve" && c.envelope.code === "PAIRING_DENIED") {
+          found.push({ message: `the user approved ${agent}'s pairing, then ${c.tool} answered PAIRING_DENIED`, records: [f.index, c.index] });
+        }
+      }
+    }
+    return found;
+  },
+};

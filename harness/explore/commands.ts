@@ -1,0 +1,330 @@
+import fc from "fast-check";
+import { LomiError } from "../../protocol/errors.js";
+import { AGENTS, epochOf, forgetEpochs, observe, pick, submit, WORKSPACE, type AgentName, type Model } from "./model.js";
+import type { ExploreSystem } from "./system.js";
+
+/** One generated step: agents' calls or a fault; `label` is what a shrunk sequence prints. */
+class Step implements fc.AsyncCommand<Model, ExploreSystem> {
+  constructor(
+    readonly label: string,
+    private readonly when: (m: Model) => boolean,
+    private readonly act: (m: Model, s: ExploreSystem) => Promise<void>,
+  ) {}
+  check(m: Readonly<Model>): boolean {
+    return this.when(m as Model);
+  }
+  run(m: Model, s: ExploreSystem): Promise<void> {
+    s.steps.push(this.label);
+    return this.act(m, s);
+  }
+  toString(): string {
+    return this.label;
+  }
+}
+
+const always = () => true;
+/** Which of the run's operations, terminals or leases a step means; small, so shrunk sequences read well. */
+const slot = fc.nat({ max: 15 });
+const agent = fc.constantFrom(...AGENTS);
+const COMMANDS = ["npm test", "npm run build", "npm run dev", "tail -f server.log", "sleep-unknown"] as const;
+const HOUR = 3_600_000;
+const STRANGER = "agent-stranger";
+const known = (m: Model) => m.operations.filter((o) => o.operationId !== undefined);
+
+/** Control API refusals (no such held dispatch, no such decision) make a fault step a no-op, never a failure. */
+async function tolerate(work: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    if (error instanceof LomiError) return false;
+    throw error;
+  }
+}
+
+// Agents' calls ------------------------------------------------------------------------------------
+
+const create = agent.map(
+  (given) =>
+    new Step(`${given}: lomi_terminal_create`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      const retryEpoch = await epochOf(m, s, a);
+      if (!retryEpoch) return;
+      const n = ++m.counter;
+      await submit(m, s, a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}` });
+    }),
+);
+
+const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).map(
+  ([given, t, command, staleEpoch]) =>
+    new Step(`${given}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`, (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.length > 0), async (m, s) => {
+      const a = s.agentFor(given);
+      const current = await epochOf(m, s, a);
+      const retryEpoch = staleEpoch ? m.staleEpochs.filter((e) => e.agent === a).at(-1)?.retryEpoch : current;
+      const terminal = pick(m.terminals, t);
+      if (!retryEpoch || !terminal) return;
+      const n = ++m.counter;
+      await submit(m, s, a, "lomi_terminal_run", { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command, retryEpoch, requestKey: `run-${n}` });
+    }),
+);
+
+const settings = fc.tuple(agent, fc.boolean()).map(
+  ([given, allow]) =>
+    new Step(`${given}: lomi_settings_update permissions allowNetwork=${allow} (asks the user)`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      const retryEpoch = await epochOf(m, s, a);
+      const read = await s.call(a, "lomi_settings_read", { workspaceId: WORKSPACE });
+      if (!retryEpoch || read?.status !== "ok") return;
+      const n = ++m.counter;
+      const expectedSettingsRevision = String(read.data.sections.permissions.settingsRevision);
+      await submit(m, s, a, "lomi_settings_update", { workspaceId: WORKSPACE, section: "permissions", values: { allowNetwork: allow }, expectedSettingsRevision, retryEpoch, requestKey: `settings-${n}` });
+    }),
+);
+
+/** The exact request again, from the agent's current connection: a client retrying after a lost reply. */
+const retrySame = slot.map(
+  (o) =>
+    new Step(`retry request #${o} unchanged`, (m) => m.operations.length > 0, async (m, s) => {
+      const op = pick(m.operations, o)!;
+      await submit(m, s, op.agent, op.tool, op.args);
+    }),
+);
+
+function changed(tool: string, args: Record<string, unknown>): Record<string, unknown> {
+  if (tool === "lomi_terminal_run") return { ...args, command: args.command === "npm test" ? "npm run build" : "npm test" };
+  if (tool === "lomi_settings_update") return { ...args, values: { allowNetwork: !(args.values as { allowNetwork: boolean }).allowNetwork } };
+  return { ...args, title: `${String(args.title)}!` };
+}
+
+const retryChanged = slot.map(
+  (o) =>
+    new Step(`retry request #${o} with changed arguments`, (m) => m.operations.length > 0, async (m, s) => {
+      const op = pick(m.operations, o)!;
+      observe(m, await s.call(op.agent, op.tool, changed(op.tool, op.args)));
+    }),
+);
+
+const get = fc.tuple(slot, fc.boolean()).map(
+  ([o, other]) =>
+    new Step(`${other ? "the other agent" : "its agent"} reads operation #${o}`, (m) => known(m).length > 0, async (m, s) => {
+      const op = pick(known(m), o)!;
+      const reader: AgentName = other ? AGENTS.find((x) => x !== op.agent)! : op.agent;
+      observe(m, await s.call(reader, "lomi_operation_get", { operationId: op.operationId }));
+    }),
+);
+
+const lookup = slot.map(
+  (o) =>
+    new Step(`look operation #${o} up by its key`, (m) => m.operations.length > 0, async (m, s) => {
+      const op = pick(m.operations, o)!;
+      observe(m, await s.call(op.agent, "lomi_operation_lookup", { retryEpoch: op.args.retryEpoch, requestKey: op.args.requestKey, tool: op.tool }));
+    }),
+);
+
+const cancel = slot.map(
+  (o) =>
+    new Step(`cancel operation #${o}`, (m) => known(m).length > 0, async (m, s) => {
+      const op = pick(known(m), o)!;
+      observe(m, await s.call(op.agent, "lomi_operation_cancel", { operationId: op.operationId }));
+    }),
+);
+
+const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).map(
+  ([given, fromStart, limit]) =>
+    new Step(`${given}: lomi_events_read ${fromStart ? "from the start" : "from its cursor"}${limit ? `, ${limit} a page` : ""}`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      const cursor = fromStart ? undefined : m.cursors.get(a);
+      const reply = await s.call(a, "lomi_events_read", { workspaceId: WORKSPACE, ...(cursor ? { cursor } : {}), ...(limit ? { limit } : {}) });
+      if (reply?.status === "ok") m.cursors.set(a, String(reply.data.nextCursor));
+      else if (reply?.status === "error" && reply.code === "PAIRING_REQUIRED") await epochOf(m, s, a);
+    }),
+);
+
+/**
+ * Calls in flight together, released in an order fast-check's scheduler picks (and shrinks): the same
+ * new lomi_terminal_run twice (one operation, one dispatch), a cancel and a read of the latest operation.
+ */
+const burst = fc.tuple(agent, slot, fc.scheduler()).map(
+  ([given, t, scheduler]) =>
+    new Step(`${given}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`, (m) => m.terminals.length > 0, async (m, s) => {
+      const a = s.agentFor(given);
+      const retryEpoch = await epochOf(m, s, a);
+      const terminal = pick(m.terminals, t)!;
+      if (!retryEpoch) return;
+      const n = ++m.counter;
+      const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
+      const latest = known(m).filter((o) => o.agent === a).at(-1);
+      const mark = `burst-${n}`;
+      const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args, mark), () => submit(m, s, a, "lomi_terminal_run", args, mark)];
+      if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }, mark).then((r) => observe(m, r)));
+      if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }, mark).then((r) => observe(m, r)));
+      const inFlight = calls.map((call) => scheduler.schedule(Promise.resolve()).then(call));
+      await scheduler.waitAll();
+      await Promise.all(inFlight);
+    }),
+);
+
+/** A call with a field its tool does not declare: it must be refused, never run without the field. */
+const unknownField = agent.map(
+  (given) =>
+    new Step(`${given}: lomi_terminal_create with an unknown field`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      const retryEpoch = await epochOf(m, s, a);
+      if (!retryEpoch) return;
+      const n = ++m.counter;
+      observe(m, await s.call(a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}`, closeOthers: true }));
+    }),
+);
+
+/** A client the user does not know asks to pair and is denied; it must be told so, not asked to wait. */
+const stranger = fc.constant(
+  new Step(`${STRANGER} asks to pair and the user denies it`, always, async (_m, s) => {
+    const first = await s.call(STRANGER, "lomi_connect", { workspaceId: WORKSPACE });
+    if (first?.status === "error" && first.code === "PAIRING_REQUIRED") {
+      await s.control.decide(STRANGER, "deny");
+      s.fault("pairing-decision", { agent: STRANGER, decision: "deny" });
+    }
+    await s.call(STRANGER, "lomi_connect", { workspaceId: WORKSPACE });
+  }),
+);
+
+const panels = agent.map(
+  (given) =>
+    new Step(`${given}: lomi_panel_list`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      await epochOf(m, s, a);
+      observe(m, await s.call(a, "lomi_panel_list", { workspaceId: WORKSPACE }));
+    }),
+);
+
+const reconnect = agent.map(
+  (a) =>
+    new Step(`${a} reconnects`, always, async (m, s) => {
+      await s.disconnect(a);
+      forgetEpochs(m, s.adapter.capabilities.has("multi-connection") ? [a] : AGENTS);
+      await epochOf(m, s, a);
+    }),
+);
+
+const lease = fc.tuple(agent, slot).map(
+  ([given, t]) =>
+    new Step(`${given}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals.length > 0, async (m, s) => {
+      const a = s.agentFor(given);
+      await epochOf(m, s, a);
+      const terminal = pick(m.terminals, t)!;
+      const reply = await s.call(a, "lomi_lease_acquire", { workspaceId: WORKSPACE, runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId } });
+      if (reply?.status === "ok") m.leases.push({ agent: a, leaseId: String(reply.data.leaseId), terminalSessionId: terminal.terminalSessionId, sent: [] });
+    }),
+);
+
+const INPUT_MODES = ["next", "repeat", "changed", "gap"] as const;
+const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
+  ([l, mode]) =>
+    new Step(`input on lease #${l}: ${mode} sequence`, (m) => m.leases.length > 0, async (m, s) => {
+      const held = pick(m.leases, l)!;
+      const used = held.sent.length;
+      const [sequence, text] =
+        mode === "repeat" && used > 0 ? [used, held.sent[used - 1]!] : mode === "changed" && used > 0 ? [used, `${held.sent[used - 1]}x`] : mode === "gap" ? [used + 2, "gap\n"] : [used + 1, `echo ${used + 1}\n`];
+      const reply = await s.call(held.agent, "lomi_terminal_input", { workspaceId: WORKSPACE, terminalSessionId: held.terminalSessionId, leaseId: held.leaseId, inputSequence: String(sequence), text });
+      if (reply?.status === "ok" && reply.data.acknowledged === "dispatched" && sequence === used + 1) held.sent.push(text);
+    }),
+);
+
+// Faults ---------------------------------------------------------------------------------------------
+
+const FAULT_TOOLS = ["lomi_terminal_create", "lomi_terminal_run", "lomi_settings_update", undefined] as const;
+const arm = fc.tuple(fc.constantFrom("hold", "fail", "lose-reply"), fc.constantFrom(...FAULT_TOOLS)).map(
+  ([action, tool]) =>
+    new Step(`fault: ${action} the next dispatch of ${tool ?? "any tool"}`, always, async (_m, s) => {
+      await s.control.armFault(action, tool);
+      s.fault(action, { tool: tool ?? null });
+    }),
+);
+
+const release = fc.tuple(slot, fc.constantFrom("complete", "fail", "honour-cancel")).map(
+  ([o, outcome]) =>
+    new Step(`fault: release unsettled dispatch #${o} (${outcome})`, always, async (_m, s) => {
+      // Lomi's ledger names the dispatches it has not settled; a held one is among them.
+      const ledger = await s.control.ledger();
+      const settled = new Set(ledger.filter((e) => e.kind === "settle").map((e) => e.operationId));
+      const operationId = pick(ledger.filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined && !settled.has(e.operationId)).map((e) => e.operationId), o);
+      if (operationId && (await tolerate(() => s.control.release(operationId, outcome)))) s.fault("release", { operationId, outcome });
+    }),
+);
+
+const decide = fc.tuple(slot, fc.constantFrom("approve", "deny")).map(
+  ([d, decision]) =>
+    new Step(`the user ${decision === "approve" ? "approves" : "denies"} pending decision #${d}`, always, async (_m, s) => {
+      const pending = pick(await s.control.decisions(), d);
+      if (pending && (await tolerate(() => s.control.decideOperation(pending.operationId, decision)))) s.fault("user-decision", { operationId: pending.operationId, decision });
+    }),
+);
+
+const crash = fc.constant(
+  new Step("the broker crashes and restarts", always, async (m, s) => {
+    await s.crash({ reason: "explore" });
+    forgetEpochs(m);
+  }),
+);
+
+const runtimeRestart = slot.map(
+  (t) =>
+    new Step(`terminal #${t}'s runtime restarts`, (m) => m.terminals.length > 0, async (m, s) => {
+      const terminal = pick(m.terminals, t)!;
+      const restarted = await s.control.restartRuntime(terminal.panelId);
+      s.fault("runtime-restart", { panelId: terminal.panelId, ...restarted });
+      if ("terminalSessionId" in restarted) m.terminals.push({ terminalSessionId: restarted.terminalSessionId, panelId: terminal.panelId });
+    }),
+);
+
+const layout = fc.constant(
+  new Step("the user changes the layout", always, async (_m, s) => {
+    const changed = (await s.control.changeLayout(WORKSPACE)) as { domainRevision?: string };
+    s.fault("layout-change", { workspaceId: WORKSPACE, domainRevision: changed.domainRevision ?? null });
+  }),
+);
+
+const tick = fc.integer({ min: 100, max: 3000 }).map((ms) => new Step(`Lomi's clock moves ${ms} ms`, always, (_m, s) => s.advanceClock(ms)));
+const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra, "clock-jump")));
+
+/** Every kind of step, weighted: agents' calls most often, faults often enough to meet them. */
+export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, ExploreSystem>>> = [
+  create,
+  create,
+  run,
+  run,
+  run,
+  settings,
+  retrySame,
+  retrySame,
+  retryChanged,
+  get,
+  get,
+  get,
+  lookup,
+  cancel,
+  events,
+  events,
+  panels,
+  burst,
+  unknownField,
+  stranger,
+  reconnect,
+  lease,
+  input,
+  input,
+  arm,
+  arm,
+  release,
+  release,
+  release,
+  decide,
+  decide,
+  crash,
+  runtimeRestart,
+  layout,
+  tick,
+  tick,
+  tick,
+  jump,
+];

@@ -1,0 +1,115 @@
+import fc from "fast-check";
+import type { WorldSeed } from "../../protocol/control-api.js";
+import type { BrokerAdapter } from "../adapters/broker-adapter.js";
+import type { RunParameters } from "../run-parameters.js";
+import { checkHistory, failuresOf, type InvariantVerdict } from "./checker/index.js";
+import { STEP_ARBITRARIES } from "./commands.js";
+import { FAULT_KINDS, historyOf, type FaultKind, type HistoryRecord } from "./history.js";
+import { AGENTS, initialModel, type Model } from "./model.js";
+import { ExploreSystem } from "./system.js";
+
+export interface ExploreOptions {
+  seed: number;
+  runs: number;
+  steps: number;
+  /** Wall-clock budget in seconds: no new run starts after it (shrinking included). */
+  timeBudgetS: number;
+  run: RunParameters;
+  world: WorldSeed;
+  /** Replays one case exactly: fast-check's path and the commands' replay path from a report. */
+  replay?: { path: string; replayPath: string };
+  /** Makes the broker of each run instead of the run parameters (a mutant in-process). */
+  adapter?: () => BrokerAdapter;
+  /** Called with every run's history (the determinism test compares them). */
+  onHistory?: (records: HistoryRecord[]) => void;
+}
+
+export interface ExploreViolation {
+  invariants: Array<Extract<InvariantVerdict, { verdict: "fail" }>>;
+  /** The shrunk sequence of steps, one line each. */
+  steps: string[];
+  path: string;
+  replayPath: string;
+  history: HistoryRecord[];
+}
+
+export interface ExploreResult {
+  seed: number;
+  runs: number;
+  shrinks: number;
+  steps: number;
+  faults: Record<FaultKind, number>;
+  durationMs: number;
+  interrupted: boolean;
+  violation: ExploreViolation | undefined;
+}
+
+/** Reads what every agent was given, and what Lomi dispatched, once more, so each run ends on settled reads. */
+async function sweep(model: Model, system: ExploreSystem): Promise<void> {
+  const byPairing = new Map((await system.control.pairings()).map((p) => [p.pairingId, p.clientName]));
+  const dispatched = (await system.control.ledger()).filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined);
+  for (const agent of AGENTS) {
+    const ids = new Set([...model.operations.filter((o) => o.agent === agent && o.operationId).map((o) => o.operationId!), ...dispatched.filter((e) => byPairing.get(e.pairingId) === agent).map((e) => e.operationId)]);
+    if (ids.size === 0) continue;
+    for (const operationId of ids) await system.call(agent, "lomi_operation_get", { operationId });
+    for (let page = 0; page < 20; page++) {
+      const cursor = model.cursors.get(agent);
+      const reply = await system.call(agent, "lomi_events_read", { workspaceId: "ws-alpha", ...(cursor ? { cursor } : {}) });
+      if (reply?.status !== "ok") break;
+      model.cursors.set(agent, String(reply.data.nextCursor));
+      if (reply.data.hasMore !== true) break;
+    }
+  }
+}
+
+/** Explores: seeded model-based runs with faults, each history judged by the checker, a violation shrunk. */
+export async function explore(o: ExploreOptions): Promise<ExploreResult> {
+  const started = Date.now();
+  const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  let steps = 0;
+  let executions = 0;
+  let last: Omit<ExploreViolation, "path" | "replayPath"> | undefined;
+  const source = `explore seed ${o.seed}`;
+  const commands = fc.commands(STEP_ARBITRARIES, { maxCommands: o.steps, size: "max", ...(o.replay ? { replayPath: o.replay.replayPath } : {}) });
+  // The simulator's and the broker's seeds are drawn like the steps: a case replays whole.
+  const property = fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), commands, async (systemSeed, cmds) => {
+    executions++;
+    const system = await ExploreSystem.start(o.run, o.world, systemSeed, source, o.adapter?.());
+    let records: HistoryRecord[];
+    try {
+      const model = initialModel();
+      try {
+        await fc.asyncModelRun(() => ({ model, real: system }), cmds);
+      } finally {
+        steps += system.steps.length;
+      }
+      await sweep(model, system);
+      records = await system.finish();
+    } finally {
+      await system.stop();
+    }
+    for (const r of records) if (r.type === "fault") faults[r.kind]++;
+    o.onHistory?.(records);
+    const failed = failuresOf(checkHistory(historyOf(records)));
+    if (failed.length === 0) return;
+    last = { invariants: failed, steps: system.steps, history: records };
+    throw new Error(`${failed.map((f) => f.id).join(", ")} violated`);
+  });
+  const outcome = await fc.check(property, {
+    seed: o.seed,
+    numRuns: o.runs,
+    ...(o.replay ? { path: o.replay.path, endOnFailure: true } : {}),
+    plugins: [fc.interruptAfterTimeLimit(o.timeBudgetS * 1000)],
+  });
+  const violation =
+    outcome.failed && last && outcome.counterexamplePath
+      ? { ...last, path: outcome.counterexamplePath, replayPath: replayPathOf(String((outcome.counterexample as unknown[] | null)?.[1] ?? "")) }
+      : undefined;
+  if (outcome.failed && !violation) throw outcome.errorInstance ?? new Error("explore failed without a history");
+  return { seed: o.seed, runs: outcome.numRuns, shrinks: outcome.numShrinks, steps, faults, durationMs: Date.now() - started, interrupted: outcome.interrupted, violation };
+}
+
+/** fast-check prints executed commands as "a,b,c /*replayPath=\"...\"*\/": the hint that replays their shrinking. */
+function replayPathOf(text: string): string {
+  return /\/\*replayPath="([^"]*)"\*\//.exec(text)?.[1] ?? "";
+}

@@ -1,0 +1,137 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ledgerEntrySchema } from "../../protocol/control-api.js";
+import { isoTime } from "../../protocol/fields.js";
+import { configError } from "../harness-error.js";
+
+// A recorded history: JSON Lines, one record a line, in the order things happened. docs/explore.md
+// describes the format for teams that record their own traffic and run `lomi-conformance check`.
+export const HISTORY_FORMAT = "lomi-history/1";
+
+export const headerRecord = z.strictObject({
+  type: z.literal("header"),
+  format: z.literal(HISTORY_FORMAT),
+  /** What produced it: an explore run (seed, broker) or a team's own recorder. */
+  source: z.string(),
+  seed: z.number().int().nonnegative().optional(),
+  /** True when the history ends with Lomi's effect ledger (an explore run); a team's own traffic has none. */
+  ledger: z.boolean().default(false),
+});
+
+/** What came back for a call: the MCP tool result, or nothing (the connection died, the call timed out). */
+export const replyRecord = z.discriminatedUnion("status", [
+  z.strictObject({ status: z.literal("answered"), isError: z.boolean().optional(), structuredContent: z.unknown(), content: z.unknown().optional() }),
+  z.strictObject({ status: z.literal("lost"), reason: z.string() }),
+]);
+export type ReplyRecord = z.infer<typeof replyRecord>;
+
+/**
+ * One tools/call and its reply. `agent` is the pairing identity (the MCP client's name), `connection`
+ * tells its connections apart; times are Lomi's clock. Calls do not overlap, except those that share
+ * a `concurrent` mark: they were in flight together, and are recorded as their replies came.
+ */
+export const callRecord = z.strictObject({
+  type: z.literal("call"),
+  agent: z.string().min(1),
+  connection: z.string().min(1),
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()),
+  sentAt: isoTime,
+  answeredAt: isoTime,
+  concurrent: z.string().optional(),
+  reply: replyRecord,
+});
+export type CallRecord = z.infer<typeof callRecord>;
+
+export const FAULT_KINDS = [
+  "hold", // the next dispatch of a tool is held until released
+  "fail", // the next dispatch fails before any effect
+  "lose-reply", // the next dispatch's reply never reaches the broker
+  "release", // a held dispatch ends (complete, fail, honour-cancel)
+  "user-decision", // the user approves or denies an operation waiting in awaiting_user
+  "pairing-decision", // the user approves or denies a pairing
+  "broker-crash", // the broker dies (SIGKILL for a process) and a new instance opens the same store
+  "runtime-restart", // a panel's runtime restarts: its identity goes stale
+  "layout-change", // the user changes a workspace's layout: its domainRevision moves
+  "clock-advance", // Lomi's clock moves on a little (commands finish)
+  "clock-jump", // Lomi's clock jumps past 24 hours (retry epochs expire)
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Something the harness (or the world) did to the system under test, outside the agents' calls. */
+export const faultRecord = z.strictObject({
+  type: z.literal("fault"),
+  kind: z.enum(FAULT_KINDS),
+  at: isoTime,
+  detail: z.record(z.string(), z.unknown()),
+});
+export type FaultRecord = z.infer<typeof faultRecord>;
+
+/** Which pairing Lomi gave each client name: ties the ledger (by pairingId) to the calls (by agent). */
+export const pairingRecord = z.strictObject({ type: z.literal("pairing"), pairingId: z.string(), agent: z.string() });
+
+/** One entry of Lomi's effect ledger, the ground truth of what happened natively (explore only). */
+export const ledgerRecord = z.strictObject({ type: z.literal("ledger"), entry: ledgerEntrySchema });
+
+export const historyRecord = z.discriminatedUnion("type", [headerRecord, callRecord, faultRecord, pairingRecord, ledgerRecord]);
+export type HistoryRecord = z.infer<typeof historyRecord>;
+
+/** A history split by kind, each list in recorded order; `order` gives every record's position. */
+export interface History {
+  header: z.infer<typeof headerRecord> | undefined;
+  records: HistoryRecord[];
+  /** undefined when the history carries no ledger: the checks that need it are not applicable. */
+  ledger: Array<z.infer<typeof ledgerEntrySchema>> | undefined;
+  pairings: Map<string, string>;
+}
+
+export function historyOf(records: HistoryRecord[]): History {
+  const ledger = records.flatMap((r) => (r.type === "ledger" ? [r.entry] : []));
+  const header = records.find((r): r is z.infer<typeof headerRecord> => r.type === "header");
+  const hasLedger = header?.ledger === true || ledger.length > 0;
+  return {
+    header,
+    records,
+    ledger: hasLedger ? ledger : undefined,
+    pairings: new Map(records.flatMap((r) => (r.type === "pairing" ? [[r.pairingId, r.agent] as const] : []))),
+  };
+}
+
+/** The JSONL text of a history: one canonical line a record, so the same run gives the same bytes. */
+export function formatHistory(records: readonly HistoryRecord[]): string {
+  return records.map((r) => `${JSON.stringify(r)}\n`).join("");
+}
+
+/** Parses JSONL; a line that is not a history record is a configuration error naming the line. */
+export function parseHistory(text: string, name = "history"): History {
+  const records: HistoryRecord[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw configError(`${name}:${i + 1} is not JSON (${(error as Error).message})`);
+    }
+    const parsed = historyRecord.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw configError(`${name}:${i + 1} is not a history record (${issue?.path.join(".") || "record"}: ${issue?.message}); see docs/explore.md`);
+    }
+    records.push(parsed.data);
+  }
+  if (!records.some((r) => r.type === "call")) throw configError(`${name} holds no call records; see docs/explore.md for the format`);
+  return historyOf(records);
+}
+
+export function readHistory(file: string): History {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw configError(`cannot read the history ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseHistory(text, file);
+}

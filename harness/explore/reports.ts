@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { configError } from "../harness-error.js";
+import type { InvariantVerdict } from "./checker/index.js";
+import type { ExploreResult } from "./explore.js";
+
+export const EXPLORE_REPORT_FILES = ["explore.json", "explore.md", "explore-history.jsonl"] as const;
+
+/** A found case, replayable: what `npm test` replays from fixtures/explore-seeds.json. */
+export const regressionEntry = z.strictObject({
+  seed: z.number().int(),
+  steps: z.number().int().positive(),
+  path: z.string(),
+  replayPath: z.string(),
+  /** The in-process mutant it was found against; absent for the broker under test itself. */
+  mutant: z.string().optional(),
+  invariants: z.array(z.string()).min(1),
+});
+export type RegressionEntry = z.infer<typeof regressionEntry>;
+export const regressionList = z.array(regressionEntry);
+
+export function readRegressions(file: string): RegressionEntry[] {
+  if (!existsSync(file)) return [];
+  const parsed = regressionList.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.success) throw configError(`${file} is not a list of explore cases (${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}
+
+/** Adds a found case to a regression list, once. */
+export function addRegression(file: string, entry: RegressionEntry): void {
+  const list = readRegressions(file);
+  if (list.some((e) => e.seed === entry.seed && e.path === entry.path && e.mutant === entry.mutant)) return;
+  writeFileSync(file, `${JSON.stringify([...list, entry], null, 2)}\n`);
+}
+
+export interface ExploreReport {
+  broker: string;
+  seed: number;
+  steps: number;
+  result: Omit<ExploreResult, "violation">;
+  violation: (Omit<NonNullable<ExploreResult["violation"]>, "history"> & { replay: string }) | undefined;
+}
+
+const violationLines = (invariants: Array<Extract<InvariantVerdict, { verdict: "fail" }>>) =>
+  invariants.flatMap((f) => f.violations.map((v) => `- **${f.id}** (${f.rules.join(", ")}): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`));
+
+/** reports/explore.json, a readable reports/explore.md, and the shrunk case's history when there is one. */
+export function writeExploreReports(dir: string, report: ExploreReport, history: string | undefined): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "explore.json"), `${JSON.stringify(report, null, 2)}\n`);
+  if (history !== undefined) writeFileSync(path.join(dir, "explore-history.jsonl"), history);
+  const r = report.result;
+  const lines = [
+    `# lomi-conformance explore`,
+    ``,
+    `Broker: ${report.broker}  `,
+    `Seed: ${report.seed}, at most ${report.steps} steps a run  `,
+    `Runs: ${r.runs} (${r.shrinks} shrinking runs), steps: ${r.steps}, ${(r.durationMs / 1000).toFixed(1)} s${r.interrupted ? " (time budget reached)" : ""}`,
+    ``,
+    `| fault | injected |`,
+    `|---|---|`,
+    ...Object.entries(r.faults).map(([kind, n]) => `| ${kind} | ${n} |`),
+    ``,
+  ];
+  const v = report.violation;
+  if (!v) lines.push(`**No violation** in ${r.runs} runs.`);
+  else {
+    lines.push(`## Violation`, ``, ...violationLines(v.invariants), ``, `### Shrunk sequence (${v.steps.length} steps)`, ``, ...v.steps.map((s, i) => `${i + 1}. ${s}`), ``);
+    lines.push(`### Replay`, ``, "```", v.replay, "```", ``, `The history of this run is in explore-history.jsonl; \`lomi-conformance check explore-history.jsonl\` judges it again.`);
+  }
+  writeFileSync(path.join(dir, "explore.md"), `${lines.join("\n")}\n`);
+}

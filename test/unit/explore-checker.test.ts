@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { checkHistory, failuresOf } from "../../harness/explore/checker/index.js";
+import type { History } from "../../harness/explore/history.js";
+import { admit, call, cancel, connect, crash, dispatch, EPOCH, errorReply, events, get, getRefused, history, input, ledger, runArgs, settle } from "../support/histories.js";
+
+const failed = (h: History) => failuresOf(checkHistory(h)).map((f) => f.id);
+const only = (h: History, id: string) => {
+  const ids = failed(h);
+  assert.deepEqual(ids, [id], `expected only ${id} to fail, got ${ids.join(", ") || "none"}: ${JSON.stringify(failuresOf(checkHistory(h)).flatMap((f) => f.violations.map((v) => v.message)))}`);
+};
+const clean = (h: History) => assert.deepEqual(failuresOf(checkHistory(h)).flatMap((f) => f.violations.map((v) => `${f.id}: ${v.message}`)), []);
+
+const op = "op-1";
+const r = (state: string, effectState = "none") => ({ operationId: op, state, effectState });
+
+describe("legal histories the checker must not flag", () => {
+  test("queued → awaiting_user → running → succeeded, running never seen before the decision", () => {
+    clean(history([admit(r("queued")), get(r("awaiting_user")), get(r("running", "partial")), get(r("succeeded", "complete")), dispatch(op), ledger("effect", op), settle(op, "succeeded", "complete")], true));
+  });
+
+  test("reads that skip states (queued, then succeeded) and an operation settling long after admission", () => {
+    clean(history([admit(r("queued")), get(r("running"), { ms: 100 }), get(r("running"), { ms: 400 }), get(r("succeeded", "complete"), { ms: 900 }), get(r("succeeded", "complete"), { ms: 950 })]));
+  });
+
+  test("identifiers of other lengths and alphabets", () => {
+    const id = { operationId: "OP_9.x:Z-000000000000000000000042", state: "succeeded", effectState: "complete" };
+    clean(history([admit({ ...id, state: "running" }), get(id)]));
+  });
+
+  test("an events feed with a page size of one, continued by its cursors", () => {
+    clean(
+      history([
+        events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }]),
+        events([{ sequence: "2", operationId: op, previousState: "queued", state: "running" }], { cursor: "1" }),
+        events([{ sequence: "3", operationId: op, previousState: "running", state: "running", effectState: "partial" }], { cursor: "2" }),
+        events([], { cursor: "3" }),
+        events([{ sequence: "5", operationId: op, previousState: "running", state: "succeeded", effectState: "complete" }], { cursor: "3" }),
+      ]),
+    );
+  });
+
+  test("a fresh read of the feed from its start repeats earlier events without flagging them", () => {
+    const first = { sequence: "1", operationId: op, previousState: null, state: "queued" };
+    clean(history([events([first]), events([first]), events([{ sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }], { cursor: "1" })]));
+  });
+
+  test("refusals with any typed code the rules allow: a stale epoch after a crash, a changed retry refused before the identity is looked up", () => {
+    clean(
+      history([
+        connect(EPOCH),
+        admit(r("running")),
+        crash(),
+        get(r("outcome_unknown", "unknown")),
+        call("lomi_terminal_run", runArgs("run-2"), errorReply("RETRY_EPOCH_INVALID")),
+        call("lomi_terminal_run", runArgs("run-3"), errorReply("RETRY_EPOCH_EXPIRED")),
+        call("lomi_terminal_run", runArgs("run-1", "npm run build"), errorReply("PAIRING_REQUIRED")),
+        call("lomi_terminal_run", runArgs("run-1", "npm run build"), errorReply("IDEMPOTENCY_CONFLICT")),
+        admit(r("outcome_unknown", "unknown"), runArgs("run-1"), { duplicate: true }),
+      ]),
+    );
+  });
+
+  test("a crash turns an unfinished operation outcome_unknown; a settled one stays as it was", () => {
+    const done = { operationId: "op-2", requestKey: "run-2", state: "succeeded", effectState: "complete" };
+    clean(
+      history(
+        [admit(r("running", "partial")), admit(done, runArgs("run-2")), crash(), get(r("outcome_unknown", "unknown")), get(done), dispatch(op), dispatch("op-2"), ledger("effect", "op-2"), settle("op-2", "succeeded", "complete")],
+        true,
+      ),
+    );
+  });
+
+  test("an operation admitted at the very end of its epoch's 24 hours", () => clean(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 })])));
+
+  test("calls in flight together may be recorded in either order", () => {
+    const together = (rec: ReturnType<typeof get>) => ({ ...rec, concurrent: "burst-1" }) as typeof rec;
+    clean(history([admit(r("queued")), together(get(r("running"))), together(cancel(r("queued"), "cancelling")), get(r("running"))]));
+  });
+
+  test("a cancel while queued: nothing dispatched, events queued → cancelled", () => {
+    clean(history([admit(r("queued")), cancel(r("cancelled"), "cancelled"), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true));
+  });
+
+  test("the same input repeated acknowledges the prior dispatch", () => {
+    clean(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), input("1", "ls\n", { dispatchId: "input-1", acknowledged: "prior-dispatch" }), input("2", "pwd\n", { dispatchId: "input-2", acknowledged: "dispatched" })]));
+  });
+
+  test("without a ledger, the ledger invariants are not applicable, never passed", () => {
+    const verdicts = checkHistory(history([admit(r("running"))]));
+    const na = verdicts.filter((v) => v.verdict === "not-applicable").map((v) => v.id);
+    assert.deepEqual(na.sort(), ["effect-state-agrees", "input-delivered-once", "one-dispatch-per-receipt", "receipt-before-dispatch"]);
+  });
+});
+
+describe("histories that break an invariant are flagged by it", () => {
+  test("a settled operation read again as another state", () => only(history([admit(r("running")), get(r("succeeded", "complete")), cancel(r("cancelled", "complete"), "cancelled")]), "legal-transitions"));
+  test("a state no legal transitions reach (running, then queued)", () => only(history([admit(r("running")), get(r("queued"))]), "legal-transitions"));
+
+  test("an identical retry makes another operation", () =>
+    only(history([admit(r("running")), admit({ operationId: "op-2", state: "running", effectState: "none" }, runArgs("run-1"))]), "idempotency"));
+  test("an identical retry answers IDEMPOTENCY_CONFLICT", () => only(history([admit(r("running")), call("lomi_terminal_run", runArgs(), errorReply("IDEMPOTENCY_CONFLICT"))]), "idempotency"));
+  test("changed arguments return the prior operation", () => only(history([admit(r("running")), admit(r("running"), runArgs("run-1", "npm run build"), { duplicate: true })]), "idempotency"));
+  test("changed arguments refused with a code that is not IDEMPOTENCY_CONFLICT", () =>
+    only(history([admit(r("running")), call("lomi_terminal_run", runArgs("run-1", "npm run build"), errorReply("NATIVE_FAILURE"))]), "idempotency"));
+
+  test("the pairing's own receipt answers NOT_FOUND after a restart", () => only(history([admit(r("succeeded", "complete")), crash(), getRefused(op, "NOT_FOUND")]), "receipts-readable"));
+  test("a failed operation read as an MCP error", () => only(history([admit(r("running")), getRefused(op, "NATIVE_FAILURE")]), "receipts-readable"));
+  test("another pairing reads the receipt", () => only(history([admit(r("running")), get(r("running"), { agent: "agent-b" })]), "pairing-isolation"));
+
+  test("outcome_unknown with no crash", () => only(history([admit(r("running")), get(r("outcome_unknown", "unknown"))]), "outcome-unknown-after-crash"));
+  test("outcome_unknown for an operation already settled before the crash", () =>
+    assert.ok(failed(history([admit(r("running")), get(r("succeeded", "complete")), crash(), get(r("outcome_unknown", "unknown"))])).includes("outcome-unknown-after-crash")));
+  test("outcome_unknown with a known effectState", () => only(history([admit(r("running")), crash(), get(r("outcome_unknown", "complete"))]), "outcome-unknown-after-crash"));
+
+  test("the feed leaves out a transition", () =>
+    only(history([events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "3", operationId: op, previousState: "running", state: "succeeded" }])]), "events-in-order"));
+  test("the feed shows an event twice after its cursor", () =>
+    only(history([events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }]), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }], { cursor: "1" })]), "events-in-order"));
+
+  test("a new operation under the epoch of a crashed instance", () => only(history([connect(EPOCH), crash(), admit(r("running"))]), "epoch-authority"));
+  test("a new operation under another connection's epoch", () => only(history([connect(EPOCH, { connection: "c1" }), admit(r("running"), runArgs(), { connection: "c2" })]), "epoch-authority"));
+  test("a new operation under an epoch past its 24 hours", () => only(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 + 1 })]), "epoch-authority"));
+
+  test("an input sequence dispatched twice", () =>
+    only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), input("1", "ls\n", { dispatchId: "input-2", acknowledged: "dispatched", inputSequence: "1" })]), "input-once"));
+  test("an input acknowledged under another sequence than sent", () => only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched", inputSequence: "2" })]), "input-once"));
+
+  test("a denied pairing asked to wait", () => {
+    const denied = { type: "fault" as const, kind: "pairing-decision" as const, at: "2026-01-05T09:00:00.000Z", detail: { agent: "agent-c", decision: "deny" } };
+    only(history([call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" }), denied, call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" })]), "pairing-decisions");
+  });
+
+  test("an error envelope with isError false", () => {
+    const reply = { ...errorReply("NOT_FOUND"), isError: false };
+    only(history([call("lomi_operation_get", { operationId: "op-9" }, reply)]), "envelopes");
+  });
+  test("an unknown field accepted", () => only(history([admit(r("running"), { ...runArgs(), colour: "blue" } as ReturnType<typeof runArgs>)]), "rejected-input"));
+
+  test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), ledger("replay", op)], true), "one-dispatch-per-receipt"));
+  test("one receipt key dispatched as two operations", () => only(history([dispatch("op-1", runArgs(), "k"), dispatch("op-2", runArgs(), "k")], true), "one-dispatch-per-receipt"));
+  test("a dispatch whose receipt its pairing cannot find", () => only(history([dispatch("op-7"), getRefused("op-7", "NOT_FOUND")], true), "receipt-before-dispatch"));
+  test("Lomi received other arguments than the client sent", () => only(history([admit(r("running")), dispatch(op, runArgs("run-1", "rm -rf /"))], true), "receipt-before-dispatch"));
+  test("succeeded where Lomi settled nothing", () => only(history([admit(r("running")), dispatch(op), get(r("succeeded", "complete"))], true), "effect-state-agrees"));
+  test("effectState other than Lomi's settlement", () => only(history([admit(r("running")), dispatch(op), settle(op, "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees"));
+  test("queued → cancelled although Lomi received the dispatch", () =>
+    only(history([admit(r("queued")), dispatch(op), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true), "effect-state-agrees"));
+  test("an input sequence Lomi received twice", () => {
+    const inputDispatch = (n: number) => ledger("dispatch", `input-${n}`, { tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1" } } });
+    only(history([inputDispatch(1), inputDispatch(2)], true), "input-delivered-once");
+  });
+});
