@@ -95,6 +95,7 @@ export class Broker implements BrokerCore {
   }
 
   close(): void {
+    this.engine.close();
     this.store.close();
   }
 }

@@ -31,6 +31,8 @@ export class OperationEngine {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** When (performance.now()) each operation admitted here may have its settlement recorded (BrokerPolicy.settleAfterMs). */
   private readonly settleDue = new Map<string, number>();
+  /** Background settlements still to fire: cleared at close, so none reads a closed store. */
+  private readonly settleTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly store: ReceiptStore,
@@ -174,11 +176,19 @@ export class OperationEngine {
     if (max <= 0) return;
     const delay = min + this.random.int(max - min + 1);
     this.settleDue.set(r.operationId, performance.now() + delay);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      this.settleTimers.delete(timer);
       this.settleDue.delete(r.operationId);
       const latest = this.store.byId(r.operationId);
-      if (latest) this.refresh(latest).catch(() => undefined); // a closed store or Lomi away: the next read learns it
+      if (latest) this.refresh(latest).catch(() => undefined); // Lomi away: the next read learns it
     }, delay).unref();
+    this.settleTimers.add(timer);
+  }
+
+  /** Stops background work before the store closes. */
+  close(): void {
+    for (const timer of this.settleTimers) clearTimeout(timer);
+    this.settleTimers.clear();
   }
 
   private async dispatch(queued: StoredReceipt, now: number): Promise<void> {
