@@ -8,7 +8,7 @@ import { baselineFileFor, loadBaseline, NO_BASELINE } from "./report/baseline.js
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./report/rule-verdicts.js";
 import { configError } from "./harness-error.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
-import { headlineOf, REPORT_FILES, summarize, writeReports, type RunSummary } from "./report/write-reports.js";
+import { headlineOf, REPORT_FILES, titleOf, summarize, writeReports, type RunSummary } from "./report/write-reports.js";
 import { profileOf } from "./profiles.js";
 import { citedRules, loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
@@ -115,7 +115,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const profile = profileOf(o.parameters);
   const notJudgedIds = notJudged(rules, o.level).map((r) => r.id);
   const verdict = problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
-  const atLevel = rules.filter((r) => LEVELS[o.level].includes(r.level));
+  // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
+  const atLevel = rules.filter((r) => LEVELS[o.level].includes(r.level) && (!o.tags || r.verdict !== "not-selected"));
   const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
   const runProfile = { name: profile.name, notJudged: notJudgedIds, elsewhere: profile.elsewhere };
   const run: RunSummary = {
@@ -141,9 +142,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(rules));
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
-  const partial = o.tags ? `PARTIAL RUN (tags ${o.tags}), on the rules it reached: ` : "";
   process.stdout.write(
-    `\nlomi-conformance: ${partial}${run.headline}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
+    `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
       `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
       `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,

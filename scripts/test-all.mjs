@@ -1,18 +1,32 @@
 // npm test: every part runs even when an earlier one failed, and the end says which failed (exit 1
 // if any did), so one broken part neither hides the others nor drowns in their output.
-import { spawnSync } from "node:child_process";
+// Parts in one group run at once (the two feature runs share little CPU with each other's waits);
+// a group's output is printed whole as each part ends, so it never interleaves.
+import { spawn } from "node:child_process";
 
-const PARTS = ["typecheck", "build", "test:unit", "test:e2e", "test:features", "test:crash"];
+const GROUPS = [["typecheck"], ["build"], ["test:unit"], ["test:e2e"], ["test:features", "test:crash"]];
 
-const results = PARTS.map((part) => {
-  process.stdout.write(`\n=== npm run ${part}\n`);
+function run(part, alone) {
   const started = Date.now();
-  const { status, signal } = spawnSync("npm", ["run", "--silent", part], { stdio: "inherit" });
-  return { part, ok: status === 0, how: signal ? `killed by ${signal}` : `exit ${status}`, seconds: (Date.now() - started) / 1000 };
-});
+  return new Promise((resolve) => {
+    if (alone) process.stdout.write(`\n=== npm run ${part}\n`);
+    const child = spawn("npm", ["run", "--silent", part], { stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"] });
+    const output = [];
+    child.stdout?.on("data", (chunk) => output.push(chunk));
+    child.stderr?.on("data", (chunk) => output.push(chunk));
+    child.on("close", (status, signal) => {
+      if (!alone) process.stdout.write(`\n=== npm run ${part}\n${Buffer.concat(output).toString()}`);
+      resolve({ part, ok: status === 0, how: signal ? `killed by ${signal}` : `exit ${status}`, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+const started = Date.now();
+const results = [];
+for (const group of GROUPS) results.push(...(await Promise.all(group.map((part) => run(part, group.length === 1)))));
 
 process.stdout.write("\nnpm test summary:\n");
 for (const r of results) process.stdout.write(`  ${r.ok ? "ok    " : "FAILED"} ${r.part.padEnd(14)} ${r.seconds.toFixed(1).padStart(7)} s${r.ok ? "" : ` (${r.how})`}\n`);
 const failed = results.filter((r) => !r.ok).length;
-process.stdout.write(`parts: ${results.length - failed} passed, ${failed} failed\n`);
+process.stdout.write(`parts: ${results.length - failed} passed, ${failed} failed; ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`);
 process.exit(failed > 0 ? 1 : 0);
