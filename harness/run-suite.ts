@@ -60,7 +60,7 @@ export function clearReports(dir: string): void {
   for (const f of REPORT_FILES) rmSync(path.join(dir, f), { force: true });
 }
 
-/** Runs the scenarios, judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
+/** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
 export async function runSuite(o: SuiteOptions): Promise<number> {
   const rulesFile = loadRules();
   const known = new Set(rulesFile.rules.map((r) => r.id));
@@ -68,7 +68,6 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   // A baseline with a typo is refused before anything runs.
   const baseline = o.baselineFile ? loadBaseline(o.baselineFile, known, new Set(all.map((s) => s.name))) : NO_BASELINE;
 
-  clearReports(o.reports);
   const messages = path.join(o.reports, "messages.ndjson");
   // Parallel workers load the steps as this process does.
   if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();
