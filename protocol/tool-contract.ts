@@ -62,7 +62,18 @@ export type InputContract<I extends z.ZodObject = z.ZodObject, D extends z.ZodTy
 
 export type ToolContract = ObservationContract | OperationContract | InputContract;
 
-/** What structuredContent may be for this tool: its ok envelope or the shared error envelope. */
-export function outputSchemaOf(contract: ToolContract) {
-  return z.union([okEnvelopeSchema(contract.data), errorEnvelopeSchema]);
+const outputSchemas = new WeakMap<ToolContract, z.ZodType>();
+
+/**
+ * What structuredContent may be for this tool: its ok envelope or the shared error envelope. Built
+ * once per contract: building the union costs about ten times parsing a reply with it, and every
+ * reply is checked against it (by the broker before it answers, by the suite when it reads).
+ */
+export function outputSchemaOf(contract: ToolContract): z.ZodType {
+  let schema = outputSchemas.get(contract);
+  if (!schema) {
+    schema = z.union([okEnvelopeSchema(contract.data), errorEnvelopeSchema]);
+    outputSchemas.set(contract, schema);
+  }
+  return schema;
 }
