@@ -27,7 +27,7 @@ export function changes(effects: { destructive: boolean; openWorld?: boolean; id
 }
 
 interface ContractBase<I extends z.ZodObject, D extends z.ZodType> {
-  name: string;
+  name: `lomi_${string}`;
   kind: ToolKind;
   title: string;
   description: string;
@@ -61,6 +61,11 @@ export type OperationContract<I extends z.ZodObject = z.ZodObject, R extends z.Z
 export type InputContract<I extends z.ZodObject = z.ZodObject, D extends z.ZodType = z.ZodType> = ContractBase<I, D> & { kind: "input" };
 
 export type ToolContract = ObservationContract | OperationContract | InputContract;
+
+/** The arguments a tool's handler receives: its input as the input schema parsed it. */
+export type InputOf<C extends ToolContract> = z.infer<C["input"]>;
+/** The `data` of a tool's ok envelope. */
+export type DataOf<C extends ToolContract> = z.infer<C["data"]>;
 
 const outputSchemas = new WeakMap<ToolContract, z.ZodType>();
 
