@@ -2,6 +2,7 @@
 // way to connect agents to it over MCP's in-memory transport: what the in-process figures measure.
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { connectMcpServer } from "../reference-broker/mcp-server.js";
+import { stopInterception } from "../simulator/interception.js";
 import { startBroker } from "../test/support/in-process-broker.js";
 import { agentsOnTerminals, benchWorld, type BenchAgent } from "./bench-agent.js";
 
@@ -23,6 +24,8 @@ export async function inProcessBenchBroker(seed: number, parent?: string) {
     async close(): Promise<void> {
       for (const a of agents) await a.close();
       started.cleanup();
+      // msw left routing this process's fetch would also take the HTTP figures' requests (and hang their SSE streams).
+      stopInterception();
     },
   };
 }

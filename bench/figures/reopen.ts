@@ -8,7 +8,7 @@ import path from "node:path";
 import { Broker } from "../../reference-broker/broker.js";
 import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess } from "../../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, interceptInProcess, stopInterception } from "../../simulator/interception.js";
 import { benchWorld, ENDLESS_COMMAND } from "../bench-agent.js";
 import { inProcessBenchBroker } from "../in-process-bench-broker.js";
 import { figure, type Figure } from "../report.js";
@@ -75,6 +75,7 @@ export async function reopenFigures(ctx: FigureContext): Promise<Figure[]> {
       ctx.progress(`reopening ${receipts} receipts, ${ctx.runs} runs`);
       measured.set(receipts, await repeat(ctx.runs, (run) => reopenMs(template, receipts - terminalsFor(receipts), run + 1)));
     } finally {
+      stopInterception();
       rmSync(template, { recursive: true, force: true });
     }
   }
