@@ -12,12 +12,14 @@ import { updateReadme } from "./readme-section.js";
 import { BENCH_JSON, machine, writeBenchReport, type BenchReport, type Figure } from "./report.js";
 import { textTable } from "./table.js";
 
-const USAGE = "usage: npm run bench -- [--quick] [--suite] [--readme] [--only admissions,operation-get,reopen,rss,suite] [--runs N]";
+const USAGE = "usage: npm run bench -- [--quick] [--suite [--suite-runs N]] [--readme] [--only admissions,operation-get,reopen,rss,suite] [--runs N]";
 
 interface Section {
   id: string;
   title: string;
   measure: (ctx: FigureContext) => Promise<Figure | Figure[]>;
+  /** Runs of this section when not the common count. */
+  runs?: (options: { runs: number; suiteRuns: number }) => number;
   /** Why this section does not run by default, or on this machine; undefined when it runs. */
   skip?: (options: { suite: boolean }) => string | undefined;
 }
@@ -31,6 +33,7 @@ const SECTIONS: Section[] = [
     id: "suite",
     title: "whole suite in-process vs stdio",
     measure: suiteFigures,
+    runs: ({ suiteRuns }) => suiteRuns,
     skip: ({ suite }) => (suite ? undefined : "minutes per run (two whole suites each): opt in with `npm run bench -- --suite`"),
   },
 ];
@@ -43,14 +46,16 @@ function fail(message: string): never {
 let values;
 try {
   ({ values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, suite: { type: "boolean", default: false }, readme: { type: "boolean", default: false }, only: { type: "string" }, runs: { type: "string" } },
+    options: { quick: { type: "boolean", default: false }, suite: { type: "boolean", default: false }, readme: { type: "boolean", default: false }, "suite-runs": { type: "string" }, only: { type: "string" }, runs: { type: "string" } },
     strict: true,
   }));
 } catch (error) {
   fail((error as Error).message);
 }
 const runs = values.runs === undefined ? (values.quick ? 3 : 5) : Number(values.runs);
+const suiteRuns = values["suite-runs"] === undefined ? runs : Number(values["suite-runs"]);
 if (!Number.isInteger(runs) || runs < 1) fail(`--runs must be a positive integer, not ${values.runs}`);
+if (!Number.isInteger(suiteRuns) || suiteRuns < 1) fail(`--suite-runs must be a positive integer, not ${values["suite-runs"]}`);
 const only = values.only?.split(",").map((s) => s.trim());
 for (const id of only ?? []) if (!SECTIONS.some((s) => s.id === id)) fail(`--only: no section ${id}`);
 
@@ -67,7 +72,7 @@ for (const [i, section] of SECTIONS.entries()) {
     continue;
   }
   process.stdout.write(`${tag}\n`);
-  const measured = await section.measure({ runs, quick: values.quick, progress: (line) => process.stdout.write(`    ${line} (${elapsed()})\n`) });
+  const measured = await section.measure({ runs: section.runs?.({ runs, suiteRuns }) ?? runs, quick: values.quick, progress: (line) => process.stdout.write(`    ${line} (${elapsed()})\n`) });
   const figures = Array.isArray(measured) ? measured : [measured];
   report.figures.push(...figures);
   for (const f of figures) process.stdout.write(`  ${f.label}: median ${f.figure.median.toFixed(1)} ${f.unit}${f.ratio === null ? "" : `, ${f.ratio.toFixed(2)}× baseline`}\n`);

@@ -26,7 +26,8 @@ function cells(f: Figure): string[] {
 export function provenance(report: BenchReport): string {
   const m = report.machine;
   const runs = new Set(report.figures.map((f) => f.figure.runs));
-  return `${report.date} on ${m.cpu} (${m.cores} cores, ${m.platform}), Node ${m.node}, load average ${m.loadAverage.join(" ")}; ${[...runs].join("/")} runs per figure${report.quick ? " (--quick)" : ""}`;
+  const busy = (m.loadAverage[0] ?? 0) > m.cores ? " (busier than its cores: absolute numbers are noise, compare ratios)" : "";
+  return `${report.date} on ${m.cpu} (${m.cores} cores, ${m.platform}), Node ${m.node}, load average ${m.loadAverage.join(" ")}${busy}; ${[...runs].join("/")} runs per figure${report.quick ? " (--quick)" : ""}`;
 }
 
 function skippedLines(report: BenchReport): string[] {

@@ -44,7 +44,7 @@ export async function admissionFigures(ctx: FigureContext): Promise<Figure[]> {
     one.push(await admissionsPerSecond(run + 1, 1, seconds));
     many.push(await admissionsPerSecond(run + 1, 32, seconds));
   }
-  const baseline = { label: "raw better-sqlite3 WAL+FULL single-row commits", summary: summarize(raw) };
+  const baseline = { label: "raw better-sqlite3 WAL+FULL 1-row commits", summary: summarize(raw) };
   return [
     figure({ id: "admissions-1", label: "durable admissions, 1 client", unit: "/s", figure: summarize(one), baseline, goal: { on: "ratio", atLeast: 0.7, text: "≥ 0.7× raw" } }),
     figure({

@@ -57,8 +57,8 @@ export async function brokerRssFigure(ctx: FigureContext): Promise<Figure> {
     label: `broker process RSS, ${CLIENTS} clients (Streamable HTTP)`,
     unit: "MB",
     figure: summarize(loaded),
-    baseline: { label: "same process listening, no client", summary: summarize(idle) },
-    goal: { on: "median", atMost: 245, text: "≤ 245 MB (half the 490 MB of issue 11)" },
+    baseline: { label: "same process, no client yet", summary: summarize(idle) },
+    goal: { on: "median", atMost: 245, text: "≤ 245 MB (half of 490)" },
     note: "node bin/lomi-broker.js --transport http, VmRSS after each client connected, made a terminal and admitted runs; stdio serves one client per process, so 32 clients means HTTP",
   });
 }

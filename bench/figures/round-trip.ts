@@ -54,7 +54,7 @@ export async function roundTripFigure(ctx: FigureContext): Promise<Figure> {
       label: "lomi_operation_get round trip",
       unit: "µs",
       figure: summarize(gets),
-      baseline: { label: "echo tool, same SDK Server class and transport, same reply", summary: summarize(echoes) },
+      baseline: { label: "echo tool, same SDK and transport", summary: summarize(echoes) },
       goal: { on: "ratio", atMost: 1.5, text: "≤ 1.5× echo" },
       note: "the echo runs on its own SDK Server (the broker's server takes no extra tool without a change to reference-broker/), answering lomi_operation_get's own reply",
     });
