@@ -2,30 +2,20 @@
 // scenarios in-process, over stdio with one worker, and over stdio with two. Prints the ratios
 // (goal: stdio ≤ 3× in-process; --parallel 2 faster than 1) and the scenarios whose stdio run
 // costs most over their in-process run. BENCH_TAGS narrows the suite (default: all of it).
-import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { readScenarioResults } from "../harness/report/scenario-results.js";
+import { STDIO_BROKER, timedSuiteRun, type SuiteRun } from "./suite-run.js";
 
 const TAGS = process.env.BENCH_TAGS;
-const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-bench-process-"));
-const BROKER = ["--broker-cmd", "node bin/lomi-broker.js", "--broker-faults"];
 
-function timedRun(label: string, args: string[]): { seconds: number; perScenario: Map<string, number> } {
-  const reports = path.join(dir, label.replace(/\W+/g, "-"));
-  const started = Date.now();
-  const r = spawnSync(process.execPath, ["bin/lomi-conformance.js", ...(TAGS ? ["--tags", TAGS] : []), ...args, "--reports", reports], { encoding: "utf8" });
-  const seconds = (Date.now() - started) / 1000;
-  const results = readScenarioResults(path.join(reports, "messages.ndjson"));
-  process.stdout.write(`  ${label.padEnd(26)} ${seconds.toFixed(1).padStart(7)} s  (${results.length} scenarios, exit ${r.status})\n`);
-  return { seconds, perScenario: new Map(results.map((s) => [`${s.uri}:${s.line} ${s.name}`, s.durationMs])) };
+function timedRun(label: string, args: string[]): SuiteRun {
+  const run = timedSuiteRun(args, TAGS);
+  process.stdout.write(`  ${label.padEnd(26)} ${run.seconds.toFixed(1).padStart(7)} s  (${run.perScenario.size} scenarios, exit ${run.exitCode})\n`);
+  return run;
 }
 
 process.stdout.write(`process broker vs in-process${TAGS ? `, tags ${TAGS}` : ", whole suite"}\n`);
 const inProcess = timedRun("in-process", []);
-const stdio = timedRun("stdio, --parallel 1", BROKER);
-const stdio2 = timedRun("stdio, --parallel 2", [...BROKER, "--parallel", "2"]);
+const stdio = timedRun("stdio, --parallel 1", STDIO_BROKER);
+const stdio2 = timedRun("stdio, --parallel 2", [...STDIO_BROKER, "--parallel", "2"]);
 
 const extra = [...stdio.perScenario]
   .map(([name, ms]) => ({ name, ms, extra: ms - (inProcess.perScenario.get(name) ?? 0) }))

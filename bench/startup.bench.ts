@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { repeat } from "./summary.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } })}\n`;
@@ -28,10 +29,8 @@ function timeUntil(args: string[], done: (stdout: string, exited: boolean) => bo
 }
 
 async function median(label: string, run: () => Promise<number>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) times.push(await run());
-  const m = times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-  process.stdout.write(`  ${label.padEnd(44)} ${m.toFixed(0).padStart(6)} ms (median of ${ROUNDS})\n`);
+  const { median: m, min, max } = await repeat(ROUNDS, run);
+  process.stdout.write(`  ${label.padEnd(44)} ${m.toFixed(0).padStart(6)} ms (median of ${ROUNDS}; ${min.toFixed(0)}-${max.toFixed(0)})\n`);
   return m;
 }
 

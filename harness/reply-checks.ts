@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { contractOf } from "../protocol/catalogue.js";
+import type { z } from "zod";
+import { contractNamed, contractOf, type ContractNamed, type ToolName } from "../protocol/catalogue.js";
 import { anyEnvelopeSchema, type Envelope } from "../protocol/envelope.js";
-import { outputSchemaOf } from "../protocol/tool-contract.js";
+import { outputSchemaOf, type DataOf } from "../protocol/tool-contract.js";
 import { violation } from "./harness-error.js";
 import { checkImageBlocks } from "./image-blocks.js";
 
@@ -39,11 +40,24 @@ export function checkEnvelope(tool: string, result: RawToolResult): Envelope {
   const contract = contractOf(tool);
   if (contract) {
     const strict = outputSchemaOf(contract).safeParse(sc);
-    if (!strict.success) {
-      const issue = strict.error.issues[0];
-      throw violation(`[ENV-04] ${tool}'s reply breaks its output schema at ${issue?.path.join(".") || "(root)"}: ${issue?.message}. Reply: ${describe(sc)}`);
-    }
+    if (!strict.success) throw breaksContract(tool, "reply", strict.error, sc);
   }
   checkImageBlocks(tool, result.content, envelope);
   return envelope;
+}
+
+/**
+ * An ok reply's data as its tool's contract types it, parsed here rather than cast: whatever broker
+ * answered, a step reads only a shape the contract allows, or the scenario fails saying what is wrong.
+ */
+export function contractData<N extends ToolName>(tool: N, data: unknown): DataOf<ContractNamed<N>> {
+  const parsed = contractNamed(tool).data.safeParse(data);
+  if (!parsed.success) throw breaksContract(tool, "data", parsed.error, data);
+  // The schema just parsed is this tool's: TypeScript cannot follow a generic name to its contract's output type.
+  return parsed.data as DataOf<ContractNamed<N>>;
+}
+
+function breaksContract(tool: string, what: "reply" | "data", error: z.ZodError, value: unknown) {
+  const issue = error.issues[0];
+  return violation(`[ENV-04] ${tool}'s ${what} breaks its output schema at ${issue?.path.join(".") || "(root)"}: ${issue?.message}. ${what === "reply" ? "Reply" : "Data"}: ${describe(value)}`);
 }

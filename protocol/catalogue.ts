@@ -15,7 +15,7 @@ import { settingsRead } from "./tools/settings.js";
 import { connect, panelList, workspaceList } from "./tools/workspace.js";
 
 /** Every tool of the reference broker, in the order tools/list shows them. */
-export const CATALOGUE: readonly ToolContract[] = [
+export const CATALOGUE = [
   workspaceList,
   connect,
   panelList,
@@ -37,10 +37,26 @@ export const CATALOGUE: readonly ToolContract[] = [
   directoryList,
   editorDocuments,
   ...MUTATIONS,
-];
+] as const satisfies readonly ToolContract[];
 
-export function contractOf(name: string): ToolContract | undefined {
-  return CATALOGUE.find((c) => c.name === name);
+/** One tool's contract as the catalogue declares it, with its exact input and data schemas. */
+export type CatalogueContract = (typeof CATALOGUE)[number];
+export type ToolName = CatalogueContract["name"];
+export type ContractNamed<N extends ToolName> = Extract<CatalogueContract, { name: N }>;
+
+const BY_NAME = new Map<string, CatalogueContract>(CATALOGUE.map((c) => [c.name, c]));
+
+export function contractOf(name: string): CatalogueContract | undefined {
+  return BY_NAME.get(name);
+}
+
+export function isToolName(name: string): name is ToolName {
+  return BY_NAME.has(name);
+}
+
+/** The contract of a tool named in code: the name is checked against the catalogue when compiling. */
+export function contractNamed<N extends ToolName>(name: N): ContractNamed<N> {
+  return BY_NAME.get(name) as ContractNamed<N>;
 }
 
 export interface PublishedTool {

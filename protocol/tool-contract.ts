@@ -27,7 +27,7 @@ export function changes(effects: { destructive: boolean; openWorld?: boolean; id
 }
 
 interface ContractBase<I extends z.ZodObject, D extends z.ZodType> {
-  name: string;
+  name: `lomi_${string}`;
   kind: ToolKind;
   title: string;
   description: string;
@@ -62,7 +62,23 @@ export type InputContract<I extends z.ZodObject = z.ZodObject, D extends z.ZodTy
 
 export type ToolContract = ObservationContract | OperationContract | InputContract;
 
-/** What structuredContent may be for this tool: its ok envelope or the shared error envelope. */
-export function outputSchemaOf(contract: ToolContract) {
-  return z.union([okEnvelopeSchema(contract.data), errorEnvelopeSchema]);
+/** The arguments a tool's handler receives: its input as the input schema parsed it. */
+export type InputOf<C extends ToolContract> = z.infer<C["input"]>;
+/** The `data` of a tool's ok envelope. */
+export type DataOf<C extends ToolContract> = z.infer<C["data"]>;
+
+const outputSchemas = new WeakMap<ToolContract, z.ZodType>();
+
+/**
+ * What structuredContent may be for this tool: its ok envelope or the shared error envelope. Built
+ * once per contract: building the union costs about ten times parsing a reply with it, and every
+ * reply is checked against it (by the broker before it answers, by the suite when it reads).
+ */
+export function outputSchemaOf(contract: ToolContract): z.ZodType {
+  let schema = outputSchemas.get(contract);
+  if (!schema) {
+    schema = z.union([okEnvelopeSchema(contract.data), errorEnvelopeSchema]);
+    outputSchemas.set(contract, schema);
+  }
+  return schema;
 }

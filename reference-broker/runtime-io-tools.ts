@@ -1,11 +1,10 @@
-import type { z } from "zod";
 import type { NativeInputPayload } from "../protocol/native-bridge.js";
-import { TERMINAL_READ_DEFAULT, terminalRead, type androidInput, type leaseAcquire, type OrderedInputName, type RuntimeRef, type terminalInput, type terminalInterrupt } from "../protocol/tools/input.js";
+import { TERMINAL_READ_DEFAULT, terminalRead, type OrderedInputName, type RuntimeRef } from "../protocol/tools/input.js";
 import type { BrokerCore } from "./broker.js";
 import { canonicalJson, sha256Hex } from "./fingerprint.js";
-import type { Handler } from "./handler.js";
+import type { HandlerRegistry } from "./handler.js";
 
-type Args<C extends { input: z.ZodType }> = z.infer<C["input"]>;
+type RuntimeIoName = "lomi_terminal_read" | "lomi_lease_acquire" | OrderedInputName;
 interface OrderedArgs {
   workspaceId: string;
   leaseId: string;
@@ -16,7 +15,7 @@ interface OrderedArgs {
  * The terminal and Android runtime tools that are not operations: terminal output, leases and ordered
  * input. Input is deduplicated here, by lease and inputSequence, and only new input reaches Lomi.
  */
-export function runtimeIoHandlers(core: BrokerCore, pairing: () => Promise<string>): Record<string, Handler> {
+export function runtimeIoHandlers(core: BrokerCore, pairing: () => Promise<string>): Pick<HandlerRegistry, RuntimeIoName> {
   async function ordered(tool: OrderedInputName, a: OrderedArgs, runtime: RuntimeRef, input: NativeInputPayload) {
     const pairingId = await pairing();
     const { workspaceId, leaseId, inputSequence } = a;
@@ -29,28 +28,24 @@ export function runtimeIoHandlers(core: BrokerCore, pairing: () => Promise<strin
   }
 
   return {
-    lomi_terminal_read: async (raw) => {
-      const a = raw as Args<typeof terminalRead>;
-      const query = { kind: "terminal-output" as const, workspaceId: a.workspaceId, terminalSessionId: a.terminalSessionId, cursor: a.cursor === undefined ? 0 : Number(a.cursor), limit: a.limit ?? TERMINAL_READ_DEFAULT };
-      return core.native.observe(await pairing(), query, terminalRead.data);
+    lomi_terminal_read: async (a) => {
+      const cursor = a.cursor === undefined ? 0 : Number(a.cursor);
+      const query = { workspaceId: a.workspaceId, terminalSessionId: a.terminalSessionId, cursor, limit: a.limit ?? TERMINAL_READ_DEFAULT };
+      return core.native.observe(await pairing(), { kind: "terminal-output", ...query }, terminalRead.data);
     },
-    lomi_lease_acquire: async (raw) => {
-      const a = raw as Args<typeof leaseAcquire>;
+    lomi_lease_acquire: async (a) => {
       const { leaseId } = await core.native.lease(await pairing(), a.workspaceId, a.runtime);
       return { leaseId, workspaceId: a.workspaceId, runtime: a.runtime, nextInputSequence: "1" };
     },
-    lomi_terminal_input: async (raw) => {
-      const a = raw as Args<typeof terminalInput>;
+    lomi_terminal_input: async (a) => {
       const ack = await ordered("lomi_terminal_input", a, { kind: "terminal", terminalSessionId: a.terminalSessionId }, { kind: "text", text: a.text });
       return { ...ack, terminalSessionId: a.terminalSessionId };
     },
-    lomi_terminal_interrupt: async (raw) => {
-      const a = raw as Args<typeof terminalInterrupt>;
+    lomi_terminal_interrupt: async (a) => {
       const ack = await ordered("lomi_terminal_interrupt", a, { kind: "terminal", terminalSessionId: a.terminalSessionId }, { kind: "interrupt" });
       return { ...ack, terminalSessionId: a.terminalSessionId, exitConfirmed: false };
     },
-    lomi_android_input: async (raw) => {
-      const a = raw as Args<typeof androidInput>;
+    lomi_android_input: async (a) => {
       const ack = await ordered("lomi_android_input", a, { kind: "android", panelId: a.panelId, generation: a.generation }, a.input);
       return { ...ack, panelId: a.panelId, generation: a.generation };
     },

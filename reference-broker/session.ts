@@ -1,16 +1,17 @@
-import { contractOf } from "../protocol/catalogue.js";
+import { contractOf, type CatalogueContract } from "../protocol/catalogue.js";
 import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
 import { asLomiError, LomiError } from "../protocol/errors.js";
-import { outputSchemaOf, type OperationContract, type ToolContract } from "../protocol/tool-contract.js";
+import { outputSchemaOf, type InputOf } from "../protocol/tool-contract.js";
 import { chatRead } from "../protocol/tools/chat.js";
 import { directoryList } from "../protocol/tools/directories.js";
 import { editorDocuments } from "../protocol/tools/editor.js";
 import { fileRead } from "../protocol/tools/files.js";
 import { gitStatus } from "../protocol/tools/git.js";
+import type { eventsRead, operationLookup } from "../protocol/tools/operation.js";
 import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
 import { BrokerCrashed } from "./fault-hooks.js";
-import { WithImages, type Handler } from "./handler.js";
+import { handlerFor, handlerRegistry, WithImages, type HandlerRegistry } from "./handler.js";
 import { excerpt, parseArguments } from "./input-validation.js";
 import { panelObservationHandlers } from "./panel-observations.js";
 import { publicEvent, publicReceipt } from "./public-receipt.js";
@@ -25,21 +26,21 @@ export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
 export class BrokerSession {
   readonly connectionId: string;
   private pairingId: string | undefined;
-  private readonly handlers: Record<string, Handler>;
+  private readonly handlers: HandlerRegistry;
 
   constructor(
     private readonly core: BrokerCore,
     private readonly clientName: () => string,
   ) {
     this.connectionId = core.random.id("conn-");
-    this.handlers = {
+    this.handlers = handlerRegistry({
       lomi_workspace_list: async () => this.core.native.workspaces(await this.pairing()),
-      lomi_connect: (a) => this.connect(String(a.workspaceId)),
-      lomi_panel_list: async (a) => this.core.native.panels(await this.pairing(), String(a.workspaceId)),
-      lomi_operation_get: async (a) => ({ operation: publicReceipt(await this.core.engine.refresh(await this.owned(String(a.operationId)))) }),
+      lomi_connect: (a) => this.connect(a.workspaceId),
+      lomi_panel_list: async (a) => this.core.native.panels(await this.pairing(), a.workspaceId),
+      lomi_operation_get: async (a) => ({ operation: publicReceipt(await this.core.engine.refresh(await this.owned(a.operationId))) }),
       lomi_operation_lookup: (a) => this.lookup(a),
       lomi_operation_cancel: async (a) => {
-        const { outcome, receipt } = await this.core.engine.cancel(await this.owned(String(a.operationId)));
+        const { outcome, receipt } = await this.core.engine.cancel(await this.owned(a.operationId));
         return { outcome, operation: publicReceipt(receipt) };
       },
       lomi_events_read: (a) => this.events(a),
@@ -47,18 +48,18 @@ export class BrokerSession {
         await this.pairing();
         return storeStatus(this.core);
       },
-      lomi_store_reconcile: async (a) => reconcileStore(this.core, await this.pairing(), a as { olderThanHours?: number; forgetOperationIds?: string[] }),
-      lomi_settings_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "settings", workspaceId: String(a.workspaceId) }, settingsRead.data),
+      lomi_store_reconcile: async (a) => reconcileStore(this.core, await this.pairing(), a),
+      lomi_settings_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "settings", workspaceId: a.workspaceId }, settingsRead.data),
       lomi_chat_read: async (a) =>
-        this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: String(a.workspaceId), conversationId: String(a.conversationId) }, chatRead.data),
+        this.core.native.observe(await this.pairing(), { kind: "conversation", workspaceId: a.workspaceId, conversationId: a.conversationId }, chatRead.data),
       lomi_git_status: async (a) =>
-        this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: String(a.workspaceId), projectId: String(a.projectId) }, gitStatus.data),
-      lomi_file_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "file", ...(a as { workspaceId: string; path: string }) }, fileRead.data),
-      lomi_directory_list: async (a) => this.core.native.observe(await this.pairing(), { kind: "directory", ...(a as { workspaceId: string; path: string }) }, directoryList.data),
-      lomi_editor_documents: async (a) => this.core.native.observe(await this.pairing(), { kind: "documents", ...(a as { workspaceId: string }) }, editorDocuments.data),
+        this.core.native.observe(await this.pairing(), { kind: "repository", workspaceId: a.workspaceId, projectId: a.projectId }, gitStatus.data),
+      lomi_file_read: async (a) => this.core.native.observe(await this.pairing(), { kind: "file", ...a }, fileRead.data),
+      lomi_directory_list: async (a) => this.core.native.observe(await this.pairing(), { kind: "directory", ...a }, directoryList.data),
+      lomi_editor_documents: async (a) => this.core.native.observe(await this.pairing(), { kind: "documents", ...a }, editorDocuments.data),
       ...panelObservationHandlers(core, () => this.pairing()),
       ...runtimeIoHandlers(core, () => this.pairing()),
-    };
+    });
   }
 
   /** The single entry point: validate, run, and answer with the envelope, typed errors included. */
@@ -66,7 +67,7 @@ export class BrokerSession {
     try {
       const contract = contractOf(name);
       if (!contract) throw new LomiError("UNKNOWN_TOOL", `No tool named ${excerpt(name)}; tools/list shows the catalogue.`);
-      const args = parseArguments(name, contract.input, rawArgs) as Record<string, unknown>;
+      const args = parseArguments(name, contract.input, rawArgs);
       const reply = await this.run(contract, args);
       const { data, images } = reply instanceof WithImages ? reply : { data: reply, images: [] };
       const envelope = ok(data);
@@ -79,13 +80,13 @@ export class BrokerSession {
     }
   }
 
-  private async run(contract: ToolContract, args: Record<string, unknown>): Promise<unknown> {
+  private async run(contract: CatalogueContract, args: Record<string, unknown>): Promise<unknown> {
     if (contract.kind === "operation") {
       const pairingId = await this.pairing();
-      const { receipt, duplicate } = await this.core.engine.admit({ pairingId, connectionId: this.connectionId }, contract as OperationContract, args);
+      const { receipt, duplicate } = await this.core.engine.admit({ pairingId, connectionId: this.connectionId }, contract, args);
       return { operation: publicReceipt(receipt), duplicate };
     }
-    const handler = this.handlers[contract.name];
+    const handler = handlerFor(this.handlers, contract.name);
     if (!handler) throw new LomiError("INTERNAL", `No handler for ${contract.name}.`);
     return handler(args);
   }
@@ -134,12 +135,12 @@ export class BrokerSession {
     return receipt;
   }
 
-  private async lookup(a: Record<string, unknown>) {
+  private async lookup(a: InputOf<typeof operationLookup>) {
     const pairingId = await this.pairing();
     const notFound = new LomiError("NOT_FOUND", "No operation has that retry identity.", { field: "requestKey" });
     let key: string;
     try {
-      key = this.core.engine.keyOf(pairingId, String(a.retryEpoch), String(a.tool), String(a.requestKey), a.projectId as string | undefined);
+      key = this.core.engine.keyOf(pairingId, a.retryEpoch, a.tool, a.requestKey, a.projectId);
     } catch (error) {
       if (error instanceof LomiError && error.code === "RETRY_EPOCH_INVALID") throw notFound;
       throw error;
@@ -149,13 +150,13 @@ export class BrokerSession {
     return { operation: publicReceipt(await this.core.engine.refresh(receipt)) };
   }
 
-  private async events(a: Record<string, unknown>) {
+  private async events(a: InputOf<typeof eventsRead>) {
     const pairingId = await this.pairing();
-    const workspaceId = String(a.workspaceId);
+    const { workspaceId } = a;
     await this.core.native.workspace(pairingId, workspaceId); // approved for this pairing, or a typed refusal
     await this.core.engine.refreshWorkspace(pairingId, workspaceId);
     const after = a.cursor === undefined ? 0 : Number(a.cursor);
-    const limit = (a.limit as number | undefined) ?? this.core.policy.eventsPageSize;
+    const limit = a.limit ?? this.core.policy.eventsPageSize;
     const page = this.core.store.events(pairingId, workspaceId, after, limit);
     const last = page.events.at(-1);
     return { events: page.events.map(publicEvent), nextCursor: String(last ? last.sequence : after), hasMore: page.hasMore };

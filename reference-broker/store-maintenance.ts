@@ -1,4 +1,6 @@
 import { LomiError } from "../protocol/errors.js";
+import type { DataOf, InputOf } from "../protocol/tool-contract.js";
+import type { storeReconcile } from "../protocol/tools/store.js";
 import { canonicalJson } from "./fingerprint.js";
 import type { BrokerCore } from "./broker.js";
 
@@ -13,18 +15,18 @@ export async function storeStatus(core: BrokerCore) {
  * lomi_store_reconcile: nothing is removed without the user's decision in Lomi, asked for these
  * exact arguments; the same call after approval does the work once.
  */
-export async function reconcileStore(core: BrokerCore, pairingId: string, args: { olderThanHours?: number; forgetOperationIds?: string[] }) {
+export async function reconcileStore(core: BrokerCore, pairingId: string, args: InputOf<typeof storeReconcile>): Promise<DataOf<typeof storeReconcile>> {
   const olderThanHours = args.olderThanHours ?? DEFAULT_RETENTION_HOURS;
   const forget = [...new Set(args.forgetOperationIds ?? [])].sort();
   const detail = canonicalJson({ olderThanHours, forgetOperationIds: forget });
   const { approvalId, state } = await core.native.askApproval(pairingId, "store-reconcile", detail);
   if (state === "denied") throw new LomiError("USER_DENIED", "The user declined the store reconciliation in Lomi.", { approvalId });
-  if (state === "pending") return { status: "awaiting_user" as const, approvalId, removed: null, kept: null };
+  if (state === "pending") return { status: "awaiting_user", approvalId, removed: null, kept: null };
   const now = await core.native.now();
   const removed = core.store.reconcile(now, now - olderThanHours * HOUR_MS, pairingId, forget);
   const after = core.store.status(now);
   return {
-    status: "completed" as const,
+    status: "completed",
     approvalId,
     removed,
     kept: { receipts: after.receipts.count, unfinished: after.unfinished, outcomeUnknown: after.outcomeUnknown },

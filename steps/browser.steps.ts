@@ -26,14 +26,15 @@ When("{agent} takes a snapshot of the browser of {string}", async function (this
   const reply = await this.call(agent, "lomi_browser_snapshot", { workspaceId, panelId, browserGeneration });
   if (reply.envelope.status !== "ok") return;
   const seen = this.panelMemory.snapshots.get(browser) ?? [];
-  seen.push(reply.envelope.data as SeenSnapshot);
+  seen.push(this.dataOf("lomi_browser_snapshot", reply));
   this.panelMemory.snapshots.set(browser, seen);
 });
 
 When("{agent} looks up the current runtime of the browser of {string}", async function (this: LomiWorld, agent: string, browser: string) {
   const { workspaceId, panelId } = await browserOf(this, browser);
-  const { panels } = (await this.callOk(agent, "lomi_panel_list", { workspaceId })) as { panels: Array<{ panelId: string; browserGeneration?: string | null }> };
-  const generation = panels.find((p) => p.panelId === panelId)?.browserGeneration;
+  const { panels } = await this.callOk(agent, "lomi_panel_list", { workspaceId });
+  const panel = panels.find((p) => p.panelId === panelId);
+  const generation = panel?.kind === "browser" ? panel.browserGeneration : undefined;
   if (!generation) throw violation(`lomi_panel_list shows no browser runtime for panel ${panelId}: ${JSON.stringify(panels)}`);
   this.panelMemory.generations.set(browser, generation);
 });
@@ -61,12 +62,12 @@ When(
 );
 
 Then("the snapshot shows the page {string}", function (this: LomiWorld, title: string) {
-  const data = this.okData() as SeenSnapshot;
+  const data = this.dataOf("lomi_browser_snapshot");
   assert.equal(data.title, title, `snapshot: ${JSON.stringify(data)}`);
 });
 
 Then("the snapshot shows {string} inside a child frame", function (this: LomiWorld, name: string) {
-  const data = this.okData() as SeenSnapshot;
+  const data = this.dataOf("lomi_browser_snapshot");
   const element = data.elements.find((e) => e.name === name);
   const frame = data.frames.find((f) => f.frameId === element?.frameId);
   if (!frame || frame.parentFrameId === null) throw violation(`"${name}" is not in a child frame: ${JSON.stringify(data)}`);
@@ -86,16 +87,16 @@ Then("the snapshots of the browser of {string} share no reference", function (th
 });
 
 Then("operation {string} loaded {string} as a new navigation", async function (this: LomiWorld, alias: string, title: string) {
-  const receipt = await this.settled(alias);
-  const page = (receipt.result?.page ?? receipt.result) as { navigationId?: string; title?: string } | null;
+  const receipt = await this.settledAs(alias, ["lomi_browser_open", "lomi_browser_navigate"]);
+  const page = receipt.tool === "lomi_browser_open" ? receipt.result?.page : receipt.result;
   assert.equal(page?.title, title, `operation ${alias}: ${JSON.stringify(receipt)}`);
   const earlier = [...this.panelMemory.snapshots.values()].flat().map((s) => s.navigationId);
   if (!page?.navigationId || earlier.includes(page.navigationId)) throw violation(`each load has a new navigationId; ${alias} has ${page?.navigationId}, seen before: ${earlier.join(", ")}`);
 });
 
 Then("operation {string} attached {string} without confirming the server's acceptance", async function (this: LomiWorld, alias: string, fileName: string) {
-  const receipt = await this.settled(alias);
-  const result = receipt.result as { fileName?: string; attached?: boolean; eventsDispatched?: string[]; serverAcceptance?: string } | null;
+  const receipt = await this.settledAs(alias, "lomi_browser_upload");
+  const { result } = receipt;
   assert.deepEqual(
     { fileName: result?.fileName, attached: result?.attached, eventsDispatched: result?.eventsDispatched, serverAcceptance: result?.serverAcceptance },
     { fileName, attached: true, eventsDispatched: ["input", "change"], serverAcceptance: "not_confirmed" },
@@ -104,7 +105,7 @@ Then("operation {string} attached {string} without confirming the server's accep
 });
 
 Then("operation {string} started a navigation", async function (this: LomiWorld, alias: string) {
-  const receipt = await this.settled(alias);
+  const receipt = await this.settledAs(alias, "lomi_browser_click");
   if (typeof receipt.result?.startedNavigationId !== "string") throw violation(`a click on a link reports the navigation it started: ${JSON.stringify(receipt)}`);
 });
 

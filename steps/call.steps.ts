@@ -49,7 +49,7 @@ Then("the error message is {string}", function (this: LomiWorld, message: string
 });
 
 Then("the reply lists workspace {string} as approved: {word}", function (this: LomiWorld, workspaceId: string, approved: string) {
-  const { workspaces } = this.okData() as { workspaces: Array<{ workspaceId: string; approved: boolean }> };
+  const { workspaces } = this.dataOf("lomi_workspace_list");
   const ws = workspaces.find((w) => w.workspaceId === workspaceId);
   if (!ws) throw violation(`lomi_workspace_list does not list ${workspaceId}`);
   assert.equal(String(ws.approved), approved);

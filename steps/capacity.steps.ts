@@ -4,13 +4,6 @@ import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
 
-interface StoreStatus {
-  receipts: { count: number; limit: number };
-  retryEpochs: { count: number; limit: number; expired: number };
-  unfinished: number;
-  outcomeUnknown: number;
-}
-
 const FILL_TIMEOUT_MS = 600_000;
 /**
  * Calls in flight while filling the retry epochs: one at a time, the fill waits a whole round trip
@@ -31,9 +24,9 @@ async function fillInFlight(from: number, to: number, fill: (i: number) => Promi
 /** Filling the store, or counting what it holds, assumes it holds this scenario's records only. */
 const requireOwnStore = (world: LomiWorld) => requireCapability(world.adapter, "own-store");
 
-async function status(world: LomiWorld, agent: string): Promise<StoreStatus> {
+async function status(world: LomiWorld, agent: string) {
   requireOwnStore(world);
-  return (await world.callOk(agent, "lomi_store_status", {})) as unknown as StoreStatus;
+  return world.callOk(agent, "lomi_store_status", {});
 }
 
 /** Fills the store through the broker's own tools: a terminal, then commands until the limit. */
@@ -50,7 +43,7 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
       requestKey: "fill-terminal",
     }),
   );
-  const terminalSessionId = (await this.settled("fill-terminal")).result?.terminalSessionId;
+  const terminalSessionId = (await this.settledAs("fill-terminal", "lomi_terminal_create")).result?.terminalSessionId;
   if (typeof terminalSessionId !== "string") throw violation(`the fill terminal has no session: ${JSON.stringify(created)}`);
   const { retryEpoch } = this.epochFor(agent, workspaceId);
   const { receipts } = await status(this, agent);
@@ -94,7 +87,7 @@ When("{agent} asks to reconcile the store forgetting {string}", async function (
 });
 
 Then("the reconciliation awaits the user", function (this: LomiWorld) {
-  const data = this.okData() as { status: string; removed: unknown };
+  const data = this.dataOf("lomi_store_reconcile");
   assert.deepEqual([data.status, data.removed], ["awaiting_user", null]);
 });
 
@@ -114,13 +107,13 @@ When("the user declines the store reconciliation", async function (this: LomiWor
 
 Then("the reconciliation removed {int} receipt(s) and {int} retry epoch(s)", function (this: LomiWorld, receipts: number, retryEpochs: number) {
   requireOwnStore(this);
-  const data = this.okData() as { status: string; removed: { receipts: number; retryEpochs: number } | null };
+  const data = this.dataOf("lomi_store_reconcile");
   assert.equal(data.status, "completed");
   assert.deepEqual([data.removed?.receipts, data.removed?.retryEpochs], [receipts, retryEpochs]);
 });
 
 Then("the retry epoch of {agent} for workspace {string} expires 24 hours after Lomi's clock", async function (this: LomiWorld, agent: string, workspaceId: string) {
-  const connect = this.agent(agent).connects.get(workspaceId) as unknown as { retryEpochExpiresAt: string } | undefined;
+  const connect = this.agent(agent).connects.get(workspaceId);
   if (!connect) throw configError(`${agent} has not connected to ${workspaceId}`);
   const { now } = await this.control.snapshot();
   assert.equal(Date.parse(connect.retryEpochExpiresAt) - now, 24 * 3_600_000);

@@ -13,7 +13,7 @@ async function capture(world: LomiWorld, agent: string, alias: string, workspace
   // The reply checks have already decoded it (ENV-10); decoded again here to keep its pixels.
   const [image] = checkImageBlocks(reply.tool, reply.raw.content, reply.envelope);
   if (!image) throw violation(`[ENV-10] lomi_capture answered ok without an image block`);
-  world.panelMemory.captures.push({ ...(reply.envelope.data as Omit<SeenCapture, "image">), image });
+  world.panelMemory.captures.push({ ...world.dataOf("lomi_capture", reply), image });
 }
 
 When("{agent} captures the panel of {string}", async function (this: LomiWorld, agent: string, alias: string) {
@@ -24,10 +24,12 @@ When("{agent} captures the panel of {string} through workspace {string}", async 
   await capture(this, agent, alias, workspaceId);
 });
 
-function lastCaptures(world: LomiWorld, count: number): SeenCapture[] {
-  const captures = world.panelMemory.captures.slice(-count);
-  if (captures.length < count) throw configError(`this needs ${count} captures; ${world.panelMemory.captures.length} were taken`);
-  return captures;
+/** The capture taken `back` captures before the latest one (0: the latest). */
+function takenCapture(world: LomiWorld, back = 0): SeenCapture {
+  const { captures } = world.panelMemory;
+  const shot = captures[captures.length - 1 - back];
+  if (!shot) throw configError(`this needs ${back + 1} captures; ${captures.length} were taken`);
+  return shot;
 }
 
 /** Distinct colours in an RGBA image, counted up to `enough`. */
@@ -47,7 +49,7 @@ async function currentRuntime(world: LomiWorld, panelId: string): Promise<string
 }
 
 Then("the capture shows the {word} panel of {string} at its current runtime", async function (this: LomiWorld, kind: string, alias: string) {
-  const [shot] = lastCaptures(this, 1) as [SeenCapture];
+  const shot = takenCapture(this);
   const { panelId } = await panelOf(this, alias);
   assert.deepEqual(
     { panelId: shot.panelId, kind: shot.kind, runtimeGeneration: shot.runtimeGeneration },
@@ -59,13 +61,13 @@ Then("the capture shows the {word} panel of {string} at its current runtime", as
 });
 
 Then("the capture differs from the one before", function (this: LomiWorld) {
-  const [before, after] = lastCaptures(this, 2) as [SeenCapture, SeenCapture];
+  const [before, after] = [takenCapture(this, 1), takenCapture(this)];
   if (before.width === after.width && before.height === after.height && before.image.pixels.equals(after.image.pixels)) {
     throw violation(`two captures (${before.panelId}, ${after.panelId}) are pixel for pixel the same, though what they show changed`);
   }
 });
 
 Then("the capture is the same as the one before", function (this: LomiWorld) {
-  const [before, after] = lastCaptures(this, 2) as [SeenCapture, SeenCapture];
+  const [before, after] = [takenCapture(this, 1), takenCapture(this)];
   assert.ok(before.image.pixels.equals(after.image.pixels), "a panel that did not change captures the same");
 });

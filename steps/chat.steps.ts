@@ -2,7 +2,7 @@ import { When } from "@cucumber/cucumber";
 import type { LomiWorld } from "./world.js";
 
 When("{agent} reads conversation {string} in workspace {string}", async function (this: LomiWorld, agent: string, conversationId: string, workspaceId: string) {
-  const data = (await this.callOk(agent, "lomi_chat_read", { workspaceId, conversationId })) as { conversationRevision: string; draft: { draftRevision: string } };
+  const data = await this.callOk(agent, "lomi_chat_read", { workspaceId, conversationId });
   this.tokens.set(`conversation.${conversationId}`, data.conversationRevision);
   this.tokens.set(`draft.${conversationId}`, data.draft.draftRevision);
 });

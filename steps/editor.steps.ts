@@ -41,7 +41,7 @@ Then(/^the document "([^"]*)" of project "([^"]*)" is (dirty|clean) in Lomi$/, a
 });
 
 Then(/^the listing shows "([^"]*)" as (dirty|clean) at buffer revision "([^"]*)"$/, function (this: LomiWorld, path: string, state: string, revision: string) {
-  const { documents } = this.okData() as { documents: Array<{ path: string; dirty: boolean; bufferRevision: string }> };
+  const { documents } = this.dataOf("lomi_editor_documents");
   const doc = documents.find((d) => d.path === path);
   assert.deepEqual({ dirty: doc?.dirty, bufferRevision: doc?.bufferRevision }, { dirty: state === "dirty", bufferRevision: revision }, `listing: ${JSON.stringify(doc)}`);
 });

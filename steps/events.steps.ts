@@ -2,17 +2,11 @@ import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import type { OperationState } from "../protocol/states.js";
-import { eventPathProblems, type PathDemand, type PathEvent } from "./event-path.js";
-import type { LomiWorld } from "./world.js";
-
-interface EventPage {
-  events: Array<PathEvent & { operationId: string }>;
-  nextCursor: string;
-  hasMore: boolean;
-}
+import { eventPathProblems, type PathDemand } from "./event-path.js";
+import type { EventPage, LomiWorld } from "./world.js";
 
 async function readPage(world: LomiWorld, agent: string, workspaceId: string, cursor: string | undefined, limit: number): Promise<EventPage> {
-  return (await world.callOk(agent, "lomi_events_read", { workspaceId, ...(cursor === undefined ? {} : { cursor }), limit })) as unknown as EventPage;
+  return world.callOk(agent, "lomi_events_read", { workspaceId, ...(cursor === undefined ? {} : { cursor }), limit });
 }
 
 /** Every event of the workspace the agent can read, page after page from the start, in feed order. */
@@ -70,7 +64,7 @@ When("{agent} reads the events of workspace {string}", async function (this: Lom
 });
 
 Then("the page has no events", function (this: LomiWorld) {
-  const page = this.lastEventPage as EventPage | undefined;
+  const page = this.lastEventPage;
   assert.deepEqual(page?.events, [], "expected an empty page");
 });
 
@@ -81,7 +75,7 @@ Then("the page has no events", function (this: LomiWorld) {
 Then("the page shows {string} reaching {state}", async function (this: LomiWorld, alias: string, state: OperationState) {
   const operationId = this.operationId(alias);
   const reached = (page: EventPage | undefined) => page?.events.some((e) => e.operationId === operationId && e.state === state) ?? false;
-  if (reached(this.lastEventPage as EventPage | undefined)) return;
+  if (reached(this.lastEventPage)) return;
   const { agent, args } = this.request(alias);
   await this.reading(alias, state);
   const workspaceId = String(args.workspaceId);

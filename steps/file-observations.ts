@@ -1,16 +1,12 @@
 import { configError } from "../harness/harness-error.js";
 import type { Reply } from "../harness/mcp-connection.js";
+import { contractData } from "../harness/reply-checks.js";
+import type { DataOf } from "../protocol/tool-contract.js";
+import type { fileRead } from "../protocol/tools/files.js";
+import type { editorDocuments } from "../protocol/tools/editor.js";
 
-export interface FileReadView {
-  projectId: string;
-  path: string;
-  base64: string;
-  diskRevision: string;
-  text: string | null;
-}
-
-type Entry = { path: string; entryRevision: string; diskRevision?: string; directoryRevision?: string };
-type Document = { documentId: string; path: string; bufferRevision: string; dirty: boolean };
+export type FileReadView = DataOf<typeof fileRead>;
+type Document = DataOf<typeof editorDocuments>["documents"][number];
 
 const PLACEHOLDERS: Record<string, string> = {
   disk: "diskRevision",
@@ -36,17 +32,17 @@ export class FileObservations {
 
   observe(reply: Reply): void {
     if (reply.envelope.status !== "ok") return;
-    const data = reply.envelope.data as Record<string, unknown>;
-    if (reply.tool === "lomi_file_read") {
-      const read = data as unknown as FileReadView;
+    const { tool, envelope } = reply;
+    if (tool === "lomi_file_read") {
+      const read = contractData(tool, envelope.data);
       this.reads.set(read.path, read);
       this.remember(read.path, { diskRevision: read.diskRevision });
-    } else if (reply.tool === "lomi_directory_list") {
-      const listing = data as unknown as Entry & { directoryRevision: string; entries: Entry[] };
+    } else if (tool === "lomi_directory_list") {
+      const listing = contractData(tool, envelope.data);
       this.remember(listing.path, { directoryRevision: listing.directoryRevision, entryRevision: listing.entryRevision });
       for (const e of listing.entries) this.remember(e.path, e);
-    } else if (reply.tool === "lomi_editor_documents") {
-      for (const d of data.documents as Document[]) {
+    } else if (tool === "lomi_editor_documents") {
+      for (const d of contractData(tool, envelope.data).documents) {
         this.documents.set(d.path, d);
         this.remember(d.path, { documentId: d.documentId, bufferRevision: d.bufferRevision });
       }

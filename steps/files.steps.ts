@@ -17,8 +17,7 @@ async function entryInLomi(world: LomiWorld, projectId: string, path: string) {
 
 /** The last reply, which must be a lomi_file_read, with its bytes decoded. */
 function lastRead(world: LomiWorld) {
-  if (world.lastReply?.tool !== "lomi_file_read") throw configError("the last call was not lomi_file_read");
-  const data = world.okData() as { base64: string; diskRevision: string; text: string | null; lineEndings: string };
+  const data = world.dataOf("lomi_file_read");
   return { ...data, bytes: Buffer.from(data.base64, "base64") };
 }
 
@@ -80,7 +79,7 @@ When(
 );
 
 Then("operation {string} reports the diskRevision the agent read from {string}", async function (this: LomiWorld, alias: string, path: string) {
-  const { result } = await this.settled(alias);
+  const { result } = await this.settledAs(alias, "lomi_file_write");
   assert.equal(result?.diskRevision, this.fileObservations.read(path).diskRevision, `the same bytes must give the same revision: ${JSON.stringify(result)}`);
 });
 

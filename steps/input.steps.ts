@@ -2,16 +2,17 @@ import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
 import type { Reply } from "../harness/mcp-connection.js";
+import { ORDERED_INPUT_NAMES } from "../protocol/tools/input.js";
 import { observedRuntime } from "./placeholders.js";
 import type { LomiWorld, NamedLease } from "./world.js";
 
 // Leases, ordered input, terminal output and Android runtimes.
 
 /** Gherkin strings are literal; "\n" in a step means a newline. */
-const unescape = (text: string): string => JSON.parse(`"${text.replace(/"/g, '\\"')}"`) as string;
+const unescape = (text: string): string => JSON.parse(`"${text.replace(/"/g, '\\"')}"`);
 
 async function terminalOf(world: LomiWorld, alias: string): Promise<{ workspaceId: string; terminalSessionId: string }> {
-  const created = await world.settled(alias);
+  const created = await world.settledAs(alias, "lomi_terminal_create");
   const terminalSessionId = created.result?.terminalSessionId;
   if (typeof terminalSessionId !== "string") throw configError(`operation "${alias}" has no terminalSessionId in its result`);
   return { workspaceId: String(world.request(alias).args.workspaceId), terminalSessionId };
@@ -26,7 +27,7 @@ function lease(world: LomiWorld, alias: string): NamedLease {
 async function acquire(world: LomiWorld, agent: string, alias: string, workspaceId: string, runtime: Record<string, unknown>): Promise<void> {
   const reply = await world.call(agent, "lomi_lease_acquire", { workspaceId, runtime });
   if (reply.envelope.status !== "ok") return;
-  const { leaseId } = reply.envelope.data as { leaseId: string };
+  const { leaseId } = world.dataOf("lomi_lease_acquire", reply);
   world.leases.set(alias, { agent, workspaceId, leaseId, runtime, dispatches: new Map() });
 }
 
@@ -36,7 +37,7 @@ async function sendInput(world: LomiWorld, agent: string, alias: string, sequenc
   const { kind: _kind, ...runtime } = named.runtime;
   const reply = await world.call(agent, tool, { workspaceId: named.workspaceId, ...runtime, leaseId: named.leaseId, inputSequence: String(sequence), ...payload });
   if (reply.envelope.status !== "ok") return reply;
-  const data = reply.envelope.data as { acknowledged: string; dispatchId: string; inputSequence: string };
+  const data = world.dataOf(ORDERED_INPUT_NAMES, reply);
   if (data.acknowledged === "dispatched") named.dispatches.set(data.inputSequence, data.dispatchId);
   return reply;
 }
@@ -48,7 +49,7 @@ When("{agent} acquires the lease of the terminal of {string} as {string}", async
 
 When("{agent} takes the lease the terminal of {string} came with as {string}", async function (this: LomiWorld, agent: string, terminal: string, alias: string) {
   const { workspaceId, terminalSessionId } = await terminalOf(this, terminal);
-  const leaseId = (await this.settled(terminal)).result?.leaseId;
+  const leaseId = (await this.settledAs(terminal, "lomi_terminal_create")).result?.leaseId;
   if (typeof leaseId !== "string") throw violation(`the confirmed result of "${terminal}" carries no leaseId`);
   this.leases.set(alias, { agent, workspaceId, leaseId, runtime: { kind: "terminal", terminalSessionId }, dispatches: new Map() });
 });
@@ -66,7 +67,7 @@ When("{agent} sends input {int} {string} under lease {string}", async function (
 
 When("{agent} sends input {int} {string} under lease {string} twice at once", async function (this: LomiWorld, agent: string, sequence: number, text: string, alias: string) {
   const replies = await Promise.all([0, 1].map(() => sendInput(this, agent, alias, sequence, "lomi_terminal_input", { text: unescape(text) })));
-  const acknowledged = replies.map((r) => (this.okData(r) as { acknowledged: string }).acknowledged).sort();
+  const acknowledged = replies.map((r) => this.dataOf("lomi_terminal_input", r).acknowledged).sort();
   assert.deepEqual(acknowledged, ["dispatched", "prior-dispatch"], "identical inputs at once: one dispatch, one acknowledgement of it");
 });
 
@@ -101,19 +102,19 @@ When("the runtime of Android panel {string} restarts", async function (this: Lom
 });
 
 Then("the reply acknowledges a new dispatch", function (this: LomiWorld) {
-  const data = this.okData() as { acknowledged: string };
+  const data = this.dataOf(ORDERED_INPUT_NAMES);
   assert.equal(data.acknowledged, "dispatched", `expected a new dispatch: ${JSON.stringify(data)}`);
 });
 
 Then("the reply acknowledges the prior dispatch of input {int} under lease {string}", function (this: LomiWorld, sequence: number, alias: string) {
-  const data = this.okData() as { acknowledged: string; dispatchId: string };
+  const data = this.dataOf(ORDERED_INPUT_NAMES);
   const prior = lease(this, alias).dispatches.get(String(sequence));
   if (!prior) throw configError(`input ${sequence} under lease "${alias}" was never reported dispatched`);
   assert.deepEqual({ acknowledged: data.acknowledged, dispatchId: data.dispatchId }, { acknowledged: "prior-dispatch", dispatchId: prior }, "a duplicate must acknowledge the earlier dispatch");
 });
 
 Then("the reply confirms the interrupt was dispatched, not that the command exited", function (this: LomiWorld) {
-  const data = this.okData() as { acknowledged: string; exitConfirmed: unknown };
+  const data = this.dataOf("lomi_terminal_interrupt");
   assert.deepEqual({ acknowledged: data.acknowledged, exitConfirmed: data.exitConfirmed }, { acknowledged: "dispatched", exitConfirmed: false });
 });
 
@@ -131,7 +132,7 @@ Then(
     let text = "";
     let cursor: string | undefined;
     for (let pages = 0; pages < 1000; pages++) {
-      const page = (await this.callOk(agent, "lomi_terminal_read", { workspaceId, terminalSessionId, limit, ...(cursor === undefined ? {} : { cursor }) })) as { text: string; nextCursor: string; hasMore: boolean };
+      const page = await this.callOk(agent, "lomi_terminal_read", { workspaceId, terminalSessionId, limit, ...(cursor === undefined ? {} : { cursor }) });
       if (page.text.length > limit) throw violation(`a page of ${page.text.length} characters exceeds the limit ${limit}`);
       text += page.text;
       cursor = page.nextCursor;
@@ -142,7 +143,7 @@ Then(
 );
 
 Then("operation {string} confirms the intent was delivered, not the screen", async function (this: LomiWorld, alias: string) {
-  const receipt = await this.settled(alias);
+  const receipt = await this.settledAs(alias, "lomi_android_launch");
   assert.deepEqual(
     { state: receipt.state, intentDelivered: receipt.result?.intentDelivered, screenConfirmed: receipt.result?.screenConfirmed },
     { state: "succeeded", intentDelivered: true, screenConfirmed: false },
@@ -158,12 +159,12 @@ Then("Lomi still shows Android panel {string} in workspace {string}, with a new 
 });
 
 Then("the terminal page has {string} and continues at {string}", function (this: LomiWorld, text: string, nextCursor: string) {
-  const page = this.okData() as { text: string; nextCursor: string };
+  const page = this.dataOf("lomi_terminal_read");
   assert.deepEqual({ text: page.text, nextCursor: page.nextCursor }, { text: unescape(text), nextCursor });
 });
 
 Then("no event of workspace {string} carries {string}", async function (this: LomiWorld, workspaceId: string, text: string) {
-  const { events } = (await this.callOk("agent", "lomi_events_read", { workspaceId, limit: 200 })) as { events: unknown[] };
+  const { events } = await this.callOk("agent", "lomi_events_read", { workspaceId, limit: 200 });
   if (events.length === 0) throw configError("the events feed is empty: nothing to compare with the terminal's output");
   const carrying = events.filter((e) => JSON.stringify(e).includes(text));
   if (carrying.length > 0) throw violation(`the events feed carries terminal output: ${JSON.stringify(carrying)}`);

@@ -1,5 +1,6 @@
 import { When } from "@cucumber/cucumber";
 import { configError } from "../harness/harness-error.js";
+import { panelOf } from "./panel-targets.js";
 import type { LomiWorld } from "./world.js";
 
 /** The operationId Lomi itself saw for a named request: known even when the agent lost the reply. */
@@ -44,9 +45,7 @@ When("the user changes the layout of workspace {string}", async function (this: 
 });
 
 When("the runtime of the terminal/browser of {string} restarts", async function (this: LomiWorld, alias: string) {
-  const receipt = await this.settled(alias);
-  const panelId = receipt.result?.panelId;
-  if (typeof panelId !== "string") throw configError(`operation "${alias}" has no panelId in its result`);
+  const { panelId } = await panelOf(this, alias);
   await this.control.restartRuntime(panelId);
 });
 

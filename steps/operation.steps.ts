@@ -40,7 +40,7 @@ When(
 );
 
 async function runArgs(world: LomiWorld, agent: string, command: string, terminal: string, alias: string) {
-  const created = await world.settled(terminal);
+  const created = await world.settledAs(terminal, "lomi_terminal_create");
   const terminalSessionId = created.result?.terminalSessionId;
   if (typeof terminalSessionId !== "string") throw violation(`operation "${terminal}" has no terminalSessionId in its result: ${JSON.stringify(created)}`);
   const workspaceId = String(world.request(terminal).args.workspaceId);
@@ -68,7 +68,7 @@ When("the reply to {string} is lost", function (this: LomiWorld, alias: string) 
 When("{agent} retries {string}", async function (this: LomiWorld, agent: string, alias: string) {
   const r = this.request(alias);
   const reply = await this.call(agent, r.tool, r.args);
-  if (reply.envelope.status === "ok") r.operationId ??= (reply.envelope.data as { operation: { operationId: string } }).operation.operationId;
+  if (reply.envelope.status === "ok") r.operationId ??= this.receiptOf(reply).operationId;
 });
 
 When("{agent} retries {string} with {word} changed to {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, value: string) {
@@ -78,7 +78,7 @@ When("{agent} retries {string} with {word} changed to {string}", async function 
 
 When("{agent} retries {string} with {word} changed to the terminal session of {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, terminal: string) {
   const r = this.request(alias);
-  const session = (await this.settled(terminal)).result?.terminalSessionId;
+  const session = (await this.settledAs(terminal, "lomi_terminal_create")).result?.terminalSessionId;
   await this.call(agent, r.tool, { ...r.args, [field]: session });
 });
 
@@ -97,7 +97,7 @@ When("{agent} looks up {string} by its retry identity", async function (this: Lo
     tool,
     ...(args.projectId === undefined ? {} : { projectId: args.projectId }),
   });
-  if (reply.envelope.status === "ok") request.operationId ??= (reply.envelope.data as { operation: { operationId: string } }).operation.operationId;
+  if (reply.envelope.status === "ok") request.operationId ??= this.receiptOf(reply).operationId;
 });
 
 When("{agent} looks up {string} by its retry identity with projectId {string}", async function (this: LomiWorld, agent: string, alias: string, projectId: string) {
@@ -141,7 +141,7 @@ Then("the reply admits a new operation", function (this: LomiWorld) {
 async function replyReaching(world: LomiWorld, state: OperationState): Promise<{ state: string; effectState: string }> {
   const receipt = world.receiptOf();
   if (receipt.state === state) return receipt;
-  if (!canReach(receipt.state as OperationState, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${JSON.stringify(receipt)}`);
+  if (!canReach(receipt.state, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${JSON.stringify(receipt)}`);
   const alias = [...world.requests.entries()].find(([, r]) => r.operationId === receipt.operationId)?.[0];
   if (!alias) throw configError("the reply names an operation the scenario did not send under a name");
   return world.reading(alias, state);
@@ -167,7 +167,7 @@ Then("the read was not an MCP error", function (this: LomiWorld) {
 });
 
 Then("operation {string} carries a terminal session and a lease", async function (this: LomiWorld, alias: string) {
-  const { result } = await this.settled(alias);
+  const { result } = await this.settledAs(alias, "lomi_terminal_create");
   if (typeof result?.terminalSessionId !== "string" || typeof result?.leaseId !== "string") {
     throw violation(`the confirmed result must carry terminalSessionId and leaseId: ${JSON.stringify(result)}`);
   }
@@ -179,17 +179,17 @@ Then("operation {string} carries the error {code}", async function (this: LomiWo
 });
 
 Then("operation {string} reports exit code {int}", async function (this: LomiWorld, alias: string, exitCode: number) {
-  const receipt = await this.settled(alias);
+  const receipt = await this.settledAs(alias, "lomi_terminal_run");
   assert.equal(receipt.result?.exitCode, exitCode, `operation ${alias}: ${JSON.stringify(receipt)}`);
 });
 
 Then("the cancel outcome is {outcome}", function (this: LomiWorld, outcome: string) {
-  assert.equal((this.okData() as { outcome: string }).outcome, outcome);
+  assert.equal(this.dataOf("lomi_operation_cancel").outcome, outcome);
 });
 
 /** Where the broker may not have recorded yet what Lomi did (a cancellation Lomi honoured), either outcome is true. */
 Then("the cancel outcome is {outcome} or {outcome}", function (this: LomiWorld, one: string, other: string) {
-  const { outcome } = this.okData() as { outcome: string };
+  const { outcome } = this.dataOf("lomi_operation_cancel");
   if (outcome !== one && outcome !== other) throw violation(`the cancel outcome is ${outcome}, expected ${one} or ${other}`);
 });
 

@@ -1,19 +1,27 @@
 import { configError, violation } from "../harness/harness-error.js";
+import type { ReceiptOf } from "../protocol/tools/mutations.js";
 import type { SeenSnapshot } from "./panel-memory.js";
 import type { LomiWorld } from "./world.js";
 
-/** The panel an operation (a terminal create, a browser open) made, and the workspace it is in. */
-export async function panelOf(world: LomiWorld, alias: string): Promise<{ workspaceId: string; panelId: string; result: Record<string, unknown> }> {
-  const receipt = await world.settled(alias);
+/** The operations whose result names a panel: the ones that make one, and a launch in one. */
+const PANEL_OPERATIONS = ["lomi_terminal_create", "lomi_browser_open", "lomi_android_launch"] as const;
+
+/** The panel an operation made or acted in, and the workspace it is in. */
+function panelNamedBy(world: LomiWorld, alias: string, receipt: ReceiptOf<(typeof PANEL_OPERATIONS)[number]>) {
   const panelId = receipt.result?.panelId;
   if (typeof panelId !== "string") throw configError(`operation "${alias}" has no panelId in its result: ${JSON.stringify(receipt)}`);
-  return { workspaceId: String(world.request(alias).args.workspaceId), panelId, result: receipt.result! };
+  return { workspaceId: String(world.request(alias).args.workspaceId), panelId };
+}
+
+export async function panelOf(world: LomiWorld, alias: string): Promise<{ workspaceId: string; panelId: string }> {
+  return panelNamedBy(world, alias, await world.settledAs(alias, PANEL_OPERATIONS));
 }
 
 /** The browser an open made, at the runtime the agent knows of: the open's, or the one it read since. */
 export async function browserOf(world: LomiWorld, alias: string) {
-  const { workspaceId, panelId, result } = await panelOf(world, alias);
-  const browserGeneration = world.panelMemory.generations.get(alias) ?? result.browserGeneration;
+  const opened = await world.settledAs(alias, "lomi_browser_open");
+  const { workspaceId, panelId } = panelNamedBy(world, alias, opened);
+  const browserGeneration = world.panelMemory.generations.get(alias) ?? opened.result?.browserGeneration;
   if (typeof browserGeneration !== "string") throw configError(`operation "${alias}" has no browserGeneration in its result`);
   return { workspaceId, panelId, browserGeneration };
 }

@@ -11,7 +11,7 @@ import type { LomiWorld } from "./world.js";
 export async function fillPlaceholders(world: LomiWorld, agentName: string, text: string): Promise<Record<string, unknown>> {
   const filled = await fillText(world, agentName, text);
   try {
-    return JSON.parse(filled) as Record<string, unknown>;
+    return JSON.parse(filled);
   } catch (error) {
     throw configError(`the step's JSON is not valid after filling placeholders: ${(error as Error).message}\n${filled}`);
   }
@@ -42,7 +42,7 @@ async function valueOf(world: LomiWorld, agentName: string, name: string, arg: s
     case "op":
       return world.operationId(arg ?? "");
     case "session": {
-      const receipt = await world.settled(arg ?? "");
+      const receipt = await world.settledAs(arg ?? "", "lomi_terminal_create");
       const session = receipt.result?.terminalSessionId;
       if (typeof session !== "string") throw configError(`operation "${arg}" has no terminalSessionId in its result`);
       return session;
@@ -55,7 +55,7 @@ async function valueOf(world: LomiWorld, agentName: string, name: string, arg: s
     case "generation":
       return observedRuntime(world, arg ?? "");
     case "currentSession": {
-      const panelId = (await world.settled(arg ?? "")).result?.panelId;
+      const panelId = (await world.settledAs(arg ?? "", "lomi_terminal_create")).result?.panelId;
       if (typeof panelId !== "string") throw configError(`operation "${arg}" has no panelId in its result`);
       return observedRuntime(world, panelId);
     }

@@ -15,8 +15,7 @@ export async function ensurePaired(world: LomiWorld, agent: string): Promise<voi
 }
 
 export async function connectTo(world: LomiWorld, agent: string, workspaceId: string): Promise<void> {
-  const data = await world.callOk(agent, "lomi_connect", { workspaceId });
-  world.agent(agent).connects.set(workspaceId, data as never);
+  world.agent(agent).connects.set(workspaceId, await world.callOk(agent, "lomi_connect", { workspaceId }));
 }
 
 Given("the Lomi world {string}", async function (this: LomiWorld, name: string) {
@@ -34,7 +33,7 @@ Given("{agent} is connected to workspace {string}", async function (this: LomiWo
 
 When("{agent} connects to workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {
   const reply = await this.call(agent, "lomi_connect", { workspaceId });
-  if (reply.envelope.status === "ok") this.agent(agent).connects.set(workspaceId, reply.envelope.data as never);
+  if (reply.envelope.status === "ok") this.agent(agent).connects.set(workspaceId, this.dataOf("lomi_connect", reply));
 });
 
 When("the user approves the pending session of {agent}", async function (this: LomiWorld, agent: string) {

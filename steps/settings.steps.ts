@@ -2,12 +2,8 @@ import { When } from "@cucumber/cucumber";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 
-interface SettingsData {
-  sections: Record<string, { settingsRevision: string }>;
-}
-
 When("{agent} reads the settings in workspace {string}", async function (this: LomiWorld, agent: string, workspaceId: string) {
-  const { sections } = (await this.callOk(agent, "lomi_settings_read", { workspaceId })) as unknown as SettingsData;
+  const { sections } = await this.callOk(agent, "lomi_settings_read", { workspaceId });
   for (const [section, { settingsRevision }] of Object.entries(sections)) this.tokens.set(`settings.${section}`, settingsRevision);
 });
 

@@ -9,8 +9,9 @@ import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js"
 import { citedRules, loadRules } from "../harness/rules.js";
 import { CATALOGUE } from "../protocol/catalogue.js";
 import { CANCEL_OUTCOMES } from "../protocol/tools/operation.js";
-import { ERROR_CODES, type ErrorCode } from "../protocol/errors.js";
-import { EFFECT_STATES, OPERATION_STATES, type EffectState, type OperationState } from "../protocol/states.js";
+import { z } from "zod";
+import { ERROR_CODES } from "../protocol/errors.js";
+import { EFFECT_STATES, effectStateSchema, OPERATION_STATES, operationStateSchema } from "../protocol/states.js";
 import { DEFAULT_AGENT, LomiWorld } from "./world.js";
 
 setWorldConstructor(LomiWorld);
@@ -46,24 +47,26 @@ defineParameterType({
 /** One of these words exactly: a typo in a feature file is an undefined step (a configuration error), never a broker's fault. */
 const oneOf = (words: readonly string[]) => new RegExp([...words].sort((a, b) => b.length - a.length).join("|"));
 
-defineParameterType({ name: "state", regexp: oneOf(OPERATION_STATES), transformer: (s: string) => s as OperationState });
+defineParameterType({ name: "state", regexp: oneOf(OPERATION_STATES), transformer: (s: string) => operationStateSchema.parse(s) });
 
 /** A quoted list of states, e.g. "awaiting_user, running". */
 defineParameterType({
   name: "states",
   regexp: new RegExp(`"((?:${oneOf(OPERATION_STATES).source})(?:, (?:${oneOf(OPERATION_STATES).source}))*)"`),
-  transformer: (list: string) => list.split(", ") as OperationState[],
+  transformer: (list: string) => list.split(", ").map((s) => operationStateSchema.parse(s)),
 });
 
-defineParameterType({ name: "effect", regexp: oneOf(EFFECT_STATES), transformer: (s: string) => s as EffectState });
+defineParameterType({ name: "effect", regexp: oneOf(EFFECT_STATES), transformer: (s: string) => effectStateSchema.parse(s) });
 
-defineParameterType({ name: "code", regexp: oneOf(ERROR_CODES), transformer: (s: string) => s as ErrorCode });
+const errorCode = z.enum(ERROR_CODES);
+
+defineParameterType({ name: "code", regexp: oneOf(ERROR_CODES), transformer: (s: string) => errorCode.parse(s) });
 
 /** A quoted list of error codes, e.g. "NOT_FOUND or RETRY_EPOCH_INVALID". */
 defineParameterType({
   name: "codes",
   regexp: new RegExp(`"((?:${oneOf(ERROR_CODES).source})(?: or (?:${oneOf(ERROR_CODES).source}))*)"`),
-  transformer: (list: string) => list.split(" or ") as ErrorCode[],
+  transformer: (list: string) => list.split(" or ").map((s) => errorCode.parse(s)),
 });
 
 defineParameterType({ name: "outcome", regexp: oneOf(CANCEL_OUTCOMES), transformer: (s: string) => s });

@@ -29,7 +29,7 @@ Then("Lomi saved {string}, one file after the other", async function (this: Lomi
 });
 
 Then("operation {string} lists the saved files {string} and the unsaved files {string}", async function (this: LomiWorld, alias: string, saved: string, unsaved: string) {
-  const { result } = await this.settled(alias);
-  const paths = (files: unknown) => (files as Array<{ path: string }> | undefined)?.map((f) => f.path);
+  const { result } = await this.settledAs(alias, "lomi_workspace_close");
+  const paths = (files: Array<{ path: string }> | undefined) => files?.map((f) => f.path);
   assert.deepEqual({ saved: paths(result?.savedFiles), unsaved: paths(result?.unsavedFiles) }, { saved: list(saved), unsaved: list(unsaved) }, JSON.stringify(result));
 });

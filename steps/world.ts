@@ -9,12 +9,16 @@ import { makeAdapter } from "../harness/adapters/index.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
 import { configError, violation } from "../harness/harness-error.js";
 import type { Exchange, McpConnection, Reply } from "../harness/mcp-connection.js";
+import { contractData } from "../harness/reply-checks.js";
 import { runParametersSchema, type RunParameters } from "../harness/run-parameters.js";
 import type { SimControl } from "../harness/sim-control.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import type { Rule } from "../harness/rules.js";
 import { readWorldFile } from "../simulator/world-file.js";
 import { canReach, isSettled, type OperationState } from "../protocol/states.js";
+import type { ContractNamed, ToolName } from "../protocol/catalogue.js";
+import type { DataOf } from "../protocol/tool-contract.js";
+import { MUTATION_NAMES, type MutationName, type Receipt, type ReceiptOf } from "../protocol/tools/mutations.js";
 import { PanelMemory } from "./panel-memory.js";
 import { FileObservations } from "./file-observations.js";
 
@@ -27,11 +31,15 @@ const KEPT_EXCHANGES = 5;
 /** The broker's initialize answer is reported once per worker process. */
 let brokerIdentified = false;
 
+/** The data of a tool's ok reply, as its contract in the catalogue types it. */
+export type ToolData<N extends ToolName> = DataOf<ContractNamed<N>>;
+export type EventPage = ToolData<"lomi_events_read">;
+
 export interface Agent {
   name: string;
   connection: McpConnection | undefined;
   /** lomi_connect's data per workspace, the latest first. */
-  connects: Map<string, { retryEpoch: string; connectionId: string; projects: Array<{ projectId: string }> }>;
+  connects: Map<string, ToolData<"lomi_connect">>;
 }
 
 /** A request the scenario sent under a name, kept whole so it can be retried exactly. */
@@ -53,7 +61,11 @@ export interface NamedLease {
   dispatches: Map<string, string>;
 }
 
-type Receipt = { operationId: string; state: string; effectState: string; result: Record<string, unknown> | null; error: { code: string } | null; tool: string };
+/** The tools whose ok data carries an operation's receipt. */
+const RECEIPT_TOOLS = [...MUTATION_NAMES, "lomi_operation_get", "lomi_operation_lookup", "lomi_operation_cancel"] as const;
+const carriesReceipt = new Set<string>(RECEIPT_TOOLS);
+
+const isReceiptOf = <T extends MutationName>(receipt: Receipt, tool: T): receipt is ReceiptOf<T> => receipt.tool === tool;
 
 /** The scenario's world: the simulated Lomi, the broker under test, the agents and what they sent. */
 export class LomiWorld extends World<RunParameters> {
@@ -78,7 +90,7 @@ export class LomiWorld extends World<RunParameters> {
   readonly exchanges: Exchange[] = [];
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
-  lastEventPage: unknown;
+  lastEventPage: EventPage | undefined;
   /** Browser snapshots, runtimes and captures the agents saw. */
   readonly panelMemory = new PanelMemory();
   /** What the agents observed of files, directories and editor documents. */
@@ -188,20 +200,33 @@ export class LomiWorld extends World<RunParameters> {
     return { tool, args, raw: {}, envelope: { controlApiVersion: "1.0", status: "error", code: "NATIVE_UNAVAILABLE", message: "no reply: the broker died" } };
   }
 
-  /** Calls a tool that must succeed for the scenario to go on. */
-  async callOk(agentName: string, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const reply = await this.call(agentName, tool, args);
-    return this.okData(reply);
+  /** Calls a tool that must succeed for the scenario to go on; answers its data as the tool's contract types it. */
+  async callOk<N extends ToolName>(agentName: string, tool: N, args: Record<string, unknown>): Promise<ToolData<N>> {
+    return this.dataOf(tool, await this.call(agentName, tool, args));
   }
 
-  okData(reply: Reply | undefined = this.lastReply): Record<string, unknown> {
+  /** The data of an ok reply, whatever the tool; an error reply fails the step. */
+  okData(reply: Reply | undefined = this.lastReply): unknown {
     if (!reply) throw configError("no reply yet");
     const envelope: Envelope = reply.envelope;
     if (envelope.status !== "ok") {
       this.unverifiedError = undefined;
       throw violation(`${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${JSON.stringify(reply.args)}`);
     }
-    return envelope.data as Record<string, unknown>;
+    return envelope.data;
+  }
+
+  /**
+   * The data of an ok reply from one of these tools, parsed by that tool's contract before a step
+   * reads it: a broker's wrong-shaped reply fails the scenario naming the field, never reaches a step
+   * as a type it is not. A reply from another tool is the scenario's mistake.
+   */
+  dataOf<N extends ToolName>(tools: N | readonly N[], reply: Reply | undefined = this.lastReply): ToolData<N> {
+    if (!reply) throw configError("no reply yet");
+    const wanted: readonly N[] = typeof tools === "string" ? [tools] : tools;
+    const tool = wanted.find((t) => t === reply.tool);
+    if (!tool) throw configError(`the step reads a reply of ${wanted.join(" or ")}, but the reply is ${reply.tool}'s`);
+    return contractData(tool, this.okData(reply));
   }
 
   /**
@@ -227,27 +252,30 @@ export class LomiWorld extends World<RunParameters> {
     return why.map((r) => `\n${r.id}: ${r.title}${r.decision ? ` Decision: ${r.decision}` : ""}`).join("");
   }
 
-  /** Keeps the latest domainRevision any reply showed for a workspace. */
+  /** Keeps what ok replies showed: each workspace's latest domainRevision, panel runtimes, the states each operation was seen in. */
   private observe(reply: Reply): void {
     if (reply.envelope.status !== "ok") return;
     this.fileObservations.observe(reply);
-    const data = reply.envelope.data as Record<string, unknown>;
-    if (typeof data.workspaceId === "string" && typeof data.domainRevision === "string") this.revisions.set(data.workspaceId, data.domainRevision);
-    const op = data.operation as { operationId?: string; state?: OperationState; workspaceId?: string; result?: { domainRevision?: unknown } | null } | undefined;
-    if (op?.operationId && op.state) {
-      const seen = this.observedStates.get(op.operationId) ?? [];
-      if (seen.at(-1) !== op.state) seen.push(op.state);
-      this.observedStates.set(op.operationId, seen);
+    const { tool } = reply;
+    if (tool === "lomi_connect" || tool === "lomi_panel_list") {
+      const { workspaceId, domainRevision } = this.dataOf(tool, reply);
+      this.revisions.set(workspaceId, domainRevision);
     }
-    if (op?.workspaceId && typeof op.result?.domainRevision === "string") this.revisions.set(op.workspaceId, op.result.domainRevision);
-    if (Array.isArray(data.panels)) {
-      for (const p of data.panels as Array<{ panelId: string; terminalSessionId?: string | null; generation?: string | null }>) {
-        const runtime = p.terminalSessionId ?? p.generation;
+    if (tool === "lomi_panel_list") {
+      for (const p of this.dataOf(tool, reply).panels) {
+        const runtime = p.kind === "terminal" ? p.terminalSessionId : p.kind === "android" ? p.generation : null;
         if (runtime) this.runtimes.set(p.panelId, runtime);
       }
     }
-    if (Array.isArray(data.workspaces)) {
-      for (const w of data.workspaces as Array<{ workspaceId: string; domainRevision: string }>) this.revisions.set(w.workspaceId, w.domainRevision);
+    if (tool === "lomi_workspace_list") {
+      for (const w of this.dataOf(tool, reply).workspaces) this.revisions.set(w.workspaceId, w.domainRevision);
+    }
+    if (carriesReceipt.has(tool)) {
+      const op = this.receiptOf(reply);
+      const seen = this.observedStates.get(op.operationId) ?? [];
+      if (seen.at(-1) !== op.state) seen.push(op.state);
+      this.observedStates.set(op.operationId, seen);
+      if (op.result && "domainRevision" in op.result) this.revisions.set(op.workspaceId, op.result.domainRevision);
     }
   }
 
@@ -270,7 +298,7 @@ export class LomiWorld extends World<RunParameters> {
     const dies = this.deathExpected;
     const reply = await this.call(agentName, tool, args);
     const named: NamedRequest = { agent: agentName, tool, args, operationId: undefined };
-    if (!dies && reply.envelope.status === "ok") named.operationId = (reply.envelope.data as { operation: Receipt }).operation.operationId;
+    if (!dies && reply.envelope.status === "ok") named.operationId = this.receiptOf(reply).operationId;
     this.requests.set(alias, named);
     return reply;
   }
@@ -280,14 +308,15 @@ export class LomiWorld extends World<RunParameters> {
     return this.send(alias, agentName, tool, { workspaceId, ...args, retryEpoch: this.epochFor(agentName, workspaceId).retryEpoch, requestKey: `${tool}.${alias}` });
   }
 
+  /** The receipt an ok reply carries (an operation tool's admission, a read, a lookup, a cancel), and whether it was a duplicate. */
   receiptOf(reply: Reply | undefined = this.lastReply): Receipt & { duplicate?: boolean } {
-    const data = this.okData(reply) as { operation: Receipt; duplicate?: boolean };
-    return { ...data.operation, duplicate: data.duplicate };
+    const data = this.dataOf(RECEIPT_TOOLS, reply);
+    return { ...data.operation, duplicate: "duplicate" in data ? data.duplicate : undefined };
   }
 
   async readOperation(alias: string): Promise<Receipt> {
     const r = this.request(alias);
-    return this.receiptOf(await this.call(r.agent, "lomi_operation_get", { operationId: this.operationId(alias) }));
+    return (await this.callOk(r.agent, "lomi_operation_get", { operationId: this.operationId(alias) })).operation;
   }
 
   /** Reads an operation until `done` holds for its state or the run's --timeout-ms is spent; answers the last read. */
@@ -295,7 +324,7 @@ export class LomiWorld extends World<RunParameters> {
     const deadline = realNow() + this.run.timeoutMs;
     let pause = 5;
     let receipt = await this.readOperation(alias);
-    while (!done(receipt.state as OperationState) && realNow() < deadline) {
+    while (!done(receipt.state) && realNow() < deadline) {
       await sleep(Math.min(pause, Math.max(0, deadline - realNow())));
       pause = Math.min(pause * 2, 100);
       receipt = await this.readOperation(alias);
@@ -306,6 +335,20 @@ export class LomiWorld extends World<RunParameters> {
   /** Reads an operation until it settles: a broker may settle in the background, in its own time. */
   settled(alias: string): Promise<Receipt> {
     return this.readUntil(alias, isSettled);
+  }
+
+  /**
+   * Reads an operation sent to `tool` until it settles, its result typed by that tool's contract: a
+   * step that reads a result names the tool it expects.
+   */
+  async settledAs<T extends MutationName>(alias: string, tools: T | readonly T[]): Promise<ReceiptOf<T>> {
+    const wanted: readonly T[] = typeof tools === "string" ? [tools] : tools;
+    const { tool: sent } = this.request(alias);
+    const tool = wanted.find((t) => t === sent);
+    if (!tool) throw configError(`operation "${alias}" was sent to ${sent}; the step reads a result of ${wanted.join(" or ")}`);
+    const receipt = await this.settled(alias);
+    if (!isReceiptOf(receipt, tool)) throw violation(`operation "${alias}" was sent to ${tool}, but its receipt names ${receipt.tool}: ${JSON.stringify(receipt)}`);
+    return receipt;
   }
 
   /** Reads an operation until it shows `target` or can no longer reach it by legal transitions (protocol/states.ts). */

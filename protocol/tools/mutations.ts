@@ -34,11 +34,11 @@ export const MUTATIONS = [
 export type MutationName = (typeof MUTATIONS)[number]["name"];
 export const MUTATION_NAMES = MUTATIONS.map((m) => m.name) as [MutationName, ...MutationName[]];
 
-export const anyReceiptSchema = z.discriminatedUnion(
-  "tool",
-  MUTATIONS.map((m) => receiptSchema(m.name, m.result)) as unknown as [
-    ReturnType<typeof receiptSchema>,
-    ...ReturnType<typeof receiptSchema>[],
-  ],
-);
+/** Each operation tool's receipt schema, its result typed by the tool: `map` cannot say so itself. */
+type ReceiptSchemaOf<M> = M extends { name: infer N extends string; result: infer R extends z.ZodType } ? ReturnType<typeof receiptSchema<N, R>> : never;
+type ReceiptSchemas<T extends readonly unknown[]> = { -readonly [K in keyof T]: ReceiptSchemaOf<T[K]> };
+
+export const anyReceiptSchema = z.discriminatedUnion("tool", MUTATIONS.map((m) => receiptSchema(m.name, m.result)) as unknown as ReceiptSchemas<typeof MUTATIONS>);
 export type Receipt = z.infer<typeof anyReceiptSchema>;
+/** The receipt of one operation tool, its result typed by that tool's contract. */
+export type ReceiptOf<T extends MutationName> = Extract<Receipt, { tool: T }>;

@@ -9,13 +9,14 @@ import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, interceptInProcess } from "../../simulator/interception.js";
+import type { WorldSeed } from "../../protocol/control-api.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
-/** The reference broker against an approving simulated Lomi in this process, on a fresh store. */
-export async function startBroker(seed = 1) {
-  const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, seed);
+/** The reference broker against an approving simulated Lomi in this process (the default world, or `world`), on a fresh store under `parent`. */
+export async function startBroker(seed = 1, world: WorldSeed = readWorldFile(), parent = os.tmpdir()) {
+  const host = new SimulatorHost({ ...world, autoApprovePairings: true }, seed);
   interceptInProcess(simulatorHandlers(host));
-  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-test-"));
+  const dir = mkdtempSync(path.join(parent, "lomi-test-"));
   const storePath = path.join(dir, "receipts.sqlite");
   const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath, seed });
   return {
