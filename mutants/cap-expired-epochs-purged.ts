@@ -1,11 +1,21 @@
-import type Database from "better-sqlite3";
-import { ReceiptStore, type StoredEpoch } from "../reference-broker/receipt-store.js";
-import { overriding } from "./doctored-store.js";
+import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
+import type { StoredEpoch } from "../reference-broker/receipt-store.js";
+import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Mutant } from "./mutant.js";
 
-/** Housekeeping nobody asked for: expired retry epochs deleted whenever the store is touched. */
-function purgeExpired(store: ReceiptStore, now: number): void {
-  (store as unknown as { db: Database.Database }).db.prepare("DELETE FROM retry_epochs WHERE expires_at <= ?").run(now);
+/** Housekeeping nobody asked for: expired retry epochs go whenever the store is read or written (a reconcile that removes no receipt). */
+class PurgingStore extends DelegatingReceiptStore {
+  private purge(now: number): void {
+    this.inner.reconcile(now, Number.MIN_SAFE_INTEGER, "", []);
+  }
+  override status(now: number) {
+    this.purge(now);
+    return super.status(now);
+  }
+  override insertEpoch(epoch: StoredEpoch) {
+    this.purge(epoch.issuedAt);
+    super.insertEpoch(epoch);
+  }
 }
 
 export const capExpiredEpochsPurged: Mutant = {
@@ -15,19 +25,9 @@ export const capExpiredEpochsPurged: Mutant = {
   defect: "expired retry epochs are deleted by housekeeping whenever the store is read or written, instead of staying until deliberate maintenance",
   needs: "own-store",
   parts: {
-    openStore: (file, now) => {
-      const opened = ReceiptStore.open(file, now);
-      const store = overriding(opened.store, {
-        status(this: ReceiptStore, at: number) {
-          purgeExpired(this, at);
-          return ReceiptStore.prototype.status.call(this, at);
-        },
-        insertEpoch(this: ReceiptStore, epoch: StoredEpoch) {
-          purgeExpired(this, epoch.issuedAt);
-          return ReceiptStore.prototype.insertEpoch.call(this, epoch);
-        },
-      });
-      return { ...opened, store };
+    openStore: (file, now, _native, options) => {
+      const opened = openSqliteStore(file, now, options);
+      return { ...opened, store: new PurgingStore(opened.store) };
     },
   },
 };
