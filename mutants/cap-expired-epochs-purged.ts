@@ -3,18 +3,29 @@ import type { StoredEpoch } from "../reference-broker/receipt-store.js";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Mutant } from "./mutant.js";
 
-/** Housekeeping nobody asked for: expired retry epochs go whenever the store is read or written (a reconcile that removes no receipt). */
+/**
+ * Housekeeping nobody asked for: expired retry epochs go whenever the store is read or written.
+ * Through the store's own interface: a reconcile that removes no receipt deletes the expired epochs
+ * nothing refers to, and the expired ones receipts still name are hidden from then on.
+ */
 class PurgingStore extends DelegatingReceiptStore {
+  private purgedAt = Number.NEGATIVE_INFINITY;
   private purge(now: number): void {
+    this.purgedAt = Math.max(this.purgedAt, now);
     this.inner.reconcile(now, Number.MIN_SAFE_INTEGER, "", []);
   }
   override status(now: number) {
     this.purge(now);
-    return super.status(now);
+    const s = super.status(now);
+    return { ...s, retryEpochs: { ...s.retryEpochs, count: s.retryEpochs.count - s.retryEpochs.expired, expired: 0 } };
   }
   override insertEpoch(epoch: StoredEpoch) {
     this.purge(epoch.issuedAt);
     super.insertEpoch(epoch);
+  }
+  override epoch(retryEpoch: string) {
+    const found = super.epoch(retryEpoch);
+    return found && found.expiresAt <= this.purgedAt ? undefined : found;
   }
 }
 
