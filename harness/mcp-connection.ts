@@ -46,7 +46,7 @@ export class McpConnection {
     } catch (error) {
       const reason = because(explain); // before close: closing kills a broker process, and that is not why
       await client.close().catch(() => undefined);
-      throw violation(`the broker did not complete MCP initialize (timeout ${timeoutMs} ms): ${(error as Error).message}${reason}`);
+      throw violation(`the broker did not complete MCP initialize (timeout ${timeoutMs} ms): ${causeOf(error)}${reason}`);
     }
     return new McpConnection(client, clientName, timeoutMs, explain);
   }
@@ -57,8 +57,12 @@ export class McpConnection {
     return info && { name: info.name, version: info.version };
   }
 
-  listTools(): Promise<PublishedTools> {
-    return this.client.listTools(undefined, { timeout: this.timeoutMs }) as Promise<PublishedTools>;
+  async listTools(): Promise<PublishedTools> {
+    try {
+      return (await this.client.listTools(undefined, { timeout: this.timeoutMs })) as PublishedTools;
+    } catch (error) {
+      throw violation(`tools/list did not answer (timeout ${this.timeoutMs} ms): ${causeOf(error)}${because(this.explain)}`);
+    }
   }
 
   /** Calls a tool and checks the reply's envelope (the ENV rules) before anyone reads it. */
@@ -74,7 +78,7 @@ export class McpConnection {
     try {
       raw = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs })) as RawToolResult;
     } catch (error) {
-      const message = `${tool} did not answer with a tool result (timeout ${this.timeoutMs} ms): ${(error as Error).message}${because(this.explain)}`;
+      const message = `${tool} did not answer with a tool result (timeout ${this.timeoutMs} ms): ${causeOf(error)}${because(this.explain)}`;
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
       return { error: message };
     }
@@ -85,6 +89,15 @@ export class McpConnection {
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
   }
+}
+
+/** A transport error with what lies under it: "fetch failed" alone does not say a socket was reset or refused. */
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  if (!cause) return error.message;
+  const code = (cause as { code?: unknown }).code;
+  return `${error.message} (${typeof code === "string" ? `${code}: ` : ""}${cause.message})`;
 }
 
 function because(explain: Explain): string {
