@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds an image of the reference broker FROM scratch: no registry is needed. The node binary and
-# the shared libraries ldd names are copied in, with the kit and its node_modules (links followed).
+# the shared libraries ldd names are copied in, with the compiled broker and node_modules (links followed).
 # The image is labelled with a hash of its sources; an image with the same hash is not rebuilt.
 # Usage: .ci/build-broker-image.sh [IMAGE]   (default lomi-reference-broker:local)
 set -euo pipefail
@@ -23,7 +23,12 @@ for object in "$node_bin" $(find -L node_modules -name '*.node' -type f); do
     cp -L --parents "$lib" "$root"
   done
 done
-cp -rL package.json package-lock.json tsconfig.json bin protocol reference-broker simulator fixtures node_modules "$root/app/"
+# The broker runs compiled: dist/ is brought up to date, and the image gets the broker's part of it and
+# no TypeScript, so bin/lomi-broker.js runs dist/ (bin/compiled.js) and never transpiles at a start.
+node --input-type=module -e 'const { buildIsFresh } = await import("./bin/compiled.js"); process.exit(buildIsFresh() ? 0 : 1)' || node scripts/build.mjs
+mkdir -p "$root/app/dist"
+cp -rL package.json package-lock.json bin fixtures node_modules "$root/app/"
+cp -rL dist/built-at dist/protocol dist/reference-broker dist/simulator "$root/app/dist/"
 cat > "$ctx/Dockerfile" <<DOCKERFILE
 FROM scratch
 COPY rootfs/ /

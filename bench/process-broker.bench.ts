@@ -22,7 +22,7 @@ const extra = [...stdio.perScenario]
   .sort((a, b) => b.extra - a.extra);
 const total = extra.reduce((n, e) => n + e.extra, 0);
 process.stdout.write(`scenarios costing most over stdio (ms over their in-process run; ${(total / 1000).toFixed(1)} s in all):\n`);
-for (const e of extra.slice(0, 12)) process.stdout.write(`  ${String(Math.round(e.extra)).padStart(7)} ms  (${Math.round(e.ms)} ms) ${e.name}\n`);
+for (const e of extra.slice(0, 20)) process.stdout.write(`  ${String(Math.round(e.extra)).padStart(7)} ms  (${Math.round(e.ms)} ms) ${e.name}\n`);
 process.stdout.write(
   `ratios: stdio / in-process ${(stdio.seconds / inProcess.seconds).toFixed(2)}x (goal ≤ 3); ` +
     `stdio --parallel 2 / --parallel 1 ${(stdio2.seconds / stdio.seconds).toFixed(2)}x (goal < 1)\n`,

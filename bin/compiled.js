@@ -37,9 +37,12 @@ function survey(dir) {
 /**
  * Whether dist/ was built from the sources as they are: no file is newer than the build, and as
  * many files compile as it compiled (one added or removed since changes the count). Folder times
- * are not used: npm pack and tar do not keep them.
+ * are not used: npm pack and tar do not keep them. A kit that ships dist/ and none of the sources
+ * runs dist/.
  */
 export function buildIsFresh() {
+  // Shipped without its TypeScript (the broker's image): there is nothing the build could lag behind.
+  if (!SOURCE_DIRS.some((dir) => existsSync(path.join(ROOT, dir)))) return existsSync(BUILD_STAMP);
   let stamp;
   try {
     stamp = { at: statSync(BUILD_STAMP).mtimeMs, count: Number(readFileSync(BUILD_STAMP, "utf8").trim()) };

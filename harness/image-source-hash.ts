@@ -6,8 +6,8 @@ import { KIT_ROOT } from "../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
 
-/** What the reference broker's image is built from (node_modules is pinned by package-lock.json). */
-export const IMAGE_SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "bin", "protocol", "reference-broker", "simulator", "fixtures"];
+/** What the reference broker's image is built from, compiler included (node_modules is pinned by package-lock.json). */
+export const IMAGE_SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "scripts/build.mjs", "bin", "protocol", "reference-broker", "simulator", "fixtures"];
 
 function files(relative: string): string[] {
   const full = path.join(ROOT, relative);

@@ -19,12 +19,28 @@ const runSalt = randomInt(2 ** 31);
 
 /** Serves the simulated Lomi on 127.0.0.1:port, or says plainly why it cannot. */
 export async function serveSimulatorOn(port: number, world: WorldSeed, seed: number): Promise<RunningServer> {
+  return (await serveHost(port, new SimulatorHost(world, seed))).server;
+}
+
+async function serveHost(port: number, host: SimulatorHost): Promise<ServedHost> {
   try {
-    return await serveHandlers(simulatorHandlers(new SimulatorHost(world, seed)), port);
+    return { host, server: await serveHandlers(simulatorHandlers(host), port) };
   } catch (error) {
     throw configError(`the simulated Lomi cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another --native-port`);
   }
 }
+
+interface ServedHost {
+  host: SimulatorHost;
+  server: RunningServer;
+}
+
+/**
+ * The next scenario's simulated Lomi on a fresh port, served ahead of that scenario so that a broker
+ * can be started against it early (a warm spare, harness/adapters/warm-spare.ts). The scenario
+ * resets it to its own world and seed when it takes it: the same as a new one.
+ */
+let ahead: Promise<ServedHost> | undefined;
 
 /** The simulated Lomi of one scenario: in this process through msw, or on a real 127.0.0.1 port. */
 export class SimulatorFixture {
@@ -41,7 +57,10 @@ export class SimulatorFixture {
       return new SimulatorFixture(IN_PROCESS_ORIGIN, seed, undefined);
     }
     if (placement.kind === "fresh-port") {
-      const server = await serveSimulatorOn(0, world, seed);
+      const next = ahead ?? serveHost(0, new SimulatorHost(world, seed));
+      ahead = undefined;
+      const { host, server } = await next;
+      host.reset(world, seed);
       return new SimulatorFixture(server.url, seed, server);
     }
     // A broker that is already running keeps its bridge: the same simulator starts each scenario afresh.
@@ -64,9 +83,16 @@ export class SimulatorFixture {
     await this.server?.close();
   }
 
+  /** The URL the next fresh-port scenario's simulated Lomi will have; it is served from now on. */
+  static async nextFreshUrl(world: WorldSeed): Promise<string> {
+    ahead ??= serveHost(0, new SimulatorHost(world, 0));
+    return (await ahead).server.url;
+  }
+
   static async closeShared(): Promise<void> {
-    const servers = [...shared.values()];
+    const servers = [...shared.values(), ...(ahead ? [ahead.then((a) => a.server)] : [])];
     shared.clear();
+    ahead = undefined;
     for (const s of servers) await (await s.catch(() => undefined))?.close();
   }
 }

@@ -1,11 +1,32 @@
-import type Database from "better-sqlite3";
-import { ReceiptStore, type StoredEpoch } from "../reference-broker/receipt-store.js";
-import { overriding } from "./doctored-store.js";
+import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
+import type { StoredEpoch } from "../reference-broker/receipt-store.js";
+import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Mutant } from "./mutant.js";
 
-/** Housekeeping nobody asked for: expired retry epochs deleted whenever the store is touched. */
-function purgeExpired(store: ReceiptStore, now: number): void {
-  (store as unknown as { db: Database.Database }).db.prepare("DELETE FROM retry_epochs WHERE expires_at <= ?").run(now);
+/**
+ * Housekeeping nobody asked for: expired retry epochs go whenever the store is read or written.
+ * Through the store's own interface: a reconcile that removes no receipt deletes the expired epochs
+ * nothing refers to, and the expired ones receipts still name are hidden from then on.
+ */
+class PurgingStore extends DelegatingReceiptStore {
+  private purgedAt = Number.NEGATIVE_INFINITY;
+  private purge(now: number): void {
+    this.purgedAt = Math.max(this.purgedAt, now);
+    this.inner.reconcile(now, Number.MIN_SAFE_INTEGER, "", []);
+  }
+  override status(now: number) {
+    this.purge(now);
+    const s = super.status(now);
+    return { ...s, retryEpochs: { ...s.retryEpochs, count: s.retryEpochs.count - s.retryEpochs.expired, expired: 0 } };
+  }
+  override insertEpoch(epoch: StoredEpoch) {
+    this.purge(epoch.issuedAt);
+    super.insertEpoch(epoch);
+  }
+  override epoch(retryEpoch: string) {
+    const found = super.epoch(retryEpoch);
+    return found && found.expiresAt <= this.purgedAt ? undefined : found;
+  }
 }
 
 export const capExpiredEpochsPurged: Mutant = {
@@ -15,19 +36,9 @@ export const capExpiredEpochsPurged: Mutant = {
   defect: "expired retry epochs are deleted by housekeeping whenever the store is read or written, instead of staying until deliberate maintenance",
   needs: "own-store",
   parts: {
-    openStore: (file, now) => {
-      const opened = ReceiptStore.open(file, now);
-      const store = overriding(opened.store, {
-        status(this: ReceiptStore, at: number) {
-          purgeExpired(this, at);
-          return ReceiptStore.prototype.status.call(this, at);
-        },
-        insertEpoch(this: ReceiptStore, epoch: StoredEpoch) {
-          purgeExpired(this, epoch.issuedAt);
-          return ReceiptStore.prototype.insertEpoch.call(this, epoch);
-        },
-      });
-      return { ...opened, store };
+    openStore: (file, now, _native, options) => {
+      const opened = openSqliteStore(file, now, options);
+      return { ...opened, store: new PurgingStore(opened.store) };
     },
   },
 };

@@ -1,17 +1,6 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { SETTLED_STATES } from "../protocol/states.js";
-import type { ReceiptStore } from "../reference-broker/receipt-store.js";
-
-/**
- * The real store with some methods replaced. A Proxy, so the store's own code calls the replacements
- * too (`this` is the proxy): replacing receiptCount turns off the capacity check inside reserve.
- */
-export function overriding(store: ReceiptStore, overrides: Partial<Record<keyof ReceiptStore, unknown>>): ReceiptStore {
-  return new Proxy(store, {
-    get: (target, key, receiver) => (key in overrides ? overrides[key as keyof ReceiptStore] : Reflect.get(target, key, receiver)),
-  });
-}
 
 export interface UnfinishedRow {
   operation_id: string;

@@ -1,4 +1,4 @@
-import { ReceiptStore } from "../reference-broker/receipt-store.js";
+import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import { withStoreFile, type UnfinishedRow } from "./doctored-store.js";
 import type { Mutant } from "./mutant.js";
 
@@ -9,9 +9,9 @@ export const durReplayAfterRestart: Mutant = {
   defect: "on restart, every operation left unfinished is dispatched to Lomi again under its old permit",
   needs: "crash",
   parts: {
-    openStore: async (file, now, native) => {
+    openStore: async (file, now, native, options) => {
       const unfinished = withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} ORDER BY rowid`).all() as UnfinishedRow[]) ?? [];
-      const opened = ReceiptStore.open(file, now);
+      const opened = openSqliteStore(file, now, options);
       for (const r of unfinished) {
         await native
           .dispatch(

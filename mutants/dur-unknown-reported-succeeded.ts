@@ -1,4 +1,4 @@
-import { ReceiptStore } from "../reference-broker/receipt-store.js";
+import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import { withStoreFile } from "./doctored-store.js";
 import type { Mutant } from "./mutant.js";
 
@@ -9,9 +9,9 @@ export const durUnknownReportedSucceeded: Mutant = {
   defect: "on restart, operations left unfinished are recorded succeeded with their effect complete, where the truth is unknown",
   needs: "crash",
   parts: {
-    openStore: (file, now) => {
+    openStore: (file, now, _native, options) => {
       withStoreFile(file, (db, where) => db.prepare(`UPDATE receipts SET state = 'succeeded', effect_state = 'complete' WHERE ${where}`).run());
-      return ReceiptStore.open(file, now);
+      return openSqliteStore(file, now, options);
     },
   },
 };

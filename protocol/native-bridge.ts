@@ -67,8 +67,10 @@ export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.stri
 export type DispatchPermit = z.infer<typeof permitSchema>;
 
 const target = { pairingId: id, tool: z.string(), workspaceId: id, projectId: id, args: z.record(z.string(), z.unknown()) };
-export const checkRequest = z.strictObject(target);
-export const checkReply = z.strictObject({ ok: z.literal(true) });
+/** `withNow`: the reply also carries Lomi's clock, saving an admission its own clock call (bridge 1.1; older brokers omit it). */
+export const checkRequest = z.strictObject({ ...target, withNow: z.literal(true).optional() });
+export const checkReply = z.strictObject({ ok: z.literal(true), now: z.number().int().nonnegative().optional() });
+export type CheckReply = z.infer<typeof checkReply>;
 export const dispatchRequest = z.strictObject({ ...target, permit: permitSchema });
 export const operationRef = z.strictObject({ operationId: id });
 

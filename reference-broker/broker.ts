@@ -1,9 +1,13 @@
 import { seededRandom, type Random } from "../protocol/ports.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
+import { FailingReservations } from "./failing-reservations.js";
 import { BrokerCrashed, FaultHooks, type FaultPoint } from "./fault-hooks.js";
+import type { LomiClock } from "./lomi-clock.js";
+import type { NativeBridge } from "./native-bridge.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
-import { ReceiptStore } from "./receipt-store.js";
+import { DEFAULT_STORE_LIMITS, type OpenedStore, type ReceiptStore, type StoreLimits } from "./receipt-store.js";
+import { openSqliteStore, type SqliteStoreOptions } from "./sqlite-receipt-store.js";
 import { InputHistories } from "./input-histories.js";
 import { BrokerSession } from "./session.js";
 
@@ -13,8 +17,11 @@ import { BrokerSession } from "./session.js";
  * makes other choices the rules allow, so the suite can be shown to pass it. The reference broker passes none.
  */
 export interface BrokerParts {
-  /** Opens the receipt store (default ReceiptStore.open); may wrap or doctor it. */
-  openStore?: (file: string, now: number, native: NativeClient) => ReturnType<typeof ReceiptStore.open> | Promise<ReturnType<typeof ReceiptStore.open>>;
+  /**
+   * Opens the receipt store (default openSqliteStore with `options`); may wrap it in a
+   * DelegatingReceiptStore that changes some of its answers, or doctor the file first.
+   */
+  openStore?: (file: string, now: number, native: NativeBridge, options: Required<SqliteStoreOptions>) => OpenedStore | Promise<OpenedStore>;
   /** Makes the session of one MCP connection (default BrokerSession); may rewrite arguments or replies. */
   session?: (core: BrokerCore, clientName: () => string) => BrokerSession;
   /** Other legal choices where the rules leave one open (variants/); the rest stay REFERENCE_POLICY's. */
@@ -29,6 +36,10 @@ export interface BrokerOptions {
   /** Seeds operation IDs, epochs and connection IDs, so a run can be replayed. */
   seed: number;
   fetch?: Fetch;
+  /** How the broker reaches Lomi; by default HTTP to `nativeUrl` through `fetch`. */
+  native?: NativeBridge;
+  /** Receipts and retry epochs the store admits (default 4,096 each, the source's limits). */
+  limits?: StoreLimits;
   parts?: BrokerParts;
   /** Fault hooks to arm (LOMI_BROKER_FAULTS). */
   faults?: FaultPoint[];
@@ -40,7 +51,7 @@ export interface BrokerOptions {
 export interface BrokerCore {
   readonly instanceId: string;
   readonly random: Random;
-  readonly native: NativeClient;
+  readonly native: NativeBridge;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
   /** Ordered-input histories: in memory, so a restart forgets them. */
@@ -52,7 +63,7 @@ export interface BrokerCore {
 export class Broker implements BrokerCore {
   readonly instanceId: string;
   readonly random: Random;
-  readonly native: NativeClient;
+  readonly native: NativeBridge;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
   readonly inputs = new InputHistories();
@@ -61,7 +72,7 @@ export class Broker implements BrokerCore {
   readonly recovered: number;
   private readonly parts: BrokerParts;
 
-  private constructor(random: Random, native: NativeClient, store: ReceiptStore, recovered: number, options: BrokerOptions, policy: BrokerPolicy) {
+  private constructor(random: Random, native: NativeBridge, store: ReceiptStore, recovered: number, options: BrokerOptions, policy: BrokerPolicy) {
     this.parts = options.parts ?? {};
     this.policy = policy;
     this.random = random;
@@ -75,16 +86,21 @@ export class Broker implements BrokerCore {
         this.close();
         throw new BrokerCrashed(point);
       });
-    this.engine = new OperationEngine(store, native, random, this.instanceId, new FaultHooks(options.faults ?? [], crash), policy);
+    const clock: LomiClock = native;
+    this.engine = new OperationEngine(store, native, clock, random, this.instanceId, new FaultHooks(options.faults ?? [], crash), policy);
   }
 
   static async start(options: BrokerOptions): Promise<Broker> {
-    const native = new NativeClient(options.nativeUrl, options.fetch);
+    const native = options.native ?? new NativeClient(options.nativeUrl, options.fetch);
     // Recovery stamps its transitions with Lomi's time when Lomi answers; the store must open regardless.
     const now = await native.now().catch(() => Date.now());
     const policy: BrokerPolicy = { ...REFERENCE_POLICY, ...options.parts?.policy };
-    const open = options.parts?.openStore ?? ((file: string, at: number) => ReceiptStore.open(file, at, policy.storeLock));
-    const { store, recovered, openings } = await open(options.storePath, now, native);
+    const open = options.parts?.openStore ?? ((file, at, _native, storeOptions) => openSqliteStore(file, at, storeOptions));
+    const opened = await open(options.storePath, now, native, { lock: policy.storeLock, limits: options.limits ?? DEFAULT_STORE_LIMITS });
+    const { recovered, openings } = opened;
+    const faults = options.faults ?? [];
+    // The fail-reserve hook is a decorator: the production store knows nothing of faults.
+    const store = faults.includes("fail-reserve") ? new FailingReservations(opened.store) : opened.store;
     // Each opening of a store is a new instance with new identifiers, even under the same seed.
     const random = seededRandom((options.seed * 7919 + openings) >>> 0, policy.ids);
     return new Broker(random, native, store, recovered, options, policy);

@@ -6,6 +6,7 @@ import { LomiError } from "../protocol/errors.js";
 import type { ClockMode } from "../simulator/lomi-clock.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
+import { DEFAULT_STORE_LIMITS } from "./receipt-store.js";
 import { isLoopback } from "./http-guard.js";
 import { connectMcpServer } from "./mcp-server.js";
 import { LineStdioTransport } from "./stdio-transport.js";
@@ -24,6 +25,8 @@ Options:
   --port N             port for --transport http (default: $LOMI_MCP_PORT, else 3333; 0 picks a free one)
   --host ADDR          address for --transport http (default 127.0.0.1); any other needs a token
   --token T            bearer token every HTTP request must carry (default: $LOMI_BROKER_TOKEN)
+  --store-limit N      receipts, and retry epochs, the store admits before RESOURCE_EXHAUSTED
+                       (default: $LOMI_STORE_LIMIT, else 4096, the limit the rules name; conformance runs use 4096)
   --seed N             seeds identifiers so a run can be replayed (default: $LOMI_SEED, else random; printed to stderr)
   --simulate           embed the simulated Lomi in this process: nothing else needs to run
   --approve-pairings   with --simulate: the simulated user approves every pairing at once
@@ -35,7 +38,7 @@ Options:
                        (0 picks a free one), e.g. for lomi-sim clock advance 24h --url URL
   -h, --help           this text
 
-Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_SEED, LOMI_BROKER_TOKEN as above; LOMI_BROKER_FAULTS arms fault
+Environment: LOMI_NATIVE_URL, LOMI_STORE_PATH, LOMI_STORE_LIMIT, LOMI_SEED, LOMI_BROKER_TOKEN as above; LOMI_BROKER_FAULTS arms fault
 hooks for durability tests (comma-separated: fail-reserve, crash-after-reserve, crash-after-dispatch,
 crash-before-settle; each fires once).
 
@@ -58,6 +61,7 @@ async function main(parts: BrokerParts): Promise<void> {
         host: { type: "string", default: "127.0.0.1" },
         token: { type: "string" },
         seed: { type: "string" },
+        "store-limit": { type: "string" },
         simulate: { type: "boolean", default: false },
         "approve-pairings": { type: "boolean", default: false },
         world: { type: "string" },
@@ -84,6 +88,10 @@ async function main(parts: BrokerParts): Promise<void> {
   const seedText = values.seed ?? process.env.LOMI_SEED;
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
   if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${seedText}`);
+
+  const limitText = values["store-limit"] ?? process.env.LOMI_STORE_LIMIT ?? String(DEFAULT_STORE_LIMITS.receipts);
+  const storeLimit = Number(limitText);
+  if (!Number.isInteger(storeLimit) || storeLimit < 1) fail(`--store-limit must be a positive integer, not ${limitText}`);
 
   let nativeUrl = values["native-url"] ?? process.env.LOMI_NATIVE_URL;
   let storePath = values.store ?? process.env.LOMI_STORE_PATH;
@@ -122,7 +130,7 @@ async function main(parts: BrokerParts): Promise<void> {
     process.kill(process.pid, "SIGKILL");
     throw new Error("unreachable: SIGKILL did not end the process");
   };
-  const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts });
+  const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
   // Handlers first: a SIGTERM the moment the ready line appears must still close the store.
   let closeTransport = async (): Promise<void> => undefined;
   const stop = async () => {

@@ -35,19 +35,8 @@ export class FaultHooks {
     this.armed = new Set(points);
   }
 
-  static none(): FaultHooks {
-    return new FaultHooks([], (point) => {
-      throw new BrokerCrashed(point);
-    });
-  }
-
-  /** Whether the point was armed; disarms it. */
-  take(point: FaultPoint): boolean {
-    return this.armed.delete(point);
-  }
-
-  /** Crashes here if this crash point is armed. */
+  /** Crashes here if this crash point is armed; disarms it. (fail-reserve is a store decorator, FailingReservations.) */
   crashAt(point: Exclude<FaultPoint, "fail-reserve">): void {
-    if (this.take(point)) this.crash(point);
+    if (this.armed.delete(point)) this.crash(point);
   }
 }

@@ -11,6 +11,7 @@ import {
   nativeProgress,
   observeReply,
   pairingReply,
+  type CheckReply,
   type DispatchPermit,
   type InputRequest,
   type NativeProgress,
@@ -22,18 +23,12 @@ import type { RuntimeRef } from "../protocol/tools/input.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
 
+import type { NativeBridge, NativeTarget } from "./native-bridge.js";
+
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
-export interface NativeTarget {
-  pairingId: string;
-  tool: string;
-  workspaceId: string;
-  projectId: string;
-  args: Record<string, unknown>;
-}
-
-/** The port through which the broker reaches Lomi. Every native effect goes through `dispatch`. */
-export class NativeClient {
+/** The native bridge over HTTP + JSON: the reference broker's way to Lomi, in another process or this one. */
+export class NativeClient implements NativeBridge {
   constructor(
     private readonly baseUrl: string,
     private readonly fetchImpl: Fetch = (input, init) => fetch(input, init),
@@ -103,8 +98,8 @@ export class NativeClient {
     return this.call(NATIVE_PATHS.input, request, inputReply);
   }
 
-  async check(target: NativeTarget): Promise<void> {
-    await this.call(NATIVE_PATHS.check, target, checkReply);
+  check(target: NativeTarget): Promise<CheckReply> {
+    return this.call(NATIVE_PATHS.check, { ...target, withNow: true }, checkReply);
   }
 
   /** NATIVE_UNAVAILABLE here means the reply was lost: the effect may or may not have happened. */

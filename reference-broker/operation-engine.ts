@@ -5,7 +5,9 @@ import { canTransition, isSettled } from "../protocol/states.js";
 import type { OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { FaultHooks } from "./fault-hooks.js";
-import type { NativeClient } from "./native-client.js";
+import { GroupCommit } from "./group-commit.js";
+import type { LomiClock } from "./lomi-clock.js";
+import type { NativeBridge } from "./native-bridge.js";
 import type { ReceiptStore, StoredEpoch, StoredReceipt } from "./receipt-store.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 
@@ -33,15 +35,27 @@ export class OperationEngine {
   private readonly settleDue = new Map<string, number>();
   /** Background settlements still to fire: cleared at close, so none reads a closed store. */
   private readonly settleTimers = new Set<NodeJS.Timeout>();
+  /** Concurrent admissions share one durable write of their reservations. */
+  private readonly commits: GroupCommit;
 
   constructor(
     private readonly store: ReceiptStore,
-    private readonly native: NativeClient,
+    private readonly native: NativeBridge,
+    private readonly clock: LomiClock,
     private readonly random: Random,
     private readonly brokerInstanceId: string,
     private readonly hooks: FaultHooks,
     private readonly policy: BrokerPolicy = REFERENCE_POLICY,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(store);
+  }
+
+  /** Lomi's clock says the epoch's 24 hours are over. */
+  private refuseExpired(epoch: StoredEpoch, now: number): void {
+    if (now >= epoch.expiresAt) {
+      throw new LomiError("RETRY_EPOCH_EXPIRED", `This retryEpoch expired at ${new Date(epoch.expiresAt).toISOString()}; call lomi_connect for a new one.`, { field: "retryEpoch" });
+    }
+  }
 
   private epochWorkspace(epoch: StoredEpoch, workspaceId: string): void {
     if (epoch.workspaceId !== workspaceId) {
@@ -101,22 +115,24 @@ export class OperationEngine {
     if (epoch.brokerInstanceId !== this.brokerInstanceId || epoch.connectionId !== who.connectionId) {
       throw new LomiError("RETRY_EPOCH_INVALID", "This retryEpoch belongs to an earlier broker instance or another connection and grants no new submission; call lomi_connect.", { field: "retryEpoch" });
     }
-    const now = await this.native.now();
-    if (now >= epoch.expiresAt) {
-      throw new LomiError("RETRY_EPOCH_EXPIRED", `This retryEpoch expired at ${new Date(epoch.expiresAt).toISOString()}; call lomi_connect for a new one.`, { field: "retryEpoch" });
-    }
     const target = { pairingId: who.pairingId, tool: contract.name, workspaceId, projectId, args };
+    let now: number;
     try {
-      await this.native.check(target);
+      // Lomi's time rides on the check's reply: one native round trip fewer per admission.
+      const checked = await this.native.check(target);
+      now = checked.now ?? (await this.clock.now());
     } catch (error) {
+      // An expired epoch is the answer whatever the validators said, as when time was read before the check.
+      const at = await this.clock.now().catch(() => undefined);
+      if (at !== undefined) this.refuseExpired(epoch, at);
       // An identical request admitted meanwhile may have moved the world this one was decided on: its receipt answers both.
       const racer = this.store.byKey(receiptKey);
       if (racer) return this.answerPrior(racer, fingerprint);
       throw error;
     }
+    this.refuseExpired(epoch, now);
 
-    if (this.hooks.take("fail-reserve")) this.store.failNextReservation = true;
-    const { receipt, inserted } = this.store.reserve({
+    const receipt: StoredReceipt = {
       operationId: this.random.id("op-"),
       receiptKey,
       fingerprint,
@@ -134,12 +150,15 @@ export class OperationEngine {
       error: null,
       createdAt: now,
       updatedAt: now,
-    });
-    if (!inserted) return this.answerPrior(receipt, fingerprint);
-    this.settleLater(receipt);
+    };
+    // Durable before anything is dispatched; claimed (running) in the same write when nothing on its target is ahead.
+    const { receipt: reserved, inserted } = await this.commits.reserve({ receipt, claim: this.policy.recordRunning === "before-dispatch" });
+    if (!inserted) return this.answerPrior(reserved, fingerprint);
+    this.settleLater(reserved);
     this.hooks.crashAt("crash-after-reserve");
-    await this.pump(receipt.serializeKey, now);
-    return { receipt: this.store.byId(receipt.operationId)!, duplicate: false };
+    if (reserved.state === "running") return { receipt: await this.send(reserved, now), duplicate: false };
+    await this.pump(reserved.serializeKey, now);
+    return { receipt: this.store.byId(reserved.operationId)!, duplicate: false };
   }
 
   private async answerPrior(prior: StoredReceipt, fingerprint: string): Promise<Admission> {
@@ -164,7 +183,7 @@ export class OperationEngine {
     const pending = this.store.unsettledOn(serializeKey);
     const head = pending[0];
     if (!head || head.state !== "queued") return;
-    await this.dispatch(head, now ?? (await this.native.now()));
+    await this.dispatch(head, now ?? (await this.clock.now()));
   }
 
   /**
@@ -197,7 +216,15 @@ export class OperationEngine {
     // The claim: recording running first makes this caller the only one to dispatch (compare-and-set);
     // otherwise the receipt stays queued until Lomi says how the work goes, claimed in memory meanwhile.
     const claimed = this.policy.recordRunning === "before-dispatch" ? this.store.transition(queued, "running", {}, now) : queued;
-    if (!claimed) return;
+    if (claimed) await this.send(claimed, now);
+  }
+
+  /**
+   * Sends the dispatch of a receipt this caller has claimed, and records what Lomi answers (a
+   * settlement at once included). While it is in flight nobody else writes the receipt, so the
+   * claimed copy is current: no re-read.
+   */
+  private async send(claimed: StoredReceipt, now: number): Promise<StoredReceipt> {
     let done!: () => void;
     this.inFlight.set(claimed.operationId, new Promise<void>((resolve) => (done = resolve)));
     let progress: NativeProgress;
@@ -207,21 +234,19 @@ export class OperationEngine {
         { operationId: claimed.operationId, receiptKey: claimed.receiptKey, fingerprint: claimed.fingerprint },
       );
     } catch (error) {
-      const current = this.store.byId(claimed.operationId)!;
-      if (error instanceof LomiError && error.code === "NATIVE_UNAVAILABLE") {
-        // The reply was lost: the effect may exist. Stay running and ask Lomi later.
-        this.store.transition(current, "running", { effectState: "unknown" }, now);
-        return;
-      }
+      // The reply was lost: the effect may exist. Stay running and ask Lomi later.
+      const lost = error instanceof LomiError && error.code === "NATIVE_UNAVAILABLE";
       const e = error instanceof LomiError ? error : new LomiError("NATIVE_FAILURE", String(error));
-      this.store.transition(current, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
-      return;
+      const recorded = lost
+        ? this.store.transition(claimed, "running", { effectState: "unknown" }, now)
+        : this.store.transition(claimed, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
+      return recorded ?? this.store.byId(claimed.operationId)!;
     } finally {
       this.inFlight.delete(claimed.operationId);
       done();
     }
     this.hooks.crashAt("crash-after-dispatch");
-    this.apply(this.store.byId(claimed.operationId)!, progress, now);
+    return this.apply(claimed, progress, now);
   }
 
   /** Asks Lomi where a dispatched operation stands, and records what it says. */
@@ -233,7 +258,7 @@ export class OperationEngine {
     } catch {
       return r; // Lomi unreachable: nothing learned, nothing assumed.
     }
-    const now = await this.native.now().catch(() => r.updatedAt);
+    const now = await this.clock.now().catch(() => r.updatedAt);
     if (progress.phase === "settled") this.hooks.crashAt("crash-before-settle");
     return this.apply(this.store.byId(r.operationId)!, progress, now);
   }
@@ -281,7 +306,7 @@ export class OperationEngine {
     await this.inFlight.get(r0.operationId);
     const r = await this.refresh(this.store.byId(r0.operationId) ?? r0);
     if (isSettled(r.state)) return { outcome: "already_settled", receipt: r };
-    const now = await this.native.now();
+    const now = await this.clock.now();
     if (r.state === "queued") {
       const cancelled = this.store.transition(r, "cancelled", { effectState: "none" }, now);
       if (cancelled) {

@@ -94,9 +94,9 @@ export function bridgeHandlers(host: SimulatorHost): HttpHandler[] {
       if (isFileQuery(query)) return observeFiles(sim(), pairingId, query);
       return observeBook(sim(), pairingId, query);
     }),
-    post(NATIVE_PATHS.check, checkRequest, (b) => {
+    post(NATIVE_PATHS.check, checkRequest, ({ withNow, ...b }) => {
       sim().check(b);
-      return { ok: true };
+      return withNow ? { ok: true, now: sim().now() } : { ok: true };
     }),
     post(NATIVE_PATHS.dispatch, dispatchRequest, (b) => {
       const { progress, loseReply } = sim().dispatch(b);

@@ -5,6 +5,21 @@ import { configError, violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
 
 const FILL_TIMEOUT_MS = 600_000;
+/**
+ * Calls in flight while filling the retry epochs: one at a time, the fill waits a whole round trip
+ * per epoch (over stdio, most of a minute for 4,096); in flight, the broker works while the harness
+ * checks replies.
+ */
+const FILL_IN_FLIGHT = 24;
+
+/** Runs `fill(i)` for every i in [from, to), at most FILL_IN_FLIGHT at a time; the first failure ends it. */
+async function fillInFlight(from: number, to: number, fill: (i: number) => Promise<unknown>): Promise<void> {
+  let next = from;
+  const lane = async () => {
+    while (next < to) await fill(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(FILL_IN_FLIGHT, Math.max(0, to - from)) }, lane));
+}
 
 /** Filling the store, or counting what it holds, assumes it holds this scenario's records only. */
 const requireOwnStore = (world: LomiWorld) => requireCapability(world.adapter, "own-store");
@@ -32,6 +47,9 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
   if (typeof terminalSessionId !== "string") throw violation(`the fill terminal has no session: ${JSON.stringify(created)}`);
   const { retryEpoch } = this.epochFor(agent, workspaceId);
   const { receipts } = await status(this, agent);
+  // One at a time: the commands then settle as fast as they come, and the full store holds settled
+  // receipts a reconciliation may remove. In flight, thousands queued on the one terminal: the fill
+  // took longer and ended with unfinished receipts, which a reconciliation keeps.
   for (let i = receipts.count; i < receipts.limit; i++) {
     this.okData(await this.call(agent, "lomi_terminal_run", { workspaceId, terminalSessionId, command: "true", retryEpoch, requestKey: `fill-${i}` }));
   }
@@ -41,7 +59,7 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
 
 Given("{agent} has filled the retry epochs through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
   const { retryEpochs } = await status(this, agent);
-  for (let i = retryEpochs.count; i < retryEpochs.limit; i++) this.okData(await this.call(agent, "lomi_connect", { workspaceId: "ws-alpha" }));
+  await fillInFlight(retryEpochs.count, retryEpochs.limit, async () => this.okData(await this.call(agent, "lomi_connect", { workspaceId: "ws-alpha" })));
   const after = await status(this, agent);
   assert.equal(after.retryEpochs.count, after.retryEpochs.limit, "the epochs should now be at their limit");
 });

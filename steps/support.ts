@@ -1,5 +1,6 @@
 import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
 import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
+import { discardSpare } from "../harness/adapters/warm-spare.js";
 import { HarnessError } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, type FailureContext } from "../harness/report/failure-context.js";
 import { HARNESS_FAULT } from "../harness/report/scenario-results.js";
@@ -109,5 +110,6 @@ After(async function (this: LomiWorld, { result }) {
 });
 
 AfterAll(async function () {
+  await discardSpare(); // before the simulators: the spare broker talks to one
   await SimulatorFixture.closeShared();
 });

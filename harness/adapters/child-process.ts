@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
+import { prepareSpare, takeSpare } from "./warm-spare.js";
 
 /** Splits a command line on spaces, keeping "quoted words" together. */
 export function splitCommand(command: string): string[] {
@@ -23,7 +25,8 @@ export function brokerEnvironment(w: Pick<BrokerWiring, "nativeUrl" | "storePath
 /**
  * A broker started as a child process speaking MCP over stdio. A crash is a real SIGKILL of its
  * process group; a restart starts the same command on the same store file. One process serves one
- * connection.
+ * connection. A scenario's first process was started while the scenario before it ran (a warm
+ * spare, on a store of its own): the broker's start-up is then off the scenario's path.
  */
 export class ChildProcessAdapter implements BrokerAdapter {
   readonly description: string;
@@ -35,6 +38,10 @@ export class ChildProcessAdapter implements BrokerAdapter {
   /** stderr of every process this scenario started, in order. */
   private readonly stderr: string[] = [];
   private starts = 0;
+  /** A broker process started ahead for this scenario (a warm spare), until the first connect takes it. */
+  private ready: StdioProcessTransport | undefined;
+  /** The store directory that came with the spare: this adapter removes it. */
+  private spareStoreDir: string | undefined;
 
   constructor(
     private readonly command: string,
@@ -46,7 +53,24 @@ export class ChildProcessAdapter implements BrokerAdapter {
   }
 
   async start(wiring: BrokerWiring): Promise<void> {
-    this.wiring = wiring;
+    if (this.wiring) {
+      // A new instance with other fault hooks armed: on the store this scenario already has.
+      this.wiring = { ...wiring, storePath: this.wiring.storePath };
+      await this.ready?.close(); // started without these hooks
+      this.ready = undefined;
+      return;
+    }
+    const spare = await takeSpare(this.command, wiring.nativeUrl);
+    this.wiring = spare ? { ...wiring, storePath: spare.storePath } : wiring;
+    this.ready = spare?.transport;
+    this.spareStoreDir = spare?.storeDir;
+    if (spare) this.starts++;
+    prepareSpare(this.command, wiring.seed, (w) => this.launcher(brokerEnvironment(w, 0)));
+  }
+
+  private launcher(environment: Record<string, string>): StdioProcessTransport {
+    const [cmd, ...args] = splitCommand(this.command);
+    return new StdioProcessTransport(cmd!, args, environment);
   }
 
   private environment(): Record<string, string> {
@@ -55,8 +79,9 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   async connect(clientName: string): Promise<McpConnection> {
     if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
-    const [cmd, ...args] = splitCommand(this.command);
-    const transport = new StdioProcessTransport(cmd!, args, this.environment());
+    // The scenario's first broker was started ahead, while the scenario before it ran.
+    const transport = this.ready ?? this.launcher(this.environment());
+    this.ready = undefined;
     this.transport = transport;
     try {
       this.connection = await McpConnection.open(transport, clientName, this.timeoutMs, () => transport.explain());
@@ -82,6 +107,9 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   async stop(): Promise<void> {
     await this.crash();
+    await this.ready?.close(); // a spare the scenario never connected to
+    this.ready = undefined;
+    if (this.spareStoreDir) rmSync(this.spareStoreDir, { recursive: true, force: true });
   }
 
   /** A second process on the same store must exit on its own, saying why; one still running after the timeout was not refused. */

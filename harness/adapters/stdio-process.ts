@@ -54,7 +54,18 @@ export class StdioProcessTransport implements Transport {
     private readonly env: Record<string, string>,
   ) {}
 
+  private launched: Promise<void> | undefined;
+
+  /** Starts the broker process; MCP begins when the client connects. A warm spare is launched long before that. */
+  launch(): Promise<void> {
+    return (this.launched ??= this.spawnBroker());
+  }
+
   async start(): Promise<void> {
+    await this.launch();
+  }
+
+  private async spawnBroker(): Promise<void> {
     const child = spawn(this.command, this.args, { env: this.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));

@@ -15,6 +15,13 @@ if (noEngine) process.stderr.write(`container test ${noEngine}\n`);
 test("the suite runs against the reference broker's image, crash, fault-hook and two-agent scenarios included, and leaves no container", { skip: noEngine }, () => {
   const build = spawnSync(".ci/build-broker-image.sh", [IMAGE], { encoding: "utf8" });
   assert.equal(build.status, 0, `building ${IMAGE}: ${build.stderr}`);
+  // The image ships the compiled broker and no TypeScript: its bin runs dist/, never tsx.
+  const compiled = spawnSync(
+    "docker",
+    ["run", "--rm", "--entrypoint", "/usr/local/bin/node", IMAGE, "--input-type=module", "-e", 'import { existsSync } from "node:fs"; import { buildIsFresh, SOURCE_DIRS } from "/app/bin/compiled.js"; console.log(buildIsFresh(), SOURCE_DIRS.filter((d) => existsSync(`/app/${d}`)).length)'],
+    { encoding: "utf8" },
+  );
+  assert.equal(compiled.stdout.trim(), "true 0", compiled.stderr);
   const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-image-"));
   const run = spawnSync(
     process.execPath,

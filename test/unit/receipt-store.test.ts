@@ -4,7 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import { LomiError } from "../../protocol/errors.js";
-import { ReceiptStore, type StoredReceipt } from "../../reference-broker/receipt-store.js";
+import { MemoryReceiptStore } from "../../reference-broker/memory-receipt-store.js";
+import type { ReceiptStore, StoredReceipt, StoreLimits } from "../../reference-broker/receipt-store.js";
+import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 
 let dir: string;
 let file: string;
@@ -37,38 +39,93 @@ function receipt(n: number, overrides: Partial<StoredReceipt> = {}): StoredRecei
   };
 }
 
-test("a reservation is returned, not duplicated, for the same key", () => {
-  const { store } = ReceiptStore.open(file, 0);
-  assert.equal(store.reserve(receipt(1)).inserted, true);
-  const again = store.reserve({ ...receipt(1), operationId: "op-other" });
-  assert.equal(again.inserted, false);
-  assert.equal(again.receipt.operationId, "op-1");
-  assert.equal(store.receiptCount(), 1);
-  store.close();
-});
+const reserve = (store: ReceiptStore, r: StoredReceipt, claim = false) => {
+  const [outcome] = store.reserveAll([{ receipt: r, claim }]);
+  if (!outcome || "refused" in outcome) throw outcome?.refused ?? new Error("no outcome");
+  return outcome;
+};
 
-test("transitions are compare-and-set: a stale writer loses, an illegal move is refused", () => {
-  const { store } = ReceiptStore.open(file, 0);
-  const { receipt: queued } = store.reserve(receipt(1));
-  const running = store.transition(queued, "running", {}, 2000);
-  assert.equal(running?.state, "running");
-  assert.equal(store.transition(queued, "cancelled", {}, 2001), undefined, "a writer that read queued must lose");
-  const done = store.transition(running!, "succeeded", { effectState: "complete" }, 2002)!;
-  assert.equal(store.transition(done, "failed", {}, 2003), undefined, "settled is final");
-  assert.equal(store.byId("op-1")?.state, "succeeded");
-  store.close();
-});
+// The same rules hold for the SQLite store and for the in-memory one the engine's unit tests use.
+const STORES: Array<[string, (limits?: StoreLimits) => ReceiptStore]> = [
+  ["sqlite", (limits) => openSqliteStore(file, 0, { limits }).store],
+  ["memory", (limits) => new MemoryReceiptStore(limits)],
+];
+
+for (const [kind, open] of STORES) {
+  test(`${kind}: a reservation is returned, not duplicated, for the same key`, () => {
+    const store = open();
+    assert.equal(reserve(store, receipt(1)).inserted, true);
+    const again = reserve(store, { ...receipt(1), operationId: "op-other" });
+    assert.equal(again.inserted, false);
+    assert.equal(again.receipt.operationId, "op-1");
+    assert.equal(store.status(0).receipts.count, 1);
+    store.close();
+  });
+
+  test(`${kind}: transitions are compare-and-set: a stale writer loses, an illegal move is refused`, () => {
+    const store = open();
+    const { receipt: queued } = reserve(store, receipt(1));
+    const running = store.transition(queued, "running", {}, 2000);
+    assert.equal(running?.state, "running");
+    assert.equal(store.transition(queued, "cancelled", {}, 2001), undefined, "a writer that read queued must lose");
+    const done = store.transition(running!, "succeeded", { effectState: "complete" }, 2002)!;
+    assert.equal(store.transition(done, "failed", {}, 2003), undefined, "settled is final");
+    assert.equal(store.byId("op-1")?.state, "succeeded");
+    store.close();
+  });
+
+  test(`${kind}: one batch of reservations: each claimed only with nothing ahead on its target, one past the limit refused alone`, () => {
+    const store = open({ receipts: 3, epochs: 3 });
+    const outcomes = store.reserveAll([
+      { receipt: receipt(1), claim: true },
+      { receipt: receipt(2), claim: true }, // same target as op-1: waits queued
+      { receipt: receipt(3, { serializeKey: "terminalSessionId:t2" }), claim: true },
+      { receipt: receipt(4, { serializeKey: "terminalSessionId:t3" }), claim: true },
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => ("refused" in o ? o.refused.code : o.receipt.state)),
+      ["running", "queued", "running", "RESOURCE_EXHAUSTED"],
+    );
+    assert.deepEqual(store.byId("op-1")?.state, "running", "the claim is stored, not only answered");
+    assert.equal(store.byId("op-4"), undefined);
+    const events = store.events("pair-1", "ws", 0, 100).events.filter((e) => e.operationId === "op-1");
+    assert.deepEqual(events.map((e) => [e.previousState, e.state]), [[null, "queued"], ["queued", "running"]], "the claim is its own event after queued");
+    store.close();
+  });
+
+  test(`${kind}: events page by cursor, each transition once and in order`, () => {
+    const store = open();
+    for (let i = 1; i <= 3; i++) reserve(store, receipt(i));
+    const page1 = store.events("pair-1", "ws", 0, 2);
+    assert.deepEqual(page1.events.map((e) => e.operationId), ["op-1", "op-2"]);
+    assert.equal(page1.hasMore, true);
+    const page2 = store.events("pair-1", "ws", page1.events.at(-1)!.sequence, 2);
+    assert.deepEqual(page2.events.map((e) => e.operationId), ["op-3"]);
+    assert.equal(page2.hasMore, false);
+    assert.deepEqual(store.events("pair-2", "ws", 0, 10).events, [], "another pairing sees nothing");
+    store.close();
+  });
+
+  test(`${kind}: the epoch limit is a parameter`, () => {
+    const store = open({ receipts: 5, epochs: 1 });
+    const epoch = (n: number) => ({ retryEpoch: `epoch-${n}`, pairingId: "pair-1", brokerInstanceId: "b", connectionId: "c", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: 1 });
+    store.insertEpoch(epoch(1));
+    assert.throws(() => store.insertEpoch(epoch(2)), (e: unknown) => e instanceof LomiError && e.code === "RESOURCE_EXHAUSTED" && /holds 1 retry epochs/.test(e.message));
+    assert.deepEqual(store.status(1).retryEpochs, { count: 1, limit: 1, expired: 1 });
+    store.close();
+  });
+}
 
 test("reopening turns every unfinished operation into outcome_unknown and keeps settled ones", () => {
-  const first = ReceiptStore.open(file, 0).store;
-  first.reserve(receipt(1));
-  const r2 = first.reserve(receipt(2)).receipt;
+  const first = openSqliteStore(file, 0).store;
+  reserve(first, receipt(1));
+  const r2 = reserve(first, receipt(2)).receipt;
   first.transition(first.transition(r2, "running", {}, 1)!, "succeeded", { effectState: "complete", result: { ok: true } }, 2);
-  const r3 = first.reserve(receipt(3)).receipt;
+  const r3 = reserve(first, receipt(3)).receipt;
   first.transition(r3, "running", { effectState: "partial" }, 3);
   first.close();
 
-  const { store, recovered } = ReceiptStore.open(file, 99);
+  const { store, recovered } = openSqliteStore(file, 99);
   assert.equal(recovered, 2);
   assert.deepEqual([store.byId("op-1")?.state, store.byId("op-1")?.effectState], ["outcome_unknown", "unknown"]);
   assert.deepEqual([store.byId("op-3")?.state, store.byId("op-3")?.effectState], ["outcome_unknown", "unknown"]);
@@ -80,31 +137,19 @@ test("reopening turns every unfinished operation into outcome_unknown and keeps 
 });
 
 test("a second broker instance cannot open a store in use", () => {
-  const { store } = ReceiptStore.open(file, 0);
+  const { store } = openSqliteStore(file, 0);
   assert.throws(
-    () => ReceiptStore.open(file, 0),
+    () => openSqliteStore(file, 0),
     (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE" && /in use by another broker/.test(e.message),
   );
   store.close();
-  ReceiptStore.open(file, 0).store.close();
+  openSqliteStore(file, 0).store.close();
 });
 
 test("an unwritable store location is a typed STORE_UNAVAILABLE", () => {
   assert.throws(
-    () => ReceiptStore.open(path.join(dir, "missing-dir", "x.sqlite"), 0),
+    () => openSqliteStore(path.join(dir, "missing-dir", "x.sqlite"), 0),
     (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE",
   );
 });
 
-test("events page by cursor, each transition once and in order", () => {
-  const { store } = ReceiptStore.open(file, 0);
-  for (let i = 1; i <= 3; i++) store.reserve(receipt(i));
-  const page1 = store.events("pair-1", "ws", 0, 2);
-  assert.deepEqual(page1.events.map((e) => e.operationId), ["op-1", "op-2"]);
-  assert.equal(page1.hasMore, true);
-  const page2 = store.events("pair-1", "ws", page1.events.at(-1)!.sequence, 2);
-  assert.deepEqual(page2.events.map((e) => e.operationId), ["op-3"]);
-  assert.equal(page2.hasMore, false);
-  assert.deepEqual(store.events("pair-2", "ws", 0, 10).events, [], "another pairing sees nothing");
-  store.close();
-});

@@ -6,7 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import { LomiError } from "../../protocol/errors.js";
-import { ReceiptStore } from "../../reference-broker/receipt-store.js";
+import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "../../reference-broker/store-file-check.js";
 
 const V0_FIXTURE = new URL("../fixtures/stores/unversioned-v0.sqlite", import.meta.url);
@@ -22,7 +22,7 @@ function assertRefused(file: string, reason: string, says: RegExp) {
   const dir = path.dirname(file);
   const before = { bytes: digest(file), entries: readdirSync(dir).sort() };
   assert.throws(
-    () => ReceiptStore.open(file, NOW),
+    () => openSqliteStore(file, NOW),
     (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE" && e.details?.reason === reason && e.message.includes(file) && says.test(e.message),
   );
   assert.equal(digest(file), before.bytes, "the file changed");
@@ -52,7 +52,7 @@ test("another application's database, even one with a receipts table, is refused
 test("a store from a newer kit is refused without a byte changed", () => {
   const dir = scratch();
   const file = path.join(dir, "receipts.sqlite");
-  ReceiptStore.open(file, NOW).store.close();
+  openSqliteStore(file, NOW).store.close();
   sqliteFile(file, (db) => db.pragma(`user_version = ${STORE_SCHEMA_VERSION + 1}`));
   assertRefused(file, "newer", new RegExp(`schema version ${STORE_SCHEMA_VERSION + 1}, newer than this broker's ${STORE_SCHEMA_VERSION}`));
 });
@@ -79,19 +79,19 @@ test("a damaged store (truncated, garbage, a text file) is refused with no -wal 
 
 test("a new store records its application id and schema version", () => {
   const file = path.join(scratch(), "receipts.sqlite");
-  ReceiptStore.open(file, NOW).store.close();
+  openSqliteStore(file, NOW).store.close();
   const db = new Database(file, { readonly: true });
   assert.equal(db.pragma("application_id", { simple: true }), STORE_APPLICATION_ID);
   assert.equal(db.pragma("user_version", { simple: true }), STORE_SCHEMA_VERSION);
   assert.equal((db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: number }).value, STORE_SCHEMA_VERSION);
   db.close();
-  ReceiptStore.open(file, NOW).store.close(); // and it opens again as ours
+  openSqliteStore(file, NOW).store.close(); // and it opens again as ours
 });
 
 test("a store written before stores had a version is migrated and keeps its receipts", () => {
   const file = path.join(scratch(), "receipts.sqlite");
   copyFileSync(V0_FIXTURE, file);
-  const { store } = ReceiptStore.open(file, NOW);
+  const { store } = openSqliteStore(file, NOW);
   const receipt = store.byId("op-5sec0e7n9alr");
   assert.equal(receipt?.state, "succeeded");
   assert.equal(receipt?.requestKey, "v0-create");
@@ -100,13 +100,13 @@ test("a store written before stores had a version is migrated and keeps its rece
   assert.equal(db.pragma("application_id", { simple: true }), STORE_APPLICATION_ID);
   assert.equal(db.pragma("user_version", { simple: true }), STORE_SCHEMA_VERSION);
   db.close();
-  assert.equal(ReceiptStore.open(file, NOW).store.byId("op-5sec0e7n9alr")?.state, "succeeded");
+  assert.equal(openSqliteStore(file, NOW).store.byId("op-5sec0e7n9alr")?.state, "succeeded");
 });
 
 test("an empty file becomes a new store", () => {
   const file = path.join(scratch(), "receipts.sqlite");
   writeFileSync(file, "");
-  const { store } = ReceiptStore.open(file, NOW);
-  assert.equal(store.receiptCount(), 0);
+  const { store } = openSqliteStore(file, NOW);
+  assert.equal(store.status(NOW).receipts.count, 0);
   store.close();
 });

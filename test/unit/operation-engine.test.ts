@@ -1,0 +1,198 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LomiError } from "../../protocol/errors.js";
+import { seededRandom } from "../../protocol/ports.js";
+import { terminalRun } from "../../protocol/tools/terminal.js";
+import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
+import { DelegatingReceiptStore } from "../../reference-broker/delegating-store.js";
+import { FailingReservations } from "../../reference-broker/failing-reservations.js";
+import { BrokerCrashed, FaultHooks, type FaultPoint } from "../../reference-broker/fault-hooks.js";
+import { MemoryReceiptStore } from "../../reference-broker/memory-receipt-store.js";
+import { OperationEngine } from "../../reference-broker/operation-engine.js";
+import type { ReceiptStore, Reservation } from "../../reference-broker/receipt-store.js";
+import { FakeLomi } from "../support/fake-lomi.js";
+
+const DAY = 24 * 3_600_000;
+const who = { pairingId: "pair-1", connectionId: "conn-1" };
+const settled = { phase: "settled", state: "succeeded", effectState: "complete", result: { terminalSessionId: "term-1", processStarted: true, exitCode: 0 }, error: null } as const;
+
+function run(requestKey: string, extra: Record<string, unknown> = {}) {
+  return { workspaceId: "ws", terminalSessionId: "term-1", command: "npm test", retryEpoch: "epoch-1", requestKey, ...extra };
+}
+
+/** An engine on the in-memory store and a scripted Lomi, with one epoch issued to `who`. */
+function engine(options: { store?: ReceiptStore; faults?: FaultPoint[] } = {}) {
+  const lomi = new FakeLomi();
+  const store = options.store ?? new MemoryReceiptStore();
+  store.insertEpoch({ retryEpoch: "epoch-1", pairingId: "pair-1", brokerInstanceId: "broker-1", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY });
+  const hooks = new FaultHooks(options.faults ?? [], (point) => {
+    throw new BrokerCrashed(point);
+  });
+  const e = new OperationEngine(store, lomi, lomi, seededRandom(1), "broker-1", hooks, REFERENCE_POLICY);
+  return { engine: e, lomi, store, admit: (args: Record<string, unknown>) => e.admit(who, terminalRun, args) };
+}
+
+const codeOf = (code: string) => (e: unknown) => e instanceof LomiError && e.code === code;
+
+/** Counts the store's writes of reservations, to see admissions share one. */
+class CountingStore extends DelegatingReceiptStore {
+  writes: number[] = [];
+  override reserveAll(reservations: readonly Reservation[]) {
+    this.writes.push(reservations.length);
+    return super.reserveAll(reservations);
+  }
+}
+
+test("an admission is durable and claimed before its one dispatch, and answers running: admission, not completion", async () => {
+  const { admit, lomi, store } = engine();
+  const { receipt, duplicate } = await admit(run("k1"));
+  assert.equal(duplicate, false);
+  assert.equal(receipt.state, "running");
+  assert.equal(lomi.dispatched.length, 1);
+  assert.equal(lomi.dispatched[0]!.permit.operationId, receipt.operationId);
+  assert.deepEqual(store.events("pair-1", "ws", 0, 10).events.map((e) => e.state), ["queued", "running"]);
+  assert.equal(lomi.clockReads, 0, "Lomi's time came with the check's reply");
+});
+
+test("without the time on the check's reply, the engine reads Lomi's clock once", async () => {
+  const { admit, lomi } = engine();
+  lomi.nowOnCheck = false;
+  lomi.time = 5_000;
+  const { receipt } = await admit(run("k1"));
+  assert.equal(lomi.clockReads, 1);
+  assert.equal(receipt.createdAt, 5_000);
+});
+
+test("a dispatch Lomi settles at once is recorded settled in the admission's reply", async () => {
+  const { admit, lomi, store } = engine();
+  lomi.dispatchAnswer = settled;
+  const { receipt } = await admit(run("k1"));
+  assert.deepEqual([receipt.state, receipt.effectState], ["succeeded", "complete"]);
+  assert.deepEqual(store.byId(receipt.operationId), receipt);
+});
+
+test("a running operation settles when a read learns Lomi's settlement", async () => {
+  const { engine: e, admit, lomi } = engine();
+  const { receipt } = await admit(run("k1"));
+  lomi.statusAnswer = settled;
+  const after = await e.refresh(receipt);
+  assert.deepEqual([after.state, after.result?.exitCode], ["succeeded", 0]);
+  assert.equal(lomi.dispatched.length, 1);
+});
+
+test("the same identity and arguments answer the prior operation and dispatch nothing", async () => {
+  const { admit, lomi } = engine();
+  const first = await admit(run("k1"));
+  const again = await admit(run("k1"));
+  assert.equal(again.duplicate, true);
+  assert.equal(again.receipt.operationId, first.receipt.operationId);
+  assert.equal(lomi.dispatched.length, 1);
+});
+
+test("changed arguments under a known identity are IDEMPOTENCY_CONFLICT and leave the original untouched", async () => {
+  const { admit, lomi, store } = engine();
+  const first = await admit(run("k1"));
+  await assert.rejects(admit(run("k1", { command: "npm run build" })), codeOf("IDEMPOTENCY_CONFLICT"));
+  assert.equal(lomi.dispatched.length, 1);
+  assert.deepEqual(store.byId(first.receipt.operationId), first.receipt);
+});
+
+test("epochs: unknown, another connection's, another instance's and expired ones grant no submission", async () => {
+  const { engine: e, admit, lomi, store } = engine();
+  await assert.rejects(admit(run("k1", { retryEpoch: "epoch-unknown" })), codeOf("RETRY_EPOCH_INVALID"));
+  await assert.rejects(e.admit({ ...who, connectionId: "conn-2" }, terminalRun, run("k2")), codeOf("RETRY_EPOCH_INVALID"));
+  store.insertEpoch({ retryEpoch: "epoch-old", pairingId: "pair-1", brokerInstanceId: "broker-0", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY });
+  await assert.rejects(admit(run("k3", { retryEpoch: "epoch-old" })), codeOf("RETRY_EPOCH_INVALID"));
+  lomi.time = DAY;
+  await assert.rejects(admit(run("k4")), codeOf("RETRY_EPOCH_EXPIRED"));
+  lomi.checkRefusal = new LomiError("STALE_RUNTIME", "restarted");
+  await assert.rejects(admit(run("k5")), codeOf("RETRY_EPOCH_EXPIRED"), "expiry answers before the validators, as when the clock was read first");
+  assert.equal(lomi.dispatched.length, 0);
+  assert.equal(store.status(0).receipts.count, 0);
+});
+
+test("a refusal by Lomi's validators reserves and dispatches nothing", async () => {
+  const { admit, lomi, store } = engine();
+  lomi.checkRefusal = new LomiError("STALE_RUNTIME", "restarted");
+  await assert.rejects(admit(run("k1")), codeOf("STALE_RUNTIME"));
+  assert.equal(lomi.dispatched.length, 0);
+  assert.equal(store.status(0).receipts.count, 0);
+});
+
+test("a failed reservation dispatches nothing and leaves no receipt; the next admission goes through", async () => {
+  const { admit, lomi, store } = engine({ store: new FailingReservations(new MemoryReceiptStore()) });
+  await assert.rejects(admit(run("k1")), codeOf("STORE_UNAVAILABLE"));
+  assert.equal(lomi.dispatched.length, 0);
+  assert.equal(store.status(0).receipts.count, 0);
+  await admit(run("k2"));
+  assert.equal(lomi.dispatched.length, 1);
+});
+
+test("group commit: concurrent admissions share one write, each dispatched once after it", async () => {
+  const counting = new CountingStore(new MemoryReceiptStore());
+  const { admit, lomi } = engine({ store: counting });
+  const admissions = await Promise.all([1, 2, 3, 4].map((n) => admit(run(`k${n}`, { terminalSessionId: `term-${n}` }))));
+  assert.deepEqual(counting.writes, [4]);
+  assert.equal(new Set(admissions.map((a) => a.receipt.operationId)).size, 4);
+  assert.equal(lomi.dispatched.length, 4);
+});
+
+test("group commit: a failed write fails every admission in it, with nothing dispatched", async () => {
+  const { admit, lomi, store } = engine({ store: new FailingReservations(new MemoryReceiptStore()) });
+  const outcomes = await Promise.allSettled([1, 2, 3].map((n) => admit(run(`k${n}`, { terminalSessionId: `term-${n}` }))));
+  assert.deepEqual(
+    outcomes.map((o) => o.status === "rejected" && (o.reason as LomiError).code),
+    ["STORE_UNAVAILABLE", "STORE_UNAVAILABLE", "STORE_UNAVAILABLE"],
+  );
+  assert.equal(lomi.dispatched.length, 0);
+  assert.equal(store.status(0).receipts.count, 0);
+});
+
+test("a second operation on the same target waits queued until the first settles", async () => {
+  const { engine: e, admit, lomi } = engine();
+  await admit(run("k1"));
+  const second = await admit(run("k2"));
+  assert.equal(second.receipt.state, "queued");
+  assert.equal(lomi.dispatched.length, 1);
+  lomi.statusAnswer = settled;
+  const after = await e.refresh(second.receipt);
+  assert.equal(after.state, "running");
+  assert.equal(lomi.dispatched.length, 2);
+});
+
+test("crash after reserve: the receipt is durable and nothing was dispatched", async () => {
+  const { admit, lomi, store } = engine({ faults: ["crash-after-reserve"] });
+  await assert.rejects(admit(run("k1")), BrokerCrashed);
+  assert.equal(lomi.dispatched.length, 0);
+  assert.equal(store.status(0).unfinished, 1);
+});
+
+test("crash after dispatch: dispatched once, the settlement Lomi answered is not recorded", async () => {
+  const { admit, lomi, store } = engine({ faults: ["crash-after-dispatch"] });
+  lomi.dispatchAnswer = settled;
+  await assert.rejects(admit(run("k1")), BrokerCrashed);
+  assert.equal(lomi.dispatched.length, 1);
+  assert.equal(store.status(0).unfinished, 1);
+});
+
+test("crash before settle: a read that learns the settlement dies before recording it", async () => {
+  const { engine: e, admit, lomi, store } = engine({ faults: ["crash-before-settle"] });
+  const { receipt } = await admit(run("k1"));
+  lomi.statusAnswer = settled;
+  await assert.rejects(e.refresh(receipt), BrokerCrashed);
+  assert.equal(store.byId(receipt.operationId)?.state, "running");
+});
+
+test("a lost dispatch reply leaves the operation running with its effect unknown", async () => {
+  const { admit, lomi } = engine();
+  lomi.dispatchAnswer = new LomiError("NATIVE_UNAVAILABLE", "no reply");
+  const { receipt } = await admit(run("k1"));
+  assert.deepEqual([receipt.state, receipt.effectState], ["running", "unknown"]);
+});
+
+test("at the receipt limit an admission is RESOURCE_EXHAUSTED with nothing dispatched", async () => {
+  const { admit, lomi } = engine({ store: new MemoryReceiptStore({ receipts: 1, epochs: 5 }) });
+  await admit(run("k1"));
+  await assert.rejects(admit(run("k2", { terminalSessionId: "term-2" })), codeOf("RESOURCE_EXHAUSTED"));
+  assert.equal(lomi.dispatched.length, 1);
+});
