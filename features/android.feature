@@ -51,6 +51,7 @@ Feature: Android runtimes
     And the runtime of Android panel "panel-pixel" restarts
     And the agent refreshes the panels of workspace "ws-mobile"
     And the agent retries "launch" with generation changed to "{{generation:panel-pixel}}"
+    # checks IDEM-03
     Then the reply is the error IDEMPOTENCY_CONFLICT
     And Lomi saw 1 dispatch of "launch"
 
