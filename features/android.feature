@@ -28,8 +28,11 @@ Feature: Android runtimes
     When the agent launches "com.lomi.demo" on Android panel "panel-pixel" in workspace "ws-mobile" as "launch"
     And the reply to "launch" is lost
     And the agent retries "launch"
+    # checks IDEM-01
     Then the reply names the operation Lomi dispatched for "launch"
+    # checks OP-10
     And operation "launch" confirms the intent was delivered, not the screen
+    # checks IDEM-01
     And Lomi saw 1 dispatch of "launch"
     And Lomi saw 1 "intent.delivered" effect
 
@@ -51,6 +54,7 @@ Feature: Android runtimes
     And the runtime of Android panel "panel-pixel" restarts
     And the agent refreshes the panels of workspace "ws-mobile"
     And the agent retries "launch" with generation changed to "{{generation:panel-pixel}}"
+    # checks IDEM-03
     Then the reply is the error IDEMPOTENCY_CONFLICT
     And Lomi saw 1 dispatch of "launch"
 

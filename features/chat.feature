@@ -105,6 +105,7 @@ Feature: Chat drafts and sends
     When the agent saves the draft "Keep me" of conversation "conv-plan" in workspace "ws-alpha" as "draft"
     And operation "draft" reads succeeded
     And the agent cancels "draft"
+    # checks CANCEL-03
     Then the cancel outcome is already_settled
     And operation "draft" reads succeeded with effectState complete
     When the agent sends "Hello" to conversation "conv-plan" in workspace "ws-alpha" as "hello"
@@ -113,6 +114,7 @@ Feature: Chat drafts and sends
     And the agent cancels "hello"
     Then the cancel outcome is already_settled
     And operation "hello" reads succeeded with effectState complete
+    # checks CANCEL-43
     When the agent reads conversation "conv-plan" in workspace "ws-alpha"
     Then the reply's data includes:
       """

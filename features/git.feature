@@ -34,8 +34,10 @@ Feature: Git commits
     When the agent commits "Add the app" in project "proj-app" of workspace "ws-alpha" as "commit"
     And operation "commit" reads succeeded
     And the agent cancels "commit"
+    # checks CANCEL-03
     Then the cancel outcome is already_settled
     And operation "commit" reads succeeded with effectState complete
+    # checks CANCEL-41
     When the agent calls lomi_git_status with:
       """
       { "workspaceId": "ws-alpha", "projectId": "proj-app" }

@@ -13,7 +13,9 @@ Feature: outcome_unknown after a crash
     Then operation "held" reads running
     When the broker crashes and restarts
     And the agent reads operation "held"
+    # checks OP-03
     Then the read was not an MCP error
+    # checks DUR-01
     And operation "held" reads outcome_unknown with effectState unknown
     And Lomi saw 1 dispatch of "held"
     And Lomi recorded no replay

@@ -76,6 +76,8 @@ Feature: Pairing, approval and explicit targets
     And agent "mallory" is connected to workspace "ws-alpha"
     When the agent creates a terminal "Tests" in workspace "ws-alpha" as "mine"
     And agent "mallory" reads the events of workspace "ws-alpha"
+    # checks AUTH-05
     Then the page has no events
+    # checks EVT-01
     When the agent reads the events of workspace "ws-alpha"
     Then the page shows "mine" reaching succeeded
