@@ -45,10 +45,13 @@ export interface EnvelopeToolResult {
   isError: boolean;
 }
 
-/** The one envelope builder: every reply of the reference broker goes through here. */
-export function buildToolResult(envelope: Envelope, images: ImageBlock[] = []): EnvelopeToolResult {
+/**
+ * The one envelope builder: every reply of the reference broker goes through here. `text` is the
+ * envelope's JSON when the caller has already serialized it (one stringify per reply, not two).
+ */
+export function buildToolResult(envelope: Envelope, images: ImageBlock[] = [], text = JSON.stringify(envelope)): EnvelopeToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(envelope) }, ...images],
+    content: [{ type: "text", text }, ...images],
     structuredContent: envelope,
     isError: envelope.status === "error",
   };

@@ -10,6 +10,7 @@ import { gitStatus } from "../protocol/tools/git.js";
 import type { eventsRead, operationLookup } from "../protocol/tools/operation.js";
 import { settingsRead } from "../protocol/tools/settings.js";
 import type { BrokerCore } from "./broker.js";
+import { CheckedReplies } from "./checked-replies.js";
 import { BrokerCrashed } from "./fault-hooks.js";
 import { handlerFor, handlerRegistry, WithImages, type HandlerRegistry } from "./handler.js";
 import { excerpt, parseArguments } from "./input-validation.js";
@@ -27,6 +28,7 @@ export class BrokerSession {
   readonly connectionId: string;
   private pairingId: string | undefined;
   private readonly handlers: HandlerRegistry;
+  private readonly checked = new CheckedReplies();
 
   constructor(
     private readonly core: BrokerCore,
@@ -71,9 +73,14 @@ export class BrokerSession {
       const reply = await this.run(contract, args);
       const { data, images } = reply instanceof WithImages ? reply : { data: reply, images: [] };
       const envelope = ok(data);
-      const checked = outputSchemaOf(contract).safeParse(envelope);
-      if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
-      return buildToolResult(envelope, images);
+      const text = JSON.stringify(envelope);
+      if (!this.checked.has(name, text)) {
+        // A receipt's result comes from Lomi typed only as a record: this check is what types it per tool.
+        const checked = outputSchemaOf(contract).safeParse(envelope);
+        if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
+        this.checked.add(name, text);
+      }
+      return buildToolResult(envelope, images, text);
     } catch (error) {
       if (error instanceof BrokerCrashed) throw error; // a dead broker answers nothing
       return buildToolResult(errorOf(asLomiError(error)));
