@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { holdIdleConnections } from "../protocol/idle-connections.js";
 import type { Clock } from "../protocol/ports.js";
 import type { Broker } from "./broker.js";
 import { isLoopback, refusalOf } from "./http-guard.js";
@@ -115,6 +116,7 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
     session.lastUsed = clock.now();
     await session.transport.handleRequest(req, res, body);
   });
+  holdIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, host, resolve);

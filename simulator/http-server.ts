@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getResponse, type HttpHandler } from "msw";
+import { holdIdleConnections } from "../protocol/idle-connections.js";
 
 export interface RunningServer {
   url: string;
@@ -33,7 +34,7 @@ export async function serveHandlers(handlers: HttpHandler[], port = 0): Promise<
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
-  server.keepAliveTimeout = 1000;
+  holdIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject); // a port in use is the caller's to report
     server.listen(port, "127.0.0.1", resolve);

@@ -29,30 +29,44 @@ async function status(world: LomiWorld, agent: string) {
   return world.callOk(agent, "lomi_store_status", {});
 }
 
-/** Fills the store through the broker's own tools: a terminal, then commands until the limit. */
+/**
+ * Terminals the receipt fill spreads its commands over, one command in flight on each: the broker
+ * works while the harness checks replies, and no terminal's queue grows (thousands queued on one
+ * terminal made the fill slower and left unfinished receipts, which a reconciliation keeps).
+ */
+const FILL_TERMINALS = 8;
+
+/** Fills the store through the broker's own tools: terminals, then commands until the limit. */
 Given("{agent} has filled the receipt store through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
   requireOwnStore(this);
   const workspaceId = "ws-alpha";
-  const created = this.okData(
-    await this.send("fill-terminal", agent, "lomi_terminal_create", {
-      workspaceId,
-      cwdRelative: "",
-      title: "Fill",
-      expectedRevision: this.revisions.get(workspaceId),
-      retryEpoch: this.epochFor(agent, workspaceId).retryEpoch,
-      requestKey: "fill-terminal",
-    }),
-  );
-  const terminalSessionId = (await this.settledAs("fill-terminal", "lomi_terminal_create")).result?.terminalSessionId;
-  if (typeof terminalSessionId !== "string") throw violation(`the fill terminal has no session: ${JSON.stringify(created)}`);
+  const terminals: string[] = [];
+  for (let t = 0; t < FILL_TERMINALS; t++) {
+    const requestKey = `fill-terminal-${t}`;
+    const created = this.okData(
+      await this.send(requestKey, agent, "lomi_terminal_create", {
+        workspaceId,
+        cwdRelative: "",
+        title: `Fill ${t}`,
+        expectedRevision: this.revisions.get(workspaceId),
+        retryEpoch: this.epochFor(agent, workspaceId).retryEpoch,
+        requestKey,
+      }),
+    );
+    const terminalSessionId = (await this.settledAs(requestKey, "lomi_terminal_create")).result?.terminalSessionId;
+    if (typeof terminalSessionId !== "string") throw violation(`fill terminal ${t} has no session: ${JSON.stringify(created)}`);
+    terminals.push(terminalSessionId);
+  }
   const { retryEpoch } = this.epochFor(agent, workspaceId);
   const { receipts } = await status(this, agent);
-  // One at a time: the commands then settle as fast as they come, and the full store holds settled
-  // receipts a reconciliation may remove. In flight, thousands queued on the one terminal: the fill
-  // took longer and ended with unfinished receipts, which a reconciliation keeps.
-  for (let i = receipts.count; i < receipts.limit; i++) {
-    this.okData(await this.call(agent, "lomi_terminal_run", { workspaceId, terminalSessionId, command: "true", retryEpoch, requestKey: `fill-${i}` }));
-  }
+  let next = receipts.count;
+  const lane = async (terminalSessionId: string) => {
+    while (next < receipts.limit) {
+      const i = next++;
+      this.okData(await this.call(agent, "lomi_terminal_run", { workspaceId, terminalSessionId, command: "true", retryEpoch, requestKey: `fill-${i}` }));
+    }
+  };
+  await Promise.all(terminals.map(lane));
   const after = await status(this, agent);
   assert.equal(after.receipts.count, after.receipts.limit, "the store should now be full");
 });

@@ -1,6 +1,6 @@
 import type { RunSummary } from "./write-reports.js";
 
-const COLOURS = { conformant: "#4c1", "conformant-with-baseline": "#dfb317", "not-conformant": "#e05d44" } as const;
+const COLOURS = { conformant: "#4c1", "conformant-with-baseline": "#dfb317", "not-conformant": "#e05d44", "not-run": "#9f9f9f" } as const;
 
 /** Text width in Verdana 11px, near enough for a badge (shields.io's flat style). */
 const width = (text: string) => Math.round(text.length * 6.6) + 12;
@@ -8,6 +8,7 @@ const width = (text: string) => Math.round(text.length * 6.6) + 12;
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function badgeMessage(run: RunSummary): string {
+  if (run.verdict === "not-run") return "not run";
   const passing = run.rules.filter((r) => r.verdict === "pass").length;
   const judged = run.rules.filter((r) => !["not-selected", "uncovered", "not-applicable"].includes(r.verdict)).length;
   const over = ` over ${run.profile.name}`;

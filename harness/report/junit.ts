@@ -37,14 +37,16 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
             : `<failure message="${xml(`${failed.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
     return `    <testcase classname="${xml(s.uri)}" name="${xml(s.name)}" time="${(s.durationMs / 1000).toFixed(3)}">${props}${body}</testcase>`;
   });
-  const gate = run.problems.length > 0 ? `<failure message="${xml(`${run.verdict}: ${run.problems.length} gate problem(s)`)}">${xml(run.problems.join("\n"))}</failure>` : "";
+  // A run that never started errors (CI shows it as broken), it does not fail.
+  const errored = run.verdict === "not-run";
+  const gate = errored ? `<error message="${xml(run.headline.split("\n")[0] ?? "")}">${xml(run.problems.join("\n"))}</error>` : run.problems.length > 0 ? `<failure message="${xml(`${run.verdict}: ${run.problems.length} gate problem(s)`)}">${xml(run.problems.join("\n"))}</failure>` : "";
   cases.push(`    <testcase classname="lomi-conformance" name="gate: ${xml(run.headline)}" time="0">${gate}</testcase>`);
-  const failures = results.filter((s) => s.verdict === "fail" && baselined(s) === undefined).length + (gate ? 1 : 0);
-  const skipped = results.length - results.filter((s) => s.verdict === "pass").length - (failures - (gate ? 1 : 0));
+  const failures = results.filter((s) => s.verdict === "fail" && baselined(s) === undefined).length + (gate && !errored ? 1 : 0);
+  const skipped = results.length - results.filter((s) => s.verdict === "pass").length - (failures - (gate && !errored ? 1 : 0));
   const suiteProps = [property("verdict", run.verdict), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level)].join("");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="lomi conformance" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${(run.durationMs / 1000).toFixed(3)}">
-  <testsuite name="lomi conformance" tests="${cases.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${(run.durationMs / 1000).toFixed(3)}">
+  <testsuite name="lomi conformance" tests="${cases.length}" failures="${failures}" skipped="${skipped}" errors="${errored ? 1 : 0}" time="${(run.durationMs / 1000).toFixed(3)}">
     <properties>${suiteProps}</properties>
 ${cases.join("\n")}
   </testsuite>

@@ -7,7 +7,8 @@ import type { BaselineEntryReport } from "./baseline.js";
 import type { Level, RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 
-export type RunVerdict = "conformant" | "conformant-with-baseline" | "not-conformant";
+/** not-run: the broker failed its preflight (or the harness failed) before any scenario ran (exit 2). */
+export type RunVerdict = "conformant" | "conformant-with-baseline" | "not-conformant" | "not-run";
 
 export interface RunSummary {
   broker: { adapter: string; serverInfo: { name: string; version: string } | undefined };
@@ -56,7 +57,7 @@ export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "c
 
 /** "CONFORMANT over stdio: 111 of 117 rules judged; not judged here: AUTH-05, …; run over HTTP …" */
 export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number): string {
-  const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT" }[verdict];
+  const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT", "not-run": "NOT RUN" }[verdict];
   const notJudged = profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
   return `${word} over ${profile.name}: ${judged} of ${total} rules judged${notJudged}`;
 }
@@ -143,6 +144,24 @@ export function markdownReport(run: RunSummary): string {
     ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status} | ${cell(e.reason)} |`)]
     : [];
   return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
+}
+
+/** The summary of a run that never started: every report says NOT RUN and why, so a CI gate reading them sees the cause. */
+export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "seed" | "level" | "tags" | "startedAt" | "requireAll">, profileName: string): RunSummary {
+  return {
+    ...run,
+    baseline: undefined,
+    durationMs: 0,
+    profile: { name: profileName, notJudged: [], elsewhere: "" },
+    verdict: "not-run",
+    headline: `NOT RUN: ${cause}`,
+    conformant: false,
+    problems: [cause],
+    scenarios: { total: 0, pass: 0, fail: 0, baselined: 0, notApplicable: 0 },
+    rules: [],
+    baselineEntries: [],
+    scenariosInSuite: {},
+  };
 }
 
 export function writeReports(dir: string, run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): void {

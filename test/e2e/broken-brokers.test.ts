@@ -45,7 +45,17 @@ for (const { name, command, because, stderr } of AT_START) {
     assert.match(r.stderr, because);
     assert.match(r.stderr, stderr);
     assert.doesNotMatch(r.stdout, /scenarios? \(/, "no scenario ran");
-    assert.ok(!existsSync(path.join(reports, "conformance.json")), "the previous run's report is gone, not passed off as this one's");
+    // The reports say NOT RUN and why, so a CI gate reading them sees the cause, not an earlier run's verdict.
+    const run = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8"));
+    assert.equal(run.verdict, "not-run");
+    assert.match(run.headline, because);
+    assert.match(run.problems[0], stderr);
+    assert.match(readFileSync(path.join(reports, "conformance.md"), "utf8"), /NOT RUN: /);
+    assert.match(readFileSync(path.join(reports, "conformance.html"), "utf8"), /NOT RUN: /);
+    assert.match(readFileSync(path.join(reports, "conformance.svg"), "utf8"), /not run/);
+    const junit = readFileSync(path.join(reports, "junit.xml"), "utf8");
+    assert.match(junit, /errors="1"/);
+    assert.match(junit, /<error message="NOT RUN: [^"]+">/);
     assert.deepEqual(started.filter(alive), [], "every process the broker started is gone");
   });
 }
