@@ -13,7 +13,7 @@ import { connectMcpServer } from "../reference-broker/mcp-server.js";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import { simulatorHandlers } from "../simulator/handlers.js";
 import { SimulatorHost } from "../simulator/host.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess } from "../simulator/interception.js";
 import { readWorldFile } from "../simulator/world-file.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-bench-"));
@@ -54,7 +54,7 @@ async function admissionsPerSecond(clients: number, perClient: number): Promise<
   const world = readWorldFile();
   const host = new SimulatorHost({ ...world, autoApprovePairings: true, commands: { ...world.commands, true: { output: "", durationMs: 0, exitCode: 0 } } }, 1);
   interceptInProcess(simulatorHandlers(host));
-  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath: freshFile(), seed: 1 });
+  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: freshFile(), seed: 1 });
   const sessions: Array<{ call: Call; retryEpoch: string; terminalSessionId: string }> = [];
   for (let i = 0; i < clients; i++) {
     const call = await client(broker, `bench-${i}`);

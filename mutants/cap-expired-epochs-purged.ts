@@ -19,9 +19,9 @@ class PurgingStore extends DelegatingReceiptStore {
     const s = super.status(now);
     return { ...s, retryEpochs: { ...s.retryEpochs, count: s.retryEpochs.count - s.retryEpochs.expired, expired: 0 } };
   }
-  override insertEpoch(epoch: StoredEpoch) {
-    this.purge(epoch.issuedAt);
-    super.insertEpoch(epoch);
+  override insertEpochs(epochs: readonly StoredEpoch[]) {
+    for (const epoch of epochs) this.purge(epoch.issuedAt);
+    return super.insertEpochs(epochs);
   }
   override epoch(retryEpoch: string) {
     const found = super.epoch(retryEpoch);

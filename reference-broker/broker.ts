@@ -6,7 +6,8 @@ import type { LomiClock } from "./lomi-clock.js";
 import type { NativeBridge } from "./native-bridge.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
-import { DEFAULT_STORE_LIMITS, type OpenedStore, type ReceiptStore, type StoreLimits } from "./receipt-store.js";
+import { DEFAULT_STORE_LIMITS, type OpenedStore, type ReceiptStore, type StoredEpoch, type StoreLimits } from "./receipt-store.js";
+import { GroupCommit } from "./group-commit.js";
 import { openSqliteStore, type SqliteStoreOptions } from "./sqlite-receipt-store.js";
 import { InputHistories } from "./input-histories.js";
 import { BrokerSession } from "./session.js";
@@ -54,6 +55,8 @@ export interface BrokerCore {
   readonly native: NativeBridge;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  /** Concurrent lomi_connect calls share one durable write of their retry epochs. */
+  readonly epochs: GroupCommit<StoredEpoch, { recorded: true }>;
   /** Ordered-input histories: in memory, so a restart forgets them. */
   readonly inputs: InputHistories;
   readonly policy: BrokerPolicy;
@@ -66,6 +69,7 @@ export class Broker implements BrokerCore {
   readonly native: NativeBridge;
   readonly store: ReceiptStore;
   readonly engine: OperationEngine;
+  readonly epochs: GroupCommit<StoredEpoch, { recorded: true }>;
   readonly inputs = new InputHistories();
   readonly policy: BrokerPolicy;
   /** How many unfinished operations the opening turned into outcome_unknown. */
@@ -79,6 +83,7 @@ export class Broker implements BrokerCore {
     this.instanceId = random.id("broker-");
     this.native = native;
     this.store = store;
+    this.epochs = new GroupCommit((epochs) => store.insertEpochs(epochs));
     this.recovered = recovered;
     const crash =
       options.crash ??

@@ -10,6 +10,7 @@ import { DEFAULT_STORE_LIMITS } from "./receipt-store.js";
 import { isLoopback } from "./http-guard.js";
 import { connectMcpServer } from "./mcp-server.js";
 import { LineStdioTransport } from "./stdio-transport.js";
+import type { Fetch } from "./native-client.js";
 
 const HELP = `lomi-broker — the Lomi reference broker (an MCP server)
 
@@ -95,10 +96,11 @@ async function main(parts: BrokerParts): Promise<void> {
 
   let nativeUrl = values["native-url"] ?? process.env.LOMI_NATIVE_URL;
   let storePath = values.store ?? process.env.LOMI_STORE_PATH;
+  let nativeFetch: Fetch | undefined;
   if (values.simulate) {
     // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) costs a broker
     // that serves a real Lomi most of its start-up time, paid again after every crash.
-    const [{ SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, interceptInProcess }, { readWorldFile }] = await Promise.all([
+    const [{ SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess }, { readWorldFile }] = await Promise.all([
       import("../simulator/host.js"),
       import("../simulator/handlers.js"),
       import("../simulator/http-server.js"),
@@ -119,6 +121,7 @@ async function main(parts: BrokerParts): Promise<void> {
       process.stderr.write(`lomi-broker: simulated Lomi's control API on ${control.url} (clock ${clock})\n`);
     }
     nativeUrl = IN_PROCESS_ORIGIN;
+    nativeFetch = inProcessFetch;
     storePath ??= path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-broker-")), "receipts.sqlite");
   }
   if (!nativeUrl) fail("no native bridge: pass --native-url URL, set LOMI_NATIVE_URL, or use --simulate");
@@ -130,7 +133,7 @@ async function main(parts: BrokerParts): Promise<void> {
     process.kill(process.pid, "SIGKILL");
     throw new Error("unreachable: SIGKILL did not end the process");
   };
-  const broker = await Broker.start({ nativeUrl, storePath, seed, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
+  const broker = await Broker.start({ nativeUrl, fetch: nativeFetch, storePath, seed, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
   // Handlers first: a SIGTERM the moment the ready line appears must still close the store.
   let closeTransport = async (): Promise<void> => undefined;
   const stop = async () => {

@@ -35,8 +35,8 @@ export class DelegatingReceiptStore implements ReceiptStore {
   reconcile(now: number, settledBefore: number, pairingId: string, forget: readonly string[]) {
     return this.inner.reconcile(now, settledBefore, pairingId, forget);
   }
-  insertEpoch(epoch: StoredEpoch) {
-    this.inner.insertEpoch(epoch);
+  insertEpochs(epochs: readonly StoredEpoch[]) {
+    return this.inner.insertEpochs(epochs);
   }
   epoch(retryEpoch: string) {
     return this.inner.epoch(retryEpoch);

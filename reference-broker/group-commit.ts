@@ -1,26 +1,30 @@
-import type { ReceiptStore, Reservation, StoredReceipt } from "./receipt-store.js";
+import type { LomiError } from "../protocol/errors.js";
 
-interface Waiting {
-  reservation: Reservation;
-  resolve: (reserved: { receipt: StoredReceipt; inserted: boolean }) => void;
+/** What a batched write answers for one item: its result, or a refusal of that item alone. */
+export type BatchOutcome<R> = R | { refused: LomiError };
+
+interface Waiting<T, R> {
+  item: T;
+  resolve: (result: R) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Group commit: the reservations that reach the store in the same turn of the event loop share one
- * durable write (one fsync), so concurrent admissions are not bound by the disk's fsync rate. Each
- * admission learns of its own reservation only once that write has committed; a failed write fails
- * every admission in it, before any of them dispatches.
+ * Group commit: the writes that reach the store in the same turn of the event loop (reservations
+ * of admissions, retry epochs of lomi_connect) share one durable write (one fsync), so concurrent
+ * callers are not bound by the disk's fsync rate. Each caller learns of its own write only once the
+ * batch has committed; a failed write fails every caller in it, before any of them acts on it.
  */
-export class GroupCommit {
-  private waiting: Waiting[] = [];
+export class GroupCommit<T, R extends object> {
+  private waiting: Array<Waiting<T, R>> = [];
 
-  constructor(private readonly store: ReceiptStore) {}
+  /** `writeAll`: one durable transaction for the whole batch, answering each item in order. */
+  constructor(private readonly writeAll: (items: readonly T[]) => Array<BatchOutcome<R>>) {}
 
-  reserve(reservation: Reservation): Promise<{ receipt: StoredReceipt; inserted: boolean }> {
+  add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ reservation, resolve, reject });
-      // The first of a batch schedules its write after the other admissions of this turn have joined.
+      this.waiting.push({ item, resolve, reject });
+      // The first of a batch schedules its write after the other callers of this turn have joined.
       if (this.waiting.length === 1) setImmediate(() => this.commit());
     });
   }
@@ -30,7 +34,7 @@ export class GroupCommit {
     this.waiting = [];
     let outcomes;
     try {
-      outcomes = this.store.reserveAll(batch.map((w) => w.reservation));
+      outcomes = this.writeAll(batch.map((w) => w.item));
     } catch (error) {
       for (const w of batch) w.reject(error);
       return;

@@ -16,6 +16,7 @@ import {
   type StoreLimits,
   type StoreStatus,
   type TransitionFields,
+  type EpochOutcome,
 } from "./receipt-store.js";
 
 interface EventRow extends StoredEvent {
@@ -113,9 +114,12 @@ export class MemoryReceiptStore implements ReceiptStore {
     return { receipts: gone.length, retryEpochs: expired.length, events: before - this.eventRows.length };
   }
 
-  insertEpoch(epoch: StoredEpoch): void {
-    if (this.epochs.size >= this.limits.epochs) throw new LomiError("RESOURCE_EXHAUSTED", epochLimitReached(this.limits));
-    this.epochs.set(epoch.retryEpoch, epoch);
+  insertEpochs(epochs: readonly StoredEpoch[]): EpochOutcome[] {
+    return epochs.map((epoch) => {
+      if (this.epochs.size >= this.limits.epochs) return { refused: new LomiError("RESOURCE_EXHAUSTED", epochLimitReached(this.limits)) };
+      this.epochs.set(epoch.retryEpoch, epoch);
+      return { recorded: true };
+    });
   }
 
   epoch(retryEpoch: string): StoredEpoch | undefined {

@@ -8,7 +8,7 @@ import type { FaultHooks } from "./fault-hooks.js";
 import { GroupCommit } from "./group-commit.js";
 import type { LomiClock } from "./lomi-clock.js";
 import type { NativeBridge } from "./native-bridge.js";
-import type { ReceiptStore, StoredEpoch, StoredReceipt } from "./receipt-store.js";
+import type { ReceiptStore, Reservation, StoredEpoch, StoredReceipt } from "./receipt-store.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 
 /** Fields that make up the retry identity rather than the payload. */
@@ -36,7 +36,7 @@ export class OperationEngine {
   /** Background settlements still to fire: cleared at close, so none reads a closed store. */
   private readonly settleTimers = new Set<NodeJS.Timeout>();
   /** Concurrent admissions share one durable write of their reservations. */
-  private readonly commits: GroupCommit;
+  private readonly commits: GroupCommit<Reservation, { receipt: StoredReceipt; inserted: boolean }>;
 
   constructor(
     private readonly store: ReceiptStore,
@@ -47,7 +47,7 @@ export class OperationEngine {
     private readonly hooks: FaultHooks,
     private readonly policy: BrokerPolicy = REFERENCE_POLICY,
   ) {
-    this.commits = new GroupCommit(store);
+    this.commits = new GroupCommit((reservations) => store.reserveAll(reservations));
   }
 
   /** Lomi's clock says the epoch's 24 hours are over. */
@@ -152,7 +152,7 @@ export class OperationEngine {
       updatedAt: now,
     };
     // Durable before anything is dispatched; claimed (running) in the same write when nothing on its target is ahead.
-    const { receipt: reserved, inserted } = await this.commits.reserve({ receipt, claim: this.policy.recordRunning === "before-dispatch" });
+    const { receipt: reserved, inserted } = await this.commits.add({ receipt, claim: this.policy.recordRunning === "before-dispatch" });
     if (!inserted) return this.answerPrior(reserved, fingerprint);
     this.settleLater(reserved);
     this.hooks.crashAt("crash-after-reserve");

@@ -69,6 +69,9 @@ export interface Reservation {
 /** What one reservation of a batch came to: the receipt that holds its key, or its own refusal (the rest of the batch stands). */
 export type ReservationOutcome = { receipt: StoredReceipt; inserted: boolean } | { refused: LomiError };
 
+/** What one epoch of a batch came to: recorded, or its own refusal (the rest of the batch stands). */
+export type EpochOutcome = { recorded: true } | { refused: LomiError };
+
 export interface StoreStatus {
   receipts: { count: number; limit: number };
   retryEpochs: { count: number; limit: number; expired: number };
@@ -111,7 +114,11 @@ export interface ReceiptStore {
    * events, and expired epochs that no remaining receipt refers to. One write.
    */
   reconcile(now: number, settledBefore: number, pairingId: string, forget: readonly string[]): Reconciled;
-  insertEpoch(epoch: StoredEpoch): void;
+  /**
+   * Records the epochs in one durable write (lomi_connect's group commit). An epoch past the limit
+   * is refused on its own; a failed write throws for all.
+   */
+  insertEpochs(epochs: readonly StoredEpoch[]): EpochOutcome[];
   epoch(retryEpoch: string): StoredEpoch | undefined;
   close(): void;
 }

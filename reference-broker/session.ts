@@ -114,7 +114,7 @@ export class BrokerSession {
     const now = await this.core.native.now();
     const retryEpoch = this.core.random.id("epoch-");
     const expiresAt = now + RETRY_EPOCH_VALIDITY_MS;
-    this.core.store.insertEpoch({
+    await this.core.epochs.add({
       retryEpoch,
       pairingId,
       brokerInstanceId: this.core.instanceId,

@@ -21,6 +21,7 @@ import {
   type StoreLimits,
   type StoreStatus,
   type TransitionFields,
+  type EpochOutcome,
 } from "./receipt-store.js";
 
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(",");
@@ -365,20 +366,25 @@ export class SqliteReceiptStore implements ReceiptStore {
 
   // Retry epochs ----------------------------------------------------------------------------------
 
-  insertEpoch(epoch: StoredEpoch): void {
-    this.guard("record the retry epoch", () =>
+  insertEpochs(epochs: readonly StoredEpoch[]): EpochOutcome[] {
+    return this.guard("record the retry epochs", () =>
       this.db.transaction(() => {
-        if ((this.sql.epochCount.get() as number) >= this.limits.epochs) throw new LomiError("RESOURCE_EXHAUSTED", epochLimitReached(this.limits));
-        this.sql.insertEpoch.run(
-          epoch.retryEpoch,
-          epoch.pairingId,
-          epoch.brokerInstanceId,
-          epoch.connectionId,
-          epoch.workspaceId,
-          JSON.stringify(epoch.projectIds),
-          epoch.issuedAt,
-          epoch.expiresAt,
-        );
+        let count = this.sql.epochCount.get() as number;
+        return epochs.map((epoch): EpochOutcome => {
+          if (count >= this.limits.epochs) return { refused: new LomiError("RESOURCE_EXHAUSTED", epochLimitReached(this.limits)) };
+          count++;
+          this.sql.insertEpoch.run(
+            epoch.retryEpoch,
+            epoch.pairingId,
+            epoch.brokerInstanceId,
+            epoch.connectionId,
+            epoch.workspaceId,
+            JSON.stringify(epoch.projectIds),
+            epoch.issuedAt,
+            epoch.expiresAt,
+          );
+          return { recorded: true };
+        });
       }).immediate(),
     );
   }

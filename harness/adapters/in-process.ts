@@ -2,6 +2,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Broker, type BrokerParts } from "../../reference-broker/broker.js";
 import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
+import { inProcessFetch } from "../../simulator/interception.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 
@@ -25,6 +26,7 @@ export class InProcessAdapter implements BrokerAdapter {
     this.wiring = wiring;
     this.broker = await Broker.start({
       nativeUrl: wiring.nativeUrl,
+      fetch: inProcessFetch,
       storePath: wiring.storePath,
       seed: wiring.seed + this.starts++,
       faults: parseFaultPoints(wiring.faults?.join(",")),
@@ -59,7 +61,7 @@ export class InProcessAdapter implements BrokerAdapter {
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
     const w = this.wiring!;
     try {
-      const second = await Broker.start({ nativeUrl: w.nativeUrl, storePath: w.storePath, seed: w.seed + 1000 });
+      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000 });
       second.close();
       return { refused: false, detail: "the second instance opened the store" };
     } catch (error) {

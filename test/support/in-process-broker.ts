@@ -8,7 +8,7 @@ import { Broker } from "../../reference-broker/broker.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess } from "../../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess } from "../../simulator/interception.js";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
@@ -18,7 +18,7 @@ export async function startBroker(seed = 1, world: WorldSeed = readWorldFile(), 
   interceptInProcess(simulatorHandlers(host));
   const dir = mkdtempSync(path.join(parent, "lomi-test-"));
   const storePath = path.join(dir, "receipts.sqlite");
-  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath, seed });
+  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath, seed });
   return {
     sim: host.current,
     broker,

@@ -24,7 +24,7 @@ function run(requestKey: string, extra: Record<string, unknown> = {}) {
 function engine(options: { store?: ReceiptStore; faults?: FaultPoint[] } = {}) {
   const lomi = new FakeLomi();
   const store = options.store ?? new MemoryReceiptStore();
-  store.insertEpoch({ retryEpoch: "epoch-1", pairingId: "pair-1", brokerInstanceId: "broker-1", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY });
+  store.insertEpochs([{ retryEpoch: "epoch-1", pairingId: "pair-1", brokerInstanceId: "broker-1", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY }]);
   const hooks = new FaultHooks(options.faults ?? [], (point) => {
     throw new BrokerCrashed(point);
   });
@@ -101,7 +101,7 @@ test("epochs: unknown, another connection's, another instance's and expired ones
   const { engine: e, admit, lomi, store } = engine();
   await assert.rejects(admit(run("k1", { retryEpoch: "epoch-unknown" })), codeOf("RETRY_EPOCH_INVALID"));
   await assert.rejects(e.admit({ ...who, connectionId: "conn-2" }, terminalRun, run("k2")), codeOf("RETRY_EPOCH_INVALID"));
-  store.insertEpoch({ retryEpoch: "epoch-old", pairingId: "pair-1", brokerInstanceId: "broker-0", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY });
+  store.insertEpochs([{ retryEpoch: "epoch-old", pairingId: "pair-1", brokerInstanceId: "broker-0", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY }]);
   await assert.rejects(admit(run("k3", { retryEpoch: "epoch-old" })), codeOf("RETRY_EPOCH_INVALID"));
   lomi.time = DAY;
   await assert.rejects(admit(run("k4")), codeOf("RETRY_EPOCH_EXPIRED"));

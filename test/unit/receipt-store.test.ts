@@ -109,8 +109,10 @@ for (const [kind, open] of STORES) {
   test(`${kind}: the epoch limit is a parameter`, () => {
     const store = open({ receipts: 5, epochs: 1 });
     const epoch = (n: number) => ({ retryEpoch: `epoch-${n}`, pairingId: "pair-1", brokerInstanceId: "b", connectionId: "c", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: 1 });
-    store.insertEpoch(epoch(1));
-    assert.throws(() => store.insertEpoch(epoch(2)), (e: unknown) => e instanceof LomiError && e.code === "RESOURCE_EXHAUSTED" && /holds 1 retry epochs/.test(e.message));
+    // One batch (one write): the epoch past the limit is refused on its own, the first stands.
+    const [first, second] = store.insertEpochs([epoch(1), epoch(2)]);
+    assert.deepEqual(first, { recorded: true });
+    assert.ok(second && "refused" in second && second.refused instanceof LomiError && second.refused.code === "RESOURCE_EXHAUSTED" && /holds 1 retry epochs/.test(second.refused.message));
     assert.deepEqual(store.status(1).retryEpochs, { count: 1, limit: 1, expired: 1 });
     store.close();
   });
