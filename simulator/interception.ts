@@ -33,5 +33,7 @@ export async function inProcessFetch(url: string, init: RequestInit): Promise<Re
   if (!url.startsWith(IN_PROCESS_ORIGIN)) return fetch(url, init);
   const response = await getResponse(routed, new Request(url, init));
   if (!response) throw new TypeError(`no simulated Lomi answers ${url}`);
+  // A lost reply (HttpResponse.error()) is a network failure, as fetch reports it: the reply never arrives.
+  if (response.type === "error") throw new TypeError("fetch failed", { cause: new Error("the simulated Lomi dropped the connection (a lost reply)") });
   return response;
 }
