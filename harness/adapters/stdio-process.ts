@@ -90,6 +90,8 @@ export class StdioProcessTransport implements Transport {
   }
 
   private read(chunk: Buffer): void {
+    // Once the transport has ended, later output (a garbage line arriving before the kill lands) must not replace the first cause.
+    if (this.ending !== undefined) return;
     this.buffer.append(chunk);
     for (;;) {
       let message: JSONRPCMessage | null;
