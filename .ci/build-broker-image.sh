@@ -28,7 +28,7 @@ done
 node --input-type=module -e 'const { buildIsFresh } = await import("./bin/compiled.js"); process.exit(buildIsFresh() ? 0 : 1)' || node scripts/build.mjs
 mkdir -p "$root/app/dist"
 cp -rL package.json package-lock.json bin fixtures node_modules "$root/app/"
-cp -rL dist/built-at dist/protocol dist/reference-broker dist/simulator "$root/app/dist/"
+cp -rL dist/built-at dist/bundle dist/protocol dist/reference-broker dist/simulator "$root/app/dist/"
 cat > "$ctx/Dockerfile" <<DOCKERFILE
 FROM scratch
 COPY rootfs/ /

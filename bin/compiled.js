@@ -13,6 +13,9 @@ export const BUILD_STAMP = path.join(DIST, "built-at");
 /** The folders compiled into dist/ (tests and benchmarks run through tsx). */
 export const SOURCE_DIRS = ["protocol", "reference-broker", "simulator", "harness", "steps", "mutants"];
 
+/** The broker bundled into one file (dist/ keeps its modules too, for everything else). */
+export const BROKER_BUNDLE = { source: "reference-broker/cli.ts", file: "bundle/lomi-broker.js" };
+
 /** Whether `name` is a file the build compiles. */
 export const compiles = (name) => name.endsWith(".ts") && !name.endsWith(".d.ts");
 
@@ -61,10 +64,16 @@ export function buildIsFresh() {
   return newest <= stamp.at && count === stamp.count;
 }
 
-/** Imports a TypeScript entry point (path from the kit's root): compiled when fresh, else through tsx. */
-export async function importEntry(source) {
+/**
+ * Imports a TypeScript entry point (path from the kit's root): compiled when fresh, else through tsx.
+ * `bundle` names the single-file build of it, if there is one.
+ */
+export async function importEntry(source, bundle) {
   if (process.env.LOMI_FROM_SOURCE !== "1" && buildIsFresh()) {
-    process.setSourceMapsEnabled(true); // stack traces and step locations name the TypeScript source
+    // A bundle starts without reading its source map (a few megabytes): NODE_OPTIONS=--enable-source-maps
+    // maps its stack traces to the TypeScript. The modules are mapped always, for step locations.
+    if (bundle) return import(pathToFileURL(path.join(DIST, bundle)).href);
+    process.setSourceMapsEnabled(true);
     return import(pathToFileURL(path.join(DIST, source.replace(/\.ts$/, ".js"))).href);
   }
   const { register } = await import("tsx/esm/api");

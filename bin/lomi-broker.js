@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { importEntry } from "./compiled.js";
+import { BROKER_BUNDLE, importEntry } from "./compiled.js";
 
-const { runBrokerCli } = await importEntry("reference-broker/cli.ts");
+const { runBrokerCli } = await importEntry(BROKER_BUNDLE.source, BROKER_BUNDLE.file);
 await runBrokerCli();
