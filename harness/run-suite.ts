@@ -12,7 +12,7 @@ import { headlineOf, REPORT_FILES, titleOf, summarize, writeReports, type RunSum
 import { profileOf } from "./profiles.js";
 import { citedRules, loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
-import { STEP_FILES, WORKER_NODE_OPTION } from "./step-files.js";
+import { STEP_FILES, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
@@ -70,7 +70,10 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
 
   const messages = path.join(o.reports, "messages.ndjson");
   // Parallel workers load the steps as this process does.
-  if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();
+  if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) {
+    process.env[USER_NODE_OPTIONS] = process.env.NODE_OPTIONS ?? "";
+    process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();
+  }
   process.env.LOMI_STEP_TIMEOUT_MS = String(o.parameters.timeoutMs);
 
   const { runConfiguration } = await loadConfiguration(
@@ -137,8 +140,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     baselineEntries: entries,
     scenariosInSuite: countBy(all.flatMap((sc) => citedRules(sc.tags, known))),
   };
-  writeReports(o.reports, run, results, baselinedScenarioReason);
+  // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
   if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(rules));
+  writeReports(o.reports, run, results, baselinedScenarioReason);
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
   process.stdout.write(

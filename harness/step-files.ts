@@ -12,3 +12,10 @@ export const STEP_FILES = COMPILED ? path.join(KIT_ROOT, "dist/steps/**/*.js") :
  * its TypeScript file and line, or tsx to load the TypeScript.
  */
 export const WORKER_NODE_OPTION = COMPILED ? "--enable-source-maps" : "--import tsx";
+
+/**
+ * Where the harness keeps NODE_OPTIONS as the user gave them, before adding WORKER_NODE_OPTION for
+ * its workers: a broker it starts gets the user's, not the harness's (a Node broker would otherwise
+ * load tsx, or read its source maps at every start).
+ */
+export const USER_NODE_OPTIONS = "LOMI_USER_NODE_OPTIONS";

@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { USER_NODE_OPTIONS } from "../step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 import { prepareSpare, takeSpare } from "./warm-spare.js";
 
@@ -13,8 +14,10 @@ export function splitCommand(command: string): string[] {
 
 /** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
 export function brokerEnvironment(w: Pick<BrokerWiring, "nativeUrl" | "storePath" | "seed" | "faults">, start: number): Record<string, string> {
+  const { [USER_NODE_OPTIONS]: userNodeOptions, ...inherited } = process.env as Record<string, string>;
   return {
-    ...(process.env as Record<string, string>),
+    ...inherited,
+    ...(userNodeOptions === undefined ? {} : { NODE_OPTIONS: userNodeOptions }),
     LOMI_NATIVE_URL: w.nativeUrl,
     LOMI_STORE_PATH: w.storePath,
     LOMI_SEED: String(w.seed + start),

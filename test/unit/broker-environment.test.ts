@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { brokerEnvironment, splitCommand } from "../../harness/adapters/child-process.js";
+import { USER_NODE_OPTIONS } from "../../harness/step-files.js";
+
+const wiring = { nativeUrl: "http://127.0.0.1:4545", storePath: "/tmp/s/receipts.sqlite", seed: 7, faults: ["crash-after-reserve" as const] };
+
+test("a broker gets the environment contract, its seed moved on by each start", () => {
+  const env = brokerEnvironment(wiring, 2);
+  assert.equal(env.LOMI_NATIVE_URL, wiring.nativeUrl);
+  assert.equal(env.LOMI_STORE_PATH, wiring.storePath);
+  assert.equal(env.LOMI_SEED, "9");
+  assert.equal(env.LOMI_BROKER_FAULTS, "crash-after-reserve");
+});
+
+test("a broker gets NODE_OPTIONS as the user gave them, not the options the harness added for its workers", () => {
+  const saved = { node: process.env.NODE_OPTIONS, user: process.env[USER_NODE_OPTIONS] };
+  try {
+    process.env[USER_NODE_OPTIONS] = "--max-old-space-size=512";
+    process.env.NODE_OPTIONS = "--max-old-space-size=512 --enable-source-maps";
+    const env = brokerEnvironment(wiring, 0);
+    assert.equal(env.NODE_OPTIONS, "--max-old-space-size=512");
+    assert.equal(env[USER_NODE_OPTIONS], undefined, "the harness's bookkeeping stays in the harness");
+    // Not run through the suite (the harness never added anything): NODE_OPTIONS pass through.
+    delete process.env[USER_NODE_OPTIONS];
+    assert.equal(brokerEnvironment(wiring, 0).NODE_OPTIONS, "--max-old-space-size=512 --enable-source-maps");
+  } finally {
+    for (const [k, v] of [["NODE_OPTIONS", saved.node], [USER_NODE_OPTIONS, saved.user]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+});
+
+test("a command line splits on spaces and keeps quoted words together", () => {
+  assert.deepEqual(splitCommand(`node "my broker.js" --flag 'a b'`), ["node", "my broker.js", "--flag", "a b"]);
+});
