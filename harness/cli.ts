@@ -201,23 +201,24 @@ async function main(): Promise<number> {
   const { clearReports, runSuite } = await import("./run-suite.js");
   clearReports(reports);
   const startedAt = new Date().toISOString();
-  let serverInfo: { name: string; version: string } | undefined;
   try {
     if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
-    serverInfo =
+    const serverInfo =
       parameters.adapter === "url"
         ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
         : parameters.adapter === "command"
           ? await (await import("./command-preflight.js")).preflightCommand(parameters.brokerCommand, seed, timeoutMs)
           : undefined;
+    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline), writeBaseline: values["write-baseline"] && path.resolve(values["write-baseline"]), requireAll: values["require-all"] });
   } catch (error) {
-    // The reports folder is chosen: write reports that say the run never started, then fail as before (exit 2).
+    // A failed preflight, or the harness failing before it judged anything (a bad baseline, a broken
+    // step): the reports folder is chosen, so write reports that say the run never finished and why,
+    // then fail as before (exit 2). runSuite writes its own reports once it has judged the rules.
     const { notRunSummary, writeReports } = await import("./report/write-reports.js");
     const cause = error instanceof Error ? error.message : String(error);
     writeReports(reports, notRunSummary(cause, { broker: { adapter: parameters.adapter, serverInfo: undefined }, seed, level, tags: values.tags, startedAt, requireAll: values["require-all"] ?? false }, parameters.adapter), [], () => undefined);
     throw error;
   }
-  return runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline), writeBaseline: values["write-baseline"] && path.resolve(values["write-baseline"]), requireAll: values["require-all"] });
 }
 
 // Ctrl+C or a CI runner's SIGTERM: exit, so the exit hooks kill every broker process group.

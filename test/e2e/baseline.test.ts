@@ -121,4 +121,9 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   const typo = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "typo"), "--baseline", write("typo.json", [{ rule: "OP-55", reason: "x" }])]);
   assert.equal(typo.code, 2);
   assert.match(typo.output, /names the rule OP-55, which docs\/rules.json does not have/);
+  // Refused before any scenario ran, yet the reports say so (not an earlier run's verdict, not nothing).
+  const typoReport = report(path.join(dir, "typo"));
+  assert.equal(typoReport.verdict, "not-run");
+  assert.match(readFileSync(path.join(dir, "typo", "conformance.md"), "utf8"), /NOT RUN: .*OP-55/);
+  assert.match(readFileSync(path.join(dir, "typo", "junit.xml"), "utf8"), /<error message="NOT RUN: [^"]*OP-55/);
 });
