@@ -1,7 +1,9 @@
 // Compiles the kit's TypeScript into dist/ (same layout, one .js per .ts) so the bins start in a
 // fraction of a second; `npm install` runs it through `prepare`. esbuild comes with tsx.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { BROKER_BUNDLE, BUILD_STAMP, compiles, DIST, ROOT, SOURCE_DIRS } from "../bin/compiled.js";
 
@@ -32,24 +34,41 @@ const started = Date.now();
 rmSync(DIST, { recursive: true, force: true }); // no compiled file outlives its source
 const entryPoints = SOURCE_DIRS.flatMap(sources).map((f) => path.join(ROOT, f));
 await esbuild.build({ entryPoints, outdir: DIST, outbase: ROOT, format: "esm", platform: "node", target: "node20", sourcemap: "linked", logLevel: "warning" });
-// The broker is also bundled with its dependencies (better-sqlite3, a native addon, stays outside):
-// a harness starts one broker process per scenario, and loading one file instead of a few hundred
-// modules halves its start. What only --simulate or --transport http needs is imported dynamically
-// and split into chunks of its own, loaded when asked for. `require` is given to the CommonJS inside.
+// The broker is also bundled with its dependencies into one CommonJS file (better-sqlite3, a native
+// addon, stays outside): a harness starts one broker process per scenario, and one file instead of a
+// few hundred modules halves its start. CommonJS because only a script can start from V8's code
+// cache (bin/compiled.js); what --simulate or --transport http needs still runs only when asked for.
 await esbuild.build({
-  entryPoints: { [path.basename(BROKER_BUNDLE.file, ".js")]: path.join(ROOT, BROKER_BUNDLE.source) },
-  outdir: path.join(DIST, path.dirname(BROKER_BUNDLE.file)),
+  entryPoints: [path.join(ROOT, BROKER_BUNDLE.source)],
+  outfile: path.join(DIST, BROKER_BUNDLE.file),
   bundle: true,
-  splitting: true,
   external: ["better-sqlite3"],
   plugins: [zodEnglishOnly],
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   sourcemap: "linked",
-  banner: { js: 'import { createRequire as __lomiRequire } from "node:module"; const require = __lomiRequire(import.meta.url);' },
+  define: { "import.meta.url": "__lomiImportMetaUrl" },
+  banner: { js: 'var __lomiImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: "warning",
 });
 mkdirSync(DIST, { recursive: true });
 writeFileSync(BUILD_STAMP, `${entryPoints.length}\n`);
+
+// One broker start writes the bundle's code cache (BROKER_BUNDLE.cache), so the first start after an
+// install is as fast as the others: initialize and tools/list, then stdin ends and the broker exits.
+const store = mkdtempSync(path.join(os.tmpdir(), "lomi-build-"));
+const hello = [
+  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "lomi-build", version: "0" } } },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list" },
+];
+const warm = spawnSync(process.execPath, [path.join(ROOT, "bin/lomi-broker.js"), "--native-url", "http://127.0.0.1:9", "--store", path.join(store, "receipts.sqlite"), "--seed", "1"], {
+  input: hello.map((m) => `${JSON.stringify(m)}\n`).join(""),
+  encoding: "utf8",
+  env: { ...process.env, LOMI_FROM_SOURCE: "0" },
+});
+rmSync(store, { recursive: true, force: true });
+// Not fatal: without the cache the broker starts from its source, only slower.
+if (!existsSync(path.join(DIST, BROKER_BUNDLE.cache))) process.stderr.write(`lomi build: no code cache for the broker (exit ${warm.status}): ${warm.stderr.trim().slice(-500)}\n`);
 process.stderr.write(`lomi build: ${entryPoints.length} files into dist/ in ${Date.now() - started} ms\n`);

@@ -1,0 +1,12 @@
+import { readFileSync, writeFileSync, renameSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import vm from "node:vm";
+import path from "node:path";
+const file = "/work/wt/cc/dist/cjs/lomi-broker.cjs";
+const cacheFile = file + ".v8cache";
+const cachedData = existsSync(cacheFile) && !process.env.NOCACHE ? readFileSync(cacheFile) : undefined;
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`, { filename: file, cachedData, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+if (!cachedData || script.cachedDataRejected) process.on("exit", () => { const tmp = `${cacheFile}.${process.pid}`; writeFileSync(tmp, script.createCachedData()); renameSync(tmp, cacheFile); });
+await module.exports.runBrokerCli();
