@@ -32,9 +32,18 @@ export function stepRules(comments: readonly Comment[], scenarioLine: number, st
   return { rules, problems };
 }
 
-/** The rules a failure at step `failedAt` is blamed on, and the cited rules whose checks had not all run yet. */
-export function blameOf(rules: ReadonlyArray<string[] | undefined>, failedAt: number, cited: readonly string[]): { blame: string[]; unfinished: string[] } {
-  const blame = rules[failedAt] ?? [...cited];
+/** The rule IDs a failure message opens with, as the suite's checks write them: "[ENV-02] …" (after the error's name, if any). */
+export const namedRules = (message: string | undefined): string[] => /^(?:\w+: )?\[([A-Z]+-\d{2}(?:, [A-Z]+-\d{2})*)\]/.exec(message ?? "")?.[1]!.split(", ") ?? [];
+
+/**
+ * The rules a failure at step `failedAt` is blamed on, and the cited rules whose checks had not all
+ * run yet. A failure that names its rules (`named`, from namedRules) is a check of those alone: a
+ * step that checks several rules, a Background step above all, blames only the named ones it checks.
+ */
+export function blameOf(rules: ReadonlyArray<string[] | undefined>, failedAt: number, cited: readonly string[], named: readonly string[] = []): { blame: string[]; unfinished: string[] } {
+  const checked = rules[failedAt] ?? [...cited];
+  const own = checked.filter((id) => named.includes(id));
+  const blame = own.length > 0 ? own : checked;
   const later = new Set(rules.slice(failedAt + 1).flatMap((r) => r ?? cited));
   return { blame, unfinished: cited.filter((id) => !blame.includes(id) && later.has(id)) };
 }

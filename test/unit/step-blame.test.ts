@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { judgeRules } from "../../harness/report/rule-verdicts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { blameOf, stepRules } from "../../harness/report/step-blame.js";
+import { blameOf, namedRules, stepRules } from "../../harness/report/step-blame.js";
 
 // Scenario at line 10; steps at 11..16; "# checks" comments at 12 and 14.
 const comments = [
@@ -30,6 +30,18 @@ test("a failure is blamed on the rules its step checks; rules with checks still 
   assert.deepEqual(blameOf(rules, 1, cited), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] });
   assert.deepEqual(blameOf(rules, 2, cited), { blame: ["OP-03", "EVT-01"], unfinished: [] });
   assert.deepEqual(blameOf(rules, 0, cited), { blame: cited, unfinished: [] }, "a scene-setting step blames every cited rule");
+});
+
+test("a failure that names its rule blames that rule alone, even in a step that checks every cited rule", () => {
+  const { rules } = stepRules(comments, 10, stepLines, cited);
+  const named = namedRules("[OP-04] lomi_terminal_run replied status \"error\" with isError false");
+  assert.deepEqual(named, ["OP-04"]);
+  assert.deepEqual(blameOf(rules, 0, cited, named), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] }, "the other cited rules are not judged, never failed");
+  assert.deepEqual(blameOf(rules, 2, cited, namedRules("[OP-03, OP-04] x")), { blame: ["OP-03"], unfinished: ["EVT-01"] }, "only named rules the step checks; EVT-01, checked again later, is not judged");
+  assert.deepEqual(blameOf(rules, 2, cited, namedRules("[AUTH-05] x")), { blame: ["OP-03", "EVT-01"], unfinished: [] }, "a rule the step does not check changes nothing");
+  assert.deepEqual(namedRules("expected 2, found 1 [OP-04]"), [], "only a message that opens with the rule names it");
+  assert.deepEqual(namedRules("ConformanceViolation: [ENV-02] x"), ["ENV-02"], "as the report holds it, after the error's name");
+  assert.deepEqual(namedRules(undefined), []);
 });
 
 test("a rule whose checks passed before another rule's step failed passes; one whose checks never ran is not judged", () => {
