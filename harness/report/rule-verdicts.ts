@@ -75,12 +75,16 @@ export function judgeRules(
 ): RuleReport[] {
   const known = new Set(rules.map((r) => r.id));
   return rules.map((rule) => {
-    const scenarios = results.filter((s) => citedRules(s.tags, known).includes(rule.id)).map((s) => scenarioOf(s, baseline, rule.id));
+    // A scenario judges the rules it cites, and fails one it does not cite when its failure names it
+    // (an envelope check of a reply, made in every scenario).
+    const scenarios = results
+      .filter((s) => citedRules(s.tags, known).includes(rule.id) || (s.verdict === "fail" && s.blame?.includes(rule.id)))
+      .map((s) => scenarioOf(s, baseline, rule.id));
     const expected = baseline.rules.get(rule.id);
     const base = { ...rule, family: familyOf(rule.id), scenarios };
     const judged = !covered.has(rule.id)
       ? { verdict: "uncovered" as const, reason: "no scenario cites this rule" }
-      : selected && !selected.has(rule.id)
+      : selected && !selected.has(rule.id) && scenarios.length === 0
         ? { verdict: "not-selected" as const, reason: "the run's tag filter selected none of its scenarios" }
         : verdictOf(scenarios);
     if (expected === undefined) return { ...base, ...judged };

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
-import { RULE_TAG } from "../rules.js";
+import { loadRules, RULE_TAG } from "../rules.js";
 import { blameOf, namedRules, stepRules, type Comment } from "./step-blame.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureContext, type FailureExplanation } from "./failure-context.js";
+
+let known: ReadonlySet<string> | undefined;
+/** The rule IDs of docs/rules.json: a failure naming another is blamed as one that names none. */
+const knownRules = (): ReadonlySet<string> => (known ??= new Set(loadRules().rules.map((r) => r.id)));
 
 export type ScenarioVerdict = "pass" | "fail" | "not-applicable";
 
@@ -195,7 +199,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const misnamed = checks.problems[0] && { at: `${pickle.uri}:${checks.problems[0].line}`, problem: checks.problems[0].problem };
       const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : misnamed?.problem;
       const failedAt = pickle.steps.findIndex((p) => p.id === testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
-      const blamed = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, namedRules(reason)) : undefined;
+      const blamed = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, namedRules(reason).filter((id) => knownRules().has(id))) : undefined;
       return {
         name: pickle.name,
         uri: pickle.uri,

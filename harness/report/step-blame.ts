@@ -36,14 +36,16 @@ export function stepRules(comments: readonly Comment[], scenarioLine: number, st
 export const namedRules = (message: string | undefined): string[] => /^(?:\w+: )?\[([A-Z]+-\d{2}(?:, [A-Z]+-\d{2})*)\]/.exec(message ?? "")?.[1]!.split(", ") ?? [];
 
 /**
- * The rules a failure at step `failedAt` is blamed on, and the cited rules whose checks had not all
- * run yet. A failure that names its rules (`named`, from namedRules) is a check of those alone: a
- * step that checks several rules, a Background step above all, blames only the named ones it checks.
+ * The rules a failure at step `failedAt` is blamed on, and the cited rules whose checks it stopped
+ * (in that step or later). A failure that names its rules (`named`, from namedRules: the envelope
+ * checks every reply in every scenario gets) is a check of those alone: of the named ones its step
+ * checks, or else of the named rules themselves, cited by the scenario or not. A Background step
+ * that finds an error reply with isError false thus fails ENV-02, not the rules the scenario cites.
  */
 export function blameOf(rules: ReadonlyArray<string[] | undefined>, failedAt: number, cited: readonly string[], named: readonly string[] = []): { blame: string[]; unfinished: string[] } {
   const checked = rules[failedAt] ?? [...cited];
   const own = checked.filter((id) => named.includes(id));
-  const blame = own.length > 0 ? own : checked;
+  const blame = named.length === 0 ? checked : own.length > 0 ? own : [...named];
   const later = new Set(rules.slice(failedAt + 1).flatMap((r) => r ?? cited));
-  return { blame, unfinished: cited.filter((id) => !blame.includes(id) && later.has(id)) };
+  return { blame, unfinished: cited.filter((id) => !blame.includes(id) && (checked.includes(id) || later.has(id))) };
 }

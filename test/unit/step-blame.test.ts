@@ -38,7 +38,11 @@ test("a failure that names its rule blames that rule alone, even in a step that 
   assert.deepEqual(named, ["OP-04"]);
   assert.deepEqual(blameOf(rules, 0, cited, named), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] }, "the other cited rules are not judged, never failed");
   assert.deepEqual(blameOf(rules, 2, cited, namedRules("[OP-03, OP-04] x")), { blame: ["OP-03"], unfinished: ["EVT-01"] }, "only named rules the step checks; EVT-01, checked again later, is not judged");
-  assert.deepEqual(blameOf(rules, 2, cited, namedRules("[AUTH-05] x")), { blame: ["OP-03", "EVT-01"], unfinished: [] }, "a rule the step does not check changes nothing");
+  assert.deepEqual(
+    blameOf(rules, 2, cited, namedRules("[ENV-02] x")),
+    { blame: ["ENV-02"], unfinished: ["OP-03", "EVT-01"] },
+    "a named rule the scenario does not cite is blamed itself; the rules its step checked are not judged, OP-04's earlier checks stand",
+  );
   assert.deepEqual(namedRules("expected 2, found 1 [OP-04]"), [], "only a message that opens with the rule names it");
   assert.deepEqual(namedRules("ConformanceViolation: [ENV-02] x"), ["ENV-02"], "as the report holds it, after the error's name");
   assert.deepEqual(namedRules(undefined), []);
@@ -60,4 +64,23 @@ test("a rule whose checks passed before another rule's step failed passes; one w
   const rule = (id: string) => ({ id, level: "MUST" as const, title: id, source: "s" });
   const verdicts = Object.fromEntries(judgeRules([rule("OP-03"), rule("OP-04"), rule("EVT-01")], [failed], new Set(cited), undefined).map((r) => [r.id, r.verdict]));
   assert.deepEqual(verdicts, { "OP-03": "not-applicable", "OP-04": "pass", "EVT-01": "fail" });
+});
+
+test("a failure naming a rule its scenario does not cite fails that rule, even in a run whose tags did not select it; the cited rule is not judged", () => {
+  const failed: ScenarioResult = {
+    name: "open",
+    uri: "features/x.feature",
+    line: 10,
+    tags: ["@OP-03"],
+    verdict: "fail",
+    status: "FAILED",
+    reason: "ConformanceViolation: [ENV-02] lomi_workspace_list replied status \"error\" with isError false",
+    durationMs: 1,
+    blame: ["ENV-02"],
+    unfinished: ["OP-03"],
+  };
+  const rule = (id: string) => ({ id, level: "MUST" as const, title: id, source: "s" });
+  const judged = judgeRules([rule("OP-03"), rule("ENV-02"), rule("ENV-03")], [failed], new Set(["OP-03", "ENV-02", "ENV-03"]), new Set(["OP-03"]));
+  assert.deepEqual(Object.fromEntries(judged.map((r) => [r.id, r.verdict])), { "OP-03": "not-applicable", "ENV-02": "fail", "ENV-03": "not-selected" });
+  assert.equal(judged.find((r) => r.id === "ENV-02")?.scenarios[0]?.name, "open", "the failing scenario is listed under the rule it fails");
 });
