@@ -84,7 +84,9 @@ function requireBundle(bundle) {
     cachedData = undefined;
   }
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`;
-  const script = new vm.Script(wrapper, { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  // No importModuleDynamically: esbuild turns the bundle's import() into require, and the constant
+  // for it exists only from Node 20.12 while the kit supports every Node 20.
+  const script = new vm.Script(wrapper, { filename: file, cachedData });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
   if (cachedData === undefined || script.cachedDataRejected) {
