@@ -37,7 +37,7 @@ export interface BrokerOptions {
   /** Seeds operation IDs, epochs and connection IDs, so a run can be replayed. */
   seed: number;
   fetch?: Fetch;
-  /** How the broker reaches Lomi; by default HTTP to `nativeUrl` through `fetch`. */
+  /** How the broker reaches Lomi; by default HTTP to `nativeUrl` through node:http (httpPost). */
   native?: NativeBridge;
   /** Receipts and retry epochs the store admits (default 4,096 each, the source's limits). */
   limits?: StoreLimits;

@@ -23,19 +23,20 @@ import type { RuntimeRef } from "../protocol/tools/input.js";
 import { panelList, workspaceList } from "../protocol/tools/workspace.js";
 import { workspaceObservation } from "../protocol/native-bridge.js";
 
+import { httpPost, type Fetch, type NativeReply } from "./http-post.js";
 import type { NativeBridge, NativeTarget } from "./native-bridge.js";
 
-export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+export type { Fetch } from "./http-post.js";
 
 /** The native bridge over HTTP + JSON: the reference broker's way to Lomi, in another process or this one. */
 export class NativeClient implements NativeBridge {
   constructor(
     private readonly baseUrl: string,
-    private readonly fetchImpl: Fetch = (input, init) => fetch(input, init),
+    private readonly fetchImpl: Fetch = httpPost,
   ) {}
 
   private async call<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
-    let response: Response;
+    let response: NativeReply;
     try {
       response = await this.fetchImpl(this.baseUrl + path, {
         method: "POST",
