@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import diagnostics from "node:diagnostics_channel";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { http as mswHttp, HttpResponse } from "msw";
 import { serveHandlers } from "../../simulator/http-server.js";
@@ -40,4 +42,20 @@ test("the broker's native HTTP client passes an error status and its body on, an
   const gone = await serveHandlers([]);
   await gone.close();
   await assert.rejects(post(`${gone.url}/refuse`, {}), /ECONNREFUSED/);
+});
+
+test("the broker's native HTTP client rejects a reply cut off mid-body, as no reply", async () => {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+    res.write('{"now":');
+    setTimeout(() => res.socket?.destroy(), 20);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    await assert.rejects(post(`http://127.0.0.1:${port}/clock`, {}), /closed before the reply was complete|aborted/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
