@@ -8,17 +8,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A request's body. Events rather than `for await`: an async iterator per request was 3% of a harness's CPU in a stdio run. */
+function readBody(req: http.IncomingMessage) {
+  return new Promise<ReturnType<typeof Buffer.concat>>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
 /** Serves msw handlers on a real node:http server bound to 127.0.0.1, for a broker in another process. */
 export async function serveHandlers(handlers: HttpHandler[], port = 0): Promise<RunningServer> {
   const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = await readBody(req);
     const { port: boundPort } = server.address() as AddressInfo;
     const method = req.method ?? "GET";
     const request = new Request(`http://127.0.0.1:${boundPort}${req.url ?? "/"}`, {
       method,
       headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])) as [string, string][],
-      body: method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks),
+      body: method === "GET" || method === "HEAD" ? undefined : body,
     });
     const response = await getResponse(handlers, request);
     if (!response) {
