@@ -19,10 +19,10 @@ const reportsRoot = mkdtempSync(path.join(os.tmpdir(), "lomi-bench-suite-"));
 let runs = 0;
 
 /** Runs `lomi-conformance` with `args` (and `--tags` when given), its reports in a directory of its own. */
-export function timedSuiteRun(args: string[], tags?: string): SuiteRun {
+export function timedSuiteRun(args: string[], tags?: string, env: NodeJS.ProcessEnv = process.env): SuiteRun {
   const reports = path.join(reportsRoot, String(runs++));
   const started = Date.now();
-  const r = spawnSync(process.execPath, ["bin/lomi-conformance.js", ...(tags ? ["--tags", tags] : []), ...args, "--reports", reports], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["bin/lomi-conformance.js", ...(tags ? ["--tags", tags] : []), ...args, "--reports", reports], { encoding: "utf8", env });
   const seconds = (Date.now() - started) / 1000;
   const results = readScenarioResults(path.join(reports, "messages.ndjson"));
   return { seconds, exitCode: r.status, perScenario: new Map(results.map((s) => [`${s.uri}:${s.line} ${s.name}`, s.durationMs])) };
