@@ -1,17 +1,20 @@
-// What a process broker costs the suite beyond the broker itself, measured in one run: the same
-// scenarios in-process, over stdio with one worker, and over stdio with two. Prints the ratios
-// (goal: stdio ≤ 3× in-process; --parallel 2 faster than 1) and the scenarios whose stdio run
-// costs most over their in-process run. Where NODE_EXTRA_CA_CERTS is set, which every node process
-// pays for at start, a fourth run over stdio without it shows what that costs. BENCH_TAGS narrows
-// the suite (default: all of it).
+// What a process broker costs the suite beyond the broker itself: the same scenarios in-process,
+// over stdio with one worker, and over stdio with two. Prints the ratios (goal: stdio ≤ 3× in-process;
+// --parallel 2 faster than 1) and the scenarios whose stdio run costs most over their in-process run.
+// This machine's speed drifts by a fifth over minutes: BENCH_ROUNDS=N measures N rounds of the three
+// runs, each ratio within its round, and reports the median. Where NODE_EXTRA_CA_CERTS is set (every
+// node process pays for it at start) the bench says what a start costs with and without it, and
+// BENCH_WITHOUT_EXTRA_CA=1 adds a stdio run without it to each round. BENCH_TAGS narrows the suite.
 import { spawnSync } from "node:child_process";
 import { STDIO_BROKER, timedSuiteRun, type SuiteRun } from "./suite-run.js";
 import { summarize } from "./summary.js";
 
 const TAGS = process.env.BENCH_TAGS;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** Node 20 reads this file at the start of every process: a tax on each broker start, not the kit's. */
 const EXTRA_CA = "NODE_EXTRA_CA_CERTS";
 const { [EXTRA_CA]: extraCa, ...withoutExtraCa } = process.env;
+const runWithoutCa = extraCa !== undefined && process.env.BENCH_WITHOUT_EXTRA_CA === "1";
 
 function timedRun(label: string, args: string[], env?: NodeJS.ProcessEnv): SuiteRun {
   const run = timedSuiteRun(args, TAGS, env);
@@ -19,10 +22,6 @@ function timedRun(label: string, args: string[], env?: NodeJS.ProcessEnv): Suite
   return run;
 }
 
-process.stdout.write(`process broker vs in-process${TAGS ? `, tags ${TAGS}` : ", whole suite"}\n`);
-const inProcess = timedRun("in-process", []);
-const stdio = timedRun("stdio, --parallel 1", STDIO_BROKER);
-const stdio2 = timedRun("stdio, --parallel 2", [...STDIO_BROKER, "--parallel", "2"]);
 /** Median milliseconds of a bare `node -e ""` in `env`. */
 const bareNode = (env: NodeJS.ProcessEnv) =>
   summarize(
@@ -32,21 +31,48 @@ const bareNode = (env: NodeJS.ProcessEnv) =>
       return Number(process.hrtime.bigint() - started) / 1e6;
     }),
   ).median;
-// Where the variable is set, the same stdio run without it: the ratio a broker that drops it gets.
-const stdioWithoutCa = extraCa === undefined ? undefined : timedRun(`stdio, --parallel 1, no ${EXTRA_CA}`, STDIO_BROKER, withoutExtraCa);
+
+interface Round {
+  inProcess: SuiteRun;
+  stdio: SuiteRun;
+  ratio: number;
+  parallel: number;
+  withoutCa: number | undefined;
+}
+
+process.stdout.write(`process broker vs in-process${TAGS ? `, tags ${TAGS}` : ", whole suite"}, ${ROUNDS} round(s)\n`);
 if (extraCa !== undefined) {
   process.stdout.write(`${EXTRA_CA} is set (${extraCa}): a bare node starts in ${bareNode(process.env).toFixed(0)} ms with it, ${bareNode(withoutExtraCa).toFixed(0)} ms without; every broker the stdio runs start inherits it\n`);
 }
+const rounds: Round[] = [];
+for (let r = 1; r <= ROUNDS; r++) {
+  if (ROUNDS > 1) process.stdout.write(`round ${r}\n`);
+  const inProcess = timedRun("in-process", []);
+  const stdio = timedRun("stdio, --parallel 1", STDIO_BROKER);
+  const stdio2 = timedRun("stdio, --parallel 2", [...STDIO_BROKER, "--parallel", "2"]);
+  const withoutCa = runWithoutCa ? timedRun(`stdio, --parallel 1, no ${EXTRA_CA}`, STDIO_BROKER, withoutExtraCa) : undefined;
+  const round = { inProcess, stdio, ratio: stdio.seconds / inProcess.seconds, parallel: stdio2.seconds / stdio.seconds, withoutCa: withoutCa && withoutCa.seconds / inProcess.seconds };
+  rounds.push(round);
+  process.stdout.write(
+    `  ratios: stdio / in-process ${round.ratio.toFixed(2)}x; --parallel 2 / --parallel 1 ${round.parallel.toFixed(2)}x` +
+      (round.withoutCa === undefined ? "" : `; stdio without ${EXTRA_CA} / in-process ${round.withoutCa.toFixed(2)}x`) +
+      "\n",
+  );
+}
 
-const extra = [...stdio.perScenario]
-  .map(([name, ms]) => ({ name, ms, extra: ms - (inProcess.perScenario.get(name) ?? 0) }))
+// The per-scenario profile of the round whose ratio is the median one.
+const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)]!;
+const extra = [...median.stdio.perScenario]
+  .map(([name, ms]) => ({ name, ms, extra: ms - (median.inProcess.perScenario.get(name) ?? 0) }))
   .sort((a, b) => b.extra - a.extra);
 const total = extra.reduce((n, e) => n + e.extra, 0);
-process.stdout.write(`scenarios costing most over stdio (ms over their in-process run; ${(total / 1000).toFixed(1)} s in all):\n`);
+process.stdout.write(`scenarios costing most over stdio (ms over their in-process run; ${(total / 1000).toFixed(1)} s in all${ROUNDS > 1 ? ", median round" : ""}):\n`);
 for (const e of extra.slice(0, 20)) process.stdout.write(`  ${String(Math.round(e.extra)).padStart(7)} ms  (${Math.round(e.ms)} ms) ${e.name}\n`);
+const med = (values: number[]) => summarize(values).median.toFixed(2);
+const withoutCa = rounds.flatMap((r) => (r.withoutCa === undefined ? [] : [r.withoutCa]));
 process.stdout.write(
-  `ratios: stdio / in-process ${(stdio.seconds / inProcess.seconds).toFixed(2)}x (goal ≤ 3); ` +
-    `stdio --parallel 2 / --parallel 1 ${(stdio2.seconds / stdio.seconds).toFixed(2)}x (goal < 1)` +
-    (stdioWithoutCa ? `; stdio without ${EXTRA_CA} / in-process ${(stdioWithoutCa.seconds / inProcess.seconds).toFixed(2)}x` : "") +
+  `${ROUNDS > 1 ? `median of ${ROUNDS} rounds: ` : ""}stdio / in-process ${med(rounds.map((r) => r.ratio))}x (goal ≤ 3); ` +
+    `stdio --parallel 2 / --parallel 1 ${med(rounds.map((r) => r.parallel))}x (goal < 1)` +
+    (withoutCa.length > 0 ? `; stdio without ${EXTRA_CA} / in-process ${med(withoutCa)}x` : "") +
     "\n",
 );
