@@ -125,6 +125,8 @@ async function main(parts: BrokerParts): Promise<void> {
     storePath ??= path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-broker-")), "receipts.sqlite");
   }
   if (!nativeUrl) fail("no native bridge: pass --native-url URL, set LOMI_NATIVE_URL, or use --simulate");
+  // The bridge is plain HTTP on loopback (httpPost): say so at start, not at the first tool call.
+  if (!nativeFetch && !/^http:\/\//i.test(nativeUrl)) fail(`the native bridge URL must start with http://, not ${nativeUrl}`);
   if (!storePath) fail("no receipt store: pass --store FILE or set LOMI_STORE_PATH");
 
   const faults = parseFaultPoints(process.env.LOMI_BROKER_FAULTS);
