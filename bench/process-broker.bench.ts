@@ -2,10 +2,13 @@
 // over stdio with one worker, and over stdio with two. Prints the ratios (goal: stdio ≤ 3× in-process;
 // --parallel 2 faster than 1) and the scenarios whose stdio run costs most over their in-process run.
 // This machine's speed drifts by a fifth over minutes: BENCH_ROUNDS=N measures N rounds of the three
-// runs, each ratio within its round, and reports the median. Where NODE_EXTRA_CA_CERTS is set (every
-// node process pays for it at start) the bench says what a start costs with and without it, and
-// BENCH_WITHOUT_EXTRA_CA=1 adds a stdio run without it to each round. BENCH_TAGS narrows the suite.
+// runs (every other round in reverse order), each ratio within its round, and reports the median;
+// each run says how much CPU time the host took from the machine meanwhile (steal). Where
+// NODE_EXTRA_CA_CERTS is set (every node process pays for it at start) the bench says what a start
+// costs with and without it, and BENCH_WITHOUT_EXTRA_CA=1 adds a stdio run without it to each round.
+// BENCH_TAGS narrows the suite.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { STDIO_BROKER, timedSuiteRun, type SuiteRun } from "./suite-run.js";
 import { summarize } from "./summary.js";
 
@@ -16,9 +19,23 @@ const EXTRA_CA = "NODE_EXTRA_CA_CERTS";
 const { [EXTRA_CA]: extraCa, ...withoutExtraCa } = process.env;
 const runWithoutCa = extraCa !== undefined && process.env.BENCH_WITHOUT_EXTRA_CA === "1";
 
+/** CPU time the hypervisor gave to others (steal) and all CPU time so far, in ticks; undefined off Linux. */
+function cpuTicks(): { steal: number; total: number } | undefined {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { steal: fields[7] ?? 0, total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
 function timedRun(label: string, args: string[], env?: NodeJS.ProcessEnv): SuiteRun {
+  const before = cpuTicks();
   const run = timedSuiteRun(args, TAGS, env);
-  process.stdout.write(`  ${label.padEnd(40)} ${run.seconds.toFixed(1).padStart(7)} s  (${run.perScenario.size} scenarios, exit ${run.exitCode})\n`);
+  const after = cpuTicks();
+  // Time the host took from this machine during the run: a run with more of it is slower for it.
+  const steal = before && after && after.total > before.total ? `, host steal ${((100 * (after.steal - before.steal)) / (after.total - before.total)).toFixed(1)} %` : "";
+  process.stdout.write(`  ${label.padEnd(40)} ${run.seconds.toFixed(1).padStart(7)} s  (${run.perScenario.size} scenarios, exit ${run.exitCode}${steal})\n`);
   return run;
 }
 
@@ -47,10 +64,19 @@ if (extraCa !== undefined) {
 const rounds: Round[] = [];
 for (let r = 1; r <= ROUNDS; r++) {
   if (ROUNDS > 1) process.stdout.write(`round ${r}\n`);
-  const inProcess = timedRun("in-process", []);
-  const stdio = timedRun("stdio, --parallel 1", STDIO_BROKER);
-  const stdio2 = timedRun("stdio, --parallel 2", [...STDIO_BROKER, "--parallel", "2"]);
-  const withoutCa = runWithoutCa ? timedRun(`stdio, --parallel 1, no ${EXTRA_CA}`, STDIO_BROKER, withoutExtraCa) : undefined;
+  // Every other round runs in the opposite order, so a drift of the host's speed favours no run.
+  const order = ["in-process", "stdio 1", "stdio 2", ...(runWithoutCa ? ["no ca"] : [])];
+  const runs = new Map<string, SuiteRun>();
+  for (const which of r % 2 === 1 ? order : order.reverse()) {
+    if (which === "in-process") runs.set(which, timedRun("in-process", []));
+    if (which === "stdio 1") runs.set(which, timedRun("stdio, --parallel 1", STDIO_BROKER));
+    if (which === "stdio 2") runs.set(which, timedRun("stdio, --parallel 2", [...STDIO_BROKER, "--parallel", "2"]));
+    if (which === "no ca") runs.set(which, timedRun(`stdio, --parallel 1, no ${EXTRA_CA}`, STDIO_BROKER, withoutExtraCa));
+  }
+  const inProcess = runs.get("in-process")!;
+  const stdio = runs.get("stdio 1")!;
+  const stdio2 = runs.get("stdio 2")!;
+  const withoutCa = runs.get("no ca");
   const round = { inProcess, stdio, ratio: stdio.seconds / inProcess.seconds, parallel: stdio2.seconds / stdio.seconds, withoutCa: withoutCa && withoutCa.seconds / inProcess.seconds };
   rounds.push(round);
   process.stdout.write(
