@@ -1,4 +1,5 @@
 import http from "node:http";
+import { readAll } from "../protocol/read-all.js";
 
 /** A POST of JSON as the native client sends it. */
 export interface NativeRequest {
@@ -30,14 +31,10 @@ const agent = new http.Agent({ keepAlive: true, timeout: IDLE_MS });
 export function httpPost(url: string, init: NativeRequest): Promise<NativeReply> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: init.method, headers: { ...init.headers, "content-length": Buffer.byteLength(init.body) }, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("error", reject);
-      response.on("end", () => {
+      readAll(response).then((body) => {
         const status = response.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown });
-      });
+        resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(body.toString("utf8")) as unknown });
+      }, reject);
     });
     request.on("error", reject);
     request.end(init.body);
