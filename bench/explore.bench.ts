@@ -4,6 +4,7 @@
 import { explore } from "../harness/explore/explore.js";
 import type { RunParameters } from "../harness/run-parameters.js";
 import { readWorldFile } from "../simulator/world-file.js";
+import { KIT_ROOT } from "../protocol/kit-root.js";
 
 const RUNS = Number(process.env.BENCH_EXPLORE_RUNS ?? 20);
 const STEPS = Number(process.env.BENCH_EXPLORE_STEPS ?? 60);
@@ -19,5 +20,5 @@ async function measure(label: string, run: RunParameters, runs: number) {
 
 process.stdout.write(`explore, seed 1, at most ${STEPS} steps a run\n`);
 const inProcess = await measure("in-process", { adapter: "in-process", seed: 1, timeoutMs: 10_000 }, RUNS);
-const child = await measure("process (stdio)", { adapter: "command", brokerCommand: "node bin/lomi-broker.js", brokerFaults: false, seed: 1, timeoutMs: 10_000 }, Math.max(1, Math.round(RUNS / 4)));
+const child = await measure("process (stdio)", { adapter: "command", brokerCommand: "node bin/lomi-broker.js", brokerCwd: KIT_ROOT, brokerFaults: false, seed: 1, timeoutMs: 10_000 }, Math.max(1, Math.round(RUNS / 4)));
 process.stdout.write(`ratio: a process broker explores at ${(child / inProcess).toFixed(3)}x the in-process speed (steps/s)\n`);

@@ -125,7 +125,7 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   }
   if (values["broker-cmd"] !== undefined) {
     if (values["broker-cmd"].trim() === "") throw new UsageError("--broker-cmd needs a command");
-    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerFaults, seed, timeoutMs }, name: `command: ${values["broker-cmd"]}` };
+    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, seed, timeoutMs }, name: `command: ${values["broker-cmd"]}` };
   }
   if (values["broker-url"] !== undefined) {
     let url: URL;
@@ -207,7 +207,7 @@ async function main(): Promise<number> {
       parameters.adapter === "url"
         ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
         : parameters.adapter === "command"
-          ? await (await import("./command-preflight.js")).preflightCommand(parameters.brokerCommand, seed, timeoutMs)
+          ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
           : undefined;
     return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline), writeBaseline: values["write-baseline"] && path.resolve(values["write-baseline"]), requireAll: values["require-all"] });
   } catch (error) {

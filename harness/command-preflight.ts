@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { readWorldFile } from "../simulator/world-file.js";
-import { brokerEnvironment, splitCommand } from "./adapters/child-process.js";
-import { StdioProcessTransport } from "./adapters/stdio-process.js";
+import { brokerEnvironment, commandTransport, splitCommand, type BrokerCommand } from "./adapters/child-process.js";
 import { configError } from "./harness-error.js";
 import { McpConnection } from "./mcp-connection.js";
 import { serveSimulatorOn } from "./simulator-fixture.js";
@@ -28,12 +27,12 @@ export function stderrExcerpt(head: string, tail: string): string {
  * writes garbage on stdout or stays silent ends the run (exit 2) with one message naming the cause,
  * instead of failing every scenario the same way.
  */
-export async function preflightCommand(command: string, seed: number, timeoutMs: number): Promise<{ name: string; version: string } | undefined> {
+export async function preflightCommand(command: BrokerCommand, seed: number, timeoutMs: number): Promise<{ name: string; version: string } | undefined> {
   const server = await serveSimulatorOn(0, readWorldFile(), seed);
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-preflight-"));
-  const [cmd, ...args] = splitCommand(command);
-  const transport = new StdioProcessTransport(cmd!, args, brokerEnvironment({ nativeUrl: server.url, storePath: path.join(dir, "receipts.sqlite"), seed }, 0));
-  const fail = (cause: string) => configError(`the broker command "${command}" ${cause}.\n${stderrExcerpt(transport.diagnosticsHead(), transport.diagnostics())}`);
+  const [cmd] = splitCommand(command.line);
+  const transport = commandTransport(command, brokerEnvironment({ nativeUrl: server.url, storePath: path.join(dir, "receipts.sqlite"), seed }, 0));
+  const fail = (cause: string) => configError(`the broker command "${command.line}" ${cause}.\n${stderrExcerpt(transport.diagnosticsHead(), transport.diagnostics())}`);
   let connection: McpConnection | undefined;
   try {
     try {
@@ -41,7 +40,7 @@ export async function preflightCommand(command: string, seed: number, timeoutMs:
     } catch (error) {
       if (transport.pid === undefined) {
         const code = /\b(ENOENT|EACCES)\b/.exec((error as Error).message)?.[1];
-        throw fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${process.cwd()})` : `cannot be started (${(error as Error).message})`);
+        throw fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${(error as Error).message})`);
       }
       throw fail(transport.endedByBroker ? `did not complete MCP initialize: ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`);
     }

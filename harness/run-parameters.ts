@@ -13,7 +13,8 @@ export const runParametersSchema = z.preprocess(
   (value) => ({ adapter: "in-process", ...(value as object) }),
   z.discriminatedUnion("adapter", [
     z.strictObject({ adapter: z.literal("in-process"), ...common }),
-    z.strictObject({ adapter: z.literal("command"), brokerCommand: z.string().min(1), ...faults, ...common }),
+    // brokerCwd: the directory the user ran the kit from, absolute: every broker process starts there (workers run elsewhere).
+    z.strictObject({ adapter: z.literal("command"), brokerCommand: z.string().min(1), brokerCwd: z.string().min(1), ...faults, ...common }),
     z.strictObject({ adapter: z.literal("url"), brokerUrl: z.url(), nativePort: z.number().int().min(1).max(65535), ...common }),
     z.strictObject({ adapter: z.literal("image"), brokerImage: z.string().min(1), ...faults, ...common }),
   ]),

@@ -12,12 +12,32 @@ export function splitCommand(command: string): string[] {
   return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
+/** A broker command line and the directory it runs in: the user's, in every process the harness starts (its workers run in the kit's folder). */
+export interface BrokerCommand {
+  line: string;
+  cwd: string;
+}
+
+/** A stdio transport for the command, not started yet. */
+export function commandTransport(command: BrokerCommand, environment: Record<string, string>): StdioProcessTransport {
+  const [cmd, ...args] = splitCommand(command.line);
+  return new StdioProcessTransport(cmd!, args, environment, command.cwd);
+}
+
+/**
+ * npm as the broker command reaches it: offline, and never answering yes to an install. `npx
+ * your-broker` then runs the broker installed in the user's repository, or fails saying it is not
+ * installed; it never looks the name up on a registry and runs whatever package has that name.
+ */
+const NPM_NEVER_DOWNLOADS = { npm_config_offline: "true", npm_config_yes: "false" };
+
 /** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
 export function brokerEnvironment(w: Pick<BrokerWiring, "nativeUrl" | "storePath" | "seed" | "faults">, start: number): Record<string, string> {
   const { [USER_NODE_OPTIONS]: userNodeOptions, ...inherited } = process.env as Record<string, string>;
   return {
     ...inherited,
     ...(userNodeOptions === undefined ? {} : { NODE_OPTIONS: userNodeOptions }),
+    ...NPM_NEVER_DOWNLOADS,
     LOMI_NATIVE_URL: w.nativeUrl,
     LOMI_STORE_PATH: w.storePath,
     LOMI_SEED: String(w.seed + start),
@@ -47,11 +67,11 @@ export class ChildProcessAdapter implements BrokerAdapter {
   private spareStoreDir: string | undefined;
 
   constructor(
-    private readonly command: string,
+    private readonly command: BrokerCommand,
     private readonly timeoutMs: number,
     supportsFaults: boolean,
   ) {
-    this.description = `broker command over stdio: ${command}`;
+    this.description = `broker command over stdio: ${command.line}`;
     this.capabilities = new Set<Capability>(["crash", "own-store", ...(supportsFaults ? (["faults"] as const) : [])]);
   }
 
@@ -63,17 +83,12 @@ export class ChildProcessAdapter implements BrokerAdapter {
       this.ready = undefined;
       return;
     }
-    const spare = await takeSpare(this.command, wiring.nativeUrl);
+    const spare = await takeSpare(this.command.line, wiring.nativeUrl);
     this.wiring = spare ? { ...wiring, storePath: spare.storePath } : wiring;
     this.ready = spare?.transport;
     this.spareStoreDir = spare?.storeDir;
     if (spare) this.starts++;
-    prepareSpare(this.command, wiring.seed, (w) => this.launcher(brokerEnvironment(w, 0)));
-  }
-
-  private launcher(environment: Record<string, string>): StdioProcessTransport {
-    const [cmd, ...args] = splitCommand(this.command);
-    return new StdioProcessTransport(cmd!, args, environment);
+    prepareSpare(this.command.line, wiring.seed, (w) => commandTransport(this.command, brokerEnvironment(w, 0)));
   }
 
   private environment(): Record<string, string> {
@@ -83,7 +98,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
   async connect(clientName: string): Promise<McpConnection> {
     if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
     // The scenario's first broker was started ahead, while the scenario before it ran.
-    const transport = this.ready ?? this.launcher(this.environment());
+    const transport = this.ready ?? commandTransport(this.command, this.environment());
     this.ready = undefined;
     this.transport = transport;
     try {
@@ -117,8 +132,8 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   /** A second process on the same store must exit on its own, saying why; one still running after the timeout was not refused. */
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
-    const [cmd, ...args] = splitCommand(this.command);
-    const child = spawn(cmd!, args, { env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
+    const [cmd, ...args] = splitCommand(this.command.line);
+    const child = spawn(cmd!, args, { cwd: this.command.cwd, env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = await new Promise<number | null>((resolve) => {

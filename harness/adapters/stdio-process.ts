@@ -52,6 +52,7 @@ export class StdioProcessTransport implements Transport {
     private readonly command: string,
     private readonly args: string[],
     private readonly env: Record<string, string>,
+    private readonly cwd: string,
   ) {}
 
   private launched: Promise<void> | undefined;
@@ -66,7 +67,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   private async spawnBroker(): Promise<void> {
-    const child = spawn(this.command, this.args, { env: this.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn(this.command, this.args, { cwd: this.cwd, env: this.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
     child.stderr!.on("data", (chunk: Buffer) => {

@@ -35,3 +35,19 @@ test("a broker gets NODE_OPTIONS as the user gave them, not the options the harn
 test("a command line splits on spaces and keeps quoted words together", () => {
   assert.deepEqual(splitCommand(`node "my broker.js" --flag 'a b'`), ["node", "my broker.js", "--flag", "a b"]);
 });
+
+test("npm, as a broker command reaches it, is offline and never answers yes: npx runs only what the user's repository installed", () => {
+  const saved = { offline: process.env.npm_config_offline, yes: process.env.npm_config_yes };
+  try {
+    process.env.npm_config_yes = "true"; // a CI runner that silenced npx's prompt
+    delete process.env.npm_config_offline;
+    const env = brokerEnvironment(wiring, 0);
+    assert.equal(env.npm_config_offline, "true");
+    assert.equal(env.npm_config_yes, "false");
+  } finally {
+    for (const [k, v] of [["npm_config_offline", saved.offline], ["npm_config_yes", saved.yes]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+});
