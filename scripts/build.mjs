@@ -1,19 +1,14 @@
 // Compiles the kit's TypeScript into dist/ (same layout, one .js per .ts) so the bins start in a
 // fraction of a second; `npm install` runs it through `prepare`. esbuild comes with tsx.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { BROKER_BUNDLE, BUILD_STAMP, compiles, DIST, ROOT, SOURCE_DIRS } from "../bin/compiled.js";
+import { BROKER_BUNDLE, BUILD_STAMP, DIST, ROOT, SOURCE_DIRS, sourceDigest, sources } from "../bin/compiled.js";
 
 // Resolved from tsx, whose dependency it is, rather than from wherever npm happened to hoist it.
 const esbuild = createRequire(createRequire(import.meta.url).resolve("tsx/package.json"))("esbuild");
-
-const sources = (dir) =>
-  readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : compiles(e.name) ? [path.join(dir, e.name)] : [],
-  );
 
 /**
  * zod's `z` namespace re-exports every locale (400 KB, a fifth of the broker's load time), which no
@@ -32,6 +27,8 @@ const zodEnglishOnly = {
 
 const started = Date.now();
 rmSync(DIST, { recursive: true, force: true }); // no compiled file outlives its source
+// Taken before compiling: a source edited during the build then makes dist/ stale, never fresh.
+const digest = sourceDigest();
 const entryPoints = SOURCE_DIRS.flatMap(sources).map((f) => path.join(ROOT, f));
 await esbuild.build({ entryPoints, outdir: DIST, outbase: ROOT, format: "esm", platform: "node", target: "node20", sourcemap: "linked", logLevel: "warning" });
 // The broker is also bundled with its dependencies into one CommonJS file (better-sqlite3, a native
@@ -53,7 +50,7 @@ await esbuild.build({
   logLevel: "warning",
 });
 mkdirSync(DIST, { recursive: true });
-writeFileSync(BUILD_STAMP, `${entryPoints.length}\n`);
+writeFileSync(BUILD_STAMP, `${digest}\n`);
 
 // One broker start writes the bundle's code cache (BROKER_BUNDLE.cache), so the first start after an
 // install is as fast as the others: initialize and tools/list, then stdin ends and the broker exits.
