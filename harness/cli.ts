@@ -167,8 +167,83 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
   });
 }
 
+/** The commands other than a conformance run; a conformance run takes no positional word. */
+const COMMANDS = ["steps", "explore", "check"];
+
+/**
+ * Where a conformance run writes its reports, read from the command line as it stands even when it
+ * does not parse: a CI step that shows the reports then shows why the run never started.
+ */
+function reportsDirOf(argv: readonly string[]): string {
+  let dir: string = OPTIONS.reports.default;
+  argv.forEach((arg, i) => {
+    if (arg === "--reports" && argv[i + 1] !== undefined) dir = argv[i + 1]!;
+    else if (arg.startsWith("--reports=")) dir = arg.slice("--reports=".length);
+  });
+  return path.resolve(dir);
+}
+
+/**
+ * Reports that say the run never judged anything, and why (a bad option, a --tags that selects
+ * nothing, a failed preflight, a harness error before any verdict): every report is there, so a CI
+ * gate that publishes them shows the cause. Earlier reports are removed first: none may pass for this run.
+ */
+async function writeNotRun(reports: string, cause: string, run: { broker: string; seed: number; level: Level; tags: string | undefined; startedAt: string; requireAll: boolean }): Promise<void> {
+  const { clearReports } = await import("./run-suite.js");
+  const { notRunSummary, writeReports } = await import("./report/write-reports.js");
+  clearReports(reports);
+  writeReports(reports, notRunSummary(cause, { broker: { adapter: run.broker, serverInfo: undefined }, seed: run.seed, level: run.level, tags: run.tags, startedAt: run.startedAt, requireAll: run.requireAll }, run.broker), [], () => undefined);
+}
+
+/** A conformance run: the suite against the broker the options name, judged per rule, into the reports. */
+async function conformance(values: ReturnType<typeof parse>["values"]): Promise<number> {
+  const reports = path.resolve(values.reports);
+  const startedAt = new Date().toISOString();
+  const known = { broker: "not started", seed: Number.isSafeInteger(Number(values.seed)) ? Number(values.seed) : 1, level: values.level as Level, tags: values.tags };
+  try {
+    if (!["must", "should", "may"].includes(known.level)) throw new UsageError(`--level must be must, should or may, not ${values.level}`);
+    const seed = integer("--seed", values.seed);
+    const parallel = integer("--parallel", values.parallel, 1, 64);
+    const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
+    const { parameters, name } = brokerOf(values, seed, timeoutMs);
+    known.broker = parameters.adapter;
+    if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
+
+    // The seed first, so a failing run can be replayed.
+    process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
+    // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
+    if (values.tags !== undefined) checkTagSelection(values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+    const { clearReports, runSuite } = await import("./run-suite.js");
+    clearReports(reports);
+    if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
+    const serverInfo =
+      parameters.adapter === "url"
+        ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
+        : parameters.adapter === "command"
+          ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
+          : undefined;
+    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level: known.level, baselineFile: values.baseline && path.resolve(values.baseline), writeBaseline: values["write-baseline"] && path.resolve(values["write-baseline"]), requireAll: values["require-all"] });
+  } catch (error) {
+    // runSuite writes its own reports once it has judged the rules; anything before that writes
+    // reports saying the run never finished and why, then fails as before (exit 2).
+    await writeNotRun(reports, error instanceof Error ? error.message : String(error), { ...known, startedAt, requireAll: values["require-all"] ?? false });
+    throw error;
+  }
+}
+
 async function main(): Promise<number> {
-  const { values, positionals } = parse();
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
+  } catch (error) {
+    // A misspelt option of a conformance run still leaves reports naming it.
+    const argv = process.argv.slice(2);
+    if (!argv.some((a) => COMMANDS.includes(a) || a === "--help" || a === "-h")) {
+      await writeNotRun(reportsDirOf(argv), (error as Error).message, { broker: "not started", seed: 1, level: "must", tags: undefined, startedAt: new Date().toISOString(), requireAll: false });
+    }
+    throw error;
+  }
+  const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return 0;
@@ -185,40 +260,7 @@ async function main(): Promise<number> {
     process.stdout.write(formatVocabulary(await stepVocabulary()));
     return 0;
   }
-  const level = values.level as Level;
-  if (!["must", "should", "may"].includes(level)) throw new UsageError(`--level must be must, should or may, not ${values.level}`);
-  const seed = integer("--seed", values.seed);
-  const parallel = integer("--parallel", values.parallel, 1, 64);
-  const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
-  const reports = path.resolve(values.reports);
-  const { parameters, name } = brokerOf(values, seed, timeoutMs);
-  if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
-
-  // The seed first, so a failing run can be replayed.
-  process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
-  // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
-  if (values.tags !== undefined) checkTagSelection(values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
-  const { clearReports, runSuite } = await import("./run-suite.js");
-  clearReports(reports);
-  const startedAt = new Date().toISOString();
-  try {
-    if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
-    const serverInfo =
-      parameters.adapter === "url"
-        ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
-        : parameters.adapter === "command"
-          ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
-          : undefined;
-    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level, baselineFile: values.baseline && path.resolve(values.baseline), writeBaseline: values["write-baseline"] && path.resolve(values["write-baseline"]), requireAll: values["require-all"] });
-  } catch (error) {
-    // A failed preflight, or the harness failing before it judged anything (a bad baseline, a broken
-    // step): the reports folder is chosen, so write reports that say the run never finished and why,
-    // then fail as before (exit 2). runSuite writes its own reports once it has judged the rules.
-    const { notRunSummary, writeReports } = await import("./report/write-reports.js");
-    const cause = error instanceof Error ? error.message : String(error);
-    writeReports(reports, notRunSummary(cause, { broker: { adapter: parameters.adapter, serverInfo: undefined }, seed, level, tags: values.tags, startedAt, requireAll: values["require-all"] ?? false }, parameters.adapter), [], () => undefined);
-    throw error;
-  }
+  return conformance(values);
 }
 
 // Ctrl+C or a CI runner's SIGTERM: exit, so the exit hooks kill every broker process group.

@@ -46,7 +46,7 @@ export function ranOf(r: RuleReport, run: Pick<RunSummary, "scenariosInSuite">):
 
 /** The run's headline, saying first when a --tags run reached only part of the suite. */
 export function titleOf(run: RunSummary, code: (text: string) => string): string {
-  if (!run.tags) return run.headline;
+  if (!run.tags || run.verdict === "not-run") return run.headline;
   return `partial run (tags ${code(run.tags)}): ${listedRules(run).length} of ${run.rules.length} rules reached; on those: ${run.headline}`;
 }
 

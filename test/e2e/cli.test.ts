@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
+import { kitPath } from "../../protocol/kit-root.js";
 import { freePort } from "../../harness/free-port.js";
 import { stepVocabulary } from "../../harness/step-vocabulary.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
 
-const run = (bin: string, ...args: string[]) => spawnSync(process.execPath, [`bin/${bin}.js`, ...args], { encoding: "utf8", env: { ...process.env, LOMI_NATIVE_URL: "", LOMI_STORE_PATH: "" } });
+/** Runs a bin from a scratch directory, as a user does from their repository: a refused run leaves its reports there. */
+const run = (bin: string, ...args: string[]) => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), "lomi-cli-"));
+  return { cwd, ...spawnSync(process.execPath, [kitPath(`bin/${bin}.js`), ...args], { cwd, encoding: "utf8", env: { ...process.env, LOMI_NATIVE_URL: "", LOMI_STORE_PATH: "" } }) };
+};
 
 for (const bin of ["lomi-broker", "lomi-sim", "lomi-conformance"]) {
   test(`${bin} --help explains itself and exits 0`, () => {
@@ -21,6 +29,22 @@ for (const bin of ["lomi-broker", "lomi-sim", "lomi-conformance"]) {
     assert.match(r.stderr, /--help/);
   });
 }
+
+test("a conformance run refused for its options still writes every report, saying NOT RUN and why, where --reports says", () => {
+  const typo = run("lomi-conformance", "--brokr-cmd", "node broker.mjs", "--reports", "out");
+  assert.equal(typo.status, 2);
+  const json = JSON.parse(readFileSync(path.join(typo.cwd, "out", "conformance.json"), "utf8")) as { verdict: string; headline: string };
+  assert.equal(json.verdict, "not-run");
+  assert.match(json.headline, /^NOT RUN: unknown option --brokr-cmd; did you mean --broker-cmd\?/);
+  for (const file of ["conformance.md", "conformance.html", "conformance.svg", "junit.xml"]) assert.ok(existsSync(path.join(typo.cwd, "out", file)), file);
+  const nothing = run("lomi-conformance", "--tags", "@OP-99", "--reports=out");
+  assert.equal(nothing.status, 2);
+  assert.match(readFileSync(path.join(nothing.cwd, "out", "conformance.md"), "utf8"), /^## Lomi conformance: NOT RUN: --tags "@OP-99" selects no scenario/);
+  // Another command's typo is not a conformance run: it writes no reports.
+  const steps = run("lomi-conformance", "steps", "--bogus");
+  assert.equal(steps.status, 2);
+  assert.equal(existsSync(path.join(steps.cwd, "reports")), false);
+});
 
 test("lomi-broker without a bridge says what to pass", () => {
   const r = run("lomi-broker", "--store", "/tmp/x.sqlite");
