@@ -195,6 +195,12 @@ async function writeNotRun(reports: string, cause: string, run: { broker: string
   writeReports(reports, notRunSummary(cause, { broker: { adapter: run.broker, serverInfo: undefined }, seed: run.seed, level: run.level, tags: run.tags, startedAt: run.startedAt, requireAll: run.requireAll }, run.broker), [], () => undefined);
 }
 
+/**
+ * A file the user named, as the reports show it: relative to where the kit runs (the repository's
+ * root in CI), so a summary or pull-request comment carries no path of the runner.
+ */
+const shown = (file: string) => path.relative(process.cwd(), path.resolve(file)) || ".";
+
 /** A conformance run: the suite against the broker the options name, judged per rule, into the reports. */
 async function conformance(values: ReturnType<typeof parse>["values"]): Promise<number> {
   const reports = path.resolve(values.reports);
@@ -222,7 +228,7 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
         : parameters.adapter === "command"
           ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
           : undefined;
-    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level: known.level, baselineFile: values.baseline && path.resolve(values.baseline), writeBaseline: values["write-baseline"] && path.resolve(values["write-baseline"]), requireAll: values["require-all"] });
+    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level: known.level, baselineFile: values.baseline && shown(values.baseline), writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), requireAll: values["require-all"] });
   } catch (error) {
     // runSuite writes its own reports once it has judged the rules; anything before that writes
     // reports saying the run never finished and why, then fails as before (exit 2).

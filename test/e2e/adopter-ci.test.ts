@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+// @ts-expect-error bin/compiled.js is plain JavaScript, typed by its use here
+import { buildIsFresh } from "../../bin/compiled.js";
+import { kitPath } from "../../protocol/kit-root.js";
+import { adopterLock, localPrebuilds, packKit, writeTree } from "../support/adopter-repo.js";
+import { runWorkflow, type StepRun, type WorkflowContext } from "../support/workflow-steps.js";
+
+/**
+ * The kit where its users run it: packed, installed from a tarball kept in a broker's repository
+ * (offline, from npm's cache), and driven by the CI recipe of docs/implementers.md exactly as
+ * written (examples/ci/lomi-conformance.yml), on a correct broker, a broken one, and a command
+ * npx cannot find.
+ */
+
+const RECIPE = kitPath("examples/ci/lomi-conformance.yml");
+const COMMENT_IF = "always() && github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository";
+
+type Report = { verdict: string; headline: string; scenarios: { total: number; fail: number }; rules: Array<{ id: string; verdict: string }> };
+
+const stepOf = (runs: StepRun[], label: string) => {
+  const found = runs.find((r) => r.label === label);
+  assert.ok(found, `no step "${label}" in ${runs.map((r) => r.label).join(", ")}`);
+  return found;
+};
+
+/** A stand-in for the GitHub CLI: records each call; `--edit-last` fails while there is no comment to edit, as gh's does. */
+function fakeGh(bin: string, log: string): void {
+  mkdirSync(bin, { recursive: true });
+  const gh = path.join(bin, "gh");
+  writeFileSync(gh, `#!/usr/bin/env bash\necho "$* token=$GH_TOKEN" >> "${log}"\nfor a in "$@"; do [ "$a" = --edit-last ] && [ ! -e "${log}.commented" ] && exit 1; done\ntouch "${log}.commented"\n`);
+  chmodSync(gh, 0o755);
+}
+
+test("a broker's repository installs the packed kit offline and gates on it with the CI recipe as written", { timeout: 15 * 60_000 }, async (t) => {
+  assert.ok(buildIsFresh(), "dist/ is not the build of these sources: run npm run build (npm test builds before the end-to-end tests)");
+  const repo = mkdtempSync(path.join(os.tmpdir(), "lomi-adopter-"));
+  const outside = mkdtempSync(path.join(os.tmpdir(), "lomi-adopter-tools-"));
+  const tarball = path.relative(repo, packKit((mkdirSync(path.join(repo, "vendor")), path.join(repo, "vendor"))));
+  writeTree(repo, {
+    "package.json": `${JSON.stringify({ name: "my-broker", version: "1.0.0", private: true, type: "module", scripts: { build: "node scripts/build.mjs" }, devDependencies: { "lomi-conformance-kit": `file:${tarball}` }, allowScripts: { "better-sqlite3": true, esbuild: true } }, null, 2)}\n`,
+    "package-lock.json": adopterLock("my-broker", repo, tarball),
+    "conformance-baseline.json": `${JSON.stringify({ expectedFailures: [] }, null, 2)}\n`,
+    // The team's broker: here the kit's reference broker, and one with a defect, started from this repository.
+    "src/broker.mjs": `await import("lomi-conformance-kit/bin/lomi-broker.js");\n`,
+    "src/broken-broker.mjs": `process.argv.splice(2, 0, "idem-fresh-operation-per-retry");\nawait import("lomi-conformance-kit/mutants/lomi-mutant.js");\n`,
+    "scripts/build.mjs": `import { cpSync, mkdirSync, readdirSync } from "node:fs";\nmkdirSync("dist", { recursive: true });\nfor (const f of readdirSync("src")) cpSync(\`src/\${f}\`, \`dist/\${f.replace(/\\.mjs$/, ".js")}\`);\n`,
+  });
+  const summary = path.join(outside, "step-summary.md");
+  const ghLog = path.join(outside, "gh.log");
+  fakeGh(path.join(outside, "bin"), ghLog);
+  const uploaded: string[] = [];
+  const context = (event: "same-repo" | "fork"): WorkflowContext => ({
+    cwd: repo,
+    env: { CI: "true", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_EVENT_NAME: "pull_request", npm_config_offline: "true", ...localPrebuilds(path.join(outside, "prebuilds")), PATH: `${path.join(outside, "bin")}:${process.env.PATH}` },
+    expressions: { "github.token": "token-of-the-run", "github.event.pull_request.number": "42" },
+    conditions: (c, failed) => (c === "always()" ? true : c === COMMENT_IF ? event === "same-repo" : c === "success()" ? !failed : undefined),
+    uses: (step) => {
+      if (step.uses?.startsWith("actions/upload-artifact@")) uploaded.push(String(step.with?.path));
+    },
+  });
+  const report = (): Report => JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as Report;
+
+  await t.test("a correct broker, a pull request from the same repository: installed, judged with --parallel 2 and its fault hooks, summarised and commented", async () => {
+    const runs = await runWorkflow(RECIPE, context("same-repo"));
+    for (const label of ["Install", "Build the broker", "Conformance", "Summary", "Comment on the pull request"]) assert.equal(stepOf(runs, label).outcome, "success", `${label}:\n${stepOf(runs, label).output.slice(-4000)}`);
+    const r = report();
+    assert.equal(r.verdict, "conformant", r.headline);
+    assert.match(r.headline, /^CONFORMANT over stdio: /);
+    assert.equal(r.scenarios.fail, 0);
+    // Judged as with one worker: every rule passes but those a stdio broker cannot take part in (two connections at once).
+    const notPassed = r.rules.filter((x) => x.verdict !== "pass");
+    assert.ok(notPassed.every((x) => x.verdict === "not-applicable"), JSON.stringify(notPassed));
+    assert.ok(r.rules.filter((x) => x.verdict === "pass").length > 100, "the fault-hook and crash rules are judged too");
+    const md = readFileSync(summary, "utf8");
+    assert.match(md, /^## Lomi conformance: CONFORMANT over stdio/m);
+    assert.ok(!md.includes(repo) && !md.includes(os.tmpdir()), "the summary names no path of the runner");
+    const gh = readFileSync(ghLog, "utf8").trim().split("\n");
+    assert.deepEqual(gh, ["pr comment 42 --body-file reports/conformance.md --edit-last token=token-of-the-run", "pr comment 42 --body-file reports/conformance.md token=token-of-the-run"]);
+    assert.deepEqual(uploaded, ["reports/"]);
+  });
+
+  await t.test("a broken broker, a pull request from a fork: the gate fails naming the rule, the summary is written, no comment is tried", async () => {
+    writeFileSync(summary, "");
+    writeFileSync(ghLog, "");
+    const runs = await runWorkflow(RECIPE, { ...context("fork"), from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 or @OP-01" } });
+    const gate = stepOf(runs, "Conformance");
+    assert.equal(gate.outcome, "failure");
+    assert.equal(gate.code, 1, gate.output.slice(-3000));
+    assert.equal(stepOf(runs, "Summary").outcome, "success");
+    assert.equal(stepOf(runs, "Comment on the pull request").outcome, "skipped");
+    assert.equal(readFileSync(ghLog, "utf8"), "");
+    const r = report();
+    assert.equal(r.verdict, "not-conformant");
+    assert.equal(r.rules.find((x) => x.id === "IDEM-01")?.verdict, "fail");
+    assert.match(readFileSync(summary, "utf8"), /NOT CONFORMANT/);
+  });
+
+  await t.test("npx of a broker the repository does not have: exit 2 naming the command, and no registry is asked", async () => {
+    let asked = 0;
+    const registry = createServer((socket) => {
+      asked++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (registry.address() as { port: number }).port;
+      // A runner that silenced npx's prompt and may reach a registry: the kit must still keep npx offline.
+      const { npm_config_offline: _, ...online } = context("fork").env;
+      const runs = await runWorkflow(RECIPE, {
+        ...context("fork"),
+        env: { ...online, npm_config_yes: "true", npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_fetch_retries: "0" },
+        from: "Conformance",
+        workflowEnv: { BROKER_CMD: "npx lomi-no-such-broker --stdio" },
+      });
+      assert.equal(stepOf(runs, "Conformance").code, 2, stepOf(runs, "Conformance").output);
+      const r = report();
+      assert.equal(r.verdict, "not-run");
+      assert.match(r.headline, /NOT RUN: the broker command "npx lomi-no-such-broker --stdio"/);
+      assert.equal(asked, 0, "npx asked a registry for the broker");
+    } finally {
+      registry.close();
+    }
+  });
+
+  await t.test("explore and check run from the installed kit", async () => {
+    const npx = (...args: string[]) => spawnSync("npx", ["lomi-conformance", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
+    const found = npx("explore", "--mutant", "op-failure-as-mcp-error", "--reports", "explore-reports");
+    assert.equal(found.status, 1, `${found.stdout}${found.stderr}`);
+    assert.match(found.stdout, /VIOLATION of receipts-readable/);
+    const checked = npx("check", "explore-reports/explore-history.jsonl");
+    assert.equal(checked.status, 1, `${checked.stdout}${checked.stderr}`);
+    assert.match(checked.stdout, /FAIL receipts-readable/);
+  });
+});
