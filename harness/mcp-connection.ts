@@ -1,6 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListToolsResultSchema, McpError, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import { ZodError } from "zod";
+import { boundedJson } from "./report/bounded-json.js";
 import type { Envelope } from "../protocol/envelope.js";
 import { violation } from "./harness-error.js";
 import { checkEnvelope, type RawToolResult } from "./reply-checks.js";
@@ -40,7 +42,9 @@ export class McpConnection {
     private readonly explain: Explain,
   ) {}
 
-  static async open(transport: Transport, clientName: string, timeoutMs: number, explain: Explain = () => undefined): Promise<McpConnection> {
+  static async open(transport: Transport, clientName: string, timeoutMs: number, adapterExplain: Explain = () => undefined): Promise<McpConnection> {
+    const unreadable = guardMessages(transport);
+    const explain: Explain = () => [unreadable(), adapterExplain()].filter((x) => x !== undefined).join("; ") || undefined;
     const client = new Client({ name: clientName, version: "1.0.0" });
     try {
       await client.connect(transport, { timeout: timeoutMs });
@@ -82,7 +86,7 @@ export class McpConnection {
     try {
       raw = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs })) as RawToolResult;
     } catch (error) {
-      const message = `${tool} did not answer with a tool result (timeout ${this.timeoutMs} ms): ${causeOf(error)}${because(this.explain)}`;
+      const message = `${tool} did not answer with a tool result: ${whyNoResult(error, this.timeoutMs)}${because(this.explain)}`;
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
       return { error: message };
     }
@@ -93,6 +97,46 @@ export class McpConnection {
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
   }
+}
+
+/**
+ * The SDK's client handles each message the broker sends inside the transport's delivery: a
+ * message it cannot handle (a reply for an unknown id, nested past the stack's depth, which it
+ * quotes with JSON.stringify) throws there, and on a process transport that would end the
+ * harness's process. The connection ends instead, the calls in flight get no reply, and the
+ * reason is kept for the failure report. Answers that reason, once there is one.
+ */
+function guardMessages(transport: Transport): () => string | undefined {
+  let handler: Transport["onmessage"];
+  let reason: string | undefined;
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    get: () =>
+      handler &&
+      ((message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+        try {
+          handler!(message, extra);
+        } catch (error) {
+          reason ??= `the broker sent a message the MCP client could not take (${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}): ${boundedJson(message, 300)}`;
+          void transport.close();
+        }
+      }),
+    set: (fn: Transport["onmessage"]) => {
+      handler = fn;
+    },
+  });
+  return () => reason;
+}
+
+/** Why a call got no tool result, in the words a broker's author needs: no reply in time, a JSON-RPC error, or a result of another shape. */
+function whyNoResult(error: unknown, timeoutMs: number): string {
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return `no reply within ${timeoutMs} ms (--timeout-ms)`;
+  if (error instanceof ZodError) {
+    const issues = error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+    return `the result is not an MCP tool result (${issues.join("; ")}${error.issues.length > 3 ? "; …" : ""})`;
+  }
+  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return `a JSON-RPC error came instead of a result (${error.message})`;
+  return causeOf(error);
 }
 
 /** A transport error with what lies under it: "fetch failed" alone does not say a socket was reset or refused. */

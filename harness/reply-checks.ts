@@ -3,7 +3,8 @@ import type { z } from "zod";
 import { contractNamed, contractOf, type ContractNamed, type ToolName } from "../protocol/catalogue.js";
 import { anyEnvelopeSchema, type Envelope } from "../protocol/envelope.js";
 import { outputSchemaOf, type DataOf } from "../protocol/tool-contract.js";
-import { violation } from "./harness-error.js";
+import { HarnessError, violation } from "./harness-error.js";
+import { boundedJson } from "./report/bounded-json.js";
 import { checkImageBlocks } from "./image-blocks.js";
 
 export interface RawToolResult {
@@ -12,7 +13,7 @@ export interface RawToolResult {
   isError?: boolean;
 }
 
-const describe = (value: unknown) => JSON.stringify(value)?.slice(0, 600);
+const describe = (value: unknown) => boundedJson(value, 600);
 
 /**
  * The ENV rules, checked on every reply the suite receives: the envelope in structuredContent,
@@ -20,6 +21,16 @@ const describe = (value: unknown) => JSON.stringify(value)?.slice(0, 600);
  * and PNG image blocks that decode.
  */
 export function checkEnvelope(tool: string, result: RawToolResult): Envelope {
+  try {
+    return checkedEnvelope(tool, result);
+  } catch (error) {
+    if (error instanceof HarnessError) throw error;
+    // A reply no check can even walk (nested past the stack's depth): the broker's, never the harness's.
+    throw violation(`[ENV-01] ${tool}'s reply cannot be read as a Lomi envelope (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}): ${describe(result)}`);
+  }
+}
+
+function checkedEnvelope(tool: string, result: RawToolResult): Envelope {
   const sc = result.structuredContent;
   if (sc === undefined) throw violation(`[ENV-01] ${tool} replied without structuredContent: ${describe(result)}`);
   const loose = anyEnvelopeSchema.safeParse(sc);

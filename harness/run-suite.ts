@@ -5,12 +5,13 @@ import { Writable } from "node:stream";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue } from "./feature-catalogue.js";
 import { baselineFileFor, loadBaseline, NO_BASELINE } from "./report/baseline.js";
-import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./report/rule-verdicts.js";
+import { judgeRun } from "./report/judge-run.js";
+import type { Level } from "./report/rule-verdicts.js";
 import { configError } from "./harness-error.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
-import { headlineOf, REPORT_FILES, titleOf, summarize, writeReports, type RunSummary } from "./report/write-reports.js";
+import { REPORT_FILES, titleOf, writeReports } from "./report/write-reports.js";
 import { profileOf } from "./profiles.js";
-import { citedRules, loadRules } from "./rules.js";
+import { loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
 import { STEP_FILES, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
@@ -46,12 +47,6 @@ function refuseBrokenSuite(results: ScenarioResult[]): void {
   const more = broken.length > 1 ? ` (and ${broken.length - 1} more)` : "";
   throw configError(`${first.stepAt ?? `${first.uri}:${first.line ?? "?"}`}: ${first.configProblem}${more}`);
 }
-
-const countBy = (ids: string[]): Record<string, number> => {
-  const counts: Record<string, number> = {};
-  for (const id of ids) counts[id] = (counts[id] ?? 0) + 1;
-  return counts;
-};
 
 /** Removes an earlier run's reports, so none passes for this run's (a preflight may stop it). */
 export function clearReports(dir: string): void {
@@ -102,47 +97,26 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const started = Date.now();
   await runCucumber({ ...runConfiguration, support }, { cwd: ROOT });
 
-  const covered = new Set(all.flatMap((s) => citedRules(s.tags, known)));
   const results = readScenarioResults(messages);
-  const selected = o.tags ? new Set(results.flatMap((s) => citedRules(s.tags, known))) : undefined;
-  const rules = judgeRules(rulesFile.rules, results, covered, selected, baseline);
-  const entries = baselineReport(rules, results, baseline);
-  const problems = gateProblems(rules, o.level, results, entries, baseline, o.requireAll);
-  const conformant = problems.length === 0 && isConformant(rules, o.level, o.requireAll);
-  const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
-  /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
-  const baselinedScenarioReason = (x: ScenarioResult) =>
-    x.verdict !== "fail" ? undefined : (baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
-  const expectedFailures = results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
-  const profile = profileOf(o.parameters);
-  const notJudgedIds = notJudged(rules, o.level).map((r) => r.id);
-  const verdict = problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
-  // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
-  const atLevel = rules.filter((r) => LEVELS[o.level].includes(r.level) && (!o.tags || r.verdict !== "not-selected"));
-  const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
-  const runProfile = { name: profile.name, notJudged: notJudgedIds, elsewhere: profile.elsewhere };
-  const run: RunSummary = {
+  const { run, baselinedScenarioReason } = judgeRun({
+    rules: rulesFile.rules,
+    results,
+    suite: all,
+    tags: o.tags,
+    baseline,
+    baselineFile: o.baselineFile,
+    level: o.level,
+    requireAll: o.requireAll,
+    profile: profileOf(o.parameters),
     broker: { adapter: o.brokerName, serverInfo: o.serverInfo ?? readBrokerIdentity(messages) },
     seed: o.parameters.seed,
-    level: o.level,
-    tags: o.tags,
-    baseline: o.baselineFile,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    profile: runProfile,
-    requireAll: o.requireAll,
-    verdict,
-    headline: headlineOf(verdict, runProfile, judgedCount, atLevel.length),
-    conformant,
-    problems,
-    scenarios: summarize(results, expectedFailures),
-    rules,
-    baselineEntries: entries,
-    scenariosInSuite: countBy(all.flatMap((sc) => citedRules(sc.tags, known))),
-  };
+  });
+  const { rules, problems } = run;
   // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
   if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(rules));
-  writeReports(o.reports, run, results, baselinedScenarioReason);
+  const reportFaults = writeReports(o.reports, run, results, baselinedScenarioReason);
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
   process.stdout.write(
@@ -158,7 +132,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   if (o.writeBaseline) process.stdout.write(`lomi-conformance: wrote a baseline of ${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s) to ${o.writeBaseline}; replace each placeholder reason\n`);
   const faults = results.filter((r) => r.harnessFault !== undefined);
   for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
+  for (const f of reportFaults) process.stdout.write(`  HARNESS ERROR writing ${f} (written as a note; the other reports are whole)\n`);
   process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
   // The harness's own failure invalidates the run whatever the rules say.
-  return faults.length > 0 ? 2 : problems.length === 0 ? 0 : 1;
+  return faults.length > 0 || reportFaults.length > 0 ? 2 : problems.length === 0 ? 0 : 1;
 }

@@ -4,6 +4,7 @@ import { configError, violation } from "../harness/harness-error.js";
 import type { SeenSnapshot } from "./panel-memory.js";
 import { browserOf, elementIn, snapshotsOf } from "./panel-targets.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 /** The retry identity of an operation the agent sends in a workspace: its epoch and a key named after the alias. */
 function identity(world: LomiWorld, agent: string, workspaceId: string, prefix: string, alias: string) {
@@ -35,7 +36,7 @@ When("{agent} looks up the current runtime of the browser of {string}", async fu
   const { panels } = await this.callOk(agent, "lomi_panel_list", { workspaceId });
   const panel = panels.find((p) => p.panelId === panelId);
   const generation = panel?.kind === "browser" ? panel.browserGeneration : undefined;
-  if (!generation) throw violation(`lomi_panel_list shows no browser runtime for panel ${panelId}: ${JSON.stringify(panels)}`);
+  if (!generation) throw violation(`lomi_panel_list shows no browser runtime for panel ${panelId}: ${boundedJson(panels)}`);
   this.panelMemory.generations.set(browser, generation);
 });
 
@@ -63,19 +64,19 @@ When(
 
 Then("the snapshot shows the page {string}", function (this: LomiWorld, title: string) {
   const data = this.dataOf("lomi_browser_snapshot");
-  assert.equal(data.title, title, `snapshot: ${JSON.stringify(data)}`);
+  assert.equal(data.title, title, `snapshot: ${boundedJson(data)}`);
 });
 
 Then("the snapshot shows {string} inside a child frame", function (this: LomiWorld, name: string) {
   const data = this.dataOf("lomi_browser_snapshot");
   const element = data.elements.find((e) => e.name === name);
   const frame = data.frames.find((f) => f.frameId === element?.frameId);
-  if (!frame || frame.parentFrameId === null) throw violation(`"${name}" is not in a child frame: ${JSON.stringify(data)}`);
+  if (!frame || frame.parentFrameId === null) throw violation(`"${name}" is not in a child frame: ${boundedJson(data)}`);
 });
 
 Then("the latest snapshot of the browser of {string} shows {string} holding {string}", function (this: LomiWorld, browser: string, name: string, file: string) {
   const element = snapshotsOf(this, browser).at(-1)!.elements.find((e) => e.name === name);
-  assert.deepEqual(element?.files, [file], `element "${name}": ${JSON.stringify(element)}`);
+  assert.deepEqual(element?.files, [file], `element "${name}": ${boundedJson(element)}`);
 });
 
 Then("the snapshots of the browser of {string} share no reference", function (this: LomiWorld, browser: string) {
@@ -89,7 +90,7 @@ Then("the snapshots of the browser of {string} share no reference", function (th
 Then("operation {string} loaded {string} as a new navigation", async function (this: LomiWorld, alias: string, title: string) {
   const receipt = await this.settledAs(alias, ["lomi_browser_open", "lomi_browser_navigate"]);
   const page = receipt.tool === "lomi_browser_open" ? receipt.result?.page : receipt.result;
-  assert.equal(page?.title, title, `operation ${alias}: ${JSON.stringify(receipt)}`);
+  assert.equal(page?.title, title, `operation ${alias}: ${boundedJson(receipt)}`);
   const earlier = [...this.panelMemory.snapshots.values()].flat().map((s) => s.navigationId);
   if (!page?.navigationId || earlier.includes(page.navigationId)) throw violation(`each load has a new navigationId; ${alias} has ${page?.navigationId}, seen before: ${earlier.join(", ")}`);
 });
@@ -100,13 +101,13 @@ Then("operation {string} attached {string} without confirming the server's accep
   assert.deepEqual(
     { fileName: result?.fileName, attached: result?.attached, eventsDispatched: result?.eventsDispatched, serverAcceptance: result?.serverAcceptance },
     { fileName, attached: true, eventsDispatched: ["input", "change"], serverAcceptance: "not_confirmed" },
-    `operation ${alias}: ${JSON.stringify(receipt)}`,
+    `operation ${alias}: ${boundedJson(receipt)}`,
   );
 });
 
 Then("operation {string} started a navigation", async function (this: LomiWorld, alias: string) {
   const receipt = await this.settledAs(alias, "lomi_browser_click");
-  if (typeof receipt.result?.startedNavigationId !== "string") throw violation(`a click on a link reports the navigation it started: ${JSON.stringify(receipt)}`);
+  if (typeof receipt.result?.startedNavigationId !== "string") throw violation(`a click on a link reports the navigation it started: ${boundedJson(receipt)}`);
 });
 
 /** Ground truth from Lomi, not from the broker: which page the panel shows now. */
@@ -114,5 +115,5 @@ Then("Lomi shows {string} in the browser of {string}", async function (this: Lom
   const { workspaceId, panelId } = await browserOf(this, browser);
   const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
   const panel = ws?.panels.find((p) => p.panelId === panelId);
-  assert.equal(panel?.kind === "browser" ? panel.url : undefined, url, `panel: ${JSON.stringify(panel)}`);
+  assert.equal(panel?.kind === "browser" ? panel.url : undefined, url, `panel: ${boundedJson(panel)}`);
 });

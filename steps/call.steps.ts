@@ -3,6 +3,7 @@ import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 When("{agent} calls {tool}", async function (this: LomiWorld, agent: string, tool: string) {
   await this.call(agent, tool, {});
@@ -38,7 +39,7 @@ Then("the error names the field {string}", function (this: LomiWorld, field: str
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
   if (envelope.details?.field !== field && !envelope.message.includes(field)) {
-    throw violation(`the error does not name the field "${field}": ${envelope.message} ${JSON.stringify(envelope.details ?? {})}`);
+    throw violation(`the error does not name the field "${field}": ${envelope.message} ${boundedJson(envelope.details ?? {})}`);
   }
 });
 
@@ -73,5 +74,5 @@ Then("tools\\/list includes {string}", async function (this: LomiWorld, names: s
 Then("the error carries the operationId of {string}", function (this: LomiWorld, alias: string) {
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
-  assert.equal(envelope.details?.operationId, this.operationId(alias), `the error should name the operation holding the key: ${JSON.stringify(envelope)}`);
+  assert.equal(envelope.details?.operationId, this.operationId(alias), `the error should name the operation holding the key: ${boundedJson(envelope)}`);
 });

@@ -3,6 +3,7 @@ import { Given, Then, When } from "@cucumber/cucumber";
 import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 const FILL_TIMEOUT_MS = 600_000;
 /**
@@ -54,7 +55,7 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
       }),
     );
     const terminalSessionId = (await this.settledAs(requestKey, "lomi_terminal_create")).result?.terminalSessionId;
-    if (typeof terminalSessionId !== "string") throw violation(`fill terminal ${t} has no session: ${JSON.stringify(created)}`);
+    if (typeof terminalSessionId !== "string") throw violation(`fill terminal ${t} has no session: ${boundedJson(created)}`);
     terminals.push(terminalSessionId);
   }
   const { retryEpoch } = this.epochFor(agent, workspaceId);

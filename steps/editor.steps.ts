@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 /** Lomi's own view of an open document, straight from the simulator. */
 async function documentInLomi(world: LomiWorld, projectId: string, path: string) {
@@ -28,12 +29,12 @@ Given("the user types {string} at the end of {string} of project {string} in the
 
 Then("the editor buffer of {string} in project {string} contains {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
   const doc = await documentInLomi(this, projectId, path);
-  if (!doc.text.includes(text)) throw violation(`the buffer of ${path} lacks ${JSON.stringify(text)}: ${JSON.stringify(doc.text)}`);
+  if (!doc.text.includes(text)) throw violation(`the buffer of ${path} lacks ${boundedJson(text)}: ${boundedJson(doc.text)}`);
 });
 
 Then("the editor buffer of {string} in project {string} does not contain {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
   const doc = await documentInLomi(this, projectId, path);
-  if (doc.text.includes(text)) throw violation(`the buffer of ${path} holds ${JSON.stringify(text)}, which should not be there: ${JSON.stringify(doc.text)}`);
+  if (doc.text.includes(text)) throw violation(`the buffer of ${path} holds ${boundedJson(text)}, which should not be there: ${boundedJson(doc.text)}`);
 });
 
 Then(/^the document "([^"]*)" of project "([^"]*)" is (dirty|clean) in Lomi$/, async function (this: LomiWorld, path: string, projectId: string, state: string) {
@@ -43,5 +44,5 @@ Then(/^the document "([^"]*)" of project "([^"]*)" is (dirty|clean) in Lomi$/, a
 Then(/^the listing shows "([^"]*)" as (dirty|clean) at buffer revision "([^"]*)"$/, function (this: LomiWorld, path: string, state: string, revision: string) {
   const { documents } = this.dataOf("lomi_editor_documents");
   const doc = documents.find((d) => d.path === path);
-  assert.deepEqual({ dirty: doc?.dirty, bufferRevision: doc?.bufferRevision }, { dirty: state === "dirty", bufferRevision: revision }, `listing: ${JSON.stringify(doc)}`);
+  assert.deepEqual({ dirty: doc?.dirty, bufferRevision: doc?.bufferRevision }, { dirty: state === "dirty", bufferRevision: revision }, `listing: ${boundedJson(doc)}`);
 });

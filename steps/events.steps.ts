@@ -4,6 +4,7 @@ import { violation } from "../harness/harness-error.js";
 import type { OperationState } from "../protocol/states.js";
 import { eventPathProblems, type PathDemand } from "./event-path.js";
 import type { EventPage, LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 async function readPage(world: LomiWorld, agent: string, workspaceId: string, cursor: string | undefined, limit: number): Promise<EventPage> {
   return world.callOk(agent, "lomi_events_read", { workspaceId, ...(cursor === undefined ? {} : { cursor }), limit });
@@ -83,7 +84,7 @@ Then("the page shows {string} reaching {state}", async function (this: LomiWorld
   const page = await readPage(this, agent, workspaceId, this.eventCursors.get(key), 200);
   this.eventCursors.set(key, page.nextCursor);
   if (!reached(page)) {
-    throw violation(`EVT-02: neither the page read nor the next one shows ${alias} reaching ${state}: ${JSON.stringify([this.lastEventPage, page])}`);
+    throw violation(`EVT-02: neither the page read nor the next one shows ${alias} reaching ${state}: ${boundedJson([this.lastEventPage, page])}`);
   }
   this.lastEventPage = page;
 });

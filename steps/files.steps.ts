@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 /** "43 61 66 e9" → those bytes. */
 const bytesOfHex = (hex: string) => Buffer.from(hex.replace(/\s+/g, ""), "hex");
@@ -80,13 +81,13 @@ When(
 
 Then("operation {string} reports the diskRevision the agent read from {string}", async function (this: LomiWorld, alias: string, path: string) {
   const { result } = await this.settledAs(alias, "lomi_file_write");
-  assert.equal(result?.diskRevision, this.fileObservations.read(path).diskRevision, `the same bytes must give the same revision: ${JSON.stringify(result)}`);
+  assert.equal(result?.diskRevision, this.fileObservations.read(path).diskRevision, `the same bytes must give the same revision: ${boundedJson(result)}`);
 });
 
 /** The bytes Lomi holds on disk for a file of a project. */
 async function bytesInLomi(world: LomiWorld, projectId: string, path: string): Promise<Buffer> {
   const entry = await entryInLomi(world, projectId, path);
-  if (entry?.kind !== "file" || entry.base64 === null) throw violation(`Lomi holds no file ${path} in ${projectId}: ${JSON.stringify(entry)}`);
+  if (entry?.kind !== "file" || entry.base64 === null) throw violation(`Lomi holds no file ${path} in ${projectId}: ${boundedJson(entry)}`);
   return Buffer.from(entry.base64, "base64");
 }
 
@@ -101,7 +102,7 @@ Then("Lomi holds the file {string} of project {string} with the text {string}", 
 Then("Lomi holds the file {string} of project {string} ending with the text {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
   const bytes = await bytesInLomi(this, projectId, path);
   if (!bytes.subarray(bytes.length - Buffer.byteLength(text)).equals(Buffer.from(text, "utf8"))) {
-    throw violation(`${path} in ${projectId} does not end with ${JSON.stringify(text)}: ${JSON.stringify(bytes.toString("utf8"))}`);
+    throw violation(`${path} in ${projectId} does not end with ${boundedJson(text)}: ${boundedJson(bytes.toString("utf8"))}`);
   }
 });
 
@@ -116,7 +117,7 @@ Then("Lomi holds the directory {string} in project {string}", async function (th
 
 Then("Lomi holds nothing at {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
   const entry = await entryInLomi(this, projectId, path);
-  if (entry) throw violation(`Lomi still holds ${path} in ${projectId}: ${JSON.stringify(entry)}`);
+  if (entry) throw violation(`Lomi still holds ${path} in ${projectId}: ${boundedJson(entry)}`);
 });
 
 When("another program writes {string} to the file {string} of project {string}", async function (this: LomiWorld, text: string, path: string, projectId: string) {

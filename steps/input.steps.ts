@@ -5,6 +5,7 @@ import type { Reply } from "../harness/mcp-connection.js";
 import { ORDERED_INPUT_NAMES } from "../protocol/tools/input.js";
 import { observedRuntime } from "./placeholders.js";
 import type { LomiWorld, NamedLease } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 // Leases, ordered input, terminal output and Android runtimes.
 
@@ -103,7 +104,7 @@ When("the runtime of Android panel {string} restarts", async function (this: Lom
 
 Then("the reply acknowledges a new dispatch", function (this: LomiWorld) {
   const data = this.dataOf(ORDERED_INPUT_NAMES);
-  assert.equal(data.acknowledged, "dispatched", `expected a new dispatch: ${JSON.stringify(data)}`);
+  assert.equal(data.acknowledged, "dispatched", `expected a new dispatch: ${boundedJson(data)}`);
 });
 
 Then("the reply acknowledges the prior dispatch of input {int} under lease {string}", function (this: LomiWorld, sequence: number, alias: string) {
@@ -121,7 +122,7 @@ Then("the reply confirms the interrupt was dispatched, not that the command exit
 Then("the error says the next inputSequence is {string}", function (this: LomiWorld, next: string) {
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
-  assert.equal(envelope.details?.nextInputSequence, next, `the refusal should name the next sequence: ${JSON.stringify(envelope)}`);
+  assert.equal(envelope.details?.nextInputSequence, next, `the refusal should name the next sequence: ${boundedJson(envelope)}`);
 });
 
 Then(
@@ -147,14 +148,14 @@ Then("operation {string} confirms the intent was delivered, not the screen", asy
   assert.deepEqual(
     { state: receipt.state, intentDelivered: receipt.result?.intentDelivered, screenConfirmed: receipt.result?.screenConfirmed },
     { state: "succeeded", intentDelivered: true, screenConfirmed: false },
-    `operation ${alias}: ${JSON.stringify(receipt)}`,
+    `operation ${alias}: ${boundedJson(receipt)}`,
   );
 });
 
 Then("Lomi still shows Android panel {string} in workspace {string}, with a new generation", async function (this: LomiWorld, panelId: string, workspaceId: string) {
   const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
   const panel = ws?.panels.find((p) => p.panelId === panelId);
-  if (panel?.kind !== "android") throw violation(`Lomi no longer shows Android panel ${panelId}: ${JSON.stringify(ws?.panels)}`);
+  if (panel?.kind !== "android") throw violation(`Lomi no longer shows Android panel ${panelId}: ${boundedJson(ws?.panels)}`);
   assert.notEqual(panel.generation, observedRuntime(this, panelId), "the restart should have given the runtime a new generation");
 });
 
@@ -167,5 +168,5 @@ Then("no event of workspace {string} carries {string}", async function (this: Lo
   const { events } = await this.callOk("agent", "lomi_events_read", { workspaceId, limit: 200 });
   if (events.length === 0) throw configError("the events feed is empty: nothing to compare with the terminal's output");
   const carrying = events.filter((e) => JSON.stringify(e).includes(text));
-  if (carrying.length > 0) throw violation(`the events feed carries terminal output: ${JSON.stringify(carrying)}`);
+  if (carrying.length > 0) throw violation(`the events feed carries terminal output: ${boundedJson(carrying)}`);
 });

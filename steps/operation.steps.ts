@@ -4,6 +4,7 @@ import { configError, violation } from "../harness/harness-error.js";
 import { canReach, type OperationState } from "../protocol/states.js";
 import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 function createArgs(world: LomiWorld, agent: string, title: string, workspaceId: string, alias: string): Record<string, unknown> {
   const expectedRevision = world.revisions.get(workspaceId);
@@ -42,7 +43,7 @@ When(
 async function runArgs(world: LomiWorld, agent: string, command: string, terminal: string, alias: string) {
   const created = await world.settledAs(terminal, "lomi_terminal_create");
   const terminalSessionId = created.result?.terminalSessionId;
-  if (typeof terminalSessionId !== "string") throw violation(`operation "${terminal}" has no terminalSessionId in its result: ${JSON.stringify(created)}`);
+  if (typeof terminalSessionId !== "string") throw violation(`operation "${terminal}" has no terminalSessionId in its result: ${boundedJson(created)}`);
   const workspaceId = String(world.request(terminal).args.workspaceId);
   return { workspaceId, terminalSessionId, command, retryEpoch: world.epochFor(agent, workspaceId).retryEpoch, requestKey: `run-${alias}` };
 }
@@ -141,7 +142,7 @@ Then("the reply admits a new operation", function (this: LomiWorld) {
 async function replyReaching(world: LomiWorld, state: OperationState): Promise<{ state: string; effectState: string }> {
   const receipt = world.receiptOf();
   if (receipt.state === state) return receipt;
-  if (!canReach(receipt.state, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${JSON.stringify(receipt)}`);
+  if (!canReach(receipt.state, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${boundedJson(receipt)}`);
   const alias = [...world.requests.entries()].find(([, r]) => r.operationId === receipt.operationId)?.[0];
   if (!alias) throw configError("the reply names an operation the scenario did not send under a name");
   return world.reading(alias, state);
@@ -149,17 +150,17 @@ async function replyReaching(world: LomiWorld, state: OperationState): Promise<{
 
 Then("the reply shows state {state}", async function (this: LomiWorld, state: OperationState) {
   const receipt = await replyReaching(this, state);
-  assert.equal(receipt.state, state, `the operation never reached ${state}: ${JSON.stringify(receipt)}`);
+  assert.equal(receipt.state, state, `the operation never reached ${state}: ${boundedJson(receipt)}`);
 });
 
 Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: OperationState) {
   const receipt = await this.reading(alias, state);
-  assert.equal(receipt.state, state, `operation ${alias}: ${JSON.stringify(receipt)}`);
+  assert.equal(receipt.state, state, `operation ${alias}: ${boundedJson(receipt)}`);
 });
 
 Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: OperationState, effect: string) {
   const receipt = await this.reading(alias, state);
-  assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect }, `operation ${alias}: ${JSON.stringify(receipt)}`);
+  assert.deepEqual({ state: receipt.state, effectState: receipt.effectState }, { state, effectState: effect }, `operation ${alias}: ${boundedJson(receipt)}`);
 });
 
 Then("the read was not an MCP error", function (this: LomiWorld) {
@@ -169,18 +170,18 @@ Then("the read was not an MCP error", function (this: LomiWorld) {
 Then("operation {string} carries a terminal session and a lease", async function (this: LomiWorld, alias: string) {
   const { result } = await this.settledAs(alias, "lomi_terminal_create");
   if (typeof result?.terminalSessionId !== "string" || typeof result?.leaseId !== "string") {
-    throw violation(`the confirmed result must carry terminalSessionId and leaseId: ${JSON.stringify(result)}`);
+    throw violation(`the confirmed result must carry terminalSessionId and leaseId: ${boundedJson(result)}`);
   }
 });
 
 Then("operation {string} carries the error {code}", async function (this: LomiWorld, alias: string, code: string) {
   const receipt = await this.settled(alias);
-  assert.equal(receipt.error?.code, code, `operation ${alias}: ${JSON.stringify(receipt)}`);
+  assert.equal(receipt.error?.code, code, `operation ${alias}: ${boundedJson(receipt)}`);
 });
 
 Then("operation {string} reports exit code {int}", async function (this: LomiWorld, alias: string, exitCode: number) {
   const receipt = await this.settledAs(alias, "lomi_terminal_run");
-  assert.equal(receipt.result?.exitCode, exitCode, `operation ${alias}: ${JSON.stringify(receipt)}`);
+  assert.equal(receipt.result?.exitCode, exitCode, `operation ${alias}: ${boundedJson(receipt)}`);
 });
 
 Then("the cancel outcome is {outcome}", function (this: LomiWorld, outcome: string) {
@@ -201,7 +202,7 @@ Then("the reply's operation reads {state} with effectState {effect}", async func
 /** The error envelope with the asked-for identifiers blanked, so two refusals can be compared. */
 function refusal(world: LomiWorld, ids: string[]): unknown {
   const envelope = world.lastReply?.envelope;
-  if (envelope?.status !== "error") throw violation(`expected a refusal, got ${JSON.stringify(envelope)}`);
+  if (envelope?.status !== "error") throw violation(`expected a refusal, got ${boundedJson(envelope)}`);
   world.expectError(envelope.code);
   let text = JSON.stringify(envelope);
   for (const id of ids) text = text.split(id).join("<ID>");

@@ -2,6 +2,7 @@ import { configError, violation } from "../harness/harness-error.js";
 import type { ReceiptOf } from "../protocol/tools/mutations.js";
 import type { SeenSnapshot } from "./panel-memory.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 /** The operations whose result names a panel: the ones that make one, and a launch in one. */
 const PANEL_OPERATIONS = ["lomi_terminal_create", "lomi_browser_open", "lomi_android_launch"] as const;
@@ -9,7 +10,7 @@ const PANEL_OPERATIONS = ["lomi_terminal_create", "lomi_browser_open", "lomi_and
 /** The panel an operation made or acted in, and the workspace it is in. */
 function panelNamedBy(world: LomiWorld, alias: string, receipt: ReceiptOf<(typeof PANEL_OPERATIONS)[number]>) {
   const panelId = receipt.result?.panelId;
-  if (typeof panelId !== "string") throw configError(`operation "${alias}" has no panelId in its result: ${JSON.stringify(receipt)}`);
+  if (typeof panelId !== "string") throw configError(`operation "${alias}" has no panelId in its result: ${boundedJson(receipt)}`);
   return { workspaceId: String(world.request(alias).args.workspaceId), panelId };
 }
 
@@ -35,7 +36,7 @@ export function snapshotsOf(world: LomiWorld, alias: string): SeenSnapshot[] {
 /** An element the agent saw in a snapshot, by its name, with every reference a click or upload needs. */
 export function elementIn(snapshot: SeenSnapshot, name: string) {
   const element = snapshot.elements.find((e) => e.name === name);
-  if (!element) throw violation(`snapshot ${snapshot.snapshotId} shows no element named "${name}": ${JSON.stringify(snapshot.elements.map((e) => e.name))}`);
+  if (!element) throw violation(`snapshot ${snapshot.snapshotId} shows no element named "${name}": ${boundedJson(snapshot.elements.map((e) => e.name))}`);
   return {
     panelId: snapshot.panelId,
     browserGeneration: snapshot.browserGeneration,

@@ -2,7 +2,7 @@ import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDef
 import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
 import { discardSpare } from "../harness/adapters/warm-spare.js";
 import { HarnessError } from "../harness/harness-error.js";
-import { FAILURE_CONTEXT_FILE, type FailureContext } from "../harness/report/failure-context.js";
+import { FAILURE_CONTEXT_FILE, failureContextOf } from "../harness/report/failure-context.js";
 import { HARNESS_FAULT } from "../harness/report/scenario-results.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
@@ -97,11 +97,7 @@ After(async function (this: LomiWorld, { result }) {
     if (result?.status === Status.PASSED) this.assertErrorsVerified();
     if (result?.status === Status.FAILED) {
       // The request, the reply, and what Lomi really did: a failure that explains itself.
-      const context: FailureContext = {
-        exchanges: this.exchanges,
-        ledger: (await this.control?.ledger().catch(() => undefined)) ?? [],
-        brokerLog: this.adapter?.diagnostics().slice(-4000) ?? "",
-      };
+      const context = failureContextOf(this.exchanges, (await this.control?.ledger().catch(() => undefined)) ?? [], this.adapter?.diagnostics() ?? "");
       this.attach(JSON.stringify(context, null, 2), { mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE });
     }
   } finally {

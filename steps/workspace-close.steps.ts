@@ -3,6 +3,7 @@ import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import { dispatchedId } from "./lomi.steps.js";
 import type { LomiWorld } from "./world.js";
+import { boundedJson } from "../harness/report/bounded-json.js";
 
 const list = (names: string) => (names === "" ? [] : names.split(",").map((n) => n.trim()));
 
@@ -15,7 +16,7 @@ Then("the decision Lomi shows for {string} names the files {string}", async func
   const decision = (await this.control.decisions()).find((d) => d.operationId === operationId);
   if (!decision) throw violation(`Lomi shows no decision for "${alias}"`);
   const missing = list(files).filter((f) => !decision.question.includes(f));
-  if (missing.length > 0) throw violation(`the close guard should name ${missing.join(", ")}: ${JSON.stringify(decision.question)}`);
+  if (missing.length > 0) throw violation(`the close guard should name ${missing.join(", ")}: ${boundedJson(decision.question)}`);
 });
 
 Then(/^workspace "([^"]*)" is (open|closed) in Lomi$/, async function (this: LomiWorld, workspaceId: string, state: string) {
@@ -25,7 +26,7 @@ Then(/^workspace "([^"]*)" is (open|closed) in Lomi$/, async function (this: Lom
 
 Then("Lomi saved {string}, one file after the other", async function (this: LomiWorld, paths: string) {
   const saves = (await this.control.ledger()).filter((e) => e.kind === "effect" && e.detail.what === "file.saved");
-  assert.deepEqual(saves.map((e) => e.detail.path), list(paths), `the ledger's saves: ${JSON.stringify(saves)}`);
+  assert.deepEqual(saves.map((e) => e.detail.path), list(paths), `the ledger's saves: ${boundedJson(saves)}`);
 });
 
 Then("operation {string} lists the saved files {string} and the unsaved files {string}", async function (this: LomiWorld, alias: string, saved: string, unsaved: string) {

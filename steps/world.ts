@@ -21,6 +21,7 @@ import type { DataOf } from "../protocol/tool-contract.js";
 import { MUTATION_NAMES, type MutationName, type Receipt, type ReceiptOf } from "../protocol/tools/mutations.js";
 import { PanelMemory } from "./panel-memory.js";
 import { FileObservations } from "./file-observations.js";
+import { bounded, boundedJson } from "../harness/report/bounded-json.js";
 
 export const DEFAULT_AGENT = "agent";
 /** Timers as the harness found them at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
@@ -152,7 +153,7 @@ export class LomiWorld extends World<RunParameters> {
       agent.connection = await this.adapter.connect(LomiWorld.clientNameOf(name));
       if (!brokerIdentified) {
         brokerIdentified = true;
-        this.attach(`${BROKER_IDENTITY}${JSON.stringify(agent.connection.serverInfo() ?? null)}`, "text/plain");
+        this.attach(`${BROKER_IDENTITY}${JSON.stringify(bounded(agent.connection.serverInfo() ?? null))}`, "text/plain");
       }
       agent.connection.onExchange = (e) => {
         this.exchanges.push(e);
@@ -193,7 +194,7 @@ export class LomiWorld extends World<RunParameters> {
     } catch {
       // The expected death: the connection dropped with the call unanswered.
     }
-    if (reply) throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${JSON.stringify(reply.envelope).slice(0, 300)}`);
+    if (reply) throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${boundedJson(reply.envelope)}`);
     await this.crashBroker();
     await this.restartBroker();
     this.lastReply = undefined;
@@ -211,7 +212,7 @@ export class LomiWorld extends World<RunParameters> {
     const envelope: Envelope = reply.envelope;
     if (envelope.status !== "ok") {
       this.unverifiedError = undefined;
-      throw violation(`${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${JSON.stringify(reply.args)}`);
+      throw violation(`${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${boundedJson(reply.args)}`);
     }
     return envelope.data;
   }
@@ -239,7 +240,7 @@ export class LomiWorld extends World<RunParameters> {
     const expected = wanted.join(" or ");
     const envelope = reply.envelope;
     if (envelope.status !== "error") {
-      throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${JSON.stringify(envelope.data).slice(0, 500)}\nArguments: ${JSON.stringify(reply.args)}`);
+      throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`);
     }
     if (!wanted.includes(envelope.code)) throw violation(`${reply.tool} answered ${envelope.code} ("${envelope.message}"), expected ${expected}.${this.whyCodes(wanted)}`);
     this.unverifiedError = undefined;
@@ -347,7 +348,7 @@ export class LomiWorld extends World<RunParameters> {
     const tool = wanted.find((t) => t === sent);
     if (!tool) throw configError(`operation "${alias}" was sent to ${sent}; the step reads a result of ${wanted.join(" or ")}`);
     const receipt = await this.settled(alias);
-    if (!isReceiptOf(receipt, tool)) throw violation(`operation "${alias}" was sent to ${tool}, but its receipt names ${receipt.tool}: ${JSON.stringify(receipt)}`);
+    if (!isReceiptOf(receipt, tool)) throw violation(`operation "${alias}" was sent to ${tool}, but its receipt names ${receipt.tool}: ${boundedJson(receipt)}`);
     return receipt;
   }
 

@@ -1,21 +1,26 @@
 import { z } from "zod";
-import { ledgerEntrySchema } from "../../protocol/control-api.js";
+import { ledgerEntrySchema, type LedgerEntry } from "../../protocol/control-api.js";
+import { bounded, boundedText } from "./bounded-json.js";
 
 /** The file name of the attachment a failed scenario carries (cucumber messages, HTML report). */
 export const FAILURE_CONTEXT_FILE = "lomi-failure-context.json";
 
-/** What a failed scenario attaches: the last requests and replies, the ledger, the broker's log. */
-export const failureContextSchema = z.strictObject({
+/**
+ * What a failed scenario attaches: the last requests and replies, the ledger, the broker's log.
+ * Read loosely: a scenario sends what it means to test (arguments as an array, as null), a broker
+ * answers whatever it answers, and a context from an older kit or another writer still explains.
+ */
+export const failureContextSchema = z.object({
   exchanges: z.array(
-    z.strictObject({
+    z.object({
       agent: z.string(),
       tool: z.string(),
-      args: z.record(z.string(), z.unknown()),
+      args: z.unknown(),
       reply: z.unknown().optional(), // absent when none came (the error says why)
       error: z.string().optional(),
     }),
   ),
-  ledger: z.array(ledgerEntrySchema),
+  ledger: z.array(z.unknown()),
   brokerLog: z.string(),
 });
 export type FailureContext = z.input<typeof failureContextSchema>;
@@ -26,37 +31,57 @@ export interface FailureExplanation {
   step: string | undefined;
   /** What the step expected and what it found. */
   message: string;
-  request: { agent: string; tool: string; args: Record<string, unknown> } | undefined;
+  /** The last request: its arguments as the scenario sent them (not always an object). */
+  request: { agent: string; tool: string; args: unknown } | undefined;
   /** The last reply's structuredContent (or the whole result when it has none), or why none came. */
   reply: unknown;
   /** The ledger entries of the operations the last requests involved; the whole ledger when none. */
-  ledger: z.infer<typeof ledgerEntrySchema>[];
+  ledger: LedgerEntry[];
   brokerLog: string;
+  /** Set when part of the explanation could not be built: what was lost, and why (the verdict stands). */
+  lost?: string;
 }
 
 const MAX_LEDGER = 30;
+const MAX_LOG = 4_000;
+
+/** What the After hook of a failed scenario attaches: every value bounded, so any reply can be written and read back. */
+export function failureContextOf(exchanges: readonly unknown[], ledger: readonly unknown[], brokerLog: string): FailureContext {
+  return bounded({ exchanges, ledger, brokerLog: brokerLog.slice(-MAX_LOG) }) as FailureContext;
+}
 
 /** The operations a reply or request names: the ledger entries worth showing. */
 function operationIdsIn(value: unknown): Set<string> {
   const ids = new Set<string>();
-  const text = JSON.stringify(value ?? null);
-  for (const m of text.matchAll(/"operationId":"([^"]+)"/g)) ids.add(m[1]!);
+  for (const m of boundedText(value ?? null, 200_000).matchAll(/"operationId":"([^"]+)"/g)) ids.add(m[1]!);
   return ids;
 }
 
-export function explainFailure(step: string | undefined, message: string, context: FailureContext | undefined): FailureExplanation {
-  const parsed = context ? failureContextSchema.parse(context) : undefined;
-  const last = parsed?.exchanges.at(-1);
+/** Explains a failure from its attachment; never throws: what cannot be read is named in `lost`, the rest kept. */
+export function explainFailure(step: string | undefined, message: string, context: unknown): FailureExplanation {
+  const none: FailureExplanation = { step, message, request: undefined, reply: undefined, ledger: [], brokerLog: "" };
+  if (context === undefined) return none;
+  const parsed = failureContextSchema.safeParse(bounded(context));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ...none, lost: `the explanation of this failure could not be built: its context is not readable at ${issue?.path.join(".") || "(root)"} (${issue?.message})` };
+  }
+  const last = parsed.data.exchanges.at(-1);
   const reply = last ? (last.error ?? (last.reply as { structuredContent?: unknown } | undefined)?.structuredContent ?? last.reply) : undefined;
-  const ledger = parsed?.ledger ?? [];
-  const ids = operationIdsIn(parsed?.exchanges);
+  const ledger = parsed.data.ledger.flatMap((e) => {
+    const entry = ledgerEntrySchema.safeParse(e);
+    return entry.success ? [entry.data] : [];
+  });
+  const ids = operationIdsIn(parsed.data.exchanges);
   const involved = ledger.filter((e) => ids.has(e.operationId));
+  const unread = parsed.data.ledger.length - ledger.length;
   return {
     step,
     message,
     request: last && { agent: last.agent, tool: last.tool, args: last.args },
     reply,
     ledger: (involved.length > 0 ? involved : ledger).slice(-MAX_LEDGER),
-    brokerLog: parsed?.brokerLog ?? "",
+    brokerLog: parsed.data.brokerLog,
+    ...(unread > 0 ? { lost: `${unread} ledger entries could not be read` } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { loadRules } from "../rules.js";
+import { boundedJson, boundedText } from "./bounded-json.js";
 import type { RuleReport } from "./rule-verdicts.js";
 import { titleOf, listedRules, ranOf, type RunSummary } from "./write-reports.js";
 
@@ -12,7 +13,7 @@ const COLOUR: Record<RuleReport["verdict"], string> = {
 };
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const pre = (value: unknown) => `<pre>${escape(typeof value === "string" ? value : JSON.stringify(value, null, 2))}</pre>`;
+const pre = (value: unknown) => `<pre>${escape(boundedText(value, 20_000, 2))}</pre>`;
 
 /** A rule's verdict as the page says it, with how much of the rule a partial run reached. */
 function verdictText(r: RuleReport, run: RunSummary): string {
@@ -24,10 +25,11 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
   return [
     `<dl class="failure">`,
     `<dt>Failed at</dt><dd><code>${escape(f.step ?? "?")}</code></dd>`,
+    f.lost ? `<dt>Not shown</dt><dd>${escape(f.lost)}</dd>` : "",
     `<dt>Expected / found</dt><dd>${pre(f.message)}</dd>`,
     f.request ? `<dt>Request (${escape(f.request.agent)}): <code>${escape(f.request.tool)}</code></dt><dd>${pre(f.request.args)}</dd>` : "",
     f.reply !== undefined ? `<dt>Reply</dt><dd>${pre(f.reply)}</dd>` : "",
-    f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${JSON.stringify(e.detail)}`).join("\n"))}</dd>` : "",
+    f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n"))}</dd>` : "",
     f.brokerLog ? `<dt>Broker log (end)</dt><dd>${pre(f.brokerLog.slice(-2000))}</dd>` : "",
     `</dl>`,
   ].join("");

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { loadRules, RULE_TAG } from "../rules.js";
 import { blameOf, namedRules, stepRules, type Comment } from "./step-blame.js";
-import { explainFailure, FAILURE_CONTEXT_FILE, type FailureContext, type FailureExplanation } from "./failure-context.js";
+import { z } from "zod";
+import { boundedText } from "./bounded-json.js";
+import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
 
 let known: ReadonlySet<string> | undefined;
 /** The rule IDs of docs/rules.json: a failure naming another is blamed as one that names none. */
@@ -63,13 +65,16 @@ interface Running {
   ms: number;
   na: string | undefined;
   harnessFault: string | undefined;
-  context: FailureContext | undefined;
+  /** The failure context as attached (read loosely by explainFailure), or why it could not be read. */
+  context: unknown;
   finished: boolean;
 }
 
 /** The attachment prefix under which a scenario reports the broker's serverInfo (once per worker). */
 export const BROKER_IDENTITY = "broker-identity: ";
 
+/** A failure message is kept whole up to this: beyond, it is the broker's reply quoted at length. */
+const MAX_REASON = 20_000;
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 const NOT_APPLICABLE = "not-applicable: ";
 /** The attachment prefix of a step stopped by the harness's own failure, not the broker's. */
@@ -106,10 +111,22 @@ function readEnvelopes(messagesFile: string): Envelope[] {
     .map((l) => JSON.parse(l) as Envelope);
 }
 
-/** The broker's name and version as it gave them in its initialize answer, if any scenario reached it. */
+/** An attachment's JSON, or a marker that it was not JSON: the scenario keeps its verdict either way. */
+function parsedOrLost(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    return { unreadable: (error as Error).message };
+  }
+}
+
+const brokerIdentitySchema = z.object({ name: z.string(), version: z.string() });
+
+/** The broker's name and version as it gave them in its initialize answer, if any scenario reached it and they read as such. */
 export function readBrokerIdentity(messagesFile: string): { name: string; version: string } | undefined {
   const found = readEnvelopes(messagesFile).find((e) => e.attachment?.body.startsWith(BROKER_IDENTITY));
-  return found ? ((JSON.parse(found.attachment!.body.slice(BROKER_IDENTITY.length)) as { name: string; version: string } | null) ?? undefined) : undefined;
+  const identity = found && brokerIdentitySchema.safeParse(parsedOrLost(found.attachment!.body.slice(BROKER_IDENTITY.length)));
+  return identity?.success ? identity.data : undefined;
 }
 
 /** Reads cucumber's message stream and gives each scenario one verdict. Skipped without a reason is a failure. */
@@ -157,7 +174,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     const s = a?.testCaseStartedId ? started.get(a.testCaseStartedId) : undefined;
     if (a && s && a.body.startsWith(NOT_APPLICABLE)) s.na = a.body.slice(NOT_APPLICABLE.length);
     if (a && s && a.body.startsWith(HARNESS_FAULT)) s.harnessFault = a.body.slice(HARNESS_FAULT.length);
-    if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = JSON.parse(a.body) as FailureContext;
+    if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = parsedOrLost(a.body);
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const f = started.get(e.testCaseFinished.testCaseStartedId);
       if (f) f.finished = true;
@@ -189,7 +206,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
           : verdict === "not-applicable"
             ? s.na
             : s.message !== undefined
-              ? withoutStack(s.message)
+              ? boundedText(withoutStack(s.message), MAX_REASON)
               : s.worst === "SKIPPED"
                 ? "skipped without a not-applicable reason"
                 : `step ${s.worst.toLowerCase()}`;

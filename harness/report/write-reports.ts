@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { badgeSvg } from "./badge.js";
+import { boundedJson, boundedText } from "./bounded-json.js";
 import { junitXml } from "./junit.js";
 import { htmlReport } from "./html-report.js";
 import type { BaselineEntryReport } from "./baseline.js";
@@ -85,10 +86,7 @@ const MAX_FAILURES = 10;
 
 // A table cell keeps every word: a note cut mid-word hid what failed.
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-const clip = (value: unknown, max = 1500) => {
-  const text = typeof value === "string" ? value : JSON.stringify(value, null, 1);
-  return text.length > max ? `${text.slice(0, max)} …` : text;
-};
+const clip = (value: unknown, max = 1500) => boundedText(value, max, 1);
 
 /** One failed scenario, explained: the rules it checks, the step, what it expected, the request, the reply, the ledger. */
 function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number]): string[] {
@@ -97,10 +95,11 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
   for (const r of rules) out.push(`- ${r.id}: ${r.title}`);
   out.push("");
   if (!f) return [...out, "```", clip(s.reason ?? ""), "```", "</details>", ""];
+  if (f.lost) out.push(`Not shown: ${f.lost}.`, "");
   out.push(`Failed at: \`${f.step ?? "?"}\``, "", "Expected / found:", "```", clip(f.message), "```");
   if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.args), "```");
   if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
-  if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${JSON.stringify(e.detail)}`).join("\n")), "```");
+  if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n")), "```");
   return [...out, "</details>", ""];
 }
 
@@ -164,10 +163,30 @@ export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "s
   };
 }
 
-export function writeReports(dir: string, run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): void {
-  writeFileSync(path.join(dir, "junit.xml"), junitXml(run, results, baselined));
-  writeFileSync(path.join(dir, "conformance.json"), `${JSON.stringify(run, null, 2)}\n`);
-  writeFileSync(path.join(dir, "conformance.md"), markdownReport(run));
-  writeFileSync(path.join(dir, "conformance.svg"), badgeSvg(run));
-  writeFileSync(path.join(dir, "conformance.html"), htmlReport(run));
+/**
+ * Writes every report. Each is made on its own: one that cannot be made (a fault of the harness's)
+ * is written as a note saying so and why, the others are written whole, and the faults are answered
+ * so the run can report them as the harness's own.
+ */
+export function writeReports(dir: string, run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): string[] {
+  const writers: Array<[string, () => string, (why: string) => string]> = [
+    ["junit.xml", () => junitXml(run, results, baselined), (why) => `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="lomi conformance" tests="1" failures="0" errors="1"><testsuite name="lomi conformance" tests="1" failures="0" errors="1"><testcase classname="lomi-conformance" name="lomi-conformance gate"><error message="the harness could not write this report">${why.replace(/[<>&"]/g, " ")}</error></testcase></testsuite></testsuites>\n`],
+    ["conformance.json", () => `${JSON.stringify(run, null, 2)}\n`, (why) => `${JSON.stringify({ verdict: run.verdict, headline: run.headline, reportError: why }, null, 2)}\n`],
+    ["conformance.md", () => markdownReport(run), (why) => `## Lomi conformance: ${run.headline}\n\nThe harness could not write this report: ${why}\n`],
+    ["conformance.svg", () => badgeSvg(run), () => badgeSvg(notRunSummary("report error", run, run.profile.name))],
+    ["conformance.html", () => htmlReport(run), (why) => `<!doctype html><meta charset="utf-8"><title>Lomi conformance</title><p>The harness could not write this report: ${why.replace(/[<>&"]/g, " ")}</p>\n`],
+  ];
+  const faults: string[] = [];
+  for (const [file, make, instead] of writers) {
+    let text: string;
+    try {
+      text = make();
+    } catch (error) {
+      const why = `${file}: ${error instanceof Error ? error.message : String(error)}`;
+      faults.push(why);
+      text = instead(why);
+    }
+    writeFileSync(path.join(dir, file), text);
+  }
+  return faults;
 }

@@ -68,7 +68,7 @@ test("a broker that goes silent after initialize fails its scenarios with the re
   const rule = run.rules.find((x: { id: string }) => x.id === "OP-05");
   assert.equal(rule.verdict, "fail");
   const failure = rule.scenarios[0].failure;
-  assert.match(failure.message, new RegExp(`did not answer with a tool result \\(timeout ${BUDGET_MS} ms\\)`));
+  assert.match(failure.message, new RegExp(`did not answer with a tool result: no reply within ${BUDGET_MS} ms \\(--timeout-ms\\)`));
   assert.doesNotMatch(failure.message, /function timed out/, "the harness's own timeout, not cucumber's step timeout, reports the silence");
   assert.match(JSON.stringify(failure.reply), /did not answer/, "the failure shows the request that got no reply, and why");
   for (const file of ["conformance.md", "conformance.svg", "junit.xml", "cucumber.html"]) assert.ok(existsSync(path.join(reports, file)), file);

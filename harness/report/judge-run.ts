@@ -1,0 +1,73 @@
+import type { Profile } from "../profiles.js";
+import { citedRules, type Rule } from "../rules.js";
+import type { Baseline } from "./baseline.js";
+import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./rule-verdicts.js";
+import type { ScenarioResult } from "./scenario-results.js";
+import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
+
+export interface RunInputs {
+  rules: Rule[];
+  results: ScenarioResult[];
+  /** Every scenario of the suite (the selection or not): what a rule would have had in a whole run. */
+  suite: ReadonlyArray<{ tags: readonly string[] }>;
+  tags: string | undefined;
+  baseline: Baseline;
+  baselineFile: string | undefined;
+  level: Level;
+  requireAll: boolean;
+  profile: Profile;
+  broker: RunSummary["broker"];
+  seed: number;
+  startedAt: string;
+  durationMs: number;
+}
+
+const countBy = (ids: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const id of ids) counts[id] = (counts[id] ?? 0) + 1;
+  return counts;
+};
+
+/**
+ * The run's judgement from its scenario results, pure: every rule's verdict, the gate's problems,
+ * the verdict and headline every report says, and why each failed scenario was expected to fail.
+ */
+export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReason: (s: ScenarioResult) => string | undefined } {
+  const known = new Set(i.rules.map((r) => r.id));
+  const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, known)));
+  const selected = i.tags ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
+  const rules = judgeRules(i.rules, i.results, covered, selected, i.baseline);
+  const entries = baselineReport(rules, i.results, i.baseline);
+  const problems = gateProblems(rules, i.level, i.results, entries, i.baseline, i.requireAll);
+  const conformant = problems.length === 0 && isConformant(rules, i.level, i.requireAll);
+  const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
+  /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
+  const baselinedScenarioReason = (x: ScenarioResult) =>
+    x.verdict !== "fail" ? undefined : (i.baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
+  const expectedFailures = i.results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
+  const verdict = problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
+  // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
+  const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!i.tags || r.verdict !== "not-selected"));
+  const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
+  const profile = { name: i.profile.name, notJudged: notJudged(rules, i.level).map((r) => r.id), elsewhere: i.profile.elsewhere };
+  const run: RunSummary = {
+    broker: i.broker,
+    seed: i.seed,
+    level: i.level,
+    tags: i.tags,
+    baseline: i.baselineFile,
+    startedAt: i.startedAt,
+    durationMs: i.durationMs,
+    profile,
+    requireAll: i.requireAll,
+    verdict,
+    headline: headlineOf(verdict, profile, judgedCount, atLevel.length),
+    conformant,
+    problems,
+    scenarios: summarize(i.results, expectedFailures),
+    rules,
+    baselineEntries: entries,
+    scenariosInSuite: countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known))),
+  };
+  return { run, baselinedScenarioReason };
+}
