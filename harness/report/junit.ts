@@ -13,40 +13,50 @@ const xml = (text: string) =>
 
 const property = (name: string, value: string) => `<property name="${xml(name)}" value="${xml(value)}"/>`;
 
+/** An attribute value: newlines kept as character references, so a message is whole in one attribute. */
+const attribute = (text: string) => xml(text).replace(/\n/g, "&#10;");
+
+/** The name CI shows for the gate's own test case: the same every run, so history and flakiness tools can follow it. */
+export const GATE_CASE = "lomi-conformance gate";
+
 /**
- * junit.xml that agrees with the gate: one test case per scenario carrying the rule IDs it cites
- * (properties), a failure only where the gate counts one (a baselined failure is skipped with its
- * reason, not-applicable is skipped, never passed), and a "gate" test case that fails exactly when
- * the run exits 1, so a stale baseline entry fails CI's view of the run too.
+ * junit.xml that agrees with the gate: one test case per scenario, named with the rule IDs it cites
+ * ("[IDEM-01 REV-01] A retry …": JUnit readers show names, most ignore properties), a failure only
+ * where the gate counts one (a baselined failure is skipped with its reason, not-applicable is
+ * skipped, never passed), and a "lomi-conformance gate" test case that fails exactly when the run
+ * exits 1 and errors when it never ran, with the whole cause. The counts at both levels agree.
  */
 export function junitXml(run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): string {
   const known = new Set(run.rules.map((r) => r.id));
+  let failures = 0;
+  let skipped = 0;
   const cases = results.map((s) => {
     const rules = citedRules(s.tags, known);
     const failed = s.blame ?? rules;
     const blame = s.verdict === "fail" ? failed.map((id) => property("failed-rule", id)).join("") : "";
     const props = `<properties>${rules.map((id) => property("rule", id)).join("")}${blame}${property("verdict", s.verdict)}</properties>`;
     const expected = baselined(s);
-    const body =
-      s.verdict === "pass"
-        ? ""
-        : s.verdict === "not-applicable"
-          ? `<skipped message="${xml(`not applicable: ${s.reason ?? ""}`)}"/>`
-          : expected !== undefined
-            ? `<skipped message="${xml(`baselined (${expected}): ${s.reason ?? ""}`)}"/>`
-            : `<failure message="${xml(`${failed.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
-    return `    <testcase classname="${xml(s.uri)}" name="${xml(s.name)}" time="${(s.durationMs / 1000).toFixed(3)}">${props}${body}</testcase>`;
+    let body = "";
+    if (s.verdict === "not-applicable") body = `<skipped message="${attribute(`not applicable: ${s.reason ?? ""}`)}"/>`;
+    else if (s.verdict === "fail" && expected !== undefined) body = `<skipped message="${attribute(`baselined (${expected}): ${s.reason ?? ""}`)}"/>`;
+    else if (s.verdict === "fail") body = `<failure message="${attribute(`${failed.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
+    if (body.startsWith("<skipped")) skipped++;
+    if (body.startsWith("<failure")) failures++;
+    const name = rules.length > 0 ? `[${rules.join(" ")}] ${s.name}` : s.name;
+    return `    <testcase classname="${xml(s.uri)}" name="${xml(name)}" time="${(s.durationMs / 1000).toFixed(3)}">${props}${body}</testcase>`;
   });
   // A run that never started errors (CI shows it as broken), it does not fail.
   const errored = run.verdict === "not-run";
-  const gate = errored ? `<error message="${xml(run.headline.split("\n")[0] ?? "")}">${xml(run.problems.join("\n"))}</error>` : run.problems.length > 0 ? `<failure message="${xml(`${run.verdict}: ${run.problems.length} gate problem(s)`)}">${xml(run.problems.join("\n"))}</failure>` : "";
-  cases.push(`    <testcase classname="lomi-conformance" name="gate: ${xml(run.headline)}" time="0">${gate}</testcase>`);
-  const failures = results.filter((s) => s.verdict === "fail" && baselined(s) === undefined).length + (gate && !errored ? 1 : 0);
-  const skipped = results.length - results.filter((s) => s.verdict === "pass").length - (failures - (gate && !errored ? 1 : 0));
-  const suiteProps = [property("verdict", run.verdict), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level)].join("");
+  const cause = xml([run.headline, ...run.problems.filter((p) => !run.headline.includes(p))].join("\n"));
+  const gate = errored ? `<error message="${attribute(run.headline)}" type="not-run">${cause}</error>` : run.problems.length > 0 ? `<failure message="${attribute(`${run.headline} (${run.problems.length} gate problem(s))`)}" type="${run.verdict}">${cause}</failure>` : "";
+  if (gate && !errored) failures++;
+  cases.push(`    <testcase classname="lomi-conformance" name="${GATE_CASE}" time="0"><properties>${property("headline", run.headline)}</properties>${gate}</testcase>`);
+  const errors = errored ? 1 : 0;
+  const suiteProps = [property("verdict", run.verdict), property("headline", run.headline), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level)].join("");
+  const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(run.durationMs / 1000).toFixed(3)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="lomi conformance" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${(run.durationMs / 1000).toFixed(3)}">
-  <testsuite name="lomi conformance" tests="${cases.length}" failures="${failures}" skipped="${skipped}" errors="${errored ? 1 : 0}" time="${(run.durationMs / 1000).toFixed(3)}">
+<testsuites name="lomi conformance" ${counts}>
+  <testsuite name="lomi conformance" ${counts}>
     <properties>${suiteProps}</properties>
 ${cases.join("\n")}
   </testsuite>

@@ -115,7 +115,7 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   assert.match(readFileSync(path.join(staleDir, "conformance.svg"), "utf8"), /<title>lomi conformance: not conformant/);
   const junit = readFileSync(path.join(staleDir, "junit.xml"), "utf8");
   assert.match(junit, /<property name="verdict" value="not-conformant"\/>/);
-  assert.match(junit, /<testcase classname="lomi-conformance" name="gate: NOT CONFORMANT[^"]*" time="0"><failure message="not-conformant: \d+ gate problem\(s\)">stale baseline entry: rule OP-05/);
+  assert.match(junit, /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="NOT CONFORMANT[^"]*"\/><\/properties><failure message="NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-05/);
   assert.match(junit, /<property name="rule" value="OP-05"\/>/);
 
   const typo = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "typo"), "--baseline", write("typo.json", [{ rule: "OP-55", reason: "x" }])]);

@@ -4,7 +4,9 @@ import { badgeSvg } from "../../harness/report/badge.js";
 import { explainFailure } from "../../harness/report/failure-context.js";
 import type { RuleReport } from "../../harness/report/rule-verdicts.js";
 import { htmlReport } from "../../harness/report/html-report.js";
-import { markdownReport, type RunSummary } from "../../harness/report/write-reports.js";
+import { junitXml } from "../../harness/report/junit.js";
+import type { ScenarioResult } from "../../harness/report/scenario-results.js";
+import { markdownReport, notRunSummary, type RunSummary } from "../../harness/report/write-reports.js";
 
 const ledgerEntry = (sequence: number, operationId: string) => ({
   sequence,
@@ -108,4 +110,22 @@ test("conformance.html is one self-contained page: a cell per rule coloured by v
   assert.match(html, /<a class="cell" href="#OP-01"[^>]*style="background:#1a7f37">01/);
   assert.match(html, /<details id="IDEM-01" class="rule" open>[\s\S]*A retry returns the first operation\.[\s\S]*Keys are per pairing\.[\s\S]*Then Lomi saw 1 dispatch[\s\S]*expected 1, saw 2[\s\S]*lomi_terminal_create[\s\S]*k&lt;1&gt;/);
   assert.doesNotMatch(html, /(src|href)="https?:/, "nothing is fetched from the network");
+});
+
+const scenarioResult = (name: string, tags: string[], verdict: ScenarioResult["verdict"], reason?: string): ScenarioResult => ({ name, uri: "features/x.feature", line: 3, tags, verdict, status: verdict === "pass" ? "PASSED" : "FAILED", reason, durationMs: 12 });
+
+test("junit.xml names each test case with the rules it cites, counts errors at both levels, and keeps the gate's name and whole cause", () => {
+  const results = [scenarioResult("A retry returns the first operation", ["@IDEM-01", "@REV-01"], "fail", "boom"), scenarioResult("A read", ["@OP-01"], "pass"), scenarioResult("Two at once", ["@AUTH-05", "@needs-multi-connection"], "not-applicable", "one connection")];
+  const failing = { ...run("not-conformant", [ruleReport("IDEM-01", "fail"), ruleReport("REV-01", "fail"), ruleReport("OP-01", "pass"), ruleReport("AUTH-05", "not-applicable")]), headline: "NOT CONFORMANT over stdio: 3 of 4 rules judged", problems: ["IDEM-01: fail (1 of 1 scenario(s) failed)", "REV-01: fail"] };
+  const xml = junitXml(failing, results, () => undefined);
+  assert.match(xml, /<testcase classname="features\/x.feature" name="\[IDEM-01 REV-01\] A retry returns the first operation"/);
+  assert.match(xml, /name="\[AUTH-05\] Two at once"[^>]*><properties>[^]*?<skipped message="not applicable: one connection"\/>/);
+  assert.match(xml, /<testsuites name="lomi conformance" tests="4" failures="2" errors="0" skipped="1"/);
+  assert.match(xml, /<testsuite name="lomi conformance" tests="4" failures="2" errors="0" skipped="1"/);
+  assert.match(xml, /<testcase classname="lomi-conformance" name="lomi-conformance gate"[^]*<failure message="NOT CONFORMANT over stdio: 3 of 4 rules judged \(2 gate problem\(s\)\)" type="not-conformant">NOT CONFORMANT over stdio: 3 of 4 rules judged\nIDEM-01: fail \(1 of 1 scenario\(s\) failed\)\nREV-01: fail<\/failure>/);
+
+  const cause = "the broker command \"node broker.mjs\" exited (code 1).\nstderr:\n  [boot] Error: cannot open the store";
+  const notRun = junitXml(notRunSummary(cause, { broker: { adapter: "command", serverInfo: undefined }, seed: 1, level: "must", tags: undefined, startedAt: "2026-01-01T00:00:00.000Z", requireAll: false }, "stdio"), [], () => undefined);
+  assert.match(notRun, /<testsuites name="lomi conformance" tests="1" failures="0" errors="1"/, "a reader that sums the root sees the error");
+  assert.match(notRun, /name="lomi-conformance gate"[^]*<error message="NOT RUN: the broker command &quot;node broker.mjs&quot; exited \(code 1\).&#10;stderr:&#10;  \[boot\] Error: cannot open the store" type="not-run">/, "the whole cause, not its first line");
 });
