@@ -42,8 +42,10 @@ Options:
   --seed N               run seed; each scenario's seed derives from it (default 1)
   --baseline FILE        expected failures, by rule or scenario (docs/implementers.md); a baselined
                          failure does not fail the run, a baselined entry that passes does (stale)
-  --write-baseline FILE  after the run, write a baseline that expects today's failing rules, each
-                         with a reason to fill in (the run itself is judged as without it)
+  --write-baseline FILE  after the run, write a baseline that expects today's failures, each with a
+                         reason to fill in (the run itself is judged as without it)
+  --baseline-entries E   scenario (default): one entry per failing scenario, so one defect baselines
+                         only what it breaks | rule: one entry per failing rule, every scenario of it
   --level L              must | should | may: which rules must pass to be conformant (default must)
   --require-all          every rule must be judged: a rule this broker's profile cannot judge (two
                          connections over stdio; crashes and fault hooks at a URL) fails the run
@@ -89,6 +91,7 @@ const OPTIONS = {
   "require-all": { type: "boolean", default: false },
   "timeout-ms": { type: "string", default: "10000" },
   "write-baseline": { type: "string" },
+  "baseline-entries": { type: "string", default: "scenario" },
   runs: { type: "string", default: "100" },
   steps: { type: "string", default: "60" },
   "time-budget": { type: "string", default: "100" },
@@ -210,6 +213,8 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     if (!["must", "should", "may"].includes(known.level)) throw new UsageError(`--level must be must, should or may, not ${values.level}`);
     const seed = integer("--seed", values.seed);
     const parallel = integer("--parallel", values.parallel, 1, 64);
+    const baselineEntries = values["baseline-entries"];
+    if (baselineEntries !== "scenario" && baselineEntries !== "rule") throw new UsageError(`--baseline-entries must be scenario or rule, not ${baselineEntries}`);
     const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
     const { parameters, name } = brokerOf(values, seed, timeoutMs);
     known.broker = parameters.adapter;
@@ -228,7 +233,7 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
         : parameters.adapter === "command"
           ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
           : undefined;
-    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level: known.level, baselineFile: values.baseline && shown(values.baseline), writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), requireAll: values["require-all"] });
+    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level: known.level, baselineFile: values.baseline && shown(values.baseline), writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), baselineEntries, requireAll: values["require-all"] });
   } catch (error) {
     // runSuite writes its own reports once it has judged the rules; anything before that writes
     // reports saying the run never finished and why, then fails as before (exit 2).

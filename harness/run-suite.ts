@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Writable } from "node:stream";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue } from "./feature-catalogue.js";
-import { baselineFileFor, loadBaseline, NO_BASELINE } from "./report/baseline.js";
+import { baselineFileFor, loadBaseline, NO_BASELINE, type BaselineEntries } from "./report/baseline.js";
 import { judgeRun } from "./report/judge-run.js";
 import type { Level } from "./report/rule-verdicts.js";
 import { configError } from "./harness-error.js";
@@ -32,8 +32,9 @@ export interface SuiteOptions {
   baselineFile: string | undefined;
   /** Rules the profile cannot judge fail the run (for gates that want every rule). */
   requireAll: boolean;
-  /** Where to write the baseline that expects this run's failing rules (--write-baseline). */
+  /** Where to write the baseline that expects this run's failures (--write-baseline), and by what (--baseline-entries). */
   writeBaseline: string | undefined;
+  baselineEntries: BaselineEntries;
 }
 
 /** Where the dry run's own console output goes: the run proper reports. */
@@ -115,7 +116,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   });
   const { rules, problems } = run;
   // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
-  if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(rules));
+  if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(o.baselineEntries, rules, results, baseline));
   const reportFaults = writeReports(o.reports, run, results, baselinedScenarioReason);
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
@@ -129,7 +130,11 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
-  if (o.writeBaseline) process.stdout.write(`lomi-conformance: wrote a baseline of ${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s) to ${o.writeBaseline}; replace each placeholder reason\n`);
+  for (const w of run.warnings) process.stdout.write(`  WARNING ${w}\n`);
+  if (o.writeBaseline) {
+    const written = o.baselineEntries === "rule" ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)` : `${new Set(results.filter((r) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
+    process.stdout.write(`lomi-conformance: wrote a baseline of ${written} to ${o.writeBaseline}; replace each placeholder reason\n`);
+  }
   const faults = results.filter((r) => r.harnessFault !== undefined);
   for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
   for (const f of reportFaults) process.stdout.write(`  HARNESS ERROR writing ${f} (written as a note; the other reports are whole)\n`);

@@ -33,7 +33,8 @@ export function loadBaseline(file: string, knownRules: ReadonlySet<string>, know
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw configError(`cannot read the baseline ${file}: ${(error as Error).message}`);
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    throw configError(`cannot read the baseline ${file}: ${missing ? "no such file; write one with --write-baseline FILE (docs/implementers.md, \"Adopting the suite gradually\")" : (error as Error).message}`);
   }
   const parsed = baselineFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -58,8 +59,12 @@ export interface BaselineEntryReport {
   kind: "rule" | "scenario";
   name: string;
   reason: string;
-  /** expected-failure: it failed, as the baseline says; stale: it passes now (fails the gate); not-run: this run did not judge it. */
-  status: "expected-failure" | "stale" | "not-run";
+  /**
+   * expected-failure: it failed, as the baseline says; stale: every scenario it covers ran and
+   * passed (fails the gate); partly-run: those of its scenarios that ran passed, not all ran (a
+   * --tags run), so it stands; not-run: this run did not judge it.
+   */
+  status: "expected-failure" | "stale" | "partly-run" | "not-run";
 }
 
 /** Whether a failed scenario was expected to fail by name. */
@@ -79,13 +84,36 @@ export function scenarioEntries(baseline: Baseline, results: ScenarioResult[]): 
 /** The reason --write-baseline gives each entry, for the team to replace with its own. */
 export const PLACEHOLDER_REASON = "TODO: say why this fails today and when it will not";
 
+/** A reason that is still a placeholder: the one --write-baseline writes, or one that only says TODO/FIXME/TBD. */
+export const isPlaceholder = (reason: string) => reason === PLACEHOLDER_REASON || /^\s*(TODO|FIXME|TBD|XXX)\b/i.test(reason) || reason.trim().length < 3;
+
+/** The warnings a baseline earns without failing the run: every entry whose reason is still a placeholder. */
+export function baselineWarnings(baseline: Baseline): string[] {
+  const entries = [...[...baseline.rules].map(([name, reason]) => ({ kind: "rule", name, reason })), ...[...baseline.scenarios].map(([name, reason]) => ({ kind: "scenario", name, reason }))];
+  return entries.filter((e) => isPlaceholder(e.reason)).map((e) => `the baseline entry for ${e.kind} ${e.kind === "scenario" ? `"${e.name}"` : e.name} has no reason yet ("${e.reason}"): say why it fails and when it will not`);
+}
+
+/** What --write-baseline writes an entry for: each failing scenario by name (narrow), or each failing rule. */
+export type BaselineEntries = "scenario" | "rule";
+
 /**
- * The baseline that makes this run's failures expected (--write-baseline): one entry per failing
- * rule, keeping the reason of an entry the run's baseline already had.
+ * The baseline that makes this run's failures expected (--write-baseline), keeping the reason of an
+ * entry the run's baseline already had. By scenario, one narrow defect baselines the scenarios it
+ * breaks and nothing else of the rules they cite; by rule, every scenario of those rules.
  */
-export function baselineFileFor(rules: ReadonlyArray<{ id: string; verdict: string; baseline?: { reason: string } }>): string {
-  const expectedFailures = rules
-    .filter((r) => r.verdict === "fail" || r.verdict === "baselined")
-    .map((r) => ({ rule: r.id, reason: r.baseline?.reason ?? PLACEHOLDER_REASON }));
+export function baselineFileFor(
+  entries: BaselineEntries,
+  rules: ReadonlyArray<{ id: string; verdict: string; baseline?: { reason: string } }>,
+  results: readonly ScenarioResult[],
+  baseline: Baseline,
+): string {
+  const failingRules = rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined");
+  const expectedFailures =
+    entries === "rule"
+      ? failingRules.map((r) => ({ rule: r.id, reason: r.baseline?.reason ?? PLACEHOLDER_REASON }))
+      : [...new Set(results.filter((x) => x.verdict === "fail").map((x) => x.name))].map((scenario) => ({
+          scenario,
+          reason: baseline.scenarios.get(scenario) ?? [...baseline.rules].find(([id]) => results.some((x) => x.name === scenario && (x.blame ?? []).includes(id)))?.[1] ?? PLACEHOLDER_REASON,
+        }));
   return `${JSON.stringify(baselineFileSchema.parse({ expectedFailures }), null, 2)}\n`;
 }

@@ -1,6 +1,6 @@
 import type { Profile } from "../profiles.js";
 import { citedRules, type Rule } from "../rules.js";
-import type { Baseline } from "./baseline.js";
+import { baselineWarnings, type Baseline } from "./baseline.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
@@ -36,7 +36,8 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const known = new Set(i.rules.map((r) => r.id));
   const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, known)));
   const selected = i.tags ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
-  const rules = judgeRules(i.rules, i.results, covered, selected, i.baseline);
+  const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known)));
+  const rules = judgeRules(i.rules, i.results, covered, selected, i.baseline, scenariosInSuite);
   const entries = baselineReport(rules, i.results, i.baseline);
   const problems = gateProblems(rules, i.level, i.results, entries, i.baseline, i.requireAll);
   const conformant = problems.length === 0 && isConformant(rules, i.level, i.requireAll);
@@ -64,10 +65,11 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     headline: headlineOf(verdict, profile, judgedCount, atLevel.length),
     conformant,
     problems,
+    warnings: baselineWarnings(i.baseline),
     scenarios: summarize(i.results, expectedFailures),
     rules,
     baselineEntries: entries,
-    scenariosInSuite: countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known))),
+    scenariosInSuite,
   };
   return { run, baselinedScenarioReason };
 }

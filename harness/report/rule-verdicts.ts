@@ -72,6 +72,7 @@ export function judgeRules(
   covered: ReadonlySet<string>,
   selected: ReadonlySet<string> | undefined,
   baseline: Baseline = NO_BASELINE,
+  inSuite?: Readonly<Record<string, number>>,
 ): RuleReport[] {
   const known = new Set(rules.map((r) => r.id));
   return rules.map((rule) => {
@@ -89,8 +90,16 @@ export function judgeRules(
         : verdictOf(scenarios);
     if (expected === undefined) return { ...base, ...judged };
     if (judged.verdict === "fail") return { ...base, verdict: "baselined", reason: `baselined (${expected}): ${judged.reason}`, baseline: { reason: expected, status: "expected-failure" } };
-    const status = judged.verdict === "pass" ? "stale" : judged.verdict === "baselined" ? "expected-failure" : "not-run";
-    const reason = status === "stale" ? `stale baseline entry: ${rule.id} no longer fails; remove it from the baseline` : judged.reason;
+    // Stale only when every scenario the entry covers ran and passed: a --tags run that skipped the
+    // failing one must not tell the user to remove an entry the next whole run still needs.
+    const ranAll = inSuite === undefined || scenarios.length >= (inSuite[rule.id] ?? 0);
+    const status = judged.verdict === "pass" ? (ranAll ? "stale" : "partly-run") : judged.verdict === "baselined" ? "expected-failure" : "not-run";
+    const reason =
+      status === "stale"
+        ? `stale baseline entry: ${rule.id} no longer fails; remove it from the baseline`
+        : status === "partly-run"
+          ? `baselined; the ${scenarios.length} of its ${inSuite?.[rule.id]} scenarios that ran passed, so the entry stands until a run of all of them passes`
+          : judged.reason;
     return { ...base, ...judged, reason, baseline: { reason: expected, status } };
   });
 }

@@ -33,6 +33,8 @@ export interface RunSummary {
   conformant: boolean;
   /** Why the gate fails (exit 1); empty when it passes. */
   problems: string[];
+  /** What deserves attention without failing the run (a baseline entry whose reason is still a placeholder). */
+  warnings: string[];
   scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number };
   rules: RuleReport[];
   baselineEntries: BaselineEntryReport[];
@@ -83,6 +85,7 @@ const ICON: Record<string, string> = {
   "not-selected": "· not selected",
 };
 const MAX_FAILURES = 10;
+const MAX_PROBLEMS = 20;
 
 // A table cell keeps every word: a note cut mid-word hid what failed.
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -127,7 +130,8 @@ export function markdownReport(run: RunSummary): string {
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
     `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,
     "",
-    ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, 20).map((p) => `- ${cell(p)}`), ""] : []),
+    ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
+    ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${cell(w)}`), ""] : []),
     "| rule | level | verdict | scenarios | note |",
     "|---|---|---|---|---|",
   ];
@@ -156,6 +160,7 @@ export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "s
     headline: `NOT RUN: ${cause}`,
     conformant: false,
     problems: [cause],
+    warnings: [],
     scenarios: { total: 0, pass: 0, fail: 0, baselined: 0, notApplicable: 0 },
     rules: [],
     baselineEntries: [],

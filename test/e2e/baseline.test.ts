@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { baselineReport, gateProblems, isConformant, judgeRules } from "../../harness/report/rule-verdicts.js";
-import { loadBaseline, PLACEHOLDER_REASON, type Baseline } from "../../harness/report/baseline.js";
+import { baselineWarnings, loadBaseline, PLACEHOLDER_REASON, type Baseline } from "../../harness/report/baseline.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import type { Rule } from "../../harness/rules.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
@@ -25,8 +25,8 @@ const baseline = (rules: Record<string, string>, scenarios: Record<string, strin
 const RULES = [rule("A-01"), rule("A-02")];
 const COVERED = new Set(["A-01", "A-02"]);
 
-function gate(results: ScenarioResult[], b: Baseline) {
-  const rules = judgeRules(RULES, results, COVERED, undefined, b);
+function gate(results: ScenarioResult[], b: Baseline, inSuite?: Record<string, number>) {
+  const rules = judgeRules(RULES, results, COVERED, undefined, b, inSuite);
   const entries = baselineReport(rules, results, b);
   return { rules, entries, problems: gateProblems(rules, "must", results, entries, b), conformant: isConformant(rules, "must") };
 }
@@ -44,6 +44,19 @@ test("a baselined rule that passes is stale and fails the gate", () => {
   assert.equal(g.rules[0]!.verdict, "pass");
   assert.deepEqual(g.entries.map((e) => e.status), ["stale"]);
   assert.match(g.problems.join("\n"), /stale baseline entry: rule A-01/);
+});
+
+test("a baselined rule whose scenarios only partly ran (a --tags run) is not stale: the entry stands until all of them pass", () => {
+  const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }), { "A-01": 3, "A-02": 1 });
+  assert.deepEqual(g.entries.map((e) => e.status), ["partly-run"]);
+  assert.deepEqual(g.problems, [], "a partial run does not fail the gate over it");
+  assert.match(g.rules[0]!.reason ?? "", /the 1 of its 3 scenarios that ran passed/);
+  const whole = gate([scenario("one", ["@A-01"], "pass"), scenario("one-b", ["@A-01"], "pass"), scenario("one-c", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }), { "A-01": 3, "A-02": 1 });
+  assert.deepEqual(whole.entries.map((e) => e.status), ["stale"]);
+});
+
+test("placeholder reasons are warned about, never silently accepted", () => {
+  assert.deepEqual(baselineWarnings(baseline({ "A-01": PLACEHOLDER_REASON, "A-02": "BRK-142: retries race" }, { one: "todo later" })).length, 2);
 });
 
 test("a baselined scenario excuses only itself: another failing scenario of the same rule fails it", () => {
@@ -88,7 +101,7 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   const broken = ["--broker-cmd", "node test/fixtures/brokers/silent-after-initialize.mjs", "--tags", "@OP-05", ...TIMEOUT_ARGS];
 
   const baseline = path.join(dir, "expected.json");
-  const today = await conformance([...broken, "--reports", path.join(dir, "today"), "--write-baseline", baseline]);
+  const today = await conformance([...broken, "--reports", path.join(dir, "today"), "--write-baseline", baseline, "--baseline-entries", "rule"]);
   assert.equal(today.code, 1, "writing a baseline does not change today's verdict");
   const failing = report(path.join(dir, "today")).rules.filter((r) => r.verdict === "fail").map((r) => r.id);
   assert.ok(failing.includes("OP-05"), failing.join());
@@ -98,6 +111,7 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
 
   const gated = await conformance([...broken, "--reports", path.join(dir, "gated"), "--baseline", baseline]);
   assert.equal(gated.code, 0, gated.output.slice(-2000));
+  assert.match(gated.output, /WARNING the baseline entry for rule OP-05 has no reason yet/, "a placeholder reason is warned about");
   const gatedReport = report(path.join(dir, "gated"));
   assert.equal(gatedReport.verdict, "conformant-with-baseline");
   assert.equal(gatedReport.rules.find((r) => r.id === "OP-05")?.verdict, "baselined");
@@ -117,6 +131,18 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   assert.match(junit, /<property name="verdict" value="not-conformant"\/>/);
   assert.match(junit, /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="NOT CONFORMANT[^"]*"\/><\/properties><failure message="NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-05/);
   assert.match(junit, /<property name="rule" value="OP-05"\/>/);
+
+  // By scenario (the default): one entry per failing scenario, each by its exact name.
+  const narrow = path.join(dir, "narrow.json");
+  const mutant = ["--broker-cmd", "node mutants/lomi-mutant.js idem-fresh-operation-per-retry", "--tags", "@IDEM-01", ...TIMEOUT_ARGS];
+  assert.equal((await conformance([...mutant, "--reports", path.join(dir, "narrow"), "--write-baseline", narrow])).code, 1);
+  const byScenario = JSON.parse(readFileSync(narrow, "utf8")) as { expectedFailures: Array<{ scenario?: string; rule?: string }> };
+  assert.ok(byScenario.expectedFailures.length > 0 && byScenario.expectedFailures.every((e) => typeof e.scenario === "string" && e.rule === undefined), JSON.stringify(byScenario));
+  assert.equal((await conformance([...mutant, "--reports", path.join(dir, "narrow-gated"), "--baseline", narrow])).code, 0);
+
+  const missing = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "missing"), "--baseline", path.join(dir, "nowhere.json")]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.output, /no such file; write one with --write-baseline FILE/);
 
   const typo = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "typo"), "--baseline", write("typo.json", [{ rule: "OP-55", reason: "x" }])]);
   assert.equal(typo.code, 2);

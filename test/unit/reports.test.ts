@@ -64,6 +64,7 @@ function run(verdict: RunSummary["verdict"], rules: RuleReport[]): RunSummary {
     headline: verdict,
     conformant: verdict === "conformant",
     problems: [],
+    warnings: [],
     scenarios: { total: 1, pass: 0, fail: 1, baselined: 0, notApplicable: 0 },
     rules,
     baselineEntries: [],
