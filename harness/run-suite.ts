@@ -130,6 +130,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
+  for (const g of run.failureGroups.slice(0, 5)) {
+    process.stdout.write(`  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`);
+  }
   for (const w of run.warnings) process.stdout.write(`  WARNING ${w}\n`);
   if (o.writeBaseline) {
     const written = o.baselineEntries === "rule" ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)` : `${new Set(results.filter((r) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
@@ -140,5 +143,5 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   for (const f of reportFaults) process.stdout.write(`  HARNESS ERROR writing ${f} (written as a note; the other reports are whole)\n`);
   process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
   // The harness's own failure invalidates the run whatever the rules say.
-  return faults.length > 0 || reportFaults.length > 0 ? 2 : problems.length === 0 ? 0 : 1;
+  return faults.length > 0 || reportFaults.length > 0 || run.verdict === "not-run" ? 2 : problems.length === 0 ? 0 : 1;
 }

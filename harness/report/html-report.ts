@@ -50,6 +50,17 @@ function ruleSection(r: RuleReport, run: RunSummary): string {
   ].join("");
 }
 
+/** The failures by likely root cause, first on the page: a reader starts at the cause, not at the first family's rules. */
+function causes(run: RunSummary): string {
+  if (run.failureGroups.length === 0) return "";
+  const items = run.failureGroups.map((g) => {
+    const rules = g.rules.map((id) => `<a class="chip" style="background:${COLOUR.fail}" href="#${id}">${id}</a>`).join(" ");
+    const scenarios = g.scenarios.map((s) => `<li>${escape(s.name)} <small>${escape(s.uri)}:${s.line ?? "?"}</small></li>`).join("");
+    return `<li><b>${g.scenarios.length} scenario(s)</b> ${rules}<br>at <code>${escape(g.step)}</code>: ${escape(g.cause)}<details><summary>scenarios</summary><ul>${scenarios}</ul></details></li>`;
+  });
+  return `<section class="causes"><h2>Likely root causes</h2><ol>${items.join("")}</ol></section>`;
+}
+
 /**
  * The per-rule page: a grid of rule families × rules coloured by verdict, each rule opening to its
  * source sentence, decision, scenarios and, for a failure, the step, request, reply and ledger.
@@ -98,6 +109,7 @@ pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pr
 <h1>Lomi conformance: ${titleOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
 <div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed</div>
 <div>${counts}</div>
+${causes(run)}
 <table class="grid">${grid}</table>
 ${sections}
 <script>

@@ -1,6 +1,7 @@
 import type { Profile } from "../profiles.js";
 import { citedRules, type Rule } from "../rules.js";
 import { baselineWarnings, type Baseline } from "./baseline.js";
+import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
@@ -46,7 +47,9 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const baselinedScenarioReason = (x: ScenarioResult) =>
     x.verdict !== "fail" ? undefined : (i.baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
   const expectedFailures = i.results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
-  const verdict = problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
+  // A broker that failed every scenario at its start was not judged at all: a setup problem (exit 2), not a verdict.
+  const setup = setupProblemOf(i.results);
+  const verdict = setup !== undefined ? "not-run" : problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
   // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
   const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!i.tags || r.verdict !== "not-selected"));
   const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
@@ -62,9 +65,10 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     profile,
     requireAll: i.requireAll,
     verdict,
-    headline: headlineOf(verdict, profile, judgedCount, atLevel.length),
-    conformant,
-    problems,
+    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length),
+    conformant: conformant && setup === undefined,
+    problems: setup !== undefined ? [setup] : problems,
+    failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
     warnings: baselineWarnings(i.baseline),
     scenarios: summarize(i.results, expectedFailures),
     rules,

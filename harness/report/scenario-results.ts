@@ -26,6 +26,8 @@ export interface ScenarioResult {
   failure?: FailureExplanation;
   /** Where the step that decided the verdict is written ("features/x.feature:12"), when a step did. */
   stepAt?: string;
+  /** For a failure: which step failed, counted from 0 with the Background's (-1: a Before hook). */
+  failedAtStep?: number;
   /** For a failure: the rules the failed step checks (docs/writing-scenarios.md, "# checks"). */
   blame?: string[];
   /** For a failure: cited rules not blamed whose own checks had not all run when it stopped. */
@@ -228,6 +230,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         durationMs: Math.round(s.ms),
         ...(misnamed && !["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? { stepAt: misnamed.at } : step?.at ? { stepAt: step.at } : {}),
         ...(blamed ? blamed : {}),
+        ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
         ...(broken ? { configProblem: broken } : {}),
         ...(verdict === "fail" ? { failure: explainFailure(step?.text, reason!, s.context) } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),

@@ -5,6 +5,7 @@ import { boundedJson, boundedText } from "./bounded-json.js";
 import { junitXml } from "./junit.js";
 import { htmlReport } from "./html-report.js";
 import type { BaselineEntryReport } from "./baseline.js";
+import type { FailureGroup } from "./failure-groups.js";
 import type { Level, RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 
@@ -35,6 +36,8 @@ export interface RunSummary {
   problems: string[];
   /** What deserves attention without failing the run (a baseline entry whose reason is still a placeholder). */
   warnings: string[];
+  /** The failures the gate counts, grouped by likely root cause, largest first. */
+  failureGroups: FailureGroup[];
   scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number };
   rules: RuleReport[];
   baselineEntries: BaselineEntryReport[];
@@ -120,6 +123,19 @@ function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["sce
   return [...byScenario.values()];
 }
 
+const MAX_GROUPS = 10;
+
+/** The failures by likely root cause, largest first: one defect failing many rules reads as one line. */
+function causesSection(groups: readonly FailureGroup[]): string[] {
+  if (groups.length === 0) return [];
+  const lines = groups.slice(0, MAX_GROUPS).map((g) => {
+    const where = g.scenarios.slice(0, 3).map((s) => `${s.uri}:${s.line ?? "?"}`).join(", ");
+    return `- **${g.scenarios.length} scenario(s)**${g.rules.length > 0 ? ` failing ${g.rules.join(", ")}` : ""}: at \`${cell(g.step)}\`: ${cell(g.cause)} (${where}${g.scenarios.length > 3 ? ", …" : ""})`;
+  });
+  const more = groups.length > MAX_GROUPS ? [`- … and ${groups.length - MAX_GROUPS} more causes, every one in conformance.json (\`failureGroups\`)`] : [];
+  return ["Likely root causes (failures grouped by the step that failed and what it found):", ...lines, ...more, ""];
+}
+
 /** A compact table fit for a pull-request comment or a CI step summary, then the failures explained. */
 export function markdownReport(run: RunSummary): string {
   const identity = run.broker.serverInfo ? ` (${run.broker.serverInfo.name} ${run.broker.serverInfo.version})` : "";
@@ -132,6 +148,7 @@ export function markdownReport(run: RunSummary): string {
     "",
     ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
     ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${cell(w)}`), ""] : []),
+    ...causesSection(run.failureGroups),
     "| rule | level | verdict | scenarios | note |",
     "|---|---|---|---|---|",
   ];
@@ -161,6 +178,7 @@ export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "s
     conformant: false,
     problems: [cause],
     warnings: [],
+    failureGroups: [],
     scenarios: { total: 0, pass: 0, fail: 0, baselined: 0, notApplicable: 0 },
     rules: [],
     baselineEntries: [],

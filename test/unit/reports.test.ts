@@ -65,6 +65,7 @@ function run(verdict: RunSummary["verdict"], rules: RuleReport[]): RunSummary {
     conformant: verdict === "conformant",
     problems: [],
     warnings: [],
+    failureGroups: [],
     scenarios: { total: 1, pass: 0, fail: 1, baselined: 0, notApplicable: 0 },
     rules,
     baselineEntries: [],
