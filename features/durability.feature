@@ -1,10 +1,9 @@
-@needs-faults
 Feature: Durable reservation before dispatch
   The receipt is written before anything is sent to Lomi. A reservation that cannot be written
   blocks the effect; a crash at any point afterwards leaves outcome_unknown, never a replay.
-  These scenarios arm the broker's fault hooks (LOMI_BROKER_FAULTS).
+  The scenarios tagged @needs-faults arm the broker's fault hooks (LOMI_BROKER_FAULTS).
 
-  @DUR-05
+  @DUR-05 @needs-faults
   Scenario: A reservation that cannot be written blocks the effect
     Given the broker runs with the fault hook "fail-reserve" armed
     And the agent is connected to workspace "ws-alpha"
@@ -16,7 +15,7 @@ Feature: Durable reservation before dispatch
     Then the reply admits a new operation
     And Lomi saw 1 dispatch of "first"
 
-  @DUR-06 @DUR-01 @needs-crash
+  @DUR-06 @DUR-01 @needs-crash @needs-faults
   Scenario: A crash right after the reservation leaves a receipt that was never dispatched
     Given the broker runs with the fault hook "crash-after-reserve" armed
     And the agent is connected to workspace "ws-alpha"
@@ -30,7 +29,7 @@ Feature: Durable reservation before dispatch
     And the reply's operation reads outcome_unknown with effectState unknown
     And Lomi saw 0 dispatches of "first"
 
-  @DUR-06 @DUR-01 @needs-crash
+  @DUR-06 @DUR-01 @needs-crash @needs-faults
   Scenario: A crash right after the dispatch leaves outcome_unknown though Lomi did the work
     Given the broker runs with the fault hook "crash-after-dispatch" armed
     And the agent is connected to workspace "ws-alpha"
@@ -43,7 +42,7 @@ Feature: Durable reservation before dispatch
     And Lomi recorded no replay
     And the workspace "ws-alpha" has 1 terminal panel
 
-  @DUR-06 @DUR-04 @needs-crash
+  @DUR-06 @DUR-04 @needs-crash @needs-faults
   Scenario: A crash between learning the settlement and recording it leaves outcome_unknown
     Given the broker runs with the fault hook "crash-before-settle" armed
     And the agent is connected to workspace "ws-alpha"
@@ -76,3 +75,12 @@ Feature: Durable reservation before dispatch
     And the agent creates a terminal "More" in workspace "ws-alpha" as "second"
     And the agent reads the events of workspace "ws-alpha"
     Then the page shows "second" reaching succeeded
+
+  @DUR-02 @needs-crash
+  Scenario: A broker killed at any moment of its first start opens its store on the next start
+    Given the broker is killed 10 times while it starts on a new store
+    And the agent is connected to workspace "ws-alpha"
+    When the agent creates a terminal "Done" in workspace "ws-alpha" as "done"
+    Then operation "done" reads succeeded with effectState complete
+    When the broker crashes and restarts
+    Then operation "done" reads succeeded with effectState complete

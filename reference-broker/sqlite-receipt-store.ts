@@ -1,5 +1,7 @@
 import type { BrokerPolicy } from "./broker-policy.js";
 import { takePidLock } from "./store-lock.js";
+import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
 import Database from "better-sqlite3";
 import { LomiError } from "../protocol/errors.js";
 import { checkStoreFile, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "./store-file-check.js";
@@ -87,6 +89,65 @@ function migrate(db: Database.Database, from: number): void {
   db.pragma("wal_checkpoint(TRUNCATE)");
 }
 
+const CREATING = ".creating-";
+
+/**
+ * Makes a new store whole beside `file` and links it in: a broker killed at any moment of its first
+ * start leaves no store or a complete one, never some of its tables (which the next start would
+ * rightly refuse as not a Lomi store). What a killed creator left beside it is removed first.
+ */
+function createStoreFile(file: string): void {
+  const dir = path.dirname(path.resolve(file));
+  const scratch = `${file}${CREATING}${process.pid}`;
+  const db = new Database(scratch);
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.transaction(() => {
+      stampVersion(db);
+      db.exec(SCHEMA);
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(STORE_SCHEMA_VERSION);
+    })();
+  } finally {
+    db.close(); // checkpoints the WAL into the file and removes it
+  }
+  try {
+    linkSync(scratch, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // An empty file or one with no tables is replaced whole; a store a racing creator linked in meanwhile is kept.
+    if (checkStoreFile(file).kind === "new") renameSync(scratch, file);
+  }
+  rmSync(scratch, { force: true });
+  const handle = openSync(dir, "r");
+  try {
+    fsyncSync(handle); // the new name survives a power cut
+  } finally {
+    closeSync(handle);
+  }
+}
+
+/** Removes what a creator killed before or after linking its store in left beside it (its scratch file). */
+function removeAbandonedScratch(file: string): void {
+  const dir = path.dirname(path.resolve(file));
+  const base = path.basename(file);
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(`${base}${CREATING}`)) continue;
+    const pid = Number(/^\d+/.exec(name.slice(base.length + CREATING.length))?.[0]);
+    if (pid === process.pid || !processIsAlive(pid)) rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 interface ReceiptRow {
   operation_id: string;
   receipt_key: string;
@@ -148,9 +209,9 @@ export function openSqliteStore(file: string, now: number, options: SqliteStoreO
   let db: Database.Database;
   const release = lock === "pid-file" ? takePidLock(file) : undefined;
   try {
+    removeAbandonedScratch(file);
+    if (found.kind === "new") createStoreFile(file);
     db = new Database(file, { timeout: 0 });
-    // A new store carries its identity in the main file's header before WAL holds any page of it.
-    if (found.kind === "new") stampVersion(db);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     if (lock === "sqlite-exclusive") {

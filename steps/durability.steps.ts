@@ -1,5 +1,6 @@
 import { Given, Then, When } from "@cucumber/cucumber";
 import { notApplicable, violation } from "../harness/harness-error.js";
+import { seededRandom } from "../protocol/ports.js";
 import type { LomiWorld } from "./world.js";
 
 Given("the broker runs with the fault hook {string} armed", async function (this: LomiWorld, hook: string) {
@@ -15,4 +16,11 @@ Then("a second broker instance on the same store is refused", async function (th
   const probe = await this.adapter.probeSecondInstance();
   if (!probe.refused) throw violation(`a second broker instance ran on the store of the first: ${probe.detail}`);
   if (!/store|in use|lock/i.test(probe.detail)) throw violation(`the second instance was refused without a clear reason: ${probe.detail}`);
+});
+
+Given("the broker is killed {int} times while it starts on a new store", async function (this: LomiWorld, times: number) {
+  if (!this.adapter.killWhileStarting) throw notApplicable(`${this.adapter.description} cannot be started and killed by the harness at a chosen moment`);
+  // Spread over the first 15 ms of making the store (a few fsyncs), seeded so a run repeats.
+  const random = seededRandom(this.seed);
+  await this.adapter.killWhileStarting(Array.from({ length: times }, (_, i) => Math.round(((i + random.int(1000) / 1000) * 15) / times)));
 });

@@ -60,6 +60,14 @@ export interface BrokerAdapter {
    * (and why). Optional: a broker the harness cannot start twice makes the check not applicable.
    */
   probeSecondInstance?(): Promise<{ refused: boolean; detail: string }>;
+  /**
+   * Starts the broker on a new store and SIGKILLs it once per delay, that many ms after the broker
+   * first writes in the store's directory (or just after the time it takes to answer initialize,
+   * if it writes nothing there while starting), each time on the same store: the next connect
+   * starts it on whatever those starts left. Optional: a broker the harness cannot start and kill
+   * makes the check not applicable.
+   */
+  killWhileStarting?(delaysMs: readonly number[]): Promise<void>;
   /** What the broker wrote to stderr (or its log), for failure reports. */
   diagnostics(): string;
 }

@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import { notApplicable } from "../harness-error.js";
+import { mkdtempSync, rmSync, watch } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { configError, notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 import { USER_NODE_OPTIONS } from "../step-files.js";
@@ -65,6 +67,8 @@ export class ChildProcessAdapter implements BrokerAdapter {
   private ready: StdioProcessTransport | undefined;
   /** The store directory that came with the spare: this adapter removes it. */
   private spareStoreDir: string | undefined;
+  /** The scenario's own store path, which no process has touched while a spare stood in for it. */
+  private ownStorePath: string | undefined;
 
   constructor(
     private readonly command: BrokerCommand,
@@ -77,18 +81,71 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   async start(wiring: BrokerWiring): Promise<void> {
     if (this.wiring) {
-      // A new instance with other fault hooks armed: on the store this scenario already has.
-      this.wiring = { ...wiring, storePath: this.wiring.storePath };
-      await this.ready?.close(); // started without these hooks
-      this.ready = undefined;
+      // A new instance with other fault hooks armed. While the spare (started without these hooks)
+      // was never connected, the store it was given is only half its own: killed now, it may be
+      // killed while creating that store, so the armed instance takes the scenario's own, untouched
+      // path. After a connect the scenario's store is the one the armed instance must reopen.
+      this.wiring = { ...wiring, storePath: (await this.dropUnconnectedSpare()) ? wiring.storePath : this.wiring.storePath };
       return;
     }
+    this.ownStorePath = wiring.storePath;
     const spare = await takeSpare(this.command.line, wiring.nativeUrl);
     this.wiring = spare ? { ...wiring, storePath: spare.storePath } : wiring;
     this.ready = spare?.transport;
     this.spareStoreDir = spare?.storeDir;
     if (spare) this.starts++;
     prepareSpare(this.command.line, wiring.seed, (w) => commandTransport(this.command, brokerEnvironment(w, 0)));
+  }
+
+  /** Ends a spare no connect took (true), or does nothing (false). */
+  private async dropUnconnectedSpare(): Promise<boolean> {
+    const spare = this.ready;
+    this.ready = undefined;
+    await spare?.close();
+    return spare !== undefined;
+  }
+
+  async killWhileStarting(delaysMs: readonly number[]): Promise<void> {
+    if (this.transport) throw configError("a kill during the broker's first start must come before the scenario connects: it needs a new store");
+    await this.dropUnconnectedSpare();
+    // A broker that writes nothing in the store's directory while it starts is killed just after it would answer.
+    const fallbackMs = 1.2 * (await this.measureStart());
+    this.wiring = { ...this.wiring!, storePath: this.ownStorePath! };
+    const dir = path.dirname(this.ownStorePath!);
+    for (const delay of delaysMs) {
+      const transport = commandTransport(this.command, this.environment());
+      const firstWrite = new Promise<void>((resolve) => {
+        const watcher = watch(dir, () => {
+          watcher.close();
+          resolve();
+        });
+        setTimeout(() => {
+          watcher.close();
+          resolve();
+        }, fallbackMs).unref();
+      });
+      await transport.launch();
+      await firstWrite;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await transport.close();
+      this.stderr.push(transport.diagnostics());
+    }
+  }
+
+  /** How long this broker takes from its spawn to answering MCP initialize, measured on a store of its own. */
+  private async measureStart(): Promise<number> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-start-"));
+    const transport = commandTransport(this.command, brokerEnvironment({ ...this.wiring!, storePath: path.join(dir, "receipts.sqlite") }, 0));
+    const began = performance.now();
+    try {
+      const connection = await McpConnection.open(transport, "start-timer", this.timeoutMs, () => transport.explain());
+      const took = performance.now() - began;
+      await connection.close();
+      return took;
+    } finally {
+      await transport.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   private environment(): Record<string, string> {
