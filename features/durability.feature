@@ -76,7 +76,7 @@ Feature: Durable reservation before dispatch
     And the agent reads the events of workspace "ws-alpha"
     Then the page shows "second" reaching succeeded
 
-  @DUR-02 @needs-crash
+  @DUR-08 @needs-crash @needs-kill-at-start
   Scenario: A broker killed at any moment of its first start opens its store on the next start
     Given the broker is killed 10 times while it starts on a new store
     And the agent is connected to workspace "ws-alpha"

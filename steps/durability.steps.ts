@@ -1,5 +1,5 @@
 import { Given, Then, When } from "@cucumber/cucumber";
-import { notApplicable, violation } from "../harness/harness-error.js";
+import { configError, notApplicable, violation } from "../harness/harness-error.js";
 import { seededRandom } from "../protocol/ports.js";
 import type { LomiWorld } from "./world.js";
 
@@ -19,7 +19,7 @@ Then("a second broker instance on the same store is refused", async function (th
 });
 
 Given("the broker is killed {int} times while it starts on a new store", async function (this: LomiWorld, times: number) {
-  if (!this.adapter.killWhileStarting) throw notApplicable(`${this.adapter.description} cannot be started and killed by the harness at a chosen moment`);
+  if (!this.adapter.killWhileStarting) throw configError('the step kills a broker while it starts: tag the scenario @needs-kill-at-start');
   // Spread over the first 15 ms of making the store (a few fsyncs), seeded so a run repeats.
   const random = seededRandom(this.seed);
   await this.adapter.killWhileStarting(Array.from({ length: times }, (_, i) => Math.round(((i + random.int(1000) / 1000) * 15) / times)));

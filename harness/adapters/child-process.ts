@@ -76,7 +76,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
     supportsFaults: boolean,
   ) {
     this.description = `broker command over stdio: ${command.line}`;
-    this.capabilities = new Set<Capability>(["crash", "own-store", ...(supportsFaults ? (["faults"] as const) : [])]);
+    this.capabilities = new Set<Capability>(["crash", "own-store", "kill-at-start", ...(supportsFaults ? (["faults"] as const) : [])]);
   }
 
   async start(wiring: BrokerWiring): Promise<void> {

@@ -98,39 +98,39 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
     return file;
   };
   const report = (reports: string) => JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as { verdict: string; rules: Array<{ id: string; verdict: string }> };
-  const broken = ["--broker-cmd", "node test/fixtures/brokers/silent-after-initialize.mjs", "--tags", "@OP-05", ...TIMEOUT_ARGS];
+  const broken = ["--broker-cmd", "node mutants/lomi-mutant.js op-admission-as-completion", "--tags", "@OP-01", ...TIMEOUT_ARGS];
 
   const baseline = path.join(dir, "expected.json");
   const today = await conformance([...broken, "--reports", path.join(dir, "today"), "--write-baseline", baseline, "--baseline-entries", "rule"]);
   assert.equal(today.code, 1, "writing a baseline does not change today's verdict");
   const failing = report(path.join(dir, "today")).rules.filter((r) => r.verdict === "fail").map((r) => r.id);
-  assert.ok(failing.includes("OP-05"), failing.join());
+  assert.ok(failing.includes("OP-01"), failing.join());
   const written = JSON.parse(readFileSync(baseline, "utf8")) as { expectedFailures: Array<{ rule: string; reason: string }> };
   assert.deepEqual(written.expectedFailures.map((e) => e.rule), failing);
   assert.ok(written.expectedFailures.every((e) => e.reason === PLACEHOLDER_REASON), "each entry has a reason to fill in");
 
   const gated = await conformance([...broken, "--reports", path.join(dir, "gated"), "--baseline", baseline]);
   assert.equal(gated.code, 0, gated.output.slice(-2000));
-  assert.match(gated.output, /WARNING the baseline entry for rule OP-05 has no reason yet/, "a placeholder reason is warned about");
+  assert.match(gated.output, /WARNING the baseline entry for rule OP-01 has no reason yet/, "a placeholder reason is warned about");
   const gatedReport = report(path.join(dir, "gated"));
   assert.equal(gatedReport.verdict, "conformant-with-baseline");
-  assert.equal(gatedReport.rules.find((r) => r.id === "OP-05")?.verdict, "baselined");
-  assert.match(readFileSync(path.join(dir, "gated", "conformance.md"), "utf8"), /\| OP-05 \| MUST \| 🟨 baselined/);
+  assert.equal(gatedReport.rules.find((r) => r.id === "OP-01")?.verdict, "baselined");
+  assert.match(readFileSync(path.join(dir, "gated", "conformance.md"), "utf8"), /\| OP-01 \| MUST \| 🟨 baselined/);
   assert.match(readFileSync(path.join(dir, "gated", "conformance.svg"), "utf8"), new RegExp(`${failing.length} baselined`));
 
-  const stale = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "stale"), "--baseline", baseline]);
+  const stale = await conformance(["--tags", "@OP-01", "--reports", path.join(dir, "stale"), "--baseline", baseline]);
   assert.equal(stale.code, 1);
-  assert.match(stale.output, /stale baseline entry: rule OP-05/);
+  assert.match(stale.output, /stale baseline entry: rule OP-01/);
   // One verdict everywhere: a stale entry makes the run not conformant in all five reports.
   const staleDir = path.join(dir, "stale");
-  assert.match(stale.output, /lomi-conformance: partial run \(tags @OP-05\): \d+ of \d+ rules reached; on those: NOT CONFORMANT over in-process/);
+  assert.match(stale.output, /lomi-conformance: partial run \(tags @OP-01\): \d+ of \d+ rules reached; on those: NOT CONFORMANT over in-process/);
   assert.equal(report(staleDir).verdict, "not-conformant");
-  assert.match(readFileSync(path.join(staleDir, "conformance.md"), "utf8"), /^## Lomi conformance: partial run \(tags `@OP-05`\): .*; on those: NOT CONFORMANT/);
+  assert.match(readFileSync(path.join(staleDir, "conformance.md"), "utf8"), /^## Lomi conformance: partial run \(tags `@OP-01`\): .*; on those: NOT CONFORMANT/);
   assert.match(readFileSync(path.join(staleDir, "conformance.svg"), "utf8"), /<title>lomi conformance: not conformant/);
   const junit = readFileSync(path.join(staleDir, "junit.xml"), "utf8");
   assert.match(junit, /<property name="verdict" value="not-conformant"\/>/);
-  assert.match(junit, /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="NOT CONFORMANT[^"]*"\/><\/properties><failure message="NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-05/);
-  assert.match(junit, /<property name="rule" value="OP-05"\/>/);
+  assert.match(junit, /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="NOT CONFORMANT[^"]*"\/><\/properties><failure message="NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-01/);
+  assert.match(junit, /<property name="rule" value="OP-01"\/>/);
 
   // By scenario (the default): one entry per failing scenario, each by its exact name.
   const narrow = path.join(dir, "narrow.json");

@@ -55,16 +55,19 @@ for (const { name, command, because, stderr } of AT_START) {
     assert.match(readFileSync(path.join(reports, "conformance.svg"), "utf8"), /not run/);
     const junit = readFileSync(path.join(reports, "junit.xml"), "utf8");
     assert.match(junit, /errors="1"/);
-    assert.match(junit, /<error message="NOT RUN: [^"]+">/);
+    assert.match(junit, /<error message="NOT RUN: [^"]+" type="not-run">/);
     assert.deepEqual(started.filter(alive), [], "every process the broker started is gone");
   });
 }
 
-test("a broker that goes silent after initialize fails its scenarios with the reason, every report is written, no process is left", () => {
+test("a broker that goes silent after initialize fails every scenario at its start: a setup problem (exit 2) with the one cause, the failures kept, no process left", () => {
   const { r, reports, started } = runAgainst("node test/fixtures/brokers/silent-after-initialize.mjs", "silent-after-initialize");
-  assert.equal(r.status, 1, `exit 1 (a rule failed), got ${r.status}: ${r.stderr}`);
+  assert.equal(r.status, 2, `exit 2 (nothing could be judged), got ${r.status}: ${r.stderr}`);
   assert.match(r.stdout, /^\[1\/2\] (OP-05|INPUT-02) .+ … FAILED \d+\.\d s$/m, "a log line per finished scenario");
   const run = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8"));
+  assert.equal(run.verdict, "not-run");
+  assert.match(run.headline, /^NOT RUN: every one of the 2 scenarios that ran failed at its first step the same way, so no rule could be judged: Given the agent is connected to workspace "ws-alpha": .*did not answer with a tool result/);
+  assert.match(readFileSync(path.join(reports, "junit.xml"), "utf8"), /<error message="NOT RUN: every one of the 2 scenarios/);
   const rule = run.rules.find((x: { id: string }) => x.id === "OP-05");
   assert.equal(rule.verdict, "fail");
   const failure = rule.scenarios[0].failure;

@@ -15,9 +15,10 @@ const failed = (name: string, step: string, reason: string, blame: string[], fai
   durationMs: 1,
   blame,
   failedAtStep,
-  failure: { step, message: reason, ledger: [] },
+  status: "FAILED",
+  failure: { step, message: reason, request: undefined, reply: undefined, ledger: [], brokerLog: "" },
 });
-const passed = (name: string): ScenarioResult => ({ name, uri: "features/x.feature", line: 1, tags: [], verdict: "pass", durationMs: 1 });
+const passed = (name: string): ScenarioResult => ({ name, uri: "features/x.feature", line: 1, tags: [], verdict: "pass", status: "PASSED", reason: undefined, durationMs: 1 });
 
 test("failures of one defect form one group, whatever identifiers, numbers and names differ", () => {
   const groups = failureGroups(
