@@ -49,6 +49,8 @@ test("a broker's repository installs the packed kit offline and gates on it with
     // The team's broker: here the kit's reference broker, and one with a defect, started from this repository.
     "src/broker.mjs": `await import("lomi-conformance-kit/bin/lomi-broker.js");\n`,
     "src/broken-broker.mjs": `process.argv.splice(2, 0, "idem-fresh-operation-per-retry");\nawait import("lomi-conformance-kit/mutants/lomi-mutant.js");\n`,
+    // A broker as the MCP SDKs make one (non-object arguments answered by a JSON-RPC error): it crashed the kit's report once.
+    "src/sdk-broker.mjs": readFileSync(kitPath("test/fixtures/brokers/sdk-invalid-params.mjs"), "utf8").replace('"../../../bin/lomi-broker.js"', '"broker.js"'),
     "scripts/build.mjs": `import { cpSync, mkdirSync, readdirSync } from "node:fs";\nmkdirSync("dist", { recursive: true });\nfor (const f of readdirSync("src")) cpSync(\`src/\${f}\`, \`dist/\${f.replace(/\\.mjs$/, ".js")}\`);\n`,
   });
   const summary = path.join(outside, "step-summary.md");
@@ -99,6 +101,28 @@ test("a broker's repository installs the packed kit offline and gates on it with
     assert.equal(r.verdict, "not-conformant");
     assert.equal(r.rules.find((x) => x.id === "IDEM-01")?.verdict, "fail");
     assert.match(readFileSync(summary, "utf8"), /NOT CONFORMANT/);
+  });
+
+  await t.test("with --parallel 1 the same broken broker is judged as with --parallel 2: the relative command runs in the repository in every worker", () => {
+    const twoWorkers = report();
+    const one = spawnSync("npx", ["lomi-conformance", "--broker-cmd", "node dist/broken-broker.js", "--broker-faults", "--parallel", "1", "--tags", "@IDEM-01 or @OP-01", "--reports", "reports-p1"], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
+    assert.equal(one.status, 1, `${one.stdout}${one.stderr}`);
+    const oneWorker = JSON.parse(readFileSync(path.join(repo, "reports-p1/conformance.json"), "utf8")) as Report;
+    const verdicts = (r: Report) => Object.fromEntries(r.rules.map((x) => [x.id, x.verdict]));
+    assert.deepEqual(verdicts(oneWorker), verdicts(twoWorkers));
+    assert.equal(oneWorker.scenarios.total, twoWorkers.scenarios.total);
+  });
+
+  await t.test("a broker that answers non-object arguments with a JSON-RPC error (as SDKs do): every rule judged, SCH-06 among them, every report written", async () => {
+    const runs = await runWorkflow(RECIPE, { ...context("fork"), from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/sdk-broker.js", LOMI_TAGS: "@SCH-06 or @SCH-01 or @OP-01" } });
+    const gate = stepOf(runs, "Conformance");
+    assert.ok(gate.code === 0 || gate.code === 1, `a verdict, not a harness fault (exit ${gate.code}):\n${gate.output.slice(-3000)}`);
+    const r = report();
+    assert.ok(["conformant", "not-conformant"].includes(r.verdict), r.headline);
+    assert.ok(r.rules.filter((x) => x.verdict === "pass").some((x) => x.id === "OP-01"), "the other rules are judged");
+    assert.ok(["pass", "fail"].includes(r.rules.find((x) => x.id === "SCH-06")?.verdict ?? ""), "SCH-06 itself is judged, whatever the verdict");
+    for (const file of ["conformance.md", "conformance.html", "junit.xml", "conformance.svg"]) assert.doesNotMatch(readFileSync(path.join(repo, "reports", file), "utf8"), /NOT RUN/, file);
+    assert.equal(stepOf(runs, "Summary").outcome, "success");
   });
 
   await t.test("npx of a broker the repository does not have: exit 2 naming the command, and no registry is asked", async () => {
