@@ -27,7 +27,7 @@ test("the suite runs against the reference broker's image, crash, fault-hook and
     process.execPath,
     [
       // Crashes by the harness (DUR-02, DUR-03), by the broker's own hooks, and two agents at once.
-      "bin/lomi-conformance.js", "--broker-image", IMAGE, "--broker-faults", "--tags", "@needs-faults or @DUR-02 or @DUR-03 or @EPOCH-04",
+      "bin/lomi-conformance.js", "--broker-image", IMAGE, "--broker-faults", "--tags", "@needs-faults or @DUR-02 or @DUR-03 or @DUR-07 or @EPOCH-04",
       "--parallel", "2", "--timeout-ms", String(2 * BUDGET_MS), "--reports", reports,
     ],
     { encoding: "utf8" },
