@@ -10,13 +10,16 @@ export class HarnessError extends Error {
   constructor(
     readonly kind: HarnessErrorKind,
     message: string,
+    /** For a violation: the rules it breaks, when the check knows them (else the rules its step checks). */
+    readonly rules: readonly string[] = [],
   ) {
     super(message);
     this.name = kind === "violation" ? "ConformanceViolation" : kind === "not-applicable" ? "NotApplicable" : kind === "config" ? "HarnessConfigError" : "HarnessFault";
   }
 }
 
-export const violation = (message: string) => new HarnessError("violation", message);
+/** A broken rule: `rules` names it when the check is of a rule of its own (the envelope checks every reply gets). */
+export const violation = (message: string, rules: readonly string[] = []) => new HarnessError("violation", message, rules);
 export const notApplicable = (reason: string) => new HarnessError("not-applicable", reason);
 export const configError = (message: string) => new HarnessError("config", message);
 export const harnessFault = (message: string) => new HarnessError("harness", message);

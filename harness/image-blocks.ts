@@ -17,21 +17,21 @@ export interface DecodedImage {
 export function checkImageBlocks(tool: string, content: unknown, envelope: Envelope): DecodedImage[] {
   const blocks = Array.isArray(content) ? (content as Array<{ type?: unknown; mimeType?: unknown; data?: unknown }>) : [];
   const images = blocks.filter((b) => b.type === "image").map((block, n) => {
-    if (block.mimeType !== CAPTURE_MIME_TYPE) throw violation(`[ENV-10] ${tool}'s image block ${n} claims ${String(block.mimeType)}, not ${CAPTURE_MIME_TYPE}.`);
-    if (typeof block.data !== "string") throw violation(`[ENV-10] ${tool}'s image block ${n} has no base64 data.`);
+    if (block.mimeType !== CAPTURE_MIME_TYPE) throw violation(`${tool}'s image block ${n} claims ${String(block.mimeType)}, not ${CAPTURE_MIME_TYPE}.`, ["ENV-10"]);
+    if (typeof block.data !== "string") throw violation(`${tool}'s image block ${n} has no base64 data.`, ["ENV-10"]);
     try {
       const png = PNG.sync.read(Buffer.from(block.data, "base64"));
       return { width: png.width, height: png.height, pixels: png.data };
     } catch (error) {
-      throw violation(`[ENV-10] ${tool}'s image block ${n} does not decode as a PNG: ${(error as Error).message}`);
+      throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${(error as Error).message}`, ["ENV-10"]);
     }
   });
   const data = envelope.status === "ok" ? (envelope.data as { mimeType?: unknown; width?: unknown; height?: unknown } | null) : null;
   if (data?.mimeType === CAPTURE_MIME_TYPE) {
-    if (images.length !== 1) throw violation(`[ENV-10] ${tool}'s data describes a PNG, yet the reply carries ${images.length} image blocks, not one.`);
+    if (images.length !== 1) throw violation(`${tool}'s data describes a PNG, yet the reply carries ${images.length} image blocks, not one.`, ["ENV-10"]);
     const [image] = images as [DecodedImage];
     if (image.width !== data.width || image.height !== data.height) {
-      throw violation(`[ENV-10] ${tool}'s data says ${String(data.width)}x${String(data.height)}, its PNG is ${image.width}x${image.height}.`);
+      throw violation(`${tool}'s data says ${String(data.width)}x${String(data.height)}, its PNG is ${image.width}x${image.height}.`, ["ENV-10"]);
     }
   }
   return images;

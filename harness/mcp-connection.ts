@@ -75,9 +75,7 @@ export class McpConnection {
 
   /** Calls a tool and checks the reply's envelope (the ENV rules) before anyone reads it. */
   async call(tool: string, args: Record<string, unknown>): Promise<Reply> {
-    const answer = await this.callUnchecked(tool, args);
-    if ("error" in answer) throw violation(answer.error);
-    return { tool, args, raw: answer.reply, envelope: checkEnvelope(tool, answer.reply) };
+    return checkedReply(tool, args, await this.callUnchecked(tool, args));
   }
 
   /** Calls a tool and answers the raw result, or why none came: for a recorder that judges replies later. */
@@ -97,6 +95,12 @@ export class McpConnection {
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
   }
+}
+
+/** A call's answer with its envelope checked (the ENV rules) before anyone reads it; no reply fails the step. */
+export function checkedReply(tool: string, args: Record<string, unknown>, answer: { reply: RawToolResult } | { error: string }): Reply {
+  if ("error" in answer) throw violation(answer.error);
+  return { tool, args, raw: answer.reply, envelope: checkEnvelope(tool, answer.reply) };
 }
 
 /**

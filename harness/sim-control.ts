@@ -17,14 +17,20 @@ import { LomiError } from "../protocol/errors.js";
 import { harnessFault } from "./harness-error.js";
 
 /** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
+/** How the control client reaches the simulated Lomi: the global fetch, or the in-process route (no interception of every fetch). */
+export type ControlFetch = (url: string, init: RequestInit) => Promise<Response>;
+
 export class SimControl {
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly fetcher: ControlFetch = fetch,
+  ) {}
 
   private async request<S extends z.ZodType>(method: "GET" | "POST", path: string, body: unknown, schema?: S): Promise<z.infer<S>> {
     let response: Response;
     let payload: unknown;
     try {
-      response = await fetch(this.baseUrl + path, {
+      response = await this.fetcher(this.baseUrl + path, {
         method,
         headers: { "content-type": "application/json" },
         body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,

@@ -3,10 +3,10 @@ import type { WorldSeed } from "../protocol/control-api.js";
 import { simulatorHandlers } from "../simulator/handlers.js";
 import { SimulatorHost } from "../simulator/host.js";
 import { serveHandlers, type RunningServer } from "../simulator/http-server.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess } from "../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess } from "../simulator/interception.js";
 import type { SimulatorPlacement } from "./adapters/broker-adapter.js";
 import { configError } from "./harness-error.js";
-import { SimControl } from "./sim-control.js";
+import { SimControl, type ControlFetch } from "./sim-control.js";
 
 /** Simulators on fixed ports, one per port for the whole run: a running broker was pointed at them. */
 const shared = new Map<number, Promise<RunningServer>>();
@@ -75,7 +75,12 @@ export class SimulatorFixture {
   }
 
   control(): SimControl {
-    return new SimControl(this.url);
+    return new SimControl(this.url, this.controlFetch);
+  }
+
+  /** The in-process simulator is reached by the in-process route, not through msw's interception of every fetch. */
+  get controlFetch(): ControlFetch {
+    return this.url === IN_PROCESS_ORIGIN ? inProcessFetch : fetch;
   }
 
   /** Stops this scenario's own simulator; a shared one stays for the next scenario. */

@@ -47,8 +47,11 @@ export const androidDeviceSeed = z.strictObject({
   apps: z.array(z.strictObject({ appId: z.string(), opensScreen: z.boolean().default(true) })).default([]),
 });
 
+/** Where Lomi's clock starts in a world that does not say. */
+export const DEFAULT_CLOCK_START = "2026-01-05T09:00:00.000Z";
+
 export const worldSeedSchema = z.strictObject({
-  clockStart: isoTime.default("2026-01-05T09:00:00.000Z"),
+  clockStart: isoTime.default(DEFAULT_CLOCK_START),
   autoApprovePairings: z.boolean().default(false),
   workspaces: z
     .array(

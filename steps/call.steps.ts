@@ -62,7 +62,7 @@ Then("every tool in tools\\/list has an input schema that rejects unknown fields
     ...(t.inputSchema?.type === "object" && t.inputSchema.additionalProperties === false ? [] : [`${t.name}: inputSchema lacks additionalProperties: false`]),
     ...(t.outputSchema?.type === "object" ? [] : [`${t.name}: no object outputSchema`]),
   ]);
-  if (problems.length > 0) throw violation(`[ENV-04] ${problems.join("; ")}`);
+  if (problems.length > 0) throw violation(`${problems.join("; ")}`, ["ENV-04"]);
 });
 
 Then("tools\\/list includes {string}", async function (this: LomiWorld, names: string) {

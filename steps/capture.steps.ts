@@ -12,7 +12,7 @@ async function capture(world: LomiWorld, agent: string, alias: string, workspace
   if (reply.envelope.status !== "ok") return;
   // The reply checks have already decoded it (ENV-10); decoded again here to keep its pixels.
   const [image] = checkImageBlocks(reply.tool, reply.raw.content, reply.envelope);
-  if (!image) throw violation(`[ENV-10] lomi_capture answered ok without an image block`);
+  if (!image) throw violation(`lomi_capture answered ok without an image block`, ["ENV-10"]);
   world.panelMemory.captures.push({ ...world.dataOf("lomi_capture", reply), image });
 }
 

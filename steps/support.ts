@@ -1,9 +1,10 @@
 import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
 import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
 import { discardSpare } from "../harness/adapters/warm-spare.js";
-import { HarnessError } from "../harness/harness-error.js";
+import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf } from "../harness/report/failure-context.js";
-import { HARNESS_FAULT } from "../harness/report/scenario-results.js";
+import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, oracleFailuresOf, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
+import { failuresOf } from "../harness/oracles/index.js";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
@@ -20,17 +21,27 @@ setWorldConstructor(LomiWorld);
 const timeoutMs = Number(process.env.LOMI_STEP_TIMEOUT_MS ?? runParametersSchema.parse({}).timeoutMs);
 setDefaultTimeout(timeoutMs + 5_000);
 
-/** A step or hook that meets a broker it cannot judge reports "not applicable" with the reason. */
+/** Tells the report why a scenario did not apply, or that the harness stopped it (a typed attachment). */
+function attachVerdict(world: LomiWorld, verdict: VerdictAttachment): void {
+  world.attach(JSON.stringify(verdict), VERDICT_MEDIA_TYPE);
+}
+
+/**
+ * A step or hook that meets a broker it cannot judge reports "not applicable" with the reason; a
+ * violation that knows its rules attaches them, so the report blames those (never a rule ID read
+ * from a message).
+ */
 setDefinitionFunctionWrapper((fn: (...args: unknown[]) => unknown) => {
   const wrapped = async function (this: LomiWorld, ...args: unknown[]) {
     try {
       return await fn.apply(this, args);
     } catch (error) {
       if (error instanceof HarnessError && error.kind === "not-applicable") {
-        this.attach(`not-applicable: ${error.message}`, "text/plain");
+        attachVerdict(this, { kind: "not-applicable", reason: error.message });
         return "skipped";
       }
-      if (error instanceof HarnessError && error.kind === "harness") this.attach(`${HARNESS_FAULT}${error.message}`, "text/plain");
+      if (error instanceof HarnessError && error.kind === "harness") attachVerdict(this, { kind: "harness-fault", reason: error.message });
+      if (error instanceof HarnessError && error.kind === "violation" && error.rules.length > 0) this.attach(JSON.stringify({ rules: [...error.rules] } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
       throw error;
     }
   };
@@ -81,25 +92,36 @@ Before(async function (this: LomiWorld, { pickle }) {
   this.rules = RULES.filter((r) => cited.includes(r.id));
   const seed = scenarioSeed(this.run.seed, `${pickle.uri}:${pickle.name}`);
   this.attach(`seed ${seed} (run seed ${this.run.seed})`, "text/plain");
-  await this.setUp(seed);
+  await this.setUp(seed, `${pickle.uri}: ${pickle.name}`);
 });
 
 for (const capability of CAPABILITIES) {
   Before({ tags: capabilityTag(capability) }, function (this: LomiWorld) {
     if (this.adapter.capabilities.has(capability)) return undefined;
-    this.attach(`not-applicable: ${this.adapter.description} ${WHY_NOT[capability]}`, "text/plain");
+    attachVerdict(this, { kind: "not-applicable", reason: `${this.adapter.description} ${WHY_NOT[capability]}` });
     return "skipped";
   });
 }
 
-After(async function (this: LomiWorld, { result }) {
+/** The sweep reads everything the agents were told: 4,096 receipts over stdio take most of a minute. */
+const END_OF_SCENARIO_TIMEOUT_MS = 600_000;
+
+After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, { result }) {
   try {
-    if (result?.status === Status.PASSED) this.assertErrorsVerified();
-    if (result?.status === Status.FAILED) {
+    if (!this.driver) return; // the set-up failed: nothing ran
+    const status = result?.status;
+    const ran = status === Status.PASSED || status === Status.FAILED;
+    // The last calls of the scenario itself, before the end-of-scenario reads add theirs.
+    const exchanges = this.driver.lastExchanges(5);
+    const failed = ran ? failuresOf(await this.judgeHistory()) : [];
+    if (failed.length > 0) this.attach(JSON.stringify(oracleFailuresOf(failed, this.driver.records)), { mediaType: ORACLE_MEDIA_TYPE, fileName: ORACLE_FILE });
+    if (status === Status.FAILED || failed.length > 0) {
       // The request, the reply, and what Lomi really did: a failure that explains itself.
-      const context = failureContextOf(this.exchanges, (await this.control?.ledger().catch(() => undefined)) ?? [], this.adapter?.diagnostics() ?? "");
+      const context = failureContextOf(exchanges, (await this.driver.control.ledger().catch(() => undefined)) ?? [], this.driver.adapter.diagnostics());
       this.attach(JSON.stringify(context, null, 2), { mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE });
     }
+    if (status === Status.PASSED) this.assertErrorsVerified();
+    if (failed.length > 0) throw violation(failed.map((f) => `${f.title} (${f.rules.join(", ")}): ${f.violations[0]!.message}`).join("\n"), [...new Set(failed.flatMap((f) => f.rules))]);
   } finally {
     await this.tearDown();
   }

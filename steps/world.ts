@@ -1,18 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
 import type { WorldSeed } from "../protocol/control-api.js";
-import type { BrokerAdapter, BrokerWiring } from "../harness/adapters/broker-adapter.js";
-import { makeAdapter } from "../harness/adapters/index.js";
+import type { BrokerAdapter } from "../harness/adapters/broker-adapter.js";
+import { clientNameOf, Driver } from "../harness/driver/driver.js";
+import { sweep } from "../harness/driver/sweep.js";
+import { historyOf } from "../harness/explore/history.js";
+import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
+import type { RecordingControl } from "../harness/driver/recording-control.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
 import { configError, violation } from "../harness/harness-error.js";
-import type { Exchange, McpConnection, Reply } from "../harness/mcp-connection.js";
+import { checkedReply, type McpConnection, type Reply } from "../harness/mcp-connection.js";
 import { contractData } from "../harness/reply-checks.js";
 import { runParametersSchema, type RunParameters } from "../harness/run-parameters.js";
-import type { SimControl } from "../harness/sim-control.js";
-import { SimulatorFixture } from "../harness/simulator-fixture.js";
+import type { SimulatorFixture } from "../harness/simulator-fixture.js";
 import type { Rule } from "../harness/rules.js";
 import { readWorldFile } from "../simulator/world-file.js";
 import { canReach, isSettled, type OperationState } from "../protocol/states.js";
@@ -28,7 +28,6 @@ export const DEFAULT_AGENT = "agent";
 const realSetTimeout = globalThis.setTimeout;
 const realNow = performance.now.bind(performance);
 const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
-const KEPT_EXCHANGES = 5;
 /** The broker's initialize answer is reported once per worker process. */
 let brokerIdentified = false;
 
@@ -38,7 +37,6 @@ export type EventPage = ToolData<"lomi_events_read">;
 
 export interface Agent {
   name: string;
-  connection: McpConnection | undefined;
   /** lomi_connect's data per workspace, the latest first. */
   connects: Map<string, ToolData<"lomi_connect">>;
 }
@@ -71,12 +69,9 @@ const isReceiptOf = <T extends MutationName>(receipt: Receipt, tool: T): receipt
 /** The scenario's world: the simulated Lomi, the broker under test, the agents and what they sent. */
 export class LomiWorld extends World<RunParameters> {
   readonly run: RunParameters;
-  sim!: SimulatorFixture;
-  control!: SimControl;
-  adapter!: BrokerAdapter;
+  /** Drives the broker and the simulated Lomi, and records the scenario's history (harness/driver/). */
+  driver!: Driver;
   seed = 0;
-  private storeDir = "";
-  private wiring!: BrokerWiring;
   readonly agents = new Map<string, Agent>();
   readonly requests = new Map<string, NamedRequest>();
   /** The last domainRevision observed per workspace. */
@@ -87,8 +82,6 @@ export class LomiWorld extends World<RunParameters> {
   readonly runtimes = new Map<string, string>();
   readonly leases = new Map<string, NamedLease>();
   lastReply: Reply | undefined;
-  /** The last few requests and what came back, for the failure report. */
-  readonly exchanges: Exchange[] = [];
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
   lastEventPage: EventPage | undefined;
@@ -109,20 +102,40 @@ export class LomiWorld extends World<RunParameters> {
 
   // Lifecycle -------------------------------------------------------------------------------------
 
-  async setUp(seed: number, world: WorldSeed = readWorldFile()): Promise<void> {
+  async setUp(seed: number, source: string, world: WorldSeed = readWorldFile()): Promise<void> {
     this.seed = seed;
-    this.adapter = await makeAdapter(this.run);
-    this.sim = await SimulatorFixture.start(world, seed, this.adapter.simulator);
-    this.control = this.sim.control();
-    this.storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-scenario-"));
-    this.wiring = { nativeUrl: this.sim.url, storePath: path.join(this.storeDir, "receipts.sqlite"), seed };
-    await this.adapter.start(this.wiring);
+    this.driver = await Driver.start({ run: this.run, world, seed, source });
+    this.driver.onConnect = (connection) => {
+      if (brokerIdentified) return;
+      brokerIdentified = true;
+      this.attach(`${BROKER_IDENTITY}${JSON.stringify(bounded(connection.serverInfo() ?? null))}`, "text/plain");
+    };
   }
 
   async tearDown(): Promise<void> {
-    await this.adapter?.stop();
-    await this.sim?.stop();
-    if (this.storeDir) rmSync(this.storeDir, { recursive: true, force: true });
+    await this.driver?.stop();
+  }
+
+  /**
+   * The scenario's end, as every explore run's: the reads of everything the agents were told (the
+   * sweep), Lomi's pairings and ledger, then every oracle over the whole history.
+   */
+  async judgeHistory(): Promise<OracleVerdict[]> {
+    await sweep(this.driver);
+    return checkHistory(historyOf(await this.driver.finish()));
+  }
+
+  get adapter(): BrokerAdapter {
+    return this.driver.adapter;
+  }
+
+  get sim(): SimulatorFixture {
+    return this.driver.sim;
+  }
+
+  /** The simulated Lomi's control API: what changes Lomi through it is recorded in the history. */
+  get control(): RecordingControl {
+    return this.driver.control;
   }
 
   /** Fails a scenario that let an error reply go by without a step checking it. */
@@ -136,7 +149,7 @@ export class LomiWorld extends World<RunParameters> {
   agent(name: string): Agent {
     let agent = this.agents.get(name);
     if (!agent) {
-      agent = { name, connection: undefined, connects: new Map() };
+      agent = { name, connects: new Map() };
       this.agents.set(name, agent);
     }
     return agent;
@@ -144,23 +157,12 @@ export class LomiWorld extends World<RunParameters> {
 
   /** "agent@2" is a second connection of the client "agent": the same pairing, another connection. */
   static clientNameOf(agentName: string): string {
-    return agentName.replace(/@.*$/, "");
+    return clientNameOf(agentName);
   }
 
-  async connection(name: string): Promise<McpConnection> {
-    const agent = this.agent(name);
-    if (!agent.connection) {
-      agent.connection = await this.adapter.connect(LomiWorld.clientNameOf(name));
-      if (!brokerIdentified) {
-        brokerIdentified = true;
-        this.attach(`${BROKER_IDENTITY}${JSON.stringify(bounded(agent.connection.serverInfo() ?? null))}`, "text/plain");
-      }
-      agent.connection.onExchange = (e) => {
-        this.exchanges.push(e);
-        if (this.exchanges.length > KEPT_EXCHANGES) this.exchanges.shift();
-      };
-    }
-    return agent.connection;
+  connection(name: string): Promise<McpConnection> {
+    this.agent(name);
+    return this.driver.connection(name);
   }
 
   /** Set when a scenario expects the broker to die (a crash hook) during its next call. */
@@ -174,7 +176,8 @@ export class LomiWorld extends World<RunParameters> {
   async call(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
     this.assertErrorsVerified();
     if (this.deathExpected) return this.callIntoDeath(agentName, tool, args);
-    const reply = await (await this.connection(agentName)).call(tool, args);
+    this.agent(agentName);
+    const reply = checkedReply(tool, args, await this.driver.call(agentName, tool, args));
     this.observe(reply);
     this.lastReply = reply;
     this.unverifiedError = reply.envelope.status === "error" ? reply.envelope : undefined;
@@ -187,14 +190,10 @@ export class LomiWorld extends World<RunParameters> {
    */
   private async callIntoDeath(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
     this.deathExpected = false;
-    const connection = await this.connection(agentName);
-    let reply: Reply | undefined;
-    try {
-      reply = await connection.call(tool, args);
-    } catch {
-      // The expected death: the connection dropped with the call unanswered.
-    }
-    if (reply) throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${boundedJson(reply.envelope)}`);
+    this.agent(agentName);
+    const answer = await this.driver.call(agentName, tool, args);
+    // The expected death: the connection dropped with the call unanswered.
+    if ("reply" in answer) throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${boundedJson(answer.reply.structuredContent)}`);
     await this.crashBroker();
     await this.restartBroker();
     this.lastReply = undefined;
@@ -373,19 +372,16 @@ export class LomiWorld extends World<RunParameters> {
 
   /** The broker dies; the agents' MCP connections die with it, but they keep what they sent. */
   async crashBroker(): Promise<void> {
-    await this.adapter.crash();
-    for (const agent of this.agents.values()) agent.connection = undefined;
+    await this.driver.crash();
   }
 
   async restartBroker(): Promise<void> {
-    await this.adapter.restart();
+    await this.driver.restart();
   }
 
   /** A new broker instance on the same store with these fault hooks armed (each fires once). */
   async armBrokerFaults(faults: string[]): Promise<void> {
-    await this.crashBroker();
-    this.wiring = { ...this.wiring, faults };
-    await this.adapter.start(this.wiring);
+    await this.driver.armFaults(faults);
   }
 
   // Ledger ----------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { readWorldFile } from "../../simulator/world-file.js";
 import { InProcessAdapter } from "../adapters/in-process.js";
 import { configError } from "../harness-error.js";
 import type { RunParameters } from "../run-parameters.js";
-import { checkHistory, failuresOf } from "./checker/index.js";
+import { checkHistory, failuresOf } from "../oracles/index.js";
 import { explore } from "./explore.js";
 import { formatHistory, readHistory } from "./history.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";

@@ -32,13 +32,11 @@ const STRANGER = "agent-stranger";
 const known = (m: Model) => m.operations.filter((o) => o.operationId !== undefined);
 
 /** Control API refusals (no such held dispatch, no such decision) make a fault step a no-op, never a failure. */
-async function tolerate(work: () => Promise<unknown>): Promise<boolean> {
+async function tolerate(work: () => Promise<unknown>): Promise<void> {
   try {
     await work();
-    return true;
   } catch (error) {
-    if (error instanceof LomiError) return false;
-    throw error;
+    if (!(error instanceof LomiError)) throw error;
   }
 }
 
@@ -154,10 +152,10 @@ const burst = fc.tuple(agent, slot, fc.scheduler()).map(
       const n = ++m.counter;
       const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
       const latest = known(m).filter((o) => o.agent === a).at(-1);
-      const mark = `burst-${n}`;
-      const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args, mark), () => submit(m, s, a, "lomi_terminal_run", args, mark)];
-      if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }, mark).then((r) => observe(m, r)));
-      if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }, mark).then((r) => observe(m, r)));
+      // In flight together: the driver marks them concurrent in the history.
+      const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args), () => submit(m, s, a, "lomi_terminal_run", args)];
+      if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }).then((r) => observe(m, r)));
+      if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }).then((r) => observe(m, r)));
       const inFlight = calls.map((call) => scheduler.schedule(Promise.resolve()).then(call));
       await scheduler.waitAll();
       await Promise.all(inFlight);
@@ -182,7 +180,6 @@ const stranger = fc.constant(
     const first = await s.call(STRANGER, "lomi_connect", { workspaceId: WORKSPACE });
     if (first?.status === "error" && first.code === "PAIRING_REQUIRED") {
       await s.control.decide(STRANGER, "deny");
-      s.fault("pairing-decision", { agent: STRANGER, decision: "deny" });
     }
     await s.call(STRANGER, "lomi_connect", { workspaceId: WORKSPACE });
   }),
@@ -237,7 +234,6 @@ const arm = fc.tuple(fc.constantFrom("hold", "fail", "lose-reply"), fc.constantF
   ([action, tool]) =>
     new Step(`fault: ${action} the next dispatch of ${tool ?? "any tool"}`, always, async (_m, s) => {
       await s.control.armFault(action, tool);
-      s.fault(action, { tool: tool ?? null });
     }),
 );
 
@@ -248,7 +244,7 @@ const release = fc.tuple(slot, fc.constantFrom("complete", "fail", "honour-cance
       const ledger = await s.control.ledger();
       const settled = new Set(ledger.filter((e) => e.kind === "settle").map((e) => e.operationId));
       const operationId = pick(ledger.filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined && !settled.has(e.operationId)).map((e) => e.operationId), o);
-      if (operationId && (await tolerate(() => s.control.release(operationId, outcome)))) s.fault("release", { operationId, outcome });
+      if (operationId) await tolerate(() => s.control.release(operationId, outcome));
     }),
 );
 
@@ -256,7 +252,7 @@ const decide = fc.tuple(slot, fc.constantFrom("approve", "deny")).map(
   ([d, decision]) =>
     new Step(`the user ${decision === "approve" ? "approves" : "denies"} pending decision #${d}`, always, async (_m, s) => {
       const pending = pick(await s.control.decisions(), d);
-      if (pending && (await tolerate(() => s.control.decideOperation(pending.operationId, decision)))) s.fault("user-decision", { operationId: pending.operationId, decision });
+      if (pending) await tolerate(() => s.control.decideOperation(pending.operationId, decision));
     }),
 );
 
@@ -272,20 +268,18 @@ const runtimeRestart = slot.map(
     new Step(`terminal #${t}'s runtime restarts`, (m) => m.terminals.length > 0, async (m, s) => {
       const terminal = pick(m.terminals, t)!;
       const restarted = await s.control.restartRuntime(terminal.panelId);
-      s.fault("runtime-restart", { panelId: terminal.panelId, ...restarted });
       if ("terminalSessionId" in restarted) m.terminals.push({ terminalSessionId: restarted.terminalSessionId, panelId: terminal.panelId });
     }),
 );
 
 const layout = fc.constant(
   new Step("the user changes the layout", always, async (_m, s) => {
-    const changed = (await s.control.changeLayout(WORKSPACE)) as { domainRevision?: string };
-    s.fault("layout-change", { workspaceId: WORKSPACE, domainRevision: changed.domainRevision ?? null });
+    await s.control.changeLayout(WORKSPACE);
   }),
 );
 
 const tick = fc.integer({ min: 100, max: 3000 }).map((ms) => new Step(`Lomi's clock moves ${ms} ms`, always, (_m, s) => s.advanceClock(ms)));
-const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra, "clock-jump")));
+const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra)));
 
 /** Every kind of step, weighted: agents' calls most often, faults often enough to meet them. */
 export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, ExploreSystem>>> = [

@@ -2,10 +2,11 @@ import fc from "fast-check";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import type { RunParameters } from "../run-parameters.js";
-import { checkHistory, failuresOf, type InvariantVerdict } from "./checker/index.js";
+import { checkHistory, failuresOf, type OracleVerdict } from "../oracles/index.js";
 import { STEP_ARBITRARIES } from "./commands.js";
 import { FAULT_KINDS, historyOf, type FaultKind, type HistoryRecord } from "./history.js";
-import { AGENTS, initialModel, type Model } from "./model.js";
+import { sweep } from "../driver/sweep.js";
+import { initialModel } from "./model.js";
 import { ExploreSystem } from "./system.js";
 
 export interface ExploreOptions {
@@ -25,7 +26,7 @@ export interface ExploreOptions {
 }
 
 export interface ExploreViolation {
-  invariants: Array<Extract<InvariantVerdict, { verdict: "fail" }>>;
+  invariants: Array<Extract<OracleVerdict, { verdict: "fail" }>>;
   /** The shrunk sequence of steps, one line each. */
   steps: string[];
   path: string;
@@ -42,24 +43,6 @@ export interface ExploreResult {
   durationMs: number;
   interrupted: boolean;
   violation: ExploreViolation | undefined;
-}
-
-/** Reads what every agent was given, and what Lomi dispatched, once more, so each run ends on settled reads. */
-async function sweep(model: Model, system: ExploreSystem): Promise<void> {
-  const byPairing = new Map((await system.control.pairings()).map((p) => [p.pairingId, p.clientName]));
-  const dispatched = (await system.control.ledger()).filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined);
-  for (const agent of AGENTS) {
-    const ids = new Set([...model.operations.filter((o) => o.agent === agent && o.operationId).map((o) => o.operationId!), ...dispatched.filter((e) => byPairing.get(e.pairingId) === agent).map((e) => e.operationId)]);
-    if (ids.size === 0) continue;
-    for (const operationId of ids) await system.call(agent, "lomi_operation_get", { operationId });
-    for (let page = 0; page < 20; page++) {
-      const cursor = model.cursors.get(agent);
-      const reply = await system.call(agent, "lomi_events_read", { workspaceId: "ws-alpha", ...(cursor ? { cursor } : {}) });
-      if (reply?.status !== "ok") break;
-      model.cursors.set(agent, String(reply.data.nextCursor));
-      if (reply.data.hasMore !== true) break;
-    }
-  }
 }
 
 /** Explores: seeded model-based runs with faults, each history judged by the checker, a violation shrunk. */
@@ -83,8 +66,8 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
       } finally {
         steps += system.steps.length;
       }
-      await sweep(model, system);
-      records = await system.finish();
+      await sweep(system.driver, { restartToSwitch: true });
+      records = await system.driver.finish();
     } finally {
       await system.stop();
     }

@@ -55,6 +55,8 @@ export const FAULT_KINDS = [
   "layout-change", // the user changes a workspace's layout: its domainRevision moves
   "clock-advance", // Lomi's clock moves on a little (commands finish)
   "clock-jump", // Lomi's clock jumps past 24 hours (retry epochs expire)
+  "world-change", // something else in Lomi changes: another program writes a file, the user types
+  "world-reset", // Lomi starts again from another world (a scenario's "Given the Lomi world")
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -73,7 +73,6 @@ export async function epochOf(model: Model, system: ExploreSystem, agent: AgentN
   let reply = await system.call(agent, "lomi_connect", { workspaceId: WORKSPACE });
   if (reply?.status === "error" && reply.code === "PAIRING_REQUIRED") {
     await system.control.decide(agent, "approve");
-    system.fault("pairing-decision", { agent, decision: "approve" });
     reply = await system.call(agent, "lomi_connect", { workspaceId: WORKSPACE });
   }
   if (reply?.status !== "ok") return undefined;
@@ -83,8 +82,8 @@ export async function epochOf(model: Model, system: ExploreSystem, agent: AgentN
 }
 
 /** Sends an operation and remembers it under its agent, whether or not the reply came back. */
-export async function submit(model: Model, system: ExploreSystem, agent: AgentName, tool: string, args: Record<string, unknown>, concurrent?: string): Promise<void> {
-  const reply = await system.call(agent, tool, args, concurrent);
+export async function submit(model: Model, system: ExploreSystem, agent: AgentName, tool: string, args: Record<string, unknown>): Promise<void> {
+  const reply = await system.call(agent, tool, args);
   const op = reply?.status === "ok" ? (reply.data.operation as { operationId: string; state: string }) : undefined;
   const known = op && model.operations.find((m) => m.operationId === op.operationId);
   if (!known && (op || reply === undefined)) model.operations.push({ agent, tool, args, operationId: op?.operationId, state: op?.state });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { configError } from "../harness-error.js";
-import type { InvariantVerdict } from "./checker/index.js";
+import type { OracleVerdict } from "../oracles/index.js";
 import type { ExploreResult } from "./explore.js";
 
 export const EXPLORE_REPORT_FILES = ["explore.json", "explore.md", "explore-history.jsonl"] as const;
@@ -42,7 +42,7 @@ export interface ExploreReport {
   violation: (Omit<NonNullable<ExploreResult["violation"]>, "history"> & { replay: string }) | undefined;
 }
 
-const violationLines = (invariants: Array<Extract<InvariantVerdict, { verdict: "fail" }>>) =>
+const violationLines = (invariants: Array<Extract<OracleVerdict, { verdict: "fail" }>>) =>
   invariants.flatMap((f) => f.violations.map((v) => `- **${f.id}** (${f.rules.join(", ")}): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`));
 
 /** reports/explore.json, a readable reports/explore.md, and the shrunk case's history when there is one. */

@@ -1,10 +1,10 @@
-import type { Invariant, Violation } from "./invariant.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 /**
  * outcome_unknown comes only from reopening the store: the operation was unfinished at a crash (not
  * yet seen settled before it), and its effectState reads unknown.
  */
-export const outcomeUnknownAfterCrash: Invariant = {
+export const outcomeUnknownAfterCrash: Oracle = {
   id: "outcome-unknown-after-crash",
   rules: ["DUR-01", "DUR-06"],
   title: "outcome_unknown only for operations unfinished at a crash",

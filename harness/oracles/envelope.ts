@@ -1,12 +1,12 @@
-import { contractOf } from "../../../protocol/catalogue.js";
-import { HarnessError } from "../../harness-error.js";
-import { checkEnvelope } from "../../reply-checks.js";
-import type { Invariant, Violation } from "./invariant.js";
+import { contractOf } from "../../protocol/catalogue.js";
+import { HarnessError } from "../harness-error.js";
+import { checkEnvelope } from "../reply-checks.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 export const mirrorOf = (structuredContent: unknown) => [{ type: "text", text: JSON.stringify(structuredContent) }];
 
 /** Every reply is a Lomi envelope that validates against the tool's output schema (the checks every scenario makes). */
-export const envelopes: Invariant = {
+export const envelopes: Oracle = {
   id: "envelopes",
   rules: ["ENV-01", "ENV-02", "ENV-04"],
   title: "every reply is a typed envelope, isError exactly for errors",
@@ -28,7 +28,7 @@ export const envelopes: Invariant = {
 };
 
 /** Input its tool's schema rejects is refused INVALID_ARGUMENT (or a pairing refusal, which may come first). */
-export const rejectedInput: Invariant = {
+export const rejectedInput: Oracle = {
   id: "rejected-input",
   rules: ["SCH-01", "SCH-02"],
   title: "input outside the tool's schema is refused",

@@ -1,12 +1,12 @@
 import { admissionOf } from "./facts.js";
-import type { Invariant, Violation } from "./invariant.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 /**
  * A new operation is admitted only under an epoch lomi_connect gave this very connection, of the
  * broker instance still running, within its 24 hours on Lomi's clock. (A retry of a known identity
  * is the idempotency invariant's business: it must return its operation whatever the epoch.)
  */
-export const epochAuthority: Invariant = {
+export const epochAuthority: Oracle = {
   id: "epoch-authority",
   rules: ["EPOCH-01", "EPOCH-03", "EPOCH-04"],
   title: "a stale, foreign or expired retry epoch admits nothing new",

@@ -1,13 +1,13 @@
-import { canTransition } from "../../../protocol/states.js";
+import { canTransition } from "../../protocol/states.js";
 import { eventsIn, type EventView } from "./facts.js";
-import type { Invariant, Violation } from "./invariant.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 /**
  * Each agent's feed of a workspace, read from the start and continued with each nextCursor, shows
  * every transition of an operation once and in order: an event's previousState is the state of the
  * operation's event before it; sequences only grow; a sequence always names the same event.
  */
-export const eventsInOrder: Invariant = {
+export const eventsInOrder: Oracle = {
   id: "events-in-order",
   rules: ["EVT-01", "EVT-02", "EVT-03"],
   title: "events: each transition once, in order",

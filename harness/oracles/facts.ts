@@ -1,6 +1,6 @@
-import { contractOf } from "../../../protocol/catalogue.js";
-import { OPERATION_STATES, type EffectState, type OperationState } from "../../../protocol/states.js";
-import type { CallRecord, FaultRecord, History } from "../history.js";
+import { contractOf } from "../../protocol/catalogue.js";
+import { OPERATION_STATES, type EffectState, type OperationState } from "../../protocol/states.js";
+import type { CallRecord, FaultRecord, History } from "../explore/history.js";
 
 /** A call with its position in the history (records are numbered from 0, header included). */
 export interface IndexedCall extends CallRecord {
@@ -123,4 +123,24 @@ export function canonical(value: unknown): string {
       .join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/** Settled and done with: what retention may remove (outcome_unknown is kept unless named). */
+const REMOVABLE: ReadonlySet<OperationState> = new Set(["succeeded", "failed", "cancelled"]);
+
+/**
+ * Receipts a completed lomi_store_reconcile may have removed, by the time of each call: those it
+ * named in forgetOperationIds, and those already seen settled (retention is the broker's to apply;
+ * an unfinished operation not named must be kept, CAP-04).
+ */
+export function forgettable(facts: Facts): (operationId: string, index: number) => boolean {
+  const reconciled = facts.calls.filter((c) => c.tool === "lomi_store_reconcile" && c.envelope?.status === "ok" && c.envelope.data.status === "completed");
+  if (reconciled.length === 0) return () => false;
+  return (operationId, index) =>
+    reconciled.some((r) => {
+      if (r.index > index) return false;
+      const named = Array.isArray(r.args.forgetOperationIds) && r.args.forgetOperationIds.includes(operationId);
+      const settledBefore = (facts.sightings.get(operationId) ?? []).some((s) => s.index < r.index && REMOVABLE.has(s.state));
+      return named || settledBefore;
+    });
 }

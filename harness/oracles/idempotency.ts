@@ -1,5 +1,5 @@
 import { canonical, admissionOf, isOperationTool, type IndexedCall } from "./facts.js";
-import type { Invariant, Violation } from "./invariant.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey"]);
 /** Refusals a broker may give before it looks a retry identity up (shape, pairing, a store or Lomi that is down). */
@@ -14,7 +14,7 @@ export const payloadOf = (c: IndexedCall) => canonical(Object.fromEntries(Object
  * Once an identity has an operation, the same arguments return that operation and never conflict,
  * and changed arguments answer IDEMPOTENCY_CONFLICT, never an operation.
  */
-export const idempotency: Invariant = {
+export const idempotency: Oracle = {
   id: "idempotency",
   rules: ["IDEM-01", "IDEM-02", "IDEM-04", "DUR-03"],
   title: "IDEMPOTENCY_CONFLICT exactly when the arguments differ; a retry returns the prior operation",

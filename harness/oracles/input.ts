@@ -1,6 +1,6 @@
-import { ORDERED_INPUT_NAMES } from "../../../protocol/tools/input.js";
+import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical } from "./facts.js";
-import type { Invariant, Violation } from "./invariant.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
 const payloadOf = (tool: string, args: Record<string, unknown>) => canonical({ tool, ...args });
@@ -9,7 +9,7 @@ const payloadOf = (tool: string, args: Record<string, unknown>) => canonical({ t
  * Ordered input: an acknowledgement names the lease and sequence sent; a (lease, sequence) is
  * dispatched once; a repeat with the exact payload acknowledges that dispatch; another payload is refused.
  */
-export const inputOnce: Invariant = {
+export const inputOnce: Oracle = {
   id: "input-once",
   rules: ["INPUT-02", "INPUT-03", "INPUT-04"],
   title: "no input sequence delivered twice",

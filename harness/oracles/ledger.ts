@@ -1,7 +1,7 @@
-import type { LedgerEntry } from "../../../protocol/control-api.js";
-import { ORDERED_INPUT_NAMES } from "../../../protocol/tools/input.js";
-import { admissionOf, canonical, eventsIn, type Facts } from "./facts.js";
-import type { Invariant, Violation } from "./invariant.js";
+import type { LedgerEntry } from "../../protocol/control-api.js";
+import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
+import { admissionOf, canonical, eventsIn, forgettable, type Facts, type IndexedCall } from "./facts.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
@@ -11,7 +11,7 @@ const operationDispatches = (facts: Facts) => ledgerOf(facts).filter((e) => e.ki
 /** Ledger entries are numbered after the records: the checker points at them by sequence. */
 const permitOf = (e: LedgerEntry) => (e.detail.permit ?? {}) as { receiptKey?: string };
 
-export const oneEffectPerReceipt: Invariant = {
+export const oneEffectPerReceipt: Oracle = {
   id: "one-dispatch-per-receipt",
   rules: ["IDEM-01", "DUR-01", "DUR-03"],
   title: "one native dispatch per receipt key, and no replay under a used permit",
@@ -38,7 +38,7 @@ export const oneEffectPerReceipt: Invariant = {
  * A dispatch names a durable receipt: a pairing that asks for a dispatched operation finds it, and
  * Lomi received the arguments the client sent (nothing rebased, renumbered or swapped on the way).
  */
-export const reservedBeforeDispatch: Invariant = {
+export const reservedBeforeDispatch: Oracle = {
   id: "receipt-before-dispatch",
   rules: ["DUR-06", "REV-01", "IDEM-03"],
   title: "no dispatch without a receipt reserved before it, carrying the client's arguments",
@@ -50,9 +50,17 @@ export const reservedBeforeDispatch: Invariant = {
       const id = admissionOf(c)?.receipt.operationId;
       if (id !== undefined && facts.owners.get(id)?.index === c.index) admitted.set(id, c.args);
     }
+    const mayBeGone = forgettable(facts);
+    // Reads that found no receipt, by reader and operationId (a lookup per dispatch, not a scan).
+    const notFound = new Map<string, IndexedCall[]>();
+    for (const c of facts.calls) {
+      if (c.tool !== "lomi_operation_get" || c.envelope?.status !== "error" || c.envelope.code !== "NOT_FOUND") continue;
+      const key = `${c.agent}\u0000${String(c.args.operationId)}`;
+      notFound.set(key, [...(notFound.get(key) ?? []), c]);
+    }
     for (const e of operationDispatches(facts)) {
       const agent = facts.history.pairings.get(e.pairingId);
-      const lost = facts.calls.find((c) => c.agent === agent && c.tool === "lomi_operation_get" && c.args.operationId === e.operationId && c.envelope?.status === "error" && c.envelope.code === "NOT_FOUND");
+      const lost = notFound.get(`${agent}\u0000${e.operationId}`)?.find((c) => !mayBeGone(e.operationId, c.index));
       if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index] });
       const args = admitted.get(e.operationId);
       const received = (e.detail.args ?? {}) as Record<string, unknown>;
@@ -73,7 +81,7 @@ export const reservedBeforeDispatch: Invariant = {
  * settled nothing for it, effectState none and no effect in the ledger. A cancel while queued
  * (an event queued → cancelled) means Lomi never received the operation.
  */
-export const effectStateAgrees: Invariant = {
+export const effectStateAgrees: Oracle = {
   id: "effect-state-agrees",
   rules: ["OP-04", "CANCEL-01", "DUR-01"],
   title: "effectState agrees with the ledger; a cancel while queued means no effect",
@@ -112,7 +120,7 @@ export const effectStateAgrees: Invariant = {
 };
 
 /** Lomi received each (lease, inputSequence) at most once. */
-export const inputDeliveredOnce: Invariant = {
+export const inputDeliveredOnce: Oracle = {
   id: "input-delivered-once",
   rules: ["INPUT-03", "INPUT-05"],
   title: "Lomi received no input sequence twice",

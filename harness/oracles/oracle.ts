@@ -7,7 +7,7 @@ export interface Violation {
 }
 
 /** A property every legal history has. `needsLedger`: judged only when the history carries Lomi's ledger. */
-export interface Invariant {
+export interface Oracle {
   id: string;
   /** The rules of docs/spec.md it makes checkable. */
   rules: string[];

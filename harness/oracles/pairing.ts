@@ -1,7 +1,7 @@
-import type { Invariant, Violation } from "./invariant.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 /** A pairing the user denied is told so (PAIRING_DENIED), never asked to wait for an approval that will not come. */
-export const pairingDecisions: Invariant = {
+export const pairingDecisions: Oracle = {
   id: "pairing-decisions",
   rules: ["AUTH-01", "AUTH-02"],
   title: "a denied pairing reads denied, an approved one is not asked again",

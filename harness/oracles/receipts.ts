@@ -1,14 +1,27 @@
-import { admissionOf, receiptIn, type IndexedCall } from "./facts.js";
-import type { Invariant, Violation } from "./invariant.js";
+import { admissionOf, forgettable, receiptIn, type IndexedCall } from "./facts.js";
+import type { Oracle, Violation } from "./oracle.js";
 
-/** Refusals that say the broker could not look right now, not that the receipt is gone. */
-const TRANSIENT = new Set(["STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE"]);
+/**
+ * Refusals that say nothing about the receipt: the broker could not look right now, or refused the
+ * reader (its pairing, its arguments, a key lookup that must name its project) before looking.
+ */
+const NOT_ABOUT_THE_RECEIPT = new Set(["STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE", "PAIRING_REQUIRED", "PAIRING_DENIED", "INVALID_ARGUMENT", "PROJECT_REQUIRED"]);
 
-/** The receipts a read asks for: by operationId, or by the key of an operation this agent was admitted. */
-function askedFor(c: IndexedCall, byKey: Map<string, string>): string | undefined {
+/**
+ * Receipts a completed lomi_store_reconcile may have removed, by the time of each call: those it
+ * named in forgetOperationIds, and those already seen settled (retention is the broker's to apply;
+ * an unfinished operation not named must be kept, CAP-04).
+ */
+/**
+ * The receipts a read asks for: by operationId, or by the key of an operation this agent was
+ * admitted. A lookup naming another anchor project than the admission did asks for another key.
+ */
+function askedFor(c: IndexedCall, byKey: Map<string, { operationId: string; projectId: unknown }>): string | undefined {
   if (c.tool === "lomi_operation_get" || c.tool === "lomi_operation_cancel") return typeof c.args.operationId === "string" ? c.args.operationId : undefined;
-  if (c.tool === "lomi_operation_lookup") return byKey.get(lookupKey(c.agent, c.args));
-  return undefined;
+  if (c.tool !== "lomi_operation_lookup") return undefined;
+  const admitted = byKey.get(lookupKey(c.agent, c.args));
+  const otherProject = c.args.projectId !== undefined && admitted?.projectId !== undefined && c.args.projectId !== admitted.projectId;
+  return otherProject ? undefined : admitted?.operationId;
 }
 
 const lookupKey = (agent: string, a: Record<string, unknown>) => [agent, a.retryEpoch, a.requestKey, a.tool].map(String).join("\u0000");
@@ -17,22 +30,23 @@ const lookupKey = (agent: string, a: Record<string, unknown>) => [agent, a.retry
  * Every operationId an agent was given stays readable by that agent's pairing — by id and by key, from
  * later connections and after restarts — and reads the operation asked for.
  */
-export const receiptsReadable: Invariant = {
+export const receiptsReadable: Oracle = {
   id: "receipts-readable",
   rules: ["IDEM-05", "DUR-02", "OP-03", "EPOCH-04"],
   title: "every operationId ever returned stays readable by its pairing",
   needsLedger: false,
   check(facts) {
     const found: Violation[] = [];
-    const byKey = new Map<string, string>();
+    const byKey = new Map<string, { operationId: string; projectId: unknown }>();
+    const mayBeGone = forgettable(facts);
     for (const c of facts.calls) {
       const admission = admissionOf(c);
-      if (admission) byKey.set(lookupKey(c.agent, { ...c.args, tool: c.tool }), admission.receipt.operationId);
+      if (admission) byKey.set(lookupKey(c.agent, { ...c.args, tool: c.tool }), { operationId: admission.receipt.operationId, projectId: c.args.projectId });
       const id = askedFor(c, byKey);
       const owner = id === undefined ? undefined : facts.owners.get(id);
       if (!id || !owner || owner.agent !== c.agent || owner.index >= c.index || c.reply.status !== "answered") continue;
       const env = c.envelope;
-      if (env?.status === "error" && !TRANSIENT.has(env.code)) {
+      if (env?.status === "error" && !NOT_ABOUT_THE_RECEIPT.has(env.code) && !(env.code === "NOT_FOUND" && mayBeGone(id, c.index))) {
         found.push({ message: `${c.agent} was given ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [owner.index, c.index] });
       } else if (env?.status === "ok" && receiptIn(c)?.operationId !== id) {
         found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [owner.index, c.index] });
@@ -43,7 +57,7 @@ export const receiptsReadable: Invariant = {
 };
 
 /** A receipt reaches only the pairing it belongs to; another pairing is answered as if it did not exist. */
-export const pairingIsolation: Invariant = {
+export const pairingIsolation: Oracle = {
   id: "pairing-isolation",
   rules: ["AUTH-05"],
   title: "no pairing sees another's receipts",

@@ -1,6 +1,6 @@
-import { SETTLED_STATES, TRANSITIONS, type OperationState } from "../../../protocol/states.js";
+import { SETTLED_STATES, TRANSITIONS, type OperationState } from "../../protocol/states.js";
 import type { Sighting } from "./facts.js";
-import type { Invariant, Violation } from "./invariant.js";
+import type { Oracle, Violation } from "./oracle.js";
 
 /** States reachable from each state through legal transitions, itself included. */
 const REACHABLE: ReadonlyMap<OperationState, ReadonlySet<OperationState>> = new Map(
@@ -18,7 +18,7 @@ const isSettled = (s: OperationState) => (SETTLED_STATES as readonly string[]).i
  * queued then succeeded is a path), and a settled state, with its effectState, never changes.
  * Events are history, not the current state, so they are judged by the events invariant instead.
  */
-export const transitions: Invariant = {
+export const transitions: Oracle = {
   id: "legal-transitions",
   rules: ["OP-02", "DUR-02", "DUR-04", "CANCEL-03"],
   title: "only legal transitions; settled states are final",

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { loadRules, RULE_TAG } from "../rules.js";
-import { blameOf, namedRules, stepRules, type Comment } from "./step-blame.js";
+import type * as messages from "@cucumber/messages";
+import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, oracleAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
+import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "./bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
@@ -36,27 +38,12 @@ export interface ScenarioResult {
   configProblem?: string;
   /** The harness's own failure that stopped the scenario: judged neither way, the run exits 2. */
   harnessFault?: string;
+  /** The oracles the scenario's history broke, with the records that show it (they fail the rules they cite). */
+  oracles?: OracleFailure[];
 }
 
-interface GherkinStep {
-  id: string;
-  keyword: string;
-  location: { line: number };
-}
-interface GherkinChild {
-  background?: { steps: GherkinStep[] };
-  scenario?: { id: string; location: { line: number }; steps: GherkinStep[]; examples?: Array<{ tableBody: Array<{ id: string; location: { line: number } }> }> };
-  rule?: { children: GherkinChild[] };
-}
-interface Envelope {
-  pickle?: { id: string; uri: string; name: string; tags: Array<{ name: string }>; astNodeIds: string[]; steps: Array<{ id: string; text: string; astNodeIds: string[] }> };
-  gherkinDocument?: { uri: string; feature?: { children: GherkinChild[] }; comments: Array<{ location: { line: number }; text: string }> };
-  testCase?: { id: string; pickleId: string; testSteps: Array<{ id: string; pickleStepId?: string }> };
-  testCaseStarted?: { id: string; testCaseId: string };
-  testStepFinished?: { testCaseStartedId: string; testStepId: string; testStepResult: { status: string; message?: string; duration: { seconds: number; nanos: number } } };
-  testCaseFinished?: { testCaseStartedId: string; willBeRetried: boolean };
-  attachment?: { testCaseStartedId?: string; body: string; fileName?: string };
-}
+type Envelope = messages.Envelope;
+type FeatureChild = messages.FeatureChild | messages.RuleChild;
 
 interface Running {
   pickleId: string;
@@ -69,6 +56,10 @@ interface Running {
   harnessFault: string | undefined;
   /** The failure context as attached (read loosely by explainFailure), or why it could not be read. */
   context: unknown;
+  /** The rules each step's (or hook's) violation named, by test step. */
+  blame: Map<string, string[]>;
+  /** The oracles the scenario's history broke. */
+  oracles: OracleFailure[];
   finished: boolean;
 }
 
@@ -78,12 +69,8 @@ export const BROKER_IDENTITY = "broker-identity: ";
 /** A failure message is kept whole up to this: beyond, it is the broker's reply quoted at length. */
 const MAX_REASON = 20_000;
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
-const NOT_APPLICABLE = "not-applicable: ";
-/** The attachment prefix of a step stopped by the harness's own failure, not the broker's. */
-export const HARNESS_FAULT = "harness-error: ";
 
-
-function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
+function gherkinIndex(children: readonly FeatureChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
   for (const child of children) {
     for (const step of [...(child.background?.steps ?? []), ...(child.scenario?.steps ?? [])]) {
       keywords.set(step.id, step.keyword);
@@ -94,7 +81,7 @@ function gherkinIndex(children: GherkinChild[], lines: Map<string, number>, keyw
       lines.set(s.id, s.location.line);
       for (const ex of s.examples ?? []) for (const row of ex.tableBody) lines.set(row.id, row.location.line);
     }
-    if (child.rule) gherkinIndex(child.rule.children, lines, keywords);
+    if ("rule" in child && child.rule) gherkinIndex(child.rule.children, lines, keywords);
   }
 }
 
@@ -131,6 +118,21 @@ export function readBrokerIdentity(messagesFile: string): { name: string; versio
   return identity?.success ? identity.data : undefined;
 }
 
+/** What one attachment tells about its scenario, by media type; an attachment that does not parse tells nothing. */
+function readAttachment(a: messages.Attachment, s: Running): void {
+  if (a.fileName === FAILURE_CONTEXT_FILE) s.context = parsedOrLost(a.body);
+  if (a.mediaType === VERDICT_MEDIA_TYPE) {
+    const v = parseAttachment(verdictAttachment, a.body);
+    if (v?.kind === "not-applicable") s.na = v.reason;
+    if (v?.kind === "harness-fault") s.harnessFault = v.reason;
+  }
+  if (a.mediaType === BLAME_MEDIA_TYPE && a.testStepId) {
+    const b = parseAttachment(blameAttachment, a.body);
+    if (b) s.blame.set(a.testStepId, b.rules);
+  }
+  if (a.mediaType === ORACLE_MEDIA_TYPE) s.oracles.push(...(parseAttachment(oracleAttachment, a.body) ?? []));
+}
+
 /** Reads cucumber's message stream and gives each scenario one verdict. Skipped without a reason is a failure. */
 export function readScenarioResults(messagesFile: string): ScenarioResult[] {
   const envelopes = readEnvelopes(messagesFile);
@@ -142,7 +144,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
   const started = new Map<string, Running>();
   for (const e of envelopes) {
     if (e.gherkinDocument?.feature) gherkinIndex(e.gherkinDocument.feature.children, lines, keywords);
-    if (e.gherkinDocument) comments.set(e.gherkinDocument.uri, e.gherkinDocument.comments.map((c) => ({ line: c.location.line, text: c.text })));
+    if (e.gherkinDocument?.uri) comments.set(e.gherkinDocument.uri, e.gherkinDocument.comments.map((c) => ({ line: c.location.line, text: c.text })));
     if (e.pickle) pickles.set(e.pickle.id, e.pickle);
     if (e.testCase) testCases.set(e.testCase.id, e.testCase);
     if (e.testCaseStarted) {
@@ -157,6 +159,8 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         na: undefined,
         harnessFault: undefined,
         context: undefined,
+        blame: new Map(),
+        oracles: [],
         finished: false,
       });
     }
@@ -164,7 +168,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const s = started.get(e.testStepFinished.testCaseStartedId);
       const r = e.testStepFinished.testStepResult;
       if (s) {
-        s.ms += r.duration.seconds * 1000 + r.duration.nanos / 1e6;
+        s.ms += Number(r.duration.seconds) * 1000 + r.duration.nanos / 1e6;
         if (SEVERITY.indexOf(r.status) > SEVERITY.indexOf(s.worst)) {
           s.worst = r.status;
           s.message = r.message;
@@ -174,9 +178,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     }
     const a = e.attachment;
     const s = a?.testCaseStartedId ? started.get(a.testCaseStartedId) : undefined;
-    if (a && s && a.body.startsWith(NOT_APPLICABLE)) s.na = a.body.slice(NOT_APPLICABLE.length);
-    if (a && s && a.body.startsWith(HARNESS_FAULT)) s.harnessFault = a.body.slice(HARNESS_FAULT.length);
-    if (a && s && a.fileName === FAILURE_CONTEXT_FILE) s.context = parsedOrLost(a.body);
+    if (a && s) readAttachment(a, s);
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const f = started.get(e.testCaseFinished.testCaseStartedId);
       if (f) f.finished = true;
@@ -218,7 +220,14 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const misnamed = checks.problems[0] && { at: `${pickle.uri}:${checks.problems[0].line}`, problem: checks.problems[0].problem };
       const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : misnamed?.problem;
       const failedAt = pickle.steps.findIndex((p) => p.id === testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
-      const blamed = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, namedRules(reason).filter((id) => knownRules().has(id))) : undefined;
+      const named = (s.failedStepId === undefined ? [] : (s.blame.get(s.failedStepId) ?? [])).filter((id) => knownRules().has(id));
+      const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, named) : undefined;
+      // An oracle's violation fails the rules it cites, whichever step (or none) failed.
+      const oracleRules = s.oracles.flatMap((o) => o.rules).filter((id) => knownRules().has(id));
+      const blamed =
+        verdict !== "fail" || (stepBlame === undefined && oracleRules.length === 0)
+          ? stepBlame
+          : { blame: [...new Set([...(stepBlame?.blame ?? []), ...oracleRules])], unfinished: (stepBlame?.unfinished ?? []).filter((id) => !oracleRules.includes(id)) };
       return {
         name: pickle.name,
         uri: pickle.uri,
@@ -233,6 +242,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
         ...(broken ? { configProblem: broken } : {}),
         ...(verdict === "fail" ? { failure: explainFailure(step?.text, reason!, s.context) } : {}),
+        ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
       };
     });

@@ -32,12 +32,9 @@ export function stepRules(comments: readonly Comment[], scenarioLine: number, st
   return { rules, problems };
 }
 
-/** The rule IDs a failure message opens with, as the suite's checks write them: "[ENV-02] …" (after the error's name, if any). */
-export const namedRules = (message: string | undefined): string[] => /^(?:\w+: )?\[([A-Z]+-\d{2}(?:, [A-Z]+-\d{2})*)\]/.exec(message ?? "")?.[1]!.split(", ") ?? [];
-
 /**
  * The rules a failure at step `failedAt` is blamed on, and the cited rules whose checks it stopped
- * (in that step or later). A failure that names its rules (`named`, from namedRules: the envelope
+ * (in that step or later). A failure that names its rules (`named`, from the blame its violation attached: the envelope
  * checks every reply in every scenario gets) is a check of those alone: of the named ones its step
  * checks, or else of the named rules themselves, cited by the scenario or not. A Background step
  * that finds an error reply with isError false thus fails ENV-02, not the rules the scenario cites.

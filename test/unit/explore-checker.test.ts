@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { checkHistory, failuresOf } from "../../harness/explore/checker/index.js";
+import { checkHistory, failuresOf } from "../../harness/oracles/index.js";
 import type { History } from "../../harness/explore/history.js";
 import { admit, call, cancel, connect, crash, dispatch, EPOCH, errorReply, events, get, getRefused, history, input, ledger, runArgs, settle } from "../support/histories.js";
 

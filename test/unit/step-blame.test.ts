@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { judgeRules } from "../../harness/report/rule-verdicts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { blameOf, namedRules, stepRules } from "../../harness/report/step-blame.js";
+import { blameOf, stepRules } from "../../harness/report/step-blame.js";
 
 // Scenario at line 10; steps at 11..16; "# checks" comments at 12 and 14.
 const comments = [
@@ -34,18 +34,13 @@ test("a failure is blamed on the rules its step checks; rules with checks still 
 
 test("a failure that names its rule blames that rule alone, even in a step that checks every cited rule", () => {
   const { rules } = stepRules(comments, 10, stepLines, cited);
-  const named = namedRules("[OP-04] lomi_terminal_run replied status \"error\" with isError false");
-  assert.deepEqual(named, ["OP-04"]);
-  assert.deepEqual(blameOf(rules, 0, cited, named), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] }, "the other cited rules are not judged, never failed");
-  assert.deepEqual(blameOf(rules, 2, cited, namedRules("[OP-03, OP-04] x")), { blame: ["OP-03"], unfinished: ["EVT-01"] }, "only named rules the step checks; EVT-01, checked again later, is not judged");
+  assert.deepEqual(blameOf(rules, 0, cited, ["OP-04"]), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] }, "the other cited rules are not judged, never failed");
+  assert.deepEqual(blameOf(rules, 2, cited, ["OP-03", "OP-04"]), { blame: ["OP-03"], unfinished: ["EVT-01"] }, "only named rules the step checks; EVT-01, checked again later, is not judged");
   assert.deepEqual(
-    blameOf(rules, 2, cited, namedRules("[ENV-02] x")),
+    blameOf(rules, 2, cited, ["ENV-02"]),
     { blame: ["ENV-02"], unfinished: ["OP-03", "EVT-01"] },
     "a named rule the scenario does not cite is blamed itself; the rules its step checked are not judged, OP-04's earlier checks stand",
   );
-  assert.deepEqual(namedRules("expected 2, found 1 [OP-04]"), [], "only a message that opens with the rule names it");
-  assert.deepEqual(namedRules("ConformanceViolation: [ENV-02] x"), ["ENV-02"], "as the report holds it, after the error's name");
-  assert.deepEqual(namedRules(undefined), []);
 });
 
 test("a rule whose checks passed before another rule's step failed passes; one whose checks never ran is not judged", () => {
@@ -74,7 +69,7 @@ test("a failure naming a rule its scenario does not cite fails that rule, even i
     tags: ["@OP-03"],
     verdict: "fail",
     status: "FAILED",
-    reason: "ConformanceViolation: [ENV-02] lomi_workspace_list replied status \"error\" with isError false",
+    reason: "ConformanceViolation: lomi_workspace_list replied status \"error\" with isError false",
     durationMs: 1,
     blame: ["ENV-02"],
     unfinished: ["OP-03"],

@@ -9,6 +9,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { HarnessError } from "../../harness/harness-error.js";
 import { McpConnection, type Exchange } from "../../harness/mcp-connection.js";
 import { contractData } from "../../harness/reply-checks.js";
+import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf } from "../../harness/report/failure-context.js";
 import { judgeRun } from "../../harness/report/judge-run.js";
 import { NO_BASELINE } from "../../harness/report/baseline.js";
@@ -89,17 +90,17 @@ async function fakeBroker(answer: Behaviour): Promise<InMemoryTransport> {
 }
 
 /** A step's call: a reply, or a violation the broker is blamed for; anything else thrown is the harness breaking. */
-async function stepCall(transport: InMemoryTransport, name: string, sent: unknown): Promise<{ message: string | undefined; exchanges: Exchange[] }> {
+async function stepCall(transport: InMemoryTransport, name: string, sent: unknown): Promise<{ message: string | undefined; rules: readonly string[]; exchanges: Exchange[] }> {
   const exchanges: Exchange[] = [];
   const connection = await McpConnection.open(transport, "agent", 15);
   connection.onExchange = (e) => exchanges.push(e);
   try {
     const reply = await connection.call(name, sent as Record<string, unknown>);
     if (reply.envelope.status === "ok" && CATALOGUE.some((c) => c.name === name)) contractData(name as ToolName, reply.envelope.data);
-    return { message: undefined, exchanges };
+    return { message: undefined, rules: [], exchanges };
   } catch (error) {
     assert.ok(error instanceof HarnessError && error.kind === "violation", `the harness threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : String(error)}`);
-    return { message: error.message, exchanges };
+    return { message: error.message, rules: error.rules, exchanges };
   } finally {
     await connection.close();
   }
@@ -154,20 +155,24 @@ test("whatever a broker answers and whatever a scenario sent, the call is the br
   try {
     await fc.assert(
       fc.asyncProperty(behaviour, tool, args, fc.array(wild, { maxLength: 3 }), async (answer, name, sent, ledger) => {
-        const { message, exchanges } = await stepCall(await fakeBroker(answer), name, sent);
+        const { message, rules: named, exchanges } = await stepCall(await fakeBroker(answer), name, sent);
         const context = failureContextOf(exchanges, ledger, "broker log \uD800");
         const report = reportsOf(dir, {
           name: "A made-up scenario",
           tags: ["@SCH-06"],
           status: "FAILED",
           message: message ?? "a later step failed",
-          attachments: [{ body: JSON.stringify(context, null, 2), mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE }],
+          attachments: [
+            { body: JSON.stringify(context, null, 2), mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE },
+            // As the steps' wrapper attaches it: the rules the violation names.
+            ...(named.length > 0 ? [{ body: JSON.stringify({ rules: named }), mediaType: BLAME_MEDIA_TYPE }] : []),
+          ],
         });
         assert.equal(report.scenarios.total, 1);
         assert.equal(report.scenarios.fail, 1);
-        // The failure counts against the rule it names ([ENV-01] …) or, naming none, the rule the scenario cites.
+        // The failure counts against the rules its violation names (the envelope checks), or, naming none, the rule the scenario cites.
         const failed = report.rules.filter((r) => r.verdict === "fail").map((r) => r.id);
-        assert.ok(failed.length > 0 && failed.every((id) => id === "SCH-06" || (message ?? "").includes(`[${id}]`)), `failed: ${failed.join(", ")}`);
+        assert.deepEqual(failed, named.length > 0 ? [...named] : ["SCH-06"], `failed: ${failed.join(", ")}`);
       }),
       { numRuns: 500, seed: 20261204, endOnFailure: true, includeErrorInReport: true },
     );

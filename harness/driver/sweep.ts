@@ -1,0 +1,103 @@
+import { EVENTS_PAGE_MAX } from "../../protocol/tools/operation.js";
+import type { CallRecord } from "../explore/history.js";
+import { clientNameOf, type Driver } from "./driver.js";
+
+/** How many pages of one workspace's feed the sweep reads at most (4,096 receipts make about 60). */
+const MAX_PAGES = 200;
+
+interface Told {
+  operationIds: Set<string>;
+  /** Each workspace the agent connected to, and where its events feed was left (undefined: never read). */
+  feeds: Map<string, string | undefined>;
+}
+
+/** The data of an ok envelope, read loosely: the oracles judge its shape, the sweep only follows it. */
+const okDataOf = (structuredContent: unknown): Record<string, unknown> | undefined => {
+  const sc = structuredContent as { status?: unknown; data?: unknown } | null | undefined;
+  return sc && typeof sc === "object" && sc.status === "ok" && sc.data && typeof sc.data === "object" ? (sc.data as Record<string, unknown>) : undefined;
+};
+const okData = (r: CallRecord) => (r.reply.status === "answered" ? okDataOf(r.reply.structuredContent) : undefined);
+
+/** What the history says each agent was told: every operationId an ok reply named, the workspaces it connected to, its feeds' cursors. */
+function toldByAgent(driver: Driver): Map<string, Told> {
+  const told = new Map<string, Told>();
+  const of = (agent: string) => told.get(agent) ?? (told.set(agent, { operationIds: new Set(), feeds: new Map() }), told.get(agent)!);
+  for (const r of driver.records) {
+    if (r.type !== "call") continue;
+    const data = okData(r);
+    if (!data) continue;
+    const mine = of(r.agent);
+    const op = data.operation as { operationId?: unknown } | undefined;
+    if (typeof op?.operationId === "string") mine.operationIds.add(op.operationId);
+    if (Array.isArray(data.events)) for (const e of data.events as Array<{ operationId?: unknown }>) if (typeof e?.operationId === "string") mine.operationIds.add(e.operationId);
+    const workspaceId = typeof r.args.workspaceId === "string" ? r.args.workspaceId : undefined;
+    if (r.tool === "lomi_connect" && workspaceId && !mine.feeds.has(workspaceId)) mine.feeds.set(workspaceId, undefined);
+    if (r.tool === "lomi_events_read" && workspaceId && typeof data.nextCursor === "string") mine.feeds.set(workspaceId, data.nextCursor);
+  }
+  return told;
+}
+
+/** A connection of the agent's to read on: one it has open, else a new one where the broker can take it without a restart. */
+function readerFor(driver: Driver, agent: string): string | undefined {
+  const open = driver.connectionNames().find((n) => clientNameOf(n) === agent);
+  if (open) return open;
+  if (driver.adapter.capabilities.has("multi-connection") || driver.connectionNames().length === 0) return `${agent}@end`;
+  return undefined;
+}
+
+/**
+ * The reads every run ends with, scenario or explore, so the oracles see each operation's last
+ * state and every transition: each agent reads every operation it was told of (and every one Lomi
+ * dispatched under its pairing), then the events feed of each workspace it connected to, from where
+ * it left it to the end. An agent the broker cannot take without a restart (a stdio broker serves
+ * one connection) is not read, unless `restartToSwitch` (explore, whose runs restart the broker to
+ * switch agents anyway): a scenario's restart would change what it ends on. Whatever the broker answers
+ * is recorded, a lost reply included; nothing here fails the run.
+ */
+export async function sweep(driver: Driver, options: { restartToSwitch?: boolean } = {}): Promise<{ agentsNotRead: string[] }> {
+  const told = toldByAgent(driver);
+  // An operation Lomi received that its agent was never told of: its admission's reply was lost, or the broker crashed.
+  const untold = driver.records.some((r) => (r.type === "call" && r.reply.status === "lost") || (r.type === "fault" && r.kind === "broker-crash"));
+  if (untold) {
+    const byPairing = new Map((await driver.control.pairings()).map((p) => [p.pairingId, p.clientName]));
+    for (const e of await driver.control.ledger()) {
+      const agent = byPairing.get(e.pairingId);
+      if (agent && e.kind === "dispatch" && e.detail.permit !== undefined) (told.get(agent) ?? (told.set(agent, { operationIds: new Set(), feeds: new Map() }), told.get(agent)!)).operationIds.add(e.operationId);
+    }
+  }
+  const agentsNotRead: string[] = [];
+  for (const [agent, { operationIds, feeds }] of told) {
+    if (operationIds.size === 0 && feeds.size === 0) continue;
+    let reader = readerFor(driver, agent);
+    if (!reader && options.restartToSwitch) {
+      await driver.crash({ reason: `${agent} reads what it was told: this broker serves one connection at a time` });
+      await driver.restart();
+      reader = readerFor(driver, agent);
+    }
+    if (!reader) {
+      agentsNotRead.push(agent);
+      continue;
+    }
+    try {
+      for (const operationId of operationIds) {
+        // A broker that stopped answering would make every read wait --timeout-ms: one lost reply ends the sweep.
+        if (!("reply" in (await driver.call(reader, "lomi_operation_get", { operationId })))) return { agentsNotRead: [...agentsNotRead, agent] };
+      }
+      for (const [workspaceId, from] of feeds) {
+        let cursor = from;
+        for (let page = 0; page < MAX_PAGES; page++) {
+          const answer = await driver.call(reader, "lomi_events_read", { workspaceId, ...(cursor === undefined ? {} : { cursor }), limit: EVENTS_PAGE_MAX });
+          if (!("reply" in answer)) return { agentsNotRead: [...agentsNotRead, agent] };
+          const data = okDataOf(answer.reply.structuredContent);
+          if (!data || typeof data.nextCursor !== "string") break;
+          cursor = data.nextCursor;
+          if (data.hasMore !== true) break;
+        }
+      }
+    } catch {
+      // The broker could not be reached at all (one the scenario left dead): what was read is recorded.
+      agentsNotRead.push(agent);
+    }
+  }
+  return { agentsNotRead };
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import type { HistoryRecord } from "../explore/history.js";
+import type { OracleVerdict } from "../oracles/index.js";
+import { bounded } from "./bounded-json.js";
+
+// What a scenario tells the report besides its steps' statuses, as cucumber attachments with a
+// media type and a schema: the rules a failure is blamed on, the oracles' violations with the
+// history records that show them, and why a scenario did not apply or the harness failed it. The
+// report reads these, never a rule ID written in a message.
+
+const ruleId = z.string().regex(/^[A-Z]+-\d{2}$/);
+
+/** The rules a step's or a hook's violation is blamed on (attached where it was thrown). */
+export const BLAME_MEDIA_TYPE = "application/vnd.lomi.blame+json";
+export const blameAttachment = z.strictObject({ rules: z.array(ruleId).min(1) });
+export type BlameAttachment = z.infer<typeof blameAttachment>;
+
+/** A scenario the broker could not take part in, or that the harness's own failure stopped. */
+export const VERDICT_MEDIA_TYPE = "application/vnd.lomi.verdict+json";
+export const verdictAttachment = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("not-applicable"), reason: z.string() }),
+  z.strictObject({ kind: z.literal("harness-fault"), reason: z.string() }),
+]);
+export type VerdictAttachment = z.infer<typeof verdictAttachment>;
+
+/** The oracles a scenario's history broke: each with its rules, its violations and the records that show them. */
+export const ORACLE_MEDIA_TYPE = "application/vnd.lomi.oracles+json";
+export const ORACLE_FILE = "lomi-oracle-violations.json";
+export const oracleFailure = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  rules: z.array(ruleId),
+  violations: z.array(z.strictObject({ message: z.string(), records: z.array(z.strictObject({ index: z.number().int(), record: z.unknown() })) })),
+});
+export const oracleAttachment = z.array(oracleFailure);
+export type OracleFailure = z.infer<typeof oracleFailure>;
+
+/** Violations kept per oracle and records kept per violation: enough to see the defect, small enough for any report. */
+const MAX_VIOLATIONS = 5;
+const MAX_RECORDS = 6;
+
+/** The failed oracles of a history, each violation with the records it points at (bounded for the report). */
+export function oracleFailuresOf(failed: ReadonlyArray<Extract<OracleVerdict, { verdict: "fail" }>>, records: readonly HistoryRecord[]): OracleFailure[] {
+  return failed.map((f) => ({
+    id: f.id,
+    title: f.title,
+    rules: f.rules,
+    violations: f.violations.slice(0, MAX_VIOLATIONS).map((v) => ({
+      message: v.message,
+      records: v.records.slice(0, MAX_RECORDS).map((index) => ({ index, record: bounded(records[index] ?? null) })),
+    })),
+  }));
+}
+
+/** An attachment's JSON parsed by its schema, or undefined: a malformed one is the harness's to report, never a broker's failure. */
+export function parseAttachment<S extends z.ZodType>(schema: S, body: string): z.infer<S> | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
