@@ -21,6 +21,8 @@ Usage:
 
 Broker under test (one of):
   --broker reference     the reference broker in this process (default)
+  --mutant NAME          in this process, a deliberately broken broker of mutants/ (the suite must fail it)
+  --variant NAME         in this process, a legal variant of variants/ (the suite must pass it)
   --broker-cmd "CMD"     a stdio MCP server the harness starts, kills (SIGKILL, its whole process
                          group) and restarts; it gets LOMI_NATIVE_URL, LOMI_STORE_PATH and LOMI_SEED
   --broker-url URL       a broker already running, over Streamable HTTP (e.g. http://127.0.0.1:3333/mcp).
@@ -51,13 +53,15 @@ Options:
                          connections over stdio; crashes and fault hooks at a URL) fails the run
   --timeout-ms N         per broker call, and the budget for waiting on a settlement (default 10000);
                          a step may take this plus 5 s
+  --oracles on|off       after each scenario, read what the agents were told and judge the whole
+                         history by every oracle (harness/oracles/, docs/writing-scenarios.md); off
+                         judges by the steps alone, to see what the oracles add (default on)
   -h, --help             this text
 
 Explore options (docs/explore.md):
   --runs K               runs (default 100)        --steps M          steps a run at most (default 60)
   --time-budget S        no new run after S seconds, shrinking included (default 100)
   --replay PATH --replay-path RP   replay one case exactly, as a violation's replay line says
-  --mutant NAME          explore a deliberately broken broker of mutants/ in-process
   --regressions FILE     add a found case to FILE (the kit's list is fixtures/explore-seeds.json)
 
 Exit codes: 0 conformant over the run's profile (every rule it judged passed, or failed only as the
@@ -98,6 +102,8 @@ const OPTIONS = {
   replay: { type: "string" },
   "replay-path": { type: "string" },
   mutant: { type: "string" },
+  variant: { type: "string" },
+  oracles: { type: "string", default: "on" },
   regressions: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -115,7 +121,9 @@ function parse() {
 
 /** The broker the options name, as run parameters and a name for the reports. */
 function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, timeoutMs: number): { parameters: RunParameters; name: string } {
-  const chosen = (["broker", "broker-cmd", "broker-url", "broker-image"] as const).filter((k) => values[k] !== undefined);
+  const chosen = (["broker", "broker-cmd", "broker-url", "broker-image", "mutant", "variant"] as const).filter((k) => values[k] !== undefined);
+  if (values.oracles !== "on" && values.oracles !== "off") throw new UsageError(`--oracles must be on or off, not ${values.oracles}`);
+  const oracles = values.oracles === "on";
   if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
   if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
   if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
@@ -128,7 +136,7 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   }
   if (values["broker-cmd"] !== undefined) {
     if (values["broker-cmd"].trim() === "") throw new UsageError("--broker-cmd needs a command");
-    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, seed, timeoutMs }, name: `command: ${values["broker-cmd"]}` };
+    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, seed, timeoutMs, oracles }, name: `command: ${values["broker-cmd"]}` };
   }
   if (values["broker-url"] !== undefined) {
     let url: URL;
@@ -139,12 +147,14 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
     }
     if (!["http:", "https:"].includes(url.protocol)) throw new UsageError(`--broker-url must be http(s), not ${url.protocol}`);
     const nativePort = integer("--native-port", values["native-port"] ?? String(DEFAULT_NATIVE_PORT), 1, 65535);
-    return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, seed, timeoutMs }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
+    return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, seed, timeoutMs, oracles }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
   }
   if (values["broker-image"] !== undefined) {
-    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, seed, timeoutMs }, name: `image: ${values["broker-image"]}` };
+    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, seed, timeoutMs, oracles }, name: `image: ${values["broker-image"]}` };
   }
-  return { parameters: { adapter: "in-process", seed, timeoutMs }, name: "reference broker (in-process)" };
+  if (values.mutant !== undefined) return { parameters: { adapter: "in-process", mutant: values.mutant, seed, timeoutMs, oracles }, name: `mutant ${values.mutant} (in-process)` };
+  if (values.variant !== undefined) return { parameters: { adapter: "in-process", variant: values.variant, seed, timeoutMs, oracles }, name: `variant ${values.variant} (in-process)` };
+  return { parameters: { adapter: "in-process", seed, timeoutMs, oracles }, name: "reference broker (in-process)" };
 }
 
 /** explore loads only when asked for: it brings fast-check and the mutants. */
@@ -153,7 +163,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
   const seed = integer("--seed", values.seed, 0, 2 ** 31 - 1);
   const { parameters, name } = brokerOf(values, seed, integer("--timeout-ms", values["timeout-ms"], 1));
   if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");
-  const brokerArgs = (["broker-cmd", "broker-image"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]]));
+  const brokerArgs = (["broker-cmd", "broker-image", "mutant", "variant"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]]));
   return exploreCommand({
     seed,
     runs: integer("--runs", values.runs, 1),
@@ -162,7 +172,6 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
     parameters,
     brokerName: name,
     brokerArgs,
-    mutant: values.mutant,
     replay: values.replay === undefined ? undefined : { path: values.replay, replayPath: values["replay-path"]! },
     reports: path.resolve(values.reports),
     regressions: values.regressions && path.resolve(values.regressions),

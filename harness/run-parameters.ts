@@ -3,6 +3,8 @@ import { z } from "zod";
 const common = {
   seed: z.number().int().nonnegative().default(1),
   timeoutMs: z.number().int().positive().default(10_000),
+  /** false: the steps alone judge, no oracle after them (to see what the oracles add); on by default. */
+  oracles: z.boolean().optional(),
 };
 
 /** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */
@@ -12,7 +14,8 @@ const faults = { brokerFaults: z.boolean().default(false) };
 export const runParametersSchema = z.preprocess(
   (value) => ({ adapter: "in-process", ...(value as object) }),
   z.discriminatedUnion("adapter", [
-    z.strictObject({ adapter: z.literal("in-process"), ...common }),
+    // mutant, variant: a deliberately broken broker of mutants/, or a legal variant of variants/, in place of the reference broker.
+    z.strictObject({ adapter: z.literal("in-process"), mutant: z.string().optional(), variant: z.string().optional(), ...common }),
     // brokerCwd: the directory the user ran the kit from, absolute: every broker process starts there (workers run elsewhere).
     z.strictObject({ adapter: z.literal("command"), brokerCommand: z.string().min(1), brokerCwd: z.string().min(1), ...faults, ...common }),
     z.strictObject({ adapter: z.literal("url"), brokerUrl: z.url(), nativePort: z.number().int().min(1).max(65535), ...common }),

@@ -2,7 +2,9 @@ import { authDenialReadsAsPending } from "./auth-denial-reads-as-pending.js";
 import { authForeignReceiptsShown } from "./auth-foreign-receipts-shown.js";
 import { cancelSettledReportedCancelled } from "./cancel-settled-reported-cancelled.js";
 import { capExpiredEpochsPurged } from "./cap-expired-epochs-purged.js";
+import { capSettledReceiptsEvicted } from "./cap-settled-receipts-evicted.js";
 import { durReplayAfterRestart } from "./dur-replay-after-restart.js";
+import { durResumedAfterRestart } from "./dur-resumed-after-restart.js";
 import { durUnknownReportedSucceeded } from "./dur-unknown-reported-succeeded.js";
 import { envErrorsWithoutIsError } from "./env-errors-without-iserror.js";
 import { epochStaleAuthorityRenewed } from "./epoch-stale-authority-renewed.js";
@@ -13,6 +15,7 @@ import { inputSequenceRenumbered } from "./input-sequence-renumbered.js";
 import type { Mutant } from "./mutant.js";
 import { opAdmissionAsCompletion } from "./op-admission-as-completion.js";
 import { opFailureAsMcpError } from "./op-failure-as-mcp-error.js";
+import { revStaleRevisionDispatched } from "./rev-stale-revision-dispatched.js";
 import { revStaleRevisionRebased } from "./rev-stale-revision-rebased.js";
 import { schUnknownFieldsDropped } from "./sch-unknown-fields-dropped.js";
 
@@ -25,13 +28,16 @@ export const MUTANTS: readonly Mutant[] = [
   opAdmissionAsCompletion,
   opFailureAsMcpError,
   revStaleRevisionRebased,
+  revStaleRevisionDispatched,
   idemFreshOperationPerRetry,
   idemConflictAsDuplicate,
   epochStaleAuthorityRenewed,
   inputSequenceRenumbered,
   cancelSettledReportedCancelled,
   durReplayAfterRestart,
+  durResumedAfterRestart,
   durUnknownReportedSucceeded,
   capExpiredEpochsPurged,
+  capSettledReceiptsEvicted,
   evtRunningEventsDropped,
 ];

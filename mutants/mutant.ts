@@ -15,6 +15,15 @@ export interface Mutant {
   breaks: string[];
   /** What is wrong with it, in one sentence. */
   defect: string;
+  /**
+   * The oracle (harness/oracles/) made to catch it: with the oracles on, it fails scenarios that its
+   * steps alone pass (`npm test` runs the mutant's rules with --oracles on and off and compares).
+   */
+  oracle?: string;
+  /** Whether the steps alone pass it entirely (a run with --oracles off judges it conformant). */
+  stepsBlind?: boolean;
+  /** The scenarios that show the defect, as a tag expression, when they are not those of the rules it breaks. */
+  shownBy?: string;
   /** A harness capability its scenarios need that a broker at a URL lacks (crash, own-store): it is then run as a command. */
   needs?: Capability;
   parts: BrokerParts;

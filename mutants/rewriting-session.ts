@@ -9,6 +9,8 @@ export interface CallContext {
   call: (name: string, args: Args) => Promise<EnvelopeToolResult>;
   core: BrokerCore;
   session: BrokerSession;
+  /** The MCP client's name: the pairing this session acts for. */
+  clientName: () => string;
 }
 
 /**
@@ -19,7 +21,7 @@ export function sessionWrappedBy(wrap: (ctx: CallContext, name: string, args: Ar
   return (core, clientName) =>
     new (class extends BrokerSession {
       override call(name: string, raw: unknown): Promise<EnvelopeToolResult> {
-        return wrap({ call: (n, a) => super.call(n, a), core, session: this }, name, (raw ?? {}) as Args);
+        return wrap({ call: (n, a) => super.call(n, a), core, session: this, clientName }, name, (raw ?? {}) as Args);
       }
     })(core, clientName);
 }

@@ -1,11 +1,7 @@
-import { ADMISSION_STATES, canTransition, type OperationState } from "../protocol/states.js";
+import { nextEventProblem, type FeedEvent } from "../harness/oracles/events.js";
+import type { OperationState } from "../protocol/states.js";
 
-export interface PathEvent {
-  sequence: string;
-  previousState: OperationState | null;
-  state: OperationState;
-  effectState: string;
-}
+export type PathEvent = FeedEvent;
 
 /** What a scenario demands of one operation's events beyond legality. */
 export interface PathDemand {
@@ -20,24 +16,14 @@ export interface PathDemand {
 }
 
 /**
- * Why one operation's events are not a path the rules allow, or [] when they are. Legality, not
- * the reference broker's path: any admission state to start, then only transitions of
- * protocol/states.ts, each once, each naming the state before it (EVT-01, OP-02).
+ * Why one operation's events are not a path the rules allow (its legality, judged by the events
+ * oracle's own rule: EVT-01, OP-02), and why they are not what the scenario demands, each [] when
+ * all is well. Never the reference broker's exact path.
  */
-export function eventPathProblems(events: readonly PathEvent[], demand: PathDemand): string[] {
-  const first = events[0];
-  if (!first) return [`no event shows the operation at all; it reached ${demand.reaches}`];
+export function eventPathProblems(events: readonly PathEvent[], demand: PathDemand): { illegal: string[]; unmet: string[] } {
+  if (events.length === 0) return { illegal: [], unmet: [`no event shows the operation at all; it reached ${demand.reaches}`] };
+  const illegal = events.flatMap((e, i) => nextEventProblem(events[i - 1], e) ?? []);
   const problems: string[] = [];
-  if (first.previousState !== null || !ADMISSION_STATES.includes(first.state)) {
-    problems.push(`its first event (${first.sequence}) must show admission (previousState null, state ${ADMISSION_STATES.join(" or ")}), not ${first.previousState} → ${first.state}`);
-  }
-  events.forEach((e, i) => {
-    const before = events[i - 1];
-    if (!before) return;
-    if (e.previousState !== before.state) problems.push(`event ${e.sequence} says previousState ${e.previousState}, the feed's previous event showed ${before.state}`);
-    const effectOnly = e.state === before.state && e.effectState !== before.effectState;
-    if (!effectOnly && !canTransition(before.state, e.state)) problems.push(`event ${e.sequence} shows ${before.state} → ${e.state}, not a legal transition (shown twice, or out of order)`);
-  });
   const states = events.map((e) => e.state);
   const last = events.at(-1)!;
   if (last.state !== demand.reaches) problems.push(`its last event shows ${last.state}, expected it to reach ${demand.reaches}`);
@@ -54,5 +40,5 @@ export function eventPathProblems(events: readonly PathEvent[], demand: PathDema
   for (const seen of new Set(demand.observed ?? [])) {
     if (!states.includes(seen)) problems.push(`a receipt read showed ${seen}, but no event shows that transition`);
   }
-  return problems;
+  return { illegal, unmet: problems };
 }

@@ -121,7 +121,8 @@ export class LomiWorld extends World<RunParameters> {
    * sweep), Lomi's pairings and ledger, then every oracle over the whole history.
    */
   async judgeHistory(): Promise<OracleVerdict[]> {
-    await sweep(this.driver);
+    const { agentsNotRead } = await sweep(this.driver);
+    if (agentsNotRead.length > 0) this.attach(`the end-of-scenario reads left out ${agentsNotRead.join(", ")}: this broker could take no connection of theirs without a restart, or stopped answering`, "text/plain");
     return checkHistory(historyOf(await this.driver.finish()));
   }
 

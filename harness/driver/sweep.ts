@@ -1,5 +1,6 @@
 import { EVENTS_PAGE_MAX } from "../../protocol/tools/operation.js";
 import type { CallRecord } from "../explore/history.js";
+import { looseEnvelope } from "../oracles/facts.js";
 import { clientNameOf, type Driver } from "./driver.js";
 
 /** How many pages of one workspace's feed the sweep reads at most (4,096 receipts make about 60). */
@@ -13,8 +14,8 @@ interface Told {
 
 /** The data of an ok envelope, read loosely: the oracles judge its shape, the sweep only follows it. */
 const okDataOf = (structuredContent: unknown): Record<string, unknown> | undefined => {
-  const sc = structuredContent as { status?: unknown; data?: unknown } | null | undefined;
-  return sc && typeof sc === "object" && sc.status === "ok" && sc.data && typeof sc.data === "object" ? (sc.data as Record<string, unknown>) : undefined;
+  const envelope = looseEnvelope(structuredContent);
+  return envelope?.status === "ok" ? envelope.data : undefined;
 };
 const okData = (r: CallRecord) => (r.reply.status === "answered" ? okDataOf(r.reply.structuredContent) : undefined);
 

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { MUTANTS } from "../../mutants/index.js";
 import { readWorldFile } from "../../simulator/world-file.js";
-import { InProcessAdapter } from "../adapters/in-process.js";
 import { configError } from "../harness-error.js";
 import type { RunParameters } from "../run-parameters.js";
 import { checkHistory, failuresOf } from "../oracles/index.js";
@@ -18,7 +17,6 @@ export interface ExploreCommandOptions {
   brokerName: string;
   /** The broker options as given, for the replay command line. */
   brokerArgs: string[];
-  mutant: string | undefined;
   replay: { path: string; replayPath: string } | undefined;
   reports: string;
   regressions: string | undefined;
@@ -29,11 +27,10 @@ const quote = (s: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `"${s.replac
 
 /** `lomi-conformance explore`: answers the exit code (0 no violation, 1 a violation). */
 export async function exploreCommand(o: ExploreCommandOptions): Promise<number> {
-  const mutant = o.mutant === undefined ? undefined : MUTANTS.find((m) => m.name === o.mutant);
-  if (o.mutant !== undefined && !mutant) throw configError(`--mutant names one of: ${MUTANTS.map((m) => m.name).join(", ")}`);
-  if (mutant && o.parameters.adapter !== "in-process") throw configError("--mutant runs the mutant in-process; leave out the broker options");
+  const mutant = o.parameters.adapter === "in-process" ? o.parameters.mutant : undefined;
+  if (mutant !== undefined && !MUTANTS.some((m) => m.name === mutant)) throw configError(`--mutant names one of: ${MUTANTS.map((m) => m.name).join(", ")}`);
   if (o.parameters.adapter === "url") throw configError("explore starts, crashes and restarts the broker and gives each run a fresh simulated Lomi: use the reference broker, --broker-cmd or --broker-image, not --broker-url");
-  const broker = mutant ? `mutant ${mutant.name} (in-process)` : o.brokerName;
+  const broker = o.brokerName;
   // The seed first, so whatever happens next can be replayed.
   o.out(`lomi-conformance explore: seed ${o.seed}, ${o.replay ? "replaying one case" : `${o.runs} runs of at most ${o.steps} steps, time budget ${o.timeBudgetS} s`}, broker ${broker}\n`);
   const result = await explore({
@@ -44,12 +41,11 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     run: o.parameters,
     world: readWorldFile(),
     replay: o.replay,
-    adapter: mutant && (() => new InProcessAdapter(o.parameters.timeoutMs, mutant.parts)),
   });
   const { violation, ...summary } = result;
   const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
   o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
-  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", quote(violation.path), "--replay-path", quote(violation.replayPath), ...(mutant ? ["--mutant", mutant.name] : o.brokerArgs.map(quote))].join(" ");
+  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", quote(violation.path), "--replay-path", quote(violation.replayPath), ...o.brokerArgs.map(quote)].join(" ");
   const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, result: summary, violation: violation && { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay: replay! } };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
@@ -60,7 +56,7 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${f.id}: ${v.message}\n`);
   o.out(`shrunk to ${violation.steps.length} steps:\n${violation.steps.map((s, i) => `  ${i + 1}. ${s}\n`).join("")}replay: ${replay}\nreports in ${path.relative(process.cwd(), o.reports) || "."}/ (explore.md, explore.json, explore-history.jsonl)\n`);
   if (o.regressions) {
-    addRegression(o.regressions, { seed: o.seed, steps: o.steps, path: violation.path, replayPath: violation.replayPath, ...(mutant ? { mutant: mutant.name } : {}), invariants: violation.invariants.map((f) => f.id) });
+    addRegression(o.regressions, { seed: o.seed, steps: o.steps, path: violation.path, replayPath: violation.replayPath, ...(mutant ? { mutant } : {}), invariants: violation.invariants.map((f) => f.id) });
     o.out(`case added to ${o.regressions}\n`);
   }
   return 1;

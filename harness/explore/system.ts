@@ -1,10 +1,12 @@
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { Driver } from "../driver/driver.js";
+import { looseEnvelope } from "../oracles/facts.js";
 import type { RunParameters } from "../run-parameters.js";
 import { AGENTS } from "./model.js";
 
-export type Envelope = { status: "ok"; data: Record<string, any> } | { status: "error"; code: string; message: string };
+/** A reply as explore's model reads it (harness/oracles/facts.ts: looseEnvelope). */
+export type Envelope = NonNullable<ReturnType<typeof looseEnvelope>>;
 
 /**
  * One explore run's system under test: the driver (which starts, drives and records the broker,
@@ -54,9 +56,7 @@ export class ExploreSystem {
     }
     // Replies are judged by the oracles, not here: a reply that breaks the envelope rules is recorded as it came.
     const answer = await this.driver.call(agent, tool, args);
-    if (!("reply" in answer)) return undefined;
-    const sc = answer.reply.structuredContent as Envelope | undefined;
-    return sc && typeof sc === "object" && (sc.status === "ok" || sc.status === "error") ? sc : undefined;
+    return "reply" in answer ? looseEnvelope(answer.reply.structuredContent) : undefined;
   }
 
   /** Ends an agent's connection (a client reconnecting); for a process broker that is a new process. */

@@ -1,6 +1,31 @@
-import { canTransition } from "../../protocol/states.js";
+import { ADMISSION_STATES, canTransition, type OperationState } from "../../protocol/states.js";
 import { eventsIn, type EventView } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+
+/** The events of one operation as a feed shows them, in its order: the shape an event needs here. */
+export interface FeedEvent {
+  sequence: string;
+  previousState: OperationState | null;
+  state: OperationState;
+  effectState: string;
+}
+
+/**
+ * What is wrong with an operation's event coming after `before`, its previous event in the same
+ * feed (undefined: the first the feed shows of it): the first shows admission (no previous state,
+ * an admission state); each names the state the one before it left, and moves by a legal
+ * transition of protocol/states.ts, or changes effectState alone. EVT-01 and OP-02, for the
+ * oracle over every history and for the steps that judge one operation's path.
+ */
+export function nextEventProblem(before: FeedEvent | undefined, e: FeedEvent): string | undefined {
+  if (before === undefined) {
+    return e.previousState === null && ADMISSION_STATES.includes(e.state) ? undefined : `its first event (${e.sequence}) must show admission (previousState null, state ${ADMISSION_STATES.join(" or ")}), not ${e.previousState} → ${e.state}`;
+  }
+  if (e.previousState !== before.state) return `event ${e.sequence} says previousState ${e.previousState}, the feed's previous event of it (${before.sequence}) showed ${before.state}: a transition is missing or shown twice`;
+  const effectOnly = e.state === before.state && e.effectState !== before.effectState;
+  if (!effectOnly && !canTransition(before.state, e.state)) return `event ${e.sequence} shows ${before.state} → ${e.state}, not a legal transition (shown twice, or out of order)`;
+  return undefined;
+}
 
 /**
  * Each agent's feed of a workspace, read from the start and continued with each nextCursor, shows
@@ -15,15 +40,17 @@ export const eventsInOrder: Oracle = {
   check({ calls }) {
     const found: Violation[] = [];
     /** Per agent and workspace: the cursor a continuing read sends, the last sequence, each operation's last event. */
-    const streams = new Map<string, { cursor: string; lastSequence: bigint; last: Map<string, { event: EventView; index: number }> }>();
+    const streams = new Map<string, { cursor: string; lastSequence: bigint; complete: boolean; last: Map<string, { event: EventView; index: number }> }>();
+    let reconciled = false;
     const bySequence = new Map<string, { event: EventView; index: number }>();
     for (const c of calls) {
+      if (c.tool === "lomi_store_reconcile" && c.envelope?.status === "ok") reconciled = true;
       if (c.tool !== "lomi_events_read" || c.envelope?.status !== "ok") continue;
       const streamKey = `${c.agent}\u0000${String(c.args.workspaceId)}`;
       const cursor = c.args.cursor === undefined ? undefined : String(c.args.cursor);
       let stream = streams.get(streamKey);
       if (cursor === undefined) {
-        stream = { cursor: "", lastSequence: -1n, last: new Map() };
+        stream = { cursor: "", lastSequence: -1n, complete: !reconciled, last: new Map() };
         streams.set(streamKey, stream);
       } else if (!stream || stream.cursor !== cursor) {
         stream = undefined; // a read from elsewhere in the feed: judged only for legal, consistent events
@@ -47,12 +74,9 @@ export const eventsInOrder: Oracle = {
         }
         stream.lastSequence = sequence;
         const before = stream.last.get(e.operationId);
-        if (before && before.event.state !== e.previousState) {
-          found.push({
-            message: `${e.operationId}: event ${before.event.sequence} left it ${before.event.state}, the next event ${e.sequence} says it came from ${e.previousState ?? "nothing"}: a transition is missing or shown twice`,
-            records: [...new Set([before.index, c.index])],
-          });
-        }
+        // A stream read from the start shows each operation from its admission, unless a reconciliation removed its first events.
+        const problem = before || stream.complete ? nextEventProblem(before?.event, e) : undefined;
+        if (problem) found.push({ message: `${e.operationId}: ${problem}`, records: [...new Set([...(before ? [before.index] : []), c.index])] });
         stream.last.set(e.operationId, { event: e, index: c.index });
       }
       if (stream && typeof c.envelope.data.nextCursor === "string") stream.cursor = c.envelope.data.nextCursor;

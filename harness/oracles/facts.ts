@@ -43,13 +43,23 @@ export interface Facts {
   sightings: Map<string, Sighting[]>;
   /** The agent an operation was first admitted to, and where. */
   owners: Map<string, { agent: string; index: number }>;
+  /** Where each agent was first told of each operation (an admission, a read, a lookup, an event), by toldKey. */
+  told: Map<string, number>;
+  /** The record position of each ledger entry, by its sequence: a violation points at what Lomi did. */
+  ledgerAt: Map<number, number>;
 }
+
+export const toldKey = (agent: string, operationId: string) => `${agent}\u0000${operationId}`;
 
 const isState = (s: unknown): s is OperationState => typeof s === "string" && (OPERATION_STATES as readonly string[]).includes(s);
 
-function envelopeOf(call: CallRecord): IndexedCall["envelope"] {
-  if (call.reply.status !== "answered") return undefined;
-  const sc = call.reply.structuredContent as Record<string, unknown> | undefined;
+/**
+ * A reply's structuredContent read loosely as a Lomi envelope, or undefined when it does not read as
+ * one: the one reading of a recorded reply (the oracles, the end-of-run reads and explore's model
+ * share it); whether it is a *valid* envelope is the envelopes oracle's to judge.
+ */
+export function looseEnvelope(structuredContent: unknown): IndexedCall["envelope"] {
+  const sc = structuredContent as Record<string, unknown> | null | undefined;
   if (!sc || typeof sc !== "object") return undefined;
   if (sc.status === "ok" && sc.data && typeof sc.data === "object") return { status: "ok", data: sc.data as Record<string, unknown> };
   if (sc.status === "error" && typeof sc.code === "string") return { status: "error", code: sc.code, message: String(sc.message ?? ""), details: sc.details as Record<string, unknown> | undefined };
@@ -88,6 +98,8 @@ export function eventsIn(call: IndexedCall): EventView[] {
   return Array.isArray(events) ? (events as EventView[]).filter((e) => e && typeof e.operationId === "string" && isState(e.state)) : [];
 }
 
+const envelopeOf = (call: CallRecord) => (call.reply.status === "answered" ? looseEnvelope(call.reply.structuredContent) : undefined);
+
 export function factsOf(history: History): Facts {
   const calls: IndexedCall[] = [];
   const faults: Facts["faults"] = [];
@@ -109,7 +121,11 @@ export function factsOf(history: History): Facts {
     if (admission && !owners.has(admission.receipt.operationId)) owners.set(admission.receipt.operationId, { agent: call.agent, index: call.index });
     for (const e of eventsIn(call)) sight({ index: call.index, agent: call.agent, operationId: e.operationId, state: e.state, effectState: e.effectState, via: "event", concurrent: call.concurrent });
   }
-  return { history, calls, faults, crashes: faults.filter((f) => f.kind === "broker-crash").map((f) => f.index), sightings, owners };
+  const told = new Map<string, number>();
+  for (const [operationId, all] of sightings) for (const s of all) if (!told.has(toldKey(s.agent, operationId))) told.set(toldKey(s.agent, operationId), s.index);
+  const ledgerAt = new Map<number, number>();
+  history.records.forEach((r, index) => r.type === "ledger" && ledgerAt.set(r.entry.sequence, index));
+  return { history, calls, faults, crashes: faults.filter((f) => f.kind === "broker-crash").map((f) => f.index), sightings, owners, told, ledgerAt };
 }
 
 /** Canonical JSON (sorted keys), so two payloads compare by content. */

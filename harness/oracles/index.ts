@@ -2,6 +2,7 @@ import type { History } from "../explore/history.js";
 import { outcomeUnknownAfterCrash } from "./crashes.js";
 import { envelopes, rejectedInput } from "./envelope.js";
 import { epochAuthority } from "./epochs.js";
+import { effectsRequested, refusalsDispatchNothing } from "./effects.js";
 import { eventsInOrder } from "./events.js";
 import { factsOf } from "./facts.js";
 import { idempotency } from "./idempotency.js";
@@ -12,7 +13,7 @@ import { pairingDecisions } from "./pairing.js";
 import { pairingIsolation, receiptsReadable } from "./receipts.js";
 import { transitions } from "./transitions.js";
 
-/** Every invariant the checker judges, those over the calls first, then those that need the ledger. */
+/** Every oracle, those over the calls first, then those that need Lomi's ledger. */
 export const ORACLES: readonly Oracle[] = [
   envelopes,
   rejectedInput,
@@ -29,6 +30,8 @@ export const ORACLES: readonly Oracle[] = [
   reservedBeforeDispatch,
   effectStateAgrees,
   inputDeliveredOnce,
+  effectsRequested,
+  refusalsDispatchNothing,
 ];
 
 export type OracleVerdict =

@@ -1,6 +1,6 @@
 import type { LedgerEntry } from "../../protocol/control-api.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
-import { admissionOf, canonical, eventsIn, forgettable, type Facts, type IndexedCall } from "./facts.js";
+import { canonical, eventsIn, forgettable, toldKey, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
@@ -35,21 +35,17 @@ export const oneEffectPerReceipt: Oracle = {
 };
 
 /**
- * A dispatch names a durable receipt: a pairing that asks for a dispatched operation finds it, and
- * Lomi received the arguments the client sent (nothing rebased, renumbered or swapped on the way).
+ * A dispatch names a durable receipt: a pairing that asks for a dispatched operation it was never
+ * told of (its admission's reply was lost) finds it. One it was told of is receipts-readable's, and
+ * what Lomi received against what the agent sent is effects-requested's.
  */
 export const reservedBeforeDispatch: Oracle = {
   id: "receipt-before-dispatch",
-  rules: ["DUR-06", "REV-01", "IDEM-03"],
-  title: "no dispatch without a receipt reserved before it, carrying the client's arguments",
+  rules: ["DUR-06"],
+  title: "no dispatch without a receipt reserved before it",
   needsLedger: true,
   check(facts) {
     const found: Violation[] = [];
-    const admitted = new Map<string, Record<string, unknown>>();
-    for (const c of facts.calls) {
-      const id = admissionOf(c)?.receipt.operationId;
-      if (id !== undefined && facts.owners.get(id)?.index === c.index) admitted.set(id, c.args);
-    }
     const mayBeGone = forgettable(facts);
     // Reads that found no receipt, by reader and operationId (a lookup per dispatch, not a scan).
     const notFound = new Map<string, IndexedCall[]>();
@@ -60,17 +56,9 @@ export const reservedBeforeDispatch: Oracle = {
     }
     for (const e of operationDispatches(facts)) {
       const agent = facts.history.pairings.get(e.pairingId);
-      const lost = notFound.get(`${agent}\u0000${e.operationId}`)?.find((c) => !mayBeGone(e.operationId, c.index));
+      const toldAt = agent === undefined ? undefined : facts.told.get(toldKey(agent, e.operationId));
+      const lost = notFound.get(`${agent}\u0000${e.operationId}`)?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
       if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index] });
-      const args = admitted.get(e.operationId);
-      const received = (e.detail.args ?? {}) as Record<string, unknown>;
-      if (!args) continue;
-      for (const [field, value] of Object.entries(args)) {
-        if (["retryEpoch", "requestKey", "workspaceId", "projectId"].includes(field) || !(field in received)) continue;
-        if (canonical(received[field]) !== canonical(value)) {
-          found.push({ message: `${e.operationId} (${e.tool}): the client sent ${field} ${canonical(value)}, Lomi received ${canonical(received[field])}`, records: [facts.owners.get(e.operationId)!.index] });
-        }
-      }
     }
     return found;
   },

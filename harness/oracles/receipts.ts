@@ -1,4 +1,4 @@
-import { admissionOf, forgettable, receiptIn, type IndexedCall } from "./facts.js";
+import { admissionOf, forgettable, receiptIn, toldKey, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
 
 /**
@@ -27,13 +27,15 @@ function askedFor(c: IndexedCall, byKey: Map<string, { operationId: string; proj
 const lookupKey = (agent: string, a: Record<string, unknown>) => [agent, a.retryEpoch, a.requestKey, a.tool].map(String).join("\u0000");
 
 /**
- * Every operationId an agent was given stays readable by that agent's pairing — by id and by key, from
- * later connections and after restarts — and reads the operation asked for.
+ * Every operationId an agent was told of — in an admission, a read, a lookup or an event — stays
+ * readable by that agent's pairing, by id and by key, from later connections and after restarts,
+ * until a deliberate reconciliation may remove it; and a read answers the operation asked for.
+ * Each run ends by reading every one of them (the sweep), so a receipt that quietly went is seen.
  */
 export const receiptsReadable: Oracle = {
   id: "receipts-readable",
-  rules: ["IDEM-05", "DUR-02", "OP-03", "EPOCH-04"],
-  title: "every operationId ever returned stays readable by its pairing",
+  rules: ["IDEM-05", "DUR-02", "OP-03", "EPOCH-04", "CAP-03"],
+  title: "every operationId an agent was told stays readable by its pairing",
   needsLedger: false,
   check(facts) {
     const found: Violation[] = [];
@@ -43,13 +45,13 @@ export const receiptsReadable: Oracle = {
       const admission = admissionOf(c);
       if (admission) byKey.set(lookupKey(c.agent, { ...c.args, tool: c.tool }), { operationId: admission.receipt.operationId, projectId: c.args.projectId });
       const id = askedFor(c, byKey);
-      const owner = id === undefined ? undefined : facts.owners.get(id);
-      if (!id || !owner || owner.agent !== c.agent || owner.index >= c.index || c.reply.status !== "answered") continue;
+      const toldAt = id === undefined ? undefined : facts.told.get(toldKey(c.agent, id));
+      if (!id || toldAt === undefined || toldAt >= c.index || c.reply.status !== "answered") continue;
       const env = c.envelope;
       if (env?.status === "error" && !NOT_ABOUT_THE_RECEIPT.has(env.code) && !(env.code === "NOT_FOUND" && mayBeGone(id, c.index))) {
-        found.push({ message: `${c.agent} was given ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [owner.index, c.index] });
+        found.push({ message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [toldAt, c.index] });
       } else if (env?.status === "ok" && receiptIn(c)?.operationId !== id) {
-        found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [owner.index, c.index] });
+        found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [toldAt, c.index] });
       }
     }
     return found;

@@ -1,17 +1,9 @@
-import { SETTLED_STATES, TRANSITIONS, type OperationState } from "../../protocol/states.js";
+import { canReach, isSettled, type OperationState } from "../../protocol/states.js";
 import type { Sighting } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
 
-/** States reachable from each state through legal transitions, itself included. */
-const REACHABLE: ReadonlyMap<OperationState, ReadonlySet<OperationState>> = new Map(
-  (Object.keys(TRANSITIONS) as OperationState[]).map((from) => {
-    const seen = new Set<OperationState>([from]);
-    const todo = [from];
-    while (todo.length > 0) for (const next of TRANSITIONS[todo.pop()!]) if (!seen.has(next)) todo.push(next), seen.add(next);
-    return [from, seen];
-  }),
-);
-const isSettled = (s: OperationState) => (SETTLED_STATES as readonly string[]).includes(s);
+/** Whether reads may show `to` after `from`: the same state, or one legal transitions lead to (protocol/states.ts). */
+const mayFollow = (from: OperationState, to: OperationState) => from === to || canReach(from, to);
 
 /**
  * Receipts read one after another show a path through the legal transitions (reads may skip states:
@@ -36,7 +28,7 @@ export const transitions: Oracle = {
           break;
         }
         for (const [earlier, first] of seen) {
-          if (!together(first, s) && !REACHABLE.get(earlier)!.has(s.state)) {
+          if (!together(first, s) && !mayFollow(earlier, s.state)) {
             found.push({ message: `${operationId} read ${earlier}, then ${s.state}: no legal transitions lead from ${earlier} to ${s.state}`, records: [first.index, s.index] });
           }
         }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ledgerEntrySchema, type LedgerEntry } from "../../protocol/control-api.js";
+import type { OracleFailure } from "./attachments.js";
 import { bounded, boundedText } from "./bounded-json.js";
 
 /** The file name of the attachment a failed scenario carries (cucumber messages, HTML report). */
@@ -40,6 +41,8 @@ export interface FailureExplanation {
   brokerLog: string;
   /** Set when part of the explanation could not be built: what was lost, and why (the verdict stands). */
   lost?: string;
+  /** The oracles the scenario's history broke, each violation with the history records that show it. */
+  oracles?: OracleFailure[];
 }
 
 const MAX_LEDGER = 30;

@@ -22,6 +22,7 @@ const PREFIXES = /^(ConformanceViolation|AssertionError(?: \[ERR_ASSERTION\])?|H
 export function normalised(text: string): string {
   return text
     .replace(PREFIXES, "")
+    .replace(/[[{].*$/s, "…") // a reply or ledger quoted whole: its shape is not the cause
     .replace(/"[^"]*"/g, '"…"')
     .replace(/\blomi_[a-z_]+\b/g, "lomi_…") // one defect shows on every tool it touches
     .replace(/\b[a-z]+[-_][A-Za-z0-9]{6,}\b/g, "<id>") // op-jb7rub4gnxwp, epoch-…, term-…

@@ -31,6 +31,12 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
     f.reply !== undefined ? `<dt>Reply</dt><dd>${pre(f.reply)}</dd>` : "",
     f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n"))}</dd>` : "",
     f.brokerLog ? `<dt>Broker log (end)</dt><dd>${pre(f.brokerLog.slice(-2000))}</dd>` : "",
+    ...(f.oracles ?? []).map(
+      (o) =>
+        `<dt>Oracle <code>${escape(o.id)}</code> (${escape(o.rules.join(", "))}): ${escape(o.title)}</dt><dd>${o.violations
+          .map((v) => `<p>${escape(v.message)}</p>${v.records.length > 0 ? pre(v.records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n")) : ""}`)
+          .join("")}</dd>`,
+    ),
     `</dl>`,
   ].join("");
 }

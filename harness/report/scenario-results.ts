@@ -66,6 +66,9 @@ interface Running {
 /** The attachment prefix under which a scenario reports the broker's serverInfo (once per worker). */
 export const BROKER_IDENTITY = "broker-identity: ";
 
+/** Where a failure found by the oracles alone stopped the scenario. */
+export const AFTER_THE_STEPS = "After the last step: the oracles judged the scenario's whole history";
+
 /** A failure message is kept whole up to this: beyond, it is the broker's reply quoted at length. */
 const MAX_REASON = 20_000;
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
@@ -215,6 +218,8 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
                 ? "skipped without a not-applicable reason"
                 : `step ${s.worst.toLowerCase()}`;
       const step = verdict === "pass" ? undefined : stepOf(s);
+      // The After hook failed on the oracles alone: say so, not "a hook".
+      const stepText = step?.at === undefined && s.oracles.length > 0 ? AFTER_THE_STEPS : step?.text;
       const cited = pickle.tags.flatMap((t) => RULE_TAG.exec(t.name)?.[1] ?? []);
       const checks = stepRules(comments.get(pickle.uri) ?? [], lines.get(pickle.astNodeIds[0] ?? "") ?? 0, pickle.steps.map((p) => lines.get(p.astNodeIds[0] ?? "") ?? 0), cited);
       const misnamed = checks.problems[0] && { at: `${pickle.uri}:${checks.problems[0].line}`, problem: checks.problems[0].problem };
@@ -241,7 +246,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(blamed ? blamed : {}),
         ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
         ...(broken ? { configProblem: broken } : {}),
-        ...(verdict === "fail" ? { failure: explainFailure(step?.text, reason!, s.context) } : {}),
+        ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, reason!, s.context), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
         ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
       };

@@ -106,6 +106,10 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
   if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.args), "```");
   if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
   if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n")), "```");
+  for (const o of f.oracles ?? []) {
+    out.push(`Oracle \`${o.id}\` (${o.rules.join(", ")}): ${o.title}`);
+    for (const v of o.violations) out.push(`- ${cell(v.message)}`, ...(v.records.length > 0 ? ["```", clip(v.records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n")), "```"] : []));
+  }
   return [...out, "</details>", ""];
 }
 

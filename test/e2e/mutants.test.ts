@@ -20,11 +20,14 @@ const FAMILIES = ["ENV", "SCH", "AUTH", "OP", "REV", "IDEM", "EPOCH", "INPUT", "
 const atUrl = new UrlAdapter(new URL("http://127.0.0.1/mcp"), 1, 1).capabilities;
 const asCommand = (m: Mutant) => m.needs !== undefined && !atUrl.has(m.needs);
 
-/** Runs the suite on the scenarios of the rules the mutant breaks, within its family. */
+/** The scenarios that show a mutant's defect: its own choice, or those of the rules it breaks. */
+const tagsOf = (m: Mutant) => m.shownBy ?? m.breaks.map((id) => `@${id}`).join(" or ");
+
+/** Runs the suite on the scenarios that show the mutant's defect. */
 async function judge(m: Mutant) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `lomi-mutant-${m.name}-`));
   const reports = path.join(dir, "reports");
-  const tags = m.breaks.map((id) => `@${id}`).join(" or ");
+  const tags = tagsOf(m);
   const common = ["--tags", tags, ...TIMEOUT_ARGS, "--reports", reports];
   let run: CliRun;
   if (asCommand(m)) {
@@ -64,6 +67,55 @@ describe("every mutant is judged not conformant, with the family it breaks named
       for (const id of m.breaks) {
         assert.equal(report.rules.find((r) => r.id === id)?.verdict, "fail", `${id} should fail`);
         assert.match(markdown, new RegExp(`\\| ${id} \\| [A-Z]+ \\| ❌ fail`), `conformance.md names ${id} as failed`);
+      }
+    });
+  }
+});
+
+type Judged = { verdict: string; rules: Array<{ id: string; verdict: string; scenarios: Array<{ name: string; verdict: string; failure?: { oracles?: Array<{ id: string }> } }> }> };
+
+type InProcessRun = { code: number | null; output: string; report: Judged };
+const inProcessRuns = new Map<string, Promise<InProcessRun>>();
+
+/** The mutant in this process, the scenarios that show it, with the oracles on or off; each run once, shared by the tests below. */
+function inProcess(m: Mutant, oracles: "on" | "off"): Promise<InProcessRun> {
+  const key = `${m.name} ${oracles}`;
+  const run = inProcessRuns.get(key) ?? (async () => {
+    const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-mutant-${m.name}-${oracles}-`)), "reports");
+    const done = await conformance(["--mutant", m.name, "--oracles", oracles, "--tags", tagsOf(m), ...TIMEOUT_ARGS, "--reports", reports]);
+    return { ...done, report: JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Judged };
+  })();
+  inProcessRuns.set(key, run);
+  return run;
+}
+
+const failedScenarios = (r: Judged) => new Set(r.rules.flatMap((x) => x.scenarios).filter((x) => x.verdict === "fail").map((x) => x.name));
+
+describe("every mutant is judged not conformant in-process too", { concurrency: 2 }, () => {
+  for (const m of MUTANTS) {
+    it(`${m.name} (--mutant, oracles on)`, async () => {
+      const { code, output, report } = await inProcess(m, "on");
+      assert.equal(code, 1, `the run must fail (exit 1):\n${output.slice(-3000)}`);
+      assert.equal(report.verdict, "not-conformant");
+      assert.ok(report.rules.some((r) => r.verdict === "fail" && familyOf(r.id) === m.family), `no ${m.family} rule failed`);
+    });
+  }
+});
+
+describe("a mutant made for an oracle is caught by that oracle where the steps alone pass", { concurrency: 2 }, () => {
+  for (const m of MUTANTS.filter((x) => x.oracle !== undefined)) {
+    it(`${m.name}: ${m.oracle}${m.stepsBlind ? ", the steps alone blind to it" : ""}`, async () => {
+      const [on, off] = await Promise.all([inProcess(m, "on"), inProcess(m, "off")]);
+      if (m.stepsBlind) assert.equal(off.code, 0, `with the oracles off the steps alone must pass it:\n${off.output.slice(-2000)}`);
+      const byOracle = on.report.rules
+        .flatMap((r) => r.scenarios)
+        .filter((x) => x.verdict === "fail" && (x.failure?.oracles ?? []).some((o) => o.id === m.oracle))
+        .map((x) => x.name);
+      const onlyThere = byOracle.filter((name) => !failedScenarios(off.report).has(name));
+      assert.ok(onlyThere.length > 0, `${m.oracle} must fail a scenario the steps pass; it failed ${byOracle.join(", ") || "none"}\n${on.output.slice(-2000)}`);
+      // The oracle it was made for is the one that sees it there, no other.
+      for (const x of on.report.rules.flatMap((r) => r.scenarios).filter((s) => s.verdict === "fail" && onlyThere.includes(s.name))) {
+        assert.deepEqual([...new Set((x.failure?.oracles ?? []).map((o) => o.id))], [m.oracle], x.name);
       }
     });
   }

@@ -55,6 +55,16 @@ describe("every variant is judged conformant over stdio, on the scenarios its di
   }
 });
 
+describe("every variant is judged conformant in-process too, with the oracles judging every scenario's history", { concurrency: 2 }, () => {
+  for (const v of VARIANTS) {
+    it(`${v.name} (--variant)`, async () => {
+      const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-variant-${v.name}-in-process-`)), "reports");
+      const run = await conformance(["--variant", v.name, "--tags", v.touches, "--reports", reports, ...TIMEOUT]);
+      assertConformant(v, run, reports, /^CONFORMANT over in-process:/);
+    });
+  }
+});
+
 test(`all variants combined (${COMBINED.difference}) are judged conformant on the whole suite at a URL`, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-variant-combined-"));
   const reports = path.join(dir, "reports");

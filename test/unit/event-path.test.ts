@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { OperationState } from "../../protocol/states.js";
-import { eventPathProblems, type PathEvent } from "../../steps/event-path.js";
+import { eventPathProblems as judged, type PathDemand, type PathEvent } from "../../steps/event-path.js";
+
+/** Every problem, legality and the demand alike. */
+const eventPathProblems = (events: readonly PathEvent[], demand: PathDemand) => {
+  const { illegal, unmet } = judged(events, demand);
+  return [...illegal, ...unmet];
+};
 
 /** Events for a path of states, each naming the one before it. */
 const path = (...states: OperationState[]): PathEvent[] =>

@@ -65,7 +65,7 @@ describe("legal histories the checker must not flag", () => {
     const done = { operationId: "op-2", requestKey: "run-2", state: "succeeded", effectState: "complete" };
     clean(
       history(
-        [admit(r("running", "partial")), admit(done, runArgs("run-2")), crash(), get(r("outcome_unknown", "unknown")), get(done), dispatch(op), dispatch("op-2"), ledger("effect", "op-2"), settle("op-2", "succeeded", "complete")],
+        [admit(r("running", "partial")), admit(done, runArgs("run-2")), crash(), get(r("outcome_unknown", "unknown")), get(done), dispatch(op), dispatch("op-2", runArgs("run-2")), ledger("effect", "op-2"), settle("op-2", "succeeded", "complete")],
         true,
       ),
     );
@@ -89,7 +89,7 @@ describe("legal histories the checker must not flag", () => {
   test("without a ledger, the ledger invariants are not applicable, never passed", () => {
     const verdicts = checkHistory(history([admit(r("running"))]));
     const na = verdicts.filter((v) => v.verdict === "not-applicable").map((v) => v.id);
-    assert.deepEqual(na.sort(), ["effect-state-agrees", "input-delivered-once", "one-dispatch-per-receipt", "receipt-before-dispatch"]);
+    assert.deepEqual(na.sort(), ["effect-state-agrees", "effects-requested", "input-delivered-once", "one-dispatch-per-receipt", "receipt-before-dispatch", "refusals-dispatch-nothing"]);
   });
 });
 
@@ -138,15 +138,21 @@ describe("histories that break an invariant are flagged by it", () => {
   test("an unknown field accepted", () => only(history([admit(r("running"), { ...runArgs(), colour: "blue" } as ReturnType<typeof runArgs>)]), "rejected-input"));
 
   test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), ledger("replay", op)], true), "one-dispatch-per-receipt"));
-  test("one receipt key dispatched as two operations", () => only(history([dispatch("op-1", runArgs(), "k"), dispatch("op-2", runArgs(), "k")], true), "one-dispatch-per-receipt"));
-  test("a dispatch whose receipt its pairing cannot find", () => only(history([dispatch("op-7"), getRefused("op-7", "NOT_FOUND")], true), "receipt-before-dispatch"));
-  test("Lomi received other arguments than the client sent", () => only(history([admit(r("running")), dispatch(op, runArgs("run-1", "rm -rf /"))], true), "receipt-before-dispatch"));
+  test("one receipt key dispatched as two operations", () =>
+    only(history([admit(r("running")), admit({ operationId: "op-2", requestKey: "run-2", state: "running", effectState: "none" }), dispatch("op-1", runArgs(), "k"), dispatch("op-2", runArgs("run-2"), "k")], true), "one-dispatch-per-receipt"));
+  test("a dispatch whose receipt its pairing cannot find (the admission's reply was lost)", () =>
+    only(history([call("lomi_terminal_run", runArgs(), { status: "lost", reason: "no reply" }), dispatch("op-7"), getRefused("op-7", "NOT_FOUND")], true), "receipt-before-dispatch"));
+  test("Lomi received other arguments than the client sent", () => only(history([admit(r("running")), dispatch(op, runArgs("run-1", "rm -rf /"))], true), "effects-requested"));
+  test("work no agent asked for: a dispatch under a request key nobody sent", () => only(history([admit(r("running")), dispatch(op), dispatch("op-9", runArgs("run-1.resumed"))], true), "effects-requested"));
+  test("one request dispatched as two operations, under two receipt keys", () => only(history([admit(r("running")), dispatch(op), crash(), dispatch("op-2", runArgs())], true), "effects-requested"));
+  test("a request the broker refused was dispatched anyway", () =>
+    only(history([call("lomi_terminal_run", runArgs(), errorReply("REVISION_CONFLICT")), dispatch("op-5")], true), "refusals-dispatch-nothing"));
   test("succeeded where Lomi settled nothing", () => only(history([admit(r("running")), dispatch(op), get(r("succeeded", "complete"))], true), "effect-state-agrees"));
   test("effectState other than Lomi's settlement", () => only(history([admit(r("running")), dispatch(op), settle(op, "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees"));
   test("queued → cancelled although Lomi received the dispatch", () =>
     only(history([admit(r("queued")), dispatch(op), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true), "effect-state-agrees"));
   test("an input sequence Lomi received twice", () => {
-    const inputDispatch = (n: number) => ledger("dispatch", `input-${n}`, { tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1" } } });
-    only(history([inputDispatch(1), inputDispatch(2)], true), "input-delivered-once");
+    const inputDispatch = (n: number) => ledger("dispatch", `input-${n}`, { tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1", text: "ls\n" } } });
+    only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once");
   });
 });

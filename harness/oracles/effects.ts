@@ -1,0 +1,106 @@
+import type { LedgerEntry } from "../../protocol/control-api.js";
+import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
+import { canonical, type Facts, type IndexedCall } from "./facts.js";
+import type { Oracle, Violation } from "./oracle.js";
+
+// Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
+// each effect answers: no native work without a request, none twice, none for a refusal.
+
+const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
+/** Fields Lomi's copy of the arguments may carry differently (docs/native-bridge.md: the anchor project is explicit there). */
+const IDENTITY = new Set(["retryEpoch", "requestKey", "workspaceId", "projectId"]);
+
+const argsOf = (e: LedgerEntry) => (e.detail.args ?? {}) as Record<string, unknown>;
+
+/** The request identity a dispatch answers, as the agent wrote it: the retry identity, or the lease and sequence of ordered input. */
+const identityOf = (tool: string, args: Record<string, unknown>) =>
+  isInput(tool) ? `${tool}\u0000${String(args.leaseId)}\u0000${String(args.inputSequence)}` : `${tool}\u0000${String(args.retryEpoch)}\u0000${String(args.requestKey)}`;
+
+/** The first field the call sent otherwise than Lomi received it (other than the identity), or undefined: sent as received. */
+function changedField(call: IndexedCall, received: Record<string, unknown>): string | undefined {
+  const field = Object.keys(call.args).find((f) => !IDENTITY.has(f) && f in received && canonical(received[f]) !== canonical(call.args[f]));
+  return field && `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${canonical(received[field])}`;
+}
+
+/** Each native dispatch with the agents' calls that asked for it (by identity and arguments), and those of its identity that sent other arguments. */
+function traced(facts: Facts): Array<{ entry: LedgerEntry; agent: string | undefined; calls: IndexedCall[]; changed: string[] }> {
+  const byIdentity = new Map<string, IndexedCall[]>();
+  for (const c of facts.calls) {
+    const key = `${c.agent}\u0000${identityOf(c.tool, c.args)}`;
+    byIdentity.set(key, [...(byIdentity.get(key) ?? []), c]);
+  }
+  return (facts.history.ledger ?? [])
+    .filter((e) => e.kind === "dispatch")
+    .map((entry) => {
+      const agent = facts.history.pairings.get(entry.pairingId);
+      const received = argsOf(entry);
+      const same = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
+      return { entry, agent, calls: same.filter((c) => changedField(c, received) === undefined), changed: same.flatMap((c) => changedField(c, received) ?? []) };
+    });
+}
+
+const describe = (e: LedgerEntry) => `${e.tool} ${e.operationId} (ledger entry ${e.sequence})`;
+/** The history record of a ledger entry, for the violation to show. */
+const at = (facts: Facts, e: LedgerEntry) => (facts.ledgerAt.has(e.sequence) ? [facts.ledgerAt.get(e.sequence)!] : []);
+
+/**
+ * Every native effect traces to a request an agent sent: Lomi's dispatch carries the retry identity
+ * (or the lease and input sequence) and the arguments of a call of the pairing's agent, nothing
+ * rebased, renumbered or swapped on the way; and one request is dispatched as one operation, across
+ * restarts. A broker that does work on its own (a "resume" after a restart, a request it made up)
+ * is seen here whatever its steps' counts say.
+ */
+export const effectsRequested: Oracle = {
+  id: "effects-requested",
+  rules: ["DUR-01", "DUR-06", "IDEM-01", "IDEM-03", "REV-01"],
+  title: "every native effect traces to one request an agent sent, as sent, and none is done twice",
+  needsLedger: true,
+  check(facts) {
+    const found: Violation[] = [];
+    const operations = new Map<string, Set<string>>();
+    for (const { entry, agent, calls, changed } of traced(facts)) {
+      if (calls.length === 0 && changed.length > 0) {
+        found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]}`, records: at(facts, entry) });
+        continue;
+      }
+      if (calls.length === 0) {
+        const sent = isInput(entry.tool) ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}` : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
+        found.push({ message: `Lomi did work no agent asked for: ${describe(entry)} under ${sent}, which no call of ${agent ?? `pairing ${entry.pairingId}`} sent with those arguments`, records: at(facts, entry) });
+        continue;
+      }
+      if (isInput(entry.tool)) continue; // ordered input twice is the input oracles' business
+      const key = `${agent}\u0000${identityOf(entry.tool, argsOf(entry))}`;
+      const ids = operations.get(key) ?? new Set();
+      ids.add(entry.operationId);
+      operations.set(key, ids);
+      if (ids.size === 2) found.push({ message: `one request was dispatched as two operations (${[...ids].join(", ")}): ${entry.tool} requestKey ${String(argsOf(entry).requestKey)}`, records: [calls[0]!.index, ...at(facts, entry)] });
+    }
+    return found;
+  },
+};
+
+/** Refusals of a request the client may retry as it is: the broker could not look, so it may have been let through before. */
+const NOT_A_REFUSAL = new Set(["NATIVE_UNAVAILABLE"]);
+
+/**
+ * Nothing is dispatched for a request the broker refused: a dispatch whose every request was
+ * answered with an error envelope (none admitted, none whose reply was lost) is work done behind a
+ * refusal. After a dispatch the outcome belongs in the operation's receipt, never in an error reply.
+ */
+export const refusalsDispatchNothing: Oracle = {
+  id: "refusals-dispatch-nothing",
+  rules: ["REV-01", "SCH-01", "SCH-04", "AUTH-03", "CAP-01", "DUR-05", "OP-03"],
+  title: "a request the broker refused was not dispatched",
+  needsLedger: true,
+  check(facts) {
+    const found: Violation[] = [];
+    for (const { entry, calls } of traced(facts)) {
+      if (calls.length === 0) continue; // work no agent asked for: effects-requested says so
+      const refused = calls.every((c) => c.envelope?.status === "error" && !NOT_A_REFUSAL.has(c.envelope.code));
+      if (!refused) continue;
+      const codes = [...new Set(calls.map((c) => (c.envelope?.status === "error" ? c.envelope.code : "?")))].join(", ");
+      found.push({ message: `Lomi received ${describe(entry)}, yet every call that sent that request was refused (${codes}): a refusal must leave nothing done`, records: [...calls.map((c) => c.index), ...at(facts, entry)] });
+    }
+    return found;
+  },
+};

@@ -1,0 +1,33 @@
+import { buildToolResult, errorOf } from "../protocol/envelope.js";
+import { LomiError } from "../protocol/errors.js";
+import { SETTLED_STATES } from "../protocol/states.js";
+import type { BrokerCore } from "../reference-broker/broker.js";
+import type { Mutant } from "./mutant.js";
+import { okDataOf, sessionRewritingReplies } from "./rewriting-session.js";
+
+/** How many reads each broker instance has answered with each operation settled. */
+const settledReads = new WeakMap<BrokerCore, Map<string, number>>();
+/** Reads after which a settled receipt is gone: a read-through cache taken for the store. */
+const KEPT_FOR_READS = 4;
+
+export const capSettledReceiptsEvicted: Mutant = {
+  name: "cap-settled-receipts-evicted",
+  family: "CAP",
+  breaks: ["CAP-03"],
+  defect: `a settled receipt is evicted once it has been read settled ${KEPT_FOR_READS} times: the next read answers NOT_FOUND, without any deliberate reconciliation`,
+  oracle: "receipts-readable",
+  stepsBlind: true,
+  // Scenarios that read a settled operation 4 times: the end-of-scenario read is the fifth.
+  shownBy: "@ENV-11 or @INPUT-17",
+  parts: {
+    session: sessionRewritingReplies((reply, name, _args, { core }) => {
+      if (!["lomi_operation_get", "lomi_operation_lookup"].includes(name)) return reply;
+      const op = okDataOf(reply)?.operation as { operationId: string; state: string } | undefined;
+      if (!op || !(SETTLED_STATES as readonly string[]).includes(op.state)) return reply;
+      const reads = settledReads.get(core) ?? (settledReads.set(core, new Map()), settledReads.get(core)!);
+      const n = (reads.get(op.operationId) ?? 0) + 1;
+      reads.set(op.operationId, n);
+      return n > KEPT_FOR_READS ? buildToolResult(errorOf(new LomiError("NOT_FOUND", `No operation ${op.operationId}.`, { field: "operationId" }))) : reply;
+    }),
+  },
+};

@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
+import { withStoreFile, type UnfinishedRow } from "./doctored-store.js";
+import type { Mutant } from "./mutant.js";
+
+const hex64 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export const durResumedAfterRestart: Mutant = {
+  name: "dur-resumed-after-restart",
+  family: "DUR",
+  breaks: ["DUR-01"],
+  defect: "on restart, every operation still queued (never sent to Lomi) is sent as a new operation under a request key of the broker's own making: its receipt reads outcome_unknown, yet Lomi does work no agent asked for",
+  needs: "crash",
+  oracle: "effects-requested",
+  stepsBlind: true,
+  parts: {
+    openStore: async (file, now, native, options) => {
+      const unfinished = withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} AND state = 'queued' ORDER BY rowid`).all() as UnfinishedRow[]) ?? [];
+      const opened = openSqliteStore(file, now, options);
+      for (const r of unfinished) {
+        const args = JSON.parse(r.args) as Record<string, unknown>;
+        // Never dispatched, so it "cannot be a replay": sent under its own operationId with a permit and a request key of its own.
+        const requestKey = `${String(args.requestKey)}.resumed`;
+        await native
+          .dispatch(
+            { pairingId: r.pairing_id, tool: r.tool, workspaceId: r.workspace_id, projectId: r.project_id, args: { ...args, requestKey } },
+            { operationId: r.operation_id, receiptKey: hex64(`${r.receipt_key}.resumed`), fingerprint: r.fingerprint },
+          )
+          .catch(() => undefined);
+      }
+      return opened;
+    },
+  },
+};
