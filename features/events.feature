@@ -18,6 +18,21 @@ Feature: The events feed
     And the agent cancels "second"
     Then the events of workspace "ws-alpha" show "second" reaching cancelled straight from queued
 
+  @EVT-04
+  Scenario: Each workspace's feed shows the operations of that workspace
+    Given the agent is connected to workspace "ws-beta"
+    When the agent creates a terminal "Alpha" in workspace "ws-alpha" as "alpha"
+    And the agent sends lomi_terminal_create as "beta" with:
+      """
+      { "workspaceId": "ws-beta", "projectId": "proj-api", "cwdRelative": "", "title": "Beta",
+        "expectedRevision": "{{revision:ws-beta}}", "retryEpoch": "{{epoch:ws-beta}}", "requestKey": "create-beta" }
+      """
+    Then the reply is ok
+    When the agent reads the events of workspace "ws-alpha"
+    Then the page shows "alpha" reaching succeeded
+    When the agent reads the events of workspace "ws-beta"
+    Then the page shows "beta" reaching succeeded
+
   @EVT-02
   Scenario: The cursor continues after an empty page
     When the agent reads the events of workspace "ws-alpha"

@@ -8,6 +8,7 @@ import { durResumedAfterRestart } from "./dur-resumed-after-restart.js";
 import { durUnknownReportedSucceeded } from "./dur-unknown-reported-succeeded.js";
 import { envErrorsWithoutIsError } from "./env-errors-without-iserror.js";
 import { epochStaleAuthorityRenewed } from "./epoch-stale-authority-renewed.js";
+import { evtFeedSpansWorkspaces } from "./evt-feed-spans-workspaces.js";
 import { evtRunningEventsDropped } from "./evt-running-events-dropped.js";
 import { idemConflictAsDuplicate } from "./idem-conflict-as-duplicate.js";
 import { idemFreshOperationPerRetry } from "./idem-fresh-operation-per-retry.js";
@@ -40,4 +41,5 @@ export const MUTANTS: readonly Mutant[] = [
   capExpiredEpochsPurged,
   capSettledReceiptsEvicted,
   evtRunningEventsDropped,
+  evtFeedSpansWorkspaces,
 ];

@@ -84,3 +84,32 @@ export const eventsInOrder: Oracle = {
     return found;
   },
 };
+
+/**
+ * A workspace's feed shows the operations of that workspace and no other: an event naming another
+ * workspace, or an operation a receipt placed in another workspace, is out of place. (Another
+ * pairing's operations are pairing-isolation's.)
+ */
+export const eventsScoped: Oracle = {
+  id: "events-scoped",
+  rules: ["EVT-04"],
+  title: "a workspace's feed shows that workspace's operations only",
+  needsLedger: false,
+  check({ calls }) {
+    const found: Violation[] = [];
+    const workspaceOf = new Map<string, { workspaceId: string; index: number }>();
+    for (const c of calls) {
+      const receipt = c.envelope?.status === "ok" ? (c.envelope.data.operation as { operationId?: unknown; workspaceId?: unknown } | undefined) : undefined;
+      if (typeof receipt?.operationId === "string" && typeof receipt.workspaceId === "string" && !workspaceOf.has(receipt.operationId)) workspaceOf.set(receipt.operationId, { workspaceId: receipt.workspaceId, index: c.index });
+    }
+    for (const c of calls) {
+      const feed = String(c.args.workspaceId);
+      for (const e of eventsIn(c)) {
+        const placed = workspaceOf.get(e.operationId);
+        if (e.workspaceId !== undefined && e.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId} in ${e.workspaceId}`, records: [c.index] });
+        else if (placed && placed.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of ${placed.workspaceId}`, records: [placed.index, c.index] });
+      }
+    }
+    return found;
+  },
+};

@@ -3,7 +3,7 @@ import { outcomeUnknownAfterCrash } from "./crashes.js";
 import { envelopes, rejectedInput } from "./envelope.js";
 import { epochAuthority } from "./epochs.js";
 import { effectsRequested, refusalsDispatchNothing } from "./effects.js";
-import { eventsInOrder } from "./events.js";
+import { eventsInOrder, eventsScoped } from "./events.js";
 import { factsOf } from "./facts.js";
 import { idempotency } from "./idempotency.js";
 import { inputOnce } from "./input.js";
@@ -25,6 +25,7 @@ export const ORACLES: readonly Oracle[] = [
   outcomeUnknownAfterCrash,
   epochAuthority,
   eventsInOrder,
+  eventsScoped,
   inputOnce,
   oneEffectPerReceipt,
   reservedBeforeDispatch,

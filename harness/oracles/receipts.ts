@@ -1,4 +1,4 @@
-import { admissionOf, forgettable, receiptIn, toldKey, type IndexedCall } from "./facts.js";
+import { admissionOf, eventsIn, forgettable, receiptIn, toldKey, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
 
 /**
@@ -58,11 +58,11 @@ export const receiptsReadable: Oracle = {
   },
 };
 
-/** A receipt reaches only the pairing it belongs to; another pairing is answered as if it did not exist. */
+/** A receipt, and the events of its operation, reach only the pairing it belongs to; another pairing is answered as if it did not exist. */
 export const pairingIsolation: Oracle = {
   id: "pairing-isolation",
   rules: ["AUTH-05"],
-  title: "no pairing sees another's receipts",
+  title: "no pairing sees another's receipts or their events",
   needsLedger: false,
   check(facts) {
     const found: Violation[] = [];
@@ -71,6 +71,10 @@ export const pairingIsolation: Oracle = {
       const owner = receipt && facts.owners.get(receipt.operationId);
       if (owner && owner.agent !== c.agent) {
         found.push({ message: `${c.agent} read ${receipt.operationId} through ${c.tool}, an operation of ${owner.agent}`, records: [owner.index, c.index] });
+      }
+      for (const e of eventsIn(c)) {
+        const of = facts.owners.get(e.operationId);
+        if (of && of.agent !== c.agent) found.push({ message: `${c.agent}'s feed shows event ${e.sequence} of ${e.operationId}, an operation of ${of.agent}`, records: [of.index, c.index] });
       }
     }
     return found;

@@ -151,6 +151,13 @@ describe("histories that break an invariant are flagged by it", () => {
   test("effectState other than Lomi's settlement", () => only(history([admit(r("running")), dispatch(op), settle(op, "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees"));
   test("queued → cancelled although Lomi received the dispatch", () =>
     only(history([admit(r("queued")), dispatch(op), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true), "effect-state-agrees"));
+  test("a workspace's feed shows an operation of another workspace", () => {
+    const feed = events([{ sequence: "1", operationId: op, previousState: null, state: "running" }]);
+    const wrong = { ...feed, args: { workspaceId: "ws-beta" } } as typeof feed;
+    only(history([admit(r("running")), wrong]), "events-scoped");
+  });
+  test("a feed shows an operation of another pairing", () =>
+    only(history([admit(r("running")), events([{ sequence: "1", operationId: op, previousState: null, state: "running" }], { agent: "agent-b" })]), "pairing-isolation"));
   test("an input sequence Lomi received twice", () => {
     const inputDispatch = (n: number) => ledger("dispatch", `input-${n}`, { tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1", text: "ls\n" } } });
     only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once");
