@@ -15,7 +15,7 @@ export const DIST = path.join(ROOT, "dist");
 /** Written last by the build: the digest of the sources it compiled (sourceDigest()). */
 export const BUILD_STAMP = path.join(DIST, "built-at");
 /** The folders compiled into dist/ (tests and benchmarks run through tsx). */
-export const SOURCE_DIRS = ["protocol", "reference-broker", "simulator", "harness", "steps", "mutants"];
+export const SOURCE_DIRS = ["protocol", "reference-broker", "simulator", "harness", "steps", "mutants", "variants"];
 /** The build's own recipe: a change to it makes dist/ stale too. */
 const BUILD_SCRIPT = "scripts/build.mjs";
 

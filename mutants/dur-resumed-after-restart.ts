@@ -1,9 +1,7 @@
-import { createHash } from "node:crypto";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import { withStoreFile, type UnfinishedRow } from "./doctored-store.js";
+import { madeUpKey } from "./made-up-permit.js";
 import type { Mutant } from "./mutant.js";
-
-const hex64 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export const durResumedAfterRestart: Mutant = {
   name: "dur-resumed-after-restart",
@@ -24,7 +22,7 @@ export const durResumedAfterRestart: Mutant = {
         await native
           .dispatch(
             { pairingId: r.pairing_id, tool: r.tool, workspaceId: r.workspace_id, projectId: r.project_id, args: { ...args, requestKey } },
-            { operationId: r.operation_id, receiptKey: hex64(`${r.receipt_key}.resumed`), fingerprint: r.fingerprint },
+            { operationId: r.operation_id, receiptKey: madeUpKey(`${r.receipt_key}.resumed`), fingerprint: r.fingerprint },
           )
           .catch(() => undefined);
       }

@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
+import { madeUpKey } from "./made-up-permit.js";
 import type { Mutant } from "./mutant.js";
 import { errorCodeOf, sessionWrappedBy } from "./rewriting-session.js";
-
-const hex64 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export const revStaleRevisionDispatched: Mutant = {
   name: "rev-stale-revision-dispatched",
@@ -17,7 +15,7 @@ export const revStaleRevisionDispatched: Mutant = {
       if (name !== "lomi_terminal_create" || errorCodeOf(reply) !== "REVISION_CONFLICT" || typeof args.workspaceId !== "string") return reply;
       const { pairingId } = await core.native.pairing(clientName(), core.instanceId);
       const projectId = (await core.native.workspace(pairingId, args.workspaceId)).projects[0]?.projectId ?? "";
-      const key = hex64(`${pairingId} ${String(args.retryEpoch)} ${String(args.requestKey)}`);
+      const key = madeUpKey(`${pairingId} ${String(args.retryEpoch)} ${String(args.requestKey)}`);
       await core.native.dispatch({ pairingId, tool: name, workspaceId: args.workspaceId, projectId, args }, { operationId: `op-${key.slice(0, 12)}`, receiptKey: key, fingerprint: key }).catch(() => undefined);
       return reply;
     }),

@@ -7,6 +7,7 @@ import { stopInterception } from "../../simulator/interception.js";
 import type { BrokerAdapter, BrokerWiring } from "../adapters/broker-adapter.js";
 import { makeAdapter } from "../adapters/index.js";
 import { HISTORY_FORMAT, type CallRecord, type FaultKind, type HistoryRecord, type ReplyRecord } from "../explore/history.js";
+import { harnessFault, HarnessError } from "../harness-error.js";
 import type { McpConnection } from "../mcp-connection.js";
 import type { RawToolResult } from "../reply-checks.js";
 import type { RunParameters } from "../run-parameters.js";
@@ -25,6 +26,16 @@ export interface DriverOptions {
   source: string;
   /** The broker under test; by default the one the run parameters name. */
   adapter?: BrokerAdapter;
+}
+
+/** The run's adapter; one the harness cannot even make (a module it cannot load) is the harness's fault, never the broker's. */
+async function adapterFor(run: RunParameters): Promise<BrokerAdapter> {
+  try {
+    return await makeAdapter(run);
+  } catch (error) {
+    if (error instanceof HarnessError) throw error;
+    throw harnessFault(`the harness could not make the broker adapter: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** "agent@2" is a second connection of the client "agent": the same pairing, another connection. */
@@ -71,7 +82,7 @@ export class Driver {
   }
 
   static async start(o: DriverOptions): Promise<Driver> {
-    const adapter = o.adapter ?? (await makeAdapter({ ...o.run, seed: o.seed }));
+    const adapter = o.adapter ?? (await adapterFor({ ...o.run, seed: o.seed }));
     // An in-process simulator of an earlier run (a bench measures both) would answer this run's control calls.
     if (adapter.simulator.kind !== "in-process") stopInterception();
     const sim = await SimulatorFixture.start(o.world, o.seed, adapter.simulator);

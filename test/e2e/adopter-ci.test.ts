@@ -69,18 +69,20 @@ test("a broker's repository installs the packed kit offline and gates on it with
   const report = (): Report => JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as Report;
 
   await t.test("a correct broker, a pull request from the same repository: installed, judged with --parallel 2 and its fault hooks, summarised and commented", async () => {
-    const runs = await runWorkflow(RECIPE, context("same-repo"));
+    // The scenarios that need the most of the kit where it is installed (fault hooks, crashes, a kill at start, two workers), not the whole
+    // suite: the whole suite is judged in-process and over HTTP elsewhere in npm test, and over stdio it would take most of its budget.
+    const runs = await runWorkflow(RECIPE, { ...context("same-repo"), workflowEnv: { LOMI_TAGS: "@needs-faults or @needs-crash or @needs-kill-at-start or @OP-05 or @SCH-06" } });
     for (const label of ["Install", "Build the broker", "Conformance", "Summary", "Comment on the pull request"]) assert.equal(stepOf(runs, label).outcome, "success", `${label}:\n${stepOf(runs, label).output.slice(-4000)}`);
     const r = report();
     assert.equal(r.verdict, "conformant", r.headline);
     assert.match(r.headline, /^CONFORMANT over stdio: /);
     assert.equal(r.scenarios.fail, 0);
-    // Judged as with one worker: every rule passes but those a stdio broker cannot take part in (two connections at once).
-    const notPassed = r.rules.filter((x) => x.verdict !== "pass");
-    assert.ok(notPassed.every((x) => x.verdict === "not-applicable"), JSON.stringify(notPassed));
-    assert.ok(r.rules.filter((x) => x.verdict === "pass").length > 100, "the fault-hook and crash rules are judged too");
+    // Judged as with one worker: every rule reached passes.
+    const reached = r.rules.filter((x) => x.verdict !== "not-selected");
+    assert.deepEqual(reached.filter((x) => x.verdict !== "pass").map((x) => x.id), []);
+    for (const id of ["DUR-01", "DUR-05", "DUR-06", "DUR-08", "SCH-06"]) assert.equal(r.rules.find((x) => x.id === id)?.verdict, "pass", `${id}: the fault-hook, crash and kill-at-start rules are judged too`);
     const md = readFileSync(summary, "utf8");
-    assert.match(md, /^## Lomi conformance: CONFORMANT over stdio/m);
+    assert.match(md, /^## Lomi conformance: partial run \(tags `[^`]+`\): .*CONFORMANT over stdio/m);
     assert.ok(!md.includes(repo) && !md.includes(os.tmpdir()), "the summary names no path of the runner");
     const gh = readFileSync(ghLog, "utf8").trim().split("\n");
     assert.deepEqual(gh, ["pr comment 42 --body-file reports/conformance.md --edit-last token=token-of-the-run", "pr comment 42 --body-file reports/conformance.md token=token-of-the-run"]);
