@@ -18,6 +18,10 @@ Usage:
                                   checker; a violation is shrunk and printed with its replay command
   lomi-conformance check HISTORY.jsonl
                                   the checker alone, on a recorded history (docs/explore.md)
+  lomi-conformance catalogue [--json]
+                                  every tool a broker serves: its input, its reply's data, its
+                                  refusals and a real call (docs/catalogue.md); --json gives each
+                                  tool's input and output JSON Schema as the harness checks them
 
 Broker under test (one of):
   --broker reference     the reference broker in this process (default)
@@ -53,6 +57,8 @@ Options:
                          connections over stdio; crashes and fault hooks at a URL) fails the run
   --timeout-ms N         per broker call, and the budget for waiting on a settlement (default 10000);
                          a step may take this plus 5 s
+  --histories DIR        write each scenario's history (lomi-history/1, docs/explore.md) into DIR,
+                         one file a scenario; \`lomi-conformance check FILE\` judges one again
   --oracles on|off       after each scenario, read what the agents were told and judge the whole
                          history by every oracle (harness/oracles/, docs/writing-scenarios.md); off
                          judges by the steps alone, to see what the oracles add (default on)
@@ -104,6 +110,8 @@ const OPTIONS = {
   mutant: { type: "string" },
   variant: { type: "string" },
   oracles: { type: "string", default: "on" },
+  histories: { type: "string" },
+  json: { type: "boolean", default: false },
   regressions: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -123,7 +131,8 @@ function parse() {
 function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, timeoutMs: number): { parameters: RunParameters; name: string } {
   const chosen = (["broker", "broker-cmd", "broker-url", "broker-image", "mutant", "variant"] as const).filter((k) => values[k] !== undefined);
   if (values.oracles !== "on" && values.oracles !== "off") throw new UsageError(`--oracles must be on or off, not ${values.oracles}`);
-  const oracles = values.oracles === "on";
+  const historiesDir = values.histories === undefined ? undefined : path.resolve(values.histories);
+  const judging = { oracles: values.oracles === "on", ...(historiesDir ? { historiesDir } : {}) };
   if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
   if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
   if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
@@ -136,7 +145,7 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   }
   if (values["broker-cmd"] !== undefined) {
     if (values["broker-cmd"].trim() === "") throw new UsageError("--broker-cmd needs a command");
-    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, seed, timeoutMs, oracles }, name: `command: ${values["broker-cmd"]}` };
+    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, seed, timeoutMs, ...judging }, name: `command: ${values["broker-cmd"]}` };
   }
   if (values["broker-url"] !== undefined) {
     let url: URL;
@@ -147,14 +156,14 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
     }
     if (!["http:", "https:"].includes(url.protocol)) throw new UsageError(`--broker-url must be http(s), not ${url.protocol}`);
     const nativePort = integer("--native-port", values["native-port"] ?? String(DEFAULT_NATIVE_PORT), 1, 65535);
-    return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, seed, timeoutMs, oracles }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
+    return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, seed, timeoutMs, ...judging }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
   }
   if (values["broker-image"] !== undefined) {
-    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, seed, timeoutMs, oracles }, name: `image: ${values["broker-image"]}` };
+    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, seed, timeoutMs, ...judging }, name: `image: ${values["broker-image"]}` };
   }
-  if (values.mutant !== undefined) return { parameters: { adapter: "in-process", mutant: values.mutant, seed, timeoutMs, oracles }, name: `mutant ${values.mutant} (in-process)` };
-  if (values.variant !== undefined) return { parameters: { adapter: "in-process", variant: values.variant, seed, timeoutMs, oracles }, name: `variant ${values.variant} (in-process)` };
-  return { parameters: { adapter: "in-process", seed, timeoutMs, oracles }, name: "reference broker (in-process)" };
+  if (values.mutant !== undefined) return { parameters: { adapter: "in-process", mutant: values.mutant, seed, timeoutMs, ...judging }, name: `mutant ${values.mutant} (in-process)` };
+  if (values.variant !== undefined) return { parameters: { adapter: "in-process", variant: values.variant, seed, timeoutMs, ...judging }, name: `variant ${values.variant} (in-process)` };
+  return { parameters: { adapter: "in-process", seed, timeoutMs, ...judging }, name: "reference broker (in-process)" };
 }
 
 /** explore loads only when asked for: it brings fast-check and the mutants. */
@@ -180,7 +189,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check"];
+const COMMANDS = ["steps", "explore", "check", "catalogue"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -251,6 +260,9 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
   }
 }
 
+/** Written to the end before the process exits: a pipe takes 64 KB at a time, and the catalogue is 400 KB. */
+const print = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -274,10 +286,16 @@ async function main(): Promise<number> {
     return checkCommand(positionals[1]!, (t) => process.stdout.write(t));
   }
   if (positionals.join(" ") === "explore") return explore(values);
+  if (positionals.join(" ") === "catalogue") {
+    const { catalogueJsonText, catalogueMarkdown, readExamples } = await import("./catalogue-doc.js");
+    await print(values.json ? catalogueJsonText() : catalogueMarkdown(readExamples()));
+    return 0;
+  }
+  if (values.json) throw new UsageError("--json goes with the catalogue command");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore and check`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check and catalogue`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
-    process.stdout.write(formatVocabulary(await stepVocabulary()));
+    await print(formatVocabulary(await stepVocabulary()));
     return 0;
   }
   return conformance(values);

@@ -5,6 +5,8 @@ const common = {
   timeoutMs: z.number().int().positive().default(10_000),
   /** false: the steps alone judge, no oracle after them (to see what the oracles add); on by default. */
   oracles: z.boolean().optional(),
+  /** Where each scenario's history (lomi-history/1) is written, one file a scenario: `lomi-conformance check` judges it again. */
+  historiesDir: z.string().optional(),
 };
 
 /** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */

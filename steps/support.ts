@@ -5,6 +5,9 @@ import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf } from "../harness/report/failure-context.js";
 import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, oracleFailuresOf, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
 import { failuresOf } from "../harness/oracles/index.js";
+import { formatHistory } from "../harness/explore/history.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
 import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
@@ -106,7 +109,14 @@ for (const capability of CAPABILITIES) {
 /** The sweep reads everything the agents were told: 4,096 receipts over stdio take most of a minute. */
 const END_OF_SCENARIO_TIMEOUT_MS = 600_000;
 
-After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, { result }) {
+/** One file a scenario, named after its feature and its name, so a failed one is easy to find and judge again. */
+function writeHistory(dir: string, pickle: { uri: string; name: string }, records: Parameters<typeof formatHistory>[0]): void {
+  mkdirSync(dir, { recursive: true });
+  const slug = `${path.basename(pickle.uri, ".feature")}--${pickle.name}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 120);
+  writeFileSync(path.join(dir, `${slug}.jsonl`), formatHistory(records));
+}
+
+After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, { result, pickle }) {
   try {
     if (!this.driver) return; // the set-up failed: nothing ran
     const status = result?.status;
@@ -114,6 +124,7 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
     // The last calls of the scenario itself, before the end-of-scenario reads add theirs.
     const exchanges = this.driver.lastExchanges(5);
     const failed = ran && this.run.oracles !== false ? failuresOf(await this.judgeHistory()) : [];
+    if (ran && this.run.historiesDir) writeHistory(this.run.historiesDir, pickle, await this.driver.finish());
     if (failed.length > 0) this.attach(JSON.stringify(oracleFailuresOf(failed, this.driver.records)), { mediaType: ORACLE_MEDIA_TYPE, fileName: ORACLE_FILE });
     if (status === Status.FAILED || failed.length > 0) {
       // The request, the reply, and what Lomi really did: a failure that explains itself.

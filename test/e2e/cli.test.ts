@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -79,7 +79,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
-  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore and check/);
+  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check and catalogue/);
 });
 
 test("lomi-conformance --broker-url with nothing listening stops with exit 2 and says what to start", async () => {
@@ -110,4 +110,30 @@ test("lomi-conformance refuses a malformed tag expression with cucumber's messag
   assert.equal(none.status, 2);
   assert.match(none.stderr, /--tags "@NOPE-99" selects no scenario/);
   assert.doesNotMatch(none.stdout, /scenarios? \(/, "nothing ran");
+});
+
+test("lomi-conformance catalogue prints the tool catalogue, and --json its JSON Schemas", async () => {
+  const { CATALOGUE } = await import("../../protocol/catalogue.js");
+  const md = run("lomi-conformance", "catalogue");
+  assert.equal(md.status, 0, md.stderr);
+  for (const c of CATALOGUE) assert.ok(md.stdout.includes(`### ${c.name}`), c.name);
+  const json = run("lomi-conformance", "catalogue", "--json");
+  assert.equal(json.status, 0, json.stderr);
+  const tools = (JSON.parse(json.stdout) as { tools: { name: string; outputSchema: unknown }[] }).tools;
+  assert.deepEqual(tools.map((t) => t.name), CATALOGUE.map((c) => c.name));
+  assert.ok(tools.every((t) => typeof t.outputSchema === "object"));
+  const stray = run("lomi-conformance", "--json");
+  assert.equal(stray.status, 2);
+  assert.match(stray.stderr, /--json goes with the catalogue command/);
+});
+
+test("--histories writes each scenario's history, which check judges again on its own", () => {
+  const r = run("lomi-conformance", "--tags", "@OP-05", "--histories", "histories", ...TIMEOUT_ARGS);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const dir = path.join(r.cwd, "histories");
+  const files = readdirSync(dir);
+  assert.ok(files.length > 0 && files.every((f) => f.endsWith(".jsonl")), files.join(", "));
+  const checked = run("lomi-conformance", "check", path.join(dir, files[0]!));
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  assert.match(readFileSync(path.join(dir, files[0]!), "utf8"), /"type":"call"/);
 });

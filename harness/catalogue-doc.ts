@@ -1,0 +1,199 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { CATALOGUE, contractOf, publishedTool, type CatalogueContract } from "../protocol/catalogue.js";
+import { CONTROL_API_VERSION, errorEnvelopeSchema } from "../protocol/envelope.js";
+import { ERROR_CODES } from "../protocol/errors.js";
+import { kitPath } from "../protocol/kit-root.js";
+import * as bridge from "../protocol/native-bridge.js";
+import { ADMISSION_STATES, EFFECT_STATES, OPERATION_STATES, SETTLED_STATES, TRANSITIONS } from "../protocol/states.js";
+import { outputSchemaOf } from "../protocol/tool-contract.js";
+
+export const CATALOGUE_MD = kitPath("docs/catalogue.md");
+export const CATALOGUE_JSON = kitPath("docs/catalogue.json");
+export const BRIDGE_JSON = kitPath("docs/native-bridge.json");
+/** A real call and reply per tool, taken from a run of the suite (npm run catalogue): each is checked against its contract by a test. */
+export const CATALOGUE_EXAMPLES = kitPath("docs/catalogue-examples.json");
+
+export const catalogueExamples = z.record(z.string(), z.strictObject({ args: z.record(z.string(), z.unknown()), reply: z.unknown() }));
+export type CatalogueExamples = z.infer<typeof catalogueExamples>;
+
+type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; required?: string[]; description?: string; [k: string]: unknown };
+
+const KIND_MEANING: Record<CatalogueContract["kind"], string> = {
+  observation: "an observation: answers at once and changes nothing",
+  control: "a control tool: answers at once; it has an effect but no receipt",
+  operation: "an operation: takes retryEpoch and requestKey, answers with a receipt at admission (data.operation) and goes on in Lomi; read it with lomi_operation_get until it settles",
+  input: "ordered input: deduplicated by leaseId and inputSequence, answers at once with the dispatch it made or acknowledged",
+};
+
+/** Refusals every tool of a kind may answer, besides the narrower ones its validators hold (docs/decisions.md). */
+const KIND_ERRORS: Record<CatalogueContract["kind"], string[]> = {
+  observation: ["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "NOT_FOUND", "NATIVE_UNAVAILABLE"],
+  control: ["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "NOT_FOUND", "NATIVE_UNAVAILABLE"],
+  operation: [
+    "INVALID_ARGUMENT",
+    "PAIRING_REQUIRED",
+    "PAIRING_DENIED",
+    "WORKSPACE_NOT_APPROVED",
+    "PROJECT_REQUIRED",
+    "NOT_FOUND",
+    "RETRY_EPOCH_INVALID",
+    "RETRY_EPOCH_EXPIRED",
+    "IDEMPOTENCY_CONFLICT",
+    "RESOURCE_EXHAUSTED",
+    "STORE_UNAVAILABLE",
+    "NATIVE_UNAVAILABLE",
+  ],
+  input: ["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "LEASE_REQUIRED", "LEASE_EXPIRED", "STALE_RUNTIME", "INPUT_SEQUENCE_CONFLICT", "INPUT_SEQUENCE_GAP", "NATIVE_UNAVAILABLE"],
+};
+
+const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+};
+
+/** The machine-readable catalogue: every tool's input and output JSON Schema exactly as the harness checks them, the states and the codes. */
+export function catalogueJson(): unknown {
+  return {
+    format: "lomi-catalogue/1",
+    controlApiVersion: CONTROL_API_VERSION,
+    generatedFrom: "protocol/ (npm run catalogue); docs/catalogue.md says the same for people",
+    errorCodes: ERROR_CODES,
+    errorEnvelope: jsonSchemaOf(errorEnvelopeSchema, "output"),
+    states: { operation: OPERATION_STATES, settled: SETTLED_STATES, admission: ADMISSION_STATES, effect: EFFECT_STATES, transitions: TRANSITIONS },
+    tools: CATALOGUE.map((c) => ({
+      ...publishedTool(c),
+      kind: c.kind,
+      // What structuredContent must validate against: the ok envelope with this data, or the error envelope.
+      outputSchema: jsonSchemaOf(outputSchemaOf(c), "output"),
+      ...(c.kind === "operation" ? { resultSchema: jsonSchemaOf(c.result, "output") } : {}),
+    })),
+  };
+}
+
+/** The native bridge's requests and replies as JSON Schemas, by path: exactly what the simulated Lomi parses and answers. */
+export function bridgeJson(): unknown {
+  const pair = (request: z.ZodType, reply: z.ZodType) => ({ request: jsonSchemaOf(request, "input"), reply: jsonSchemaOf(reply, "output") });
+  return {
+    format: "lomi-native-bridge/1",
+    generatedFrom: "protocol/native-bridge.ts (npm run catalogue); docs/native-bridge.md says it in prose",
+    method: "POST, a JSON body each way",
+    errorReply: jsonSchemaOf(bridge.nativeErrorSchema, "output"),
+    paths: {
+      [bridge.NATIVE_PATHS.clock]: pair(bridge.clockRequest, bridge.clockReply),
+      [bridge.NATIVE_PATHS.pairing]: pair(bridge.pairingRequest, bridge.pairingReply),
+      [bridge.NATIVE_PATHS.observe]: pair(bridge.observeRequest, bridge.observeReply),
+      [bridge.NATIVE_PATHS.check]: pair(bridge.checkRequest, bridge.checkReply),
+      [bridge.NATIVE_PATHS.dispatch]: pair(bridge.dispatchRequest, bridge.nativeProgress),
+      [bridge.NATIVE_PATHS.status]: pair(bridge.operationRef, bridge.nativeProgress),
+      [bridge.NATIVE_PATHS.cancel]: pair(bridge.operationRef, bridge.nativeProgress),
+      [bridge.NATIVE_PATHS.approval]: pair(bridge.approvalRequest, bridge.approvalReply),
+      [bridge.NATIVE_PATHS.lease]: pair(bridge.leaseRequest, bridge.leaseReply),
+      [bridge.NATIVE_PATHS.input]: pair(bridge.inputRequest, bridge.inputReply),
+    },
+  };
+}
+
+/** A JSON Schema's type in a few words: "string (1-128, [A-Za-z0-9._:-])", "one of a | b", "object". */
+function typeOf(s: JsonSchema): string {
+  if (Array.isArray(s.enum)) return `one of ${(s.enum as unknown[]).map((v) => JSON.stringify(v)).join(" | ")}`;
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  for (const key of ["anyOf", "oneOf"] as const) if (Array.isArray(s[key])) return (s[key] as JsonSchema[]).map(typeOf).join(" or ");
+  const limits = [
+    s.minLength !== undefined || s.maxLength !== undefined ? `${s.minLength ?? 0}-${s.maxLength ?? "∞"} characters` : "",
+    s.minimum !== undefined || s.maximum !== undefined ? `${s.minimum ?? "-∞"} to ${s.maximum ?? "∞"}` : "",
+    s.minItems !== undefined || s.maxItems !== undefined ? `${s.minItems ?? 0}-${s.maxItems ?? "∞"} items` : "",
+    // A format says it in a word; its generated pattern would fill the cell.
+    typeof s.pattern === "string" && typeof s.format !== "string" ? `pattern \`${s.pattern}\`` : "",
+    typeof s.format === "string" ? s.format : "",
+  ].filter(Boolean);
+  const base = s.type === "array" && s.items ? `array of ${typeOf(s.items as JsonSchema)}` : String(s.type ?? "any");
+  return limits.length > 0 ? `${base} (${limits.join(", ")})` : base;
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function fieldsTable(schema: JsonSchema): string[] {
+  const props = Object.entries(schema.properties ?? {});
+  if (props.length === 0) return ["No fields."];
+  const required = new Set(schema.required ?? []);
+  return ["| field | type | required | meaning |", "|---|---|---|---|", ...props.map(([name, p]) => `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(p.description ?? "")} |`)];
+}
+
+const json = (value: unknown) => ["```json", JSON.stringify(value, null, 2), "```"];
+
+/** docs/catalogue.md: every tool for a person writing a broker, generated from the same contracts as the JSON. */
+export function catalogueMarkdown(examples: CatalogueExamples): string {
+  const out = [
+    "# The tool catalogue",
+    "",
+    "<!-- Generated by `npm run catalogue` from protocol/ and docs/catalogue-examples.json; edit those, not this file. -->",
+    "",
+    "Every tool a Lomi broker serves, as the kit checks it. `docs/catalogue.json` holds the same as JSON",
+    "Schemas (input, output, data, result), exactly what the harness validates: a reply's `structuredContent`",
+    `is \`{"controlApiVersion": "${CONTROL_API_VERSION}", "status": "ok", "data": …}\` with the data below, or the error envelope`,
+    '`{"controlApiVersion", "status": "error", "code", "message", "details"?}`. Output schemas are strict: a key the',
+    "schema does not name fails ENV-04. `lomi-conformance catalogue` prints this; `--json` prints the JSON.",
+    "",
+    "Each example is a real call and reply from a run of the suite against the reference broker; identifiers differ",
+    "from run to run and broker to broker.",
+    "",
+    "## Operation states",
+    "",
+    `States: ${OPERATION_STATES.map((s) => `\`${s}\``).join(", ")}; settled (final): ${SETTLED_STATES.map((s) => `\`${s}\``).join(", ")}; an operation is admitted in ${ADMISSION_STATES.map((s) => `\`${s}\``).join(", ")}. effectState is ${EFFECT_STATES.map((s) => `\`${s}\``).join(", ")}.`,
+    "",
+    "| from | may move to |",
+    "|---|---|",
+    ...Object.entries(TRANSITIONS).map(([from, to]) => `| \`${from}\` | ${to.length === 0 ? "nothing (settled)" : to.map((s) => `\`${s}\``).join(", ")} |`),
+    "",
+    "## Tools",
+    "",
+    ...CATALOGUE.map((c) => `- [\`${c.name}\`](#${c.name}) (${c.kind}): ${c.title}`),
+    "",
+  ];
+  for (const c of CATALOGUE) {
+    const published = publishedTool(c);
+    const example = examples[c.name];
+    out.push(`### ${c.name}`, "", `**${c.title}** — ${KIND_MEANING[c.kind]}.`, "", published.description, "");
+    out.push(`Annotations: ${Object.entries(c.hints).map(([k, v]) => `\`${k}: ${String(v)}\``).join(", ")}.`, "");
+    out.push("Input:", "", ...fieldsTable(jsonSchemaOf(c.input, "input")), "");
+    out.push("`data` of an ok reply:", "", ...fieldsTable(jsonSchemaOf(c.data, "output")), "");
+    if (c.kind === "operation") out.push("`data.operation.result` once the operation confirmed (or partly confirmed) its effect:", "", ...fieldsTable(jsonSchemaOf(c.result, "output")), "");
+    out.push(`Refusals it may answer besides its validators' narrower ones: ${KIND_ERRORS[c.kind].map((e) => `\`${e}\``).join(", ")}.`, "");
+    if (example) out.push("Example call (arguments):", "", ...json(example.args), "", "Its reply's `structuredContent`:", "", ...json(example.reply), "");
+  }
+  return `${out.join("\n")}\n`;
+}
+
+export function readExamples(): CatalogueExamples {
+  return catalogueExamples.parse(JSON.parse(readFileSync(CATALOGUE_EXAMPLES, "utf8")));
+}
+
+/** Why an example does not fit its tool's contract (its arguments by the input schema, its reply by the output schema), or []. */
+export function exampleProblems(examples: CatalogueExamples): string[] {
+  return Object.entries(examples).flatMap(([tool, e]) => {
+    const c = contractOf(tool);
+    if (!c) return [`${tool}: not a tool of the catalogue`];
+    const input = c.input.safeParse(e.args);
+    const output = outputSchemaOf(c).safeParse(e.reply);
+    return [
+      ...(input.success ? [] : [`${tool}: the example's arguments break its input schema at ${input.error.issues[0]?.path.join(".")}`]),
+      ...(output.success ? [] : [`${tool}: the example's reply breaks its output schema at ${output.error.issues[0]?.path.join(".")}`]),
+    ];
+  });
+}
+
+/** The JSON text: one tool a line, so a change to one contract is a one-line diff. */
+export function catalogueJsonText(): string {
+  const { tools, ...rest } = catalogueJson() as { tools: unknown[] };
+  const head = JSON.stringify(rest, null, 2).replace(/\n}$/, "");
+  return `${head},\n  "tools": [\n${tools.map((t) => `    ${JSON.stringify(t)}`).join(",\n")}\n  ]\n}\n`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(CATALOGUE_JSON, catalogueJsonText());
+  writeFileSync(BRIDGE_JSON, `${JSON.stringify(bridgeJson(), null, 2)}\n`);
+  writeFileSync(CATALOGUE_MD, catalogueMarkdown(readExamples()));
+  process.stdout.write(`wrote ${CATALOGUE_JSON}, ${CATALOGUE_MD} and ${BRIDGE_JSON}\n`);
+}
