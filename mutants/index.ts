@@ -1,5 +1,6 @@
 import { authDenialReadsAsPending } from "./auth-denial-reads-as-pending.js";
 import { authForeignReceiptsShown } from "./auth-foreign-receipts-shown.js";
+import { cancelCancellingSkipped } from "./cancel-cancelling-skipped.js";
 import { cancelSettledReportedCancelled } from "./cancel-settled-reported-cancelled.js";
 import { capExpiredEpochsPurged } from "./cap-expired-epochs-purged.js";
 import { capSettledReceiptsEvicted } from "./cap-settled-receipts-evicted.js";
@@ -35,6 +36,7 @@ export const MUTANTS: readonly Mutant[] = [
   epochStaleAuthorityRenewed,
   inputSequenceRenumbered,
   cancelSettledReportedCancelled,
+  cancelCancellingSkipped,
   durReplayAfterRestart,
   durResumedAfterRestart,
   durUnknownReportedSucceeded,
