@@ -8,6 +8,7 @@ import { scenarioCatalogue } from "../../harness/feature-catalogue.js";
 import { freePort } from "../../harness/free-port.js";
 import { SimulatorFixture } from "../../harness/simulator-fixture.js";
 import { readWorldFile } from "../../simulator/world-file.js";
+import { COMBINED } from "../../variants/index.js";
 import { conformance, withHttpBroker } from "../support/runs.js";
 import { BUDGET_MS, TIMEOUT_ARGS } from "../support/budget.js";
 
@@ -20,12 +21,14 @@ interface Report {
 /** What a broker that keeps running cannot do for the harness. */
 const OUT_OF_REACH = /cannot be crashed and restarted by the harness|has no fault hooks|keeps one store for every scenario|cannot start a second instance of itself/;
 
-test("--broker-url against lomi-broker --transport http: conformant over its profile, crash, fault-hook and own-store rules named as not judged; a second run against the same broker too", async () => {
+// The broker at the URL is the reference broker with every legal variant combined (variants/): one
+// whole-suite run at a URL judges the URL adapter's profile and shows no legal choice fails there.
+test(`--broker-url against a correct broker over HTTP (${COMBINED.difference}): conformant on the whole suite over its profile, crash, fault-hook and own-store rules named as not judged; a second run against the same broker too`, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-url-"));
   const nativePort = await freePort();
   // A running broker can be neither crashed nor armed with fault hooks by the harness.
   const tagged = scenarioCatalogue().filter((s) => s.tags.includes("@needs-crash") || s.tags.includes("@needs-faults")).map((s) => s.name);
-  await withHttpBroker(["bin/lomi-broker.js"], nativePort, dir, async (url) => {
+  await withHttpBroker(["variants/lomi-variant.js", COMBINED.name], nativePort, dir, async (url) => {
     const reports = path.join(dir, "full");
     const full = await conformance(["--broker-url", url, "--native-port", String(nativePort), ...TIMEOUT_ARGS, "--reports", reports]);
     const report = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Report;

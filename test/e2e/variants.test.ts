@@ -3,11 +3,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it, test } from "node:test";
-import { freePort } from "../../harness/free-port.js";
 import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
-import { COMBINED, VARIANTS } from "../../variants/index.js";
+import { VARIANTS } from "../../variants/index.js";
 import type { Variant } from "../../variants/variant.js";
-import { conformance, withHttpBroker, type CliRun } from "../support/runs.js";
+import { conformance, type CliRun } from "../support/runs.js";
 
 type Report = {
   verdict: string;
@@ -65,10 +64,4 @@ describe("every variant is judged conformant in-process too, with the oracles ju
   }
 });
 
-test(`all variants combined (${COMBINED.difference}) are judged conformant on the whole suite at a URL`, async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-variant-combined-"));
-  const reports = path.join(dir, "reports");
-  const nativePort = await freePort();
-  const run = await withHttpBroker(["variants/lomi-variant.js", COMBINED.name], nativePort, dir, (url) => conformance(["--broker-url", url, "--native-port", String(nativePort), "--reports", reports, ...TIMEOUT]));
-  assertConformant(COMBINED, run, reports, /^CONFORMANT over HTTP at a URL:/);
-});
+// All variants combined run the whole suite at a URL in test/e2e/url-broker.test.ts.
