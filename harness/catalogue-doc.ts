@@ -8,6 +8,7 @@ import { kitPath } from "../protocol/kit-root.js";
 import * as bridge from "../protocol/native-bridge.js";
 import { ADMISSION_STATES, EFFECT_STATES, OPERATION_STATES, SETTLED_STATES, TRANSITIONS } from "../protocol/states.js";
 import { outputSchemaOf } from "../protocol/tool-contract.js";
+import { describeIssues } from "./schema-issues.js";
 
 export const CATALOGUE_MD = kitPath("docs/catalogue.md");
 export const CATALOGUE_JSON = kitPath("docs/catalogue.json");
@@ -178,8 +179,8 @@ export function exampleProblems(examples: CatalogueExamples): string[] {
     const input = c.input.safeParse(e.args);
     const output = outputSchemaOf(c).safeParse(e.reply);
     return [
-      ...(input.success ? [] : [`${tool}: the example's arguments break its input schema at ${input.error.issues[0]?.path.join(".")}`]),
-      ...(output.success ? [] : [`${tool}: the example's reply breaks its output schema at ${output.error.issues[0]?.path.join(".")}`]),
+      ...(input.success ? [] : [`${tool}: the example's arguments break its input schema ${describeIssues(input.error)}`]),
+      ...(output.success ? [] : [`${tool}: the example's reply breaks its output schema ${describeIssues(output.error)}`]),
     ];
   });
 }

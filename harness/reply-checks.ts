@@ -6,6 +6,7 @@ import { outputSchemaOf, type DataOf } from "../protocol/tool-contract.js";
 import { HarnessError, violation } from "./harness-error.js";
 import { boundedJson } from "./report/bounded-json.js";
 import { checkImageBlocks } from "./image-blocks.js";
+import { describeIssues } from "./schema-issues.js";
 
 export interface RawToolResult {
   content?: unknown;
@@ -79,6 +80,5 @@ export function contractData<N extends ToolName>(tool: N, data: unknown): DataOf
 }
 
 function breaksContract(tool: string, what: "reply" | "data", error: z.ZodError, value: unknown) {
-  const issue = error.issues[0];
-  return violation(`${tool}'s ${what} breaks its output schema at ${issue?.path.join(".") || "(root)"}: ${issue?.message}. ${what === "reply" ? "Reply" : "Data"}: ${describe(value)}`, ["ENV-04"]);
+  return violation(`${tool}'s ${what} breaks its output schema ${describeIssues(error)}. ${what === "reply" ? "Reply" : "Data"}: ${describe(value)}`, ["ENV-04"]);
 }

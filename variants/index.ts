@@ -58,7 +58,7 @@ export const VARIANTS: readonly Variant[] = [
  * touches only: with it, two whole-suite runs at a URL were conformant but for one "fetch failed"
  * from the MCP client's HTTP transport in the same ENV-04 scenario, not reproduced in isolation.
  */
-const ON_THE_WHOLE_SUITE = VARIANTS.filter((v) => v.name !== "settles-in-the-background");
+export const ON_THE_WHOLE_SUITE = VARIANTS.filter((v) => v.name !== "settles-in-the-background");
 
 /** The choices of several variants at once: run on the whole suite. */
 export const COMBINED: Variant = {

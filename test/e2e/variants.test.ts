@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it, test } from "node:test";
 import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
-import { VARIANTS } from "../../variants/index.js";
+import { ON_THE_WHOLE_SUITE, VARIANTS } from "../../variants/index.js";
 import type { Variant } from "../../variants/variant.js";
 import { conformance, type CliRun } from "../support/runs.js";
 
@@ -43,8 +43,16 @@ test("every variant differs from the reference broker in a choice, says why that
   }
 });
 
-describe("every variant is judged conformant over stdio, on the scenarios its difference touches", { concurrency: 2 }, () => {
-  for (const v of VARIANTS) {
+// Over stdio: each variant whose scenarios need fault hooks or crashes, which a URL cannot give, and
+// each left out of the combined variant; the others are judged at a URL by the combined variant's
+// whole-suite run (test/e2e/url-broker.test.ts) and in-process below.
+const overStdio = VARIANTS.filter((v) => v.faults || !ON_THE_WHOLE_SUITE.includes(v));
+
+describe("every variant is judged conformant over stdio or at a URL, on the scenarios its difference touches", { concurrency: 2 }, () => {
+  it("each variant is judged through an adapter users run: over stdio here, or at a URL within the combined variant", () => {
+    assert.deepEqual(VARIANTS.filter((v) => !overStdio.includes(v) && !ON_THE_WHOLE_SUITE.includes(v)), []);
+  });
+  for (const v of overStdio) {
     it(`${v.name}: ${v.difference}`, async () => {
       const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-variant-${v.name}-`)), "reports");
       const faults = v.faults ? ["--broker-faults"] : [];
