@@ -4,7 +4,7 @@ import { configError, violation } from "../harness/harness-error.js";
 import type { Reply } from "../harness/mcp-connection.js";
 import { ORDERED_INPUT_NAMES } from "../protocol/tools/input.js";
 import { observedRuntime } from "./placeholders.js";
-import type { LomiWorld, NamedLease } from "./world.js";
+import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/report/bounded-json.js";
 
 // Leases, ordered input, terminal output and Android runtimes.
@@ -19,22 +19,19 @@ async function terminalOf(world: LomiWorld, alias: string): Promise<{ workspaceI
   return { workspaceId: String(world.request(alias).args.workspaceId), terminalSessionId };
 }
 
-function lease(world: LomiWorld, alias: string): NamedLease {
-  const named = world.leases.get(alias);
-  if (!named) throw configError(`no lease named "${alias}" in this scenario`);
-  return named;
-}
-
 async function acquire(world: LomiWorld, agent: string, alias: string, workspaceId: string, runtime: Record<string, unknown>): Promise<void> {
   const reply = await world.call(agent, "lomi_lease_acquire", { workspaceId, runtime });
-  if (reply.envelope.status !== "ok") return;
+  if (reply.envelope.status !== "ok") {
+    world.refusedLeases.set(alias, reply.envelope);
+    return;
+  }
   const { leaseId } = world.dataOf("lomi_lease_acquire", reply);
   world.leases.set(alias, { agent, workspaceId, leaseId, runtime, dispatches: new Map() });
 }
 
 /** Sends ordered input under a named lease, to the runtime it was acquired for, and notes a new dispatch. */
 async function sendInput(world: LomiWorld, agent: string, alias: string, sequence: number, tool: string, payload: Record<string, unknown>): Promise<Reply> {
-  const named = lease(world, alias);
+  const named = world.lease(alias);
   const { kind: _kind, ...runtime } = named.runtime;
   const reply = await world.call(agent, tool, { workspaceId: named.workspaceId, ...runtime, leaseId: named.leaseId, inputSequence: String(sequence), ...payload });
   if (reply.envelope.status !== "ok") return reply;
@@ -109,7 +106,7 @@ Then("the reply acknowledges a new dispatch", function (this: LomiWorld) {
 
 Then("the reply acknowledges the prior dispatch of input {int} under lease {string}", function (this: LomiWorld, sequence: number, alias: string) {
   const data = this.dataOf(ORDERED_INPUT_NAMES);
-  const prior = lease(this, alias).dispatches.get(String(sequence));
+  const prior = this.lease(alias).dispatches.get(String(sequence));
   if (!prior) throw configError(`input ${sequence} under lease "${alias}" was never reported dispatched`);
   assert.deepEqual({ acknowledged: data.acknowledged, dispatchId: data.dispatchId }, { acknowledged: "prior-dispatch", dispatchId: prior }, "a duplicate must acknowledge the earlier dispatch");
 });

@@ -47,11 +47,8 @@ async function valueOf(world: LomiWorld, agentName: string, name: string, arg: s
       if (typeof session !== "string") throw configError(`operation "${arg}" has no terminalSessionId in its result`);
       return session;
     }
-    case "lease": {
-      const lease = world.leases.get(arg ?? "");
-      if (!lease) throw configError(`no lease named "${arg}" in this scenario`);
-      return lease.leaseId;
-    }
+    case "lease":
+      return world.lease(arg ?? "").leaseId;
     case "generation":
       return observedRuntime(world, arg ?? "");
     case "currentSession": {

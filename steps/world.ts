@@ -48,6 +48,8 @@ export interface NamedRequest {
   args: Record<string, unknown>;
   /** The operationId from the reply, unless the reply was lost. */
   operationId: string | undefined;
+  /** The broker's refusal, when it answered an error envelope: a later step needing the operation says so. */
+  refusal?: ErrorEnvelope;
 }
 
 /** An input lease the scenario acquired under a name, with the runtime it was acquired for and the dispatches made under it. */
@@ -89,7 +91,9 @@ export class LomiWorld extends World<RunParameters> {
   readonly panelMemory = new PanelMemory();
   /** What the agents observed of files, directories and editor documents. */
   readonly fileObservations = new FileObservations(this.tokens);
-  private unverifiedError: ErrorEnvelope | undefined;
+  private unverifiedError: (ErrorEnvelope & { tool: string }) | undefined;
+  /** Leases the broker refused to grant, by the scenario's name: a step that needs one blames the refusal. */
+  readonly refusedLeases = new Map<string, ErrorEnvelope>();
   /** The rules the scenario cites (its tags), for failure messages that quote them. */
   rules: Rule[] = [];
   /** Every state a reply showed per operationId, in the order seen: the events feed must agree. */
@@ -142,7 +146,9 @@ export class LomiWorld extends World<RunParameters> {
   /** Fails a scenario that let an error reply go by without a step checking it. */
   assertErrorsVerified(): void {
     const e = this.unverifiedError;
-    if (e) throw violation(`A reply was the error ${e.code} ("${e.message}") and no step checked it; add "Then the reply is the error ${e.code}".`);
+    // Addressed to both readers: a broker author learns the broker refused what the scenario sent as
+    // valid; a scenario author learns how to say the refusal is the point.
+    if (e) throw violation(`the broker refused a request this scenario expected it to take: ${e.tool} answered ${e.code} ("${e.message}"). (Writing a scenario where that refusal is right? Check it with "Then the reply is the error ${e.code}".)`);
   }
 
   // Agents and calls ------------------------------------------------------------------------------
@@ -181,7 +187,7 @@ export class LomiWorld extends World<RunParameters> {
     const reply = checkedReply(tool, args, await this.driver.call(agentName, tool, args));
     this.observe(reply);
     this.lastReply = reply;
-    this.unverifiedError = reply.envelope.status === "error" ? reply.envelope : undefined;
+    this.unverifiedError = reply.envelope.status === "error" ? { ...reply.envelope, tool } : undefined;
     return reply;
   }
 
@@ -289,9 +295,22 @@ export class LomiWorld extends World<RunParameters> {
   }
 
   operationId(alias: string): string {
-    const id = this.request(alias).operationId;
-    if (!id) throw configError(`the reply to "${alias}" was lost: its operationId is not known to the agent`);
-    return id;
+    const named = this.request(alias);
+    if (named.refusal) {
+      const { code, message } = named.refusal;
+      throw violation(`the broker refused "${alias}" (${named.tool}) with ${code} ("${message}"), so it has no operation; the scenario needs it admitted. Arguments: ${boundedJson(named.args)}`);
+    }
+    if (!named.operationId) throw configError(`the reply to "${alias}" was lost: its operationId is not known to the agent`);
+    return named.operationId;
+  }
+
+  /** A lease the scenario acquired by name; one the broker refused to grant is the broker's failure, one never asked for the scenario's. */
+  lease(alias: string): NamedLease {
+    const named = this.leases.get(alias);
+    if (named) return named;
+    const refused = this.refusedLeases.get(alias);
+    if (refused) throw violation(`the broker refused the lease "${alias}" with ${refused.code} ("${refused.message}"); the scenario needs it granted`);
+    throw configError(`no lease named "${alias}" in this scenario`);
   }
 
   /** Sends an operation under a name and remembers its operationId when admitted. */
@@ -300,6 +319,7 @@ export class LomiWorld extends World<RunParameters> {
     const reply = await this.call(agentName, tool, args);
     const named: NamedRequest = { agent: agentName, tool, args, operationId: undefined };
     if (!dies && reply.envelope.status === "ok") named.operationId = this.receiptOf(reply).operationId;
+    if (!dies && reply.envelope.status === "error") named.refusal = reply.envelope;
     this.requests.set(alias, named);
     return reply;
   }
