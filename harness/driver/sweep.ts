@@ -1,8 +1,11 @@
 import { EVENTS_PAGE_MAX } from "../../protocol/tools/operation.js";
 import type { CallRecord } from "../explore/history.js";
 import { looseEnvelope } from "../oracles/facts.js";
+import { inFlight } from "../in-flight.js";
 import { clientNameOf, type Driver } from "./driver.js";
 
+/** Reads of operations in flight at once. */
+const READS_IN_FLIGHT = 8;
 /** How many pages of one workspace's feed the sweep reads at most (4,096 receipts make about 60). */
 const MAX_PAGES = 200;
 
@@ -80,10 +83,11 @@ export async function sweep(driver: Driver, options: { restartToSwitch?: boolean
       continue;
     }
     try {
-      for (const operationId of operationIds) {
-        // A broker that stopped answering would make every read wait --timeout-ms: one lost reply ends the sweep.
-        if (!("reply" in (await driver.call(reader, "lomi_operation_get", { operationId })))) return { agentsNotRead: [...agentsNotRead, agent] };
-      }
+      // Several reads in flight: thousands of receipts behind a slow broker take a round trip a lane.
+      // A broker that stopped answering would make every read wait --timeout-ms: one lost reply ends the sweep.
+      const ids = [...operationIds];
+      const allAnswered = await inFlight(ids.length, READS_IN_FLIGHT, async (i) => "reply" in (await driver.call(reader, "lomi_operation_get", { operationId: ids[i]! })));
+      if (!allAnswered) return { agentsNotRead: [...agentsNotRead, agent] };
       for (const [workspaceId, from] of feeds) {
         let cursor = from;
         for (let page = 0; page < MAX_PAGES; page++) {
