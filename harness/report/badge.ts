@@ -1,3 +1,4 @@
+import { LEVELS } from "./rule-verdicts.js";
 import type { RunSummary } from "./write-reports.js";
 
 const COLOURS = { conformant: "#4c1", "conformant-with-baseline": "#dfb317", "not-conformant": "#e05d44", "not-run": "#9f9f9f" } as const;
@@ -7,10 +8,15 @@ const width = (text: string) => Math.round(text.length * 6.6) + 12;
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+/**
+ * Counted as the headline counts: the rules of the run's level it reached; passing of those. A
+ * conformant run's badge and headline then give the same two numbers ("108/116", "108 of 116").
+ */
 export function badgeMessage(run: RunSummary): string {
   if (run.verdict === "not-run") return "not run";
-  const passing = run.rules.filter((r) => r.verdict === "pass").length;
-  const judged = run.rules.filter((r) => !["not-selected", "uncovered", "not-applicable"].includes(r.verdict)).length;
+  const atLevel = run.rules.filter((r) => LEVELS[run.level].includes(r.level) && r.verdict !== "not-selected");
+  const passing = atLevel.filter((r) => r.verdict === "pass").length;
+  const judged = atLevel.length;
   const over = ` over ${run.profile.name}`;
   if (run.verdict === "conformant") return `conformant${over} ${passing}/${judged}`;
   if (run.verdict === "conformant-with-baseline") return `${passing}/${judged}${over}, ${run.rules.filter((r) => r.verdict === "baselined").length} baselined`;

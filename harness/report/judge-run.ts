@@ -2,7 +2,7 @@ import type { Profile } from "../profiles.js";
 import { citedRules, type Rule } from "../rules.js";
 import { baselineWarnings, type Baseline } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
-import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, type Level } from "./rule-verdicts.js";
+import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
 
@@ -53,7 +53,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
   const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!i.tags || r.verdict !== "not-selected"));
   const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
-  const profile = { name: i.profile.name, notJudged: notJudged(rules, i.level).map((r) => r.id), elsewhere: i.profile.elsewhere };
+  const profile = { name: i.profile.name, notJudged: notJudged(rules, i.level).map((r) => r.id), elsewhere: i.profile.elsewhere, notReached: notReached(rules, i.level).map((r) => r.id) };
   const run: RunSummary = {
     broker: i.broker,
     seed: i.seed,
@@ -65,7 +65,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     profile,
     requireAll: i.requireAll,
     verdict,
-    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length),
+    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level),
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),

@@ -13,6 +13,8 @@ export interface RuleScenario {
   line: number | undefined;
   verdict: ScenarioResult["verdict"] | "baselined";
   reason: string | undefined;
+  /** Not judged because an earlier step of the scenario failed, not because this run's adapter cannot. */
+  stopped?: true;
   failure?: FailureExplanation;
 }
 
@@ -37,7 +39,7 @@ function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): Rule
   if (s.verdict === "fail" && s.blame && !s.blame.includes(ruleId)) {
     const where = `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})`;
     return s.unfinished?.includes(ruleId)
-      ? { ...base, verdict: "not-applicable", reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}` }
+      ? { ...base, verdict: "not-applicable", stopped: true, reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}` }
       : { ...base, verdict: "pass", reason: `its checks of ${ruleId} passed; later, ${where}` };
   }
   const expected = baselinedScenario(baseline, s);
@@ -114,8 +116,14 @@ export function baselineReport(rules: RuleReport[], results: ScenarioResult[], b
 const judgedAt = (reports: RuleReport[], level: Level, requireAll: boolean) =>
   reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected" && (requireAll || r.verdict !== "not-applicable"));
 
+/** Whether a rule not judged was stopped by earlier failures only: another broker, any adapter, would judge it once those pass. */
+const stoppedOnly = (r: RuleReport) => r.scenarios.filter((s) => s.verdict === "not-applicable").every((s) => s.stopped === true);
+
 /** The rules at the level that this run's profile could not judge (not applicable here). */
-export const notJudged = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable");
+export const notJudged = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable" && !stoppedOnly(r));
+
+/** The rules at the level left unjudged because an earlier step of their scenarios failed. */
+export const notReached = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable" && stoppedOnly(r));
 
 /**
  * Conformant (over the run's profile): every rule at the chosen level that this run judged passed,

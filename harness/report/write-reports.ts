@@ -6,7 +6,7 @@ import { junitXml } from "./junit.js";
 import { htmlReport } from "./html-report.js";
 import type { BaselineEntryReport } from "./baseline.js";
 import type { FailureGroup } from "./failure-groups.js";
-import type { Level, RuleReport } from "./rule-verdicts.js";
+import { LEVELS, type Level, type RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 
 /** not-run: the broker failed its preflight (or the harness failed) before any scenario ran (exit 2). */
@@ -20,8 +20,11 @@ export interface RunSummary {
   baseline: string | undefined;
   startedAt: string;
   durationMs: number;
-  /** The adapter's profile: what this run could not judge, and where it can be judged. */
-  profile: { name: string; notJudged: string[]; elsewhere: string };
+  /**
+   * The adapter's profile: what this run could not judge, and where it can be judged; and apart
+   * from it, the rules no scenario reached because an earlier step failed (any adapter would judge them).
+   */
+  profile: { name: string; notJudged: string[]; elsewhere: string; notReached?: string[] };
   /** --require-all: a rule not judged here fails the run. */
   requireAll: boolean;
   /**
@@ -61,11 +64,15 @@ export const listedRules = (run: RunSummary) => (run.tags ? run.rules.filter((r)
 
 export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md", "conformance.svg", "conformance.html"];
 
-/** "CONFORMANT over stdio: 111 of 117 rules judged; not judged here: AUTH-05, …; run over HTTP …" */
-export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number): string {
+/** The rules a run's level judges, in words: "MUST", "MUST and SHOULD", "MUST, SHOULD and MAY". */
+export const levelWords = (level: Level) => LEVELS[level].join(", ").replace(/, (?=[A-Z]+$)/, " and ");
+
+/** "CONFORMANT over stdio: 111 of 117 MUST rules judged; not judged here: AUTH-05, …; run over HTTP …" */
+export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level): string {
   const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT", "not-run": "NOT RUN" }[verdict];
   const notJudged = profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
-  return `${word} over ${profile.name}: ${judged} of ${total} rules judged${notJudged}`;
+  const notReached = (profile.notReached ?? []).length > 0 ? `; not judged because an earlier step of their scenarios failed: ${profile.notReached!.join(", ")}` : "";
+  return `${word} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${notJudged}${notReached}`;
 }
 
 export function summarize(results: ScenarioResult[], baselined: number) {

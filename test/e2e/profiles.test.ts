@@ -10,7 +10,7 @@ test("over stdio a correct broker is conformant over the stdio profile with the 
   const args = ["--broker-cmd", "node bin/lomi-broker.js", "--broker-faults", "--tags", "@AUTH-05 or @AUTH-03", "--timeout-ms", "30000"];
   const plain = await conformance([...args, "--reports", path.join(dir, "plain")]);
   assert.equal(plain.code, 0, plain.output.slice(-3000));
-  assert.match(plain.output, /lomi-conformance: partial run \(tags @AUTH-05 or @AUTH-03\): 3 of \d+ rules reached; on those: CONFORMANT over stdio: 1 of 3 rules judged; not judged here: AUTH-05, EVT-01; run over HTTP \(--broker-url\) or an image \(--broker-image\) to judge them/);
+  assert.match(plain.output, /lomi-conformance: partial run \(tags @AUTH-05 or @AUTH-03\): 3 of \d+ rules reached; on those: CONFORMANT over stdio: 1 of 3 MUST rules judged; not judged here: AUTH-05, EVT-01; run over HTTP \(--broker-url\) or an image \(--broker-image\) to judge them/);
   const report = JSON.parse(readFileSync(path.join(dir, "plain", "conformance.json"), "utf8")) as { verdict: string; profile: { name: string; notJudged: string[] } };
   assert.equal(report.verdict, "conformant");
   assert.deepEqual(report.profile, { name: "stdio", notJudged: ["AUTH-05", "EVT-01"], elsewhere: "run over HTTP (--broker-url) or an image (--broker-image) to judge them" });
