@@ -8,7 +8,7 @@ import { kitPath } from "../protocol/kit-root.js";
 import * as bridge from "../protocol/native-bridge.js";
 import { ADMISSION_STATES, EFFECT_STATES, OPERATION_STATES, SETTLED_STATES, TRANSITIONS } from "../protocol/states.js";
 import { outputSchemaOf } from "../protocol/tool-contract.js";
-import { describeIssues } from "./schema-issues.js";
+import { describeIssues } from "../protocol/schema-issues.js";
 
 export const CATALOGUE_MD = kitPath("docs/catalogue.md");
 export const CATALOGUE_JSON = kitPath("docs/catalogue.json");

@@ -6,7 +6,7 @@ import { outputSchemaOf, type DataOf } from "../protocol/tool-contract.js";
 import { HarnessError, violation } from "./harness-error.js";
 import { boundedJson } from "./report/bounded-json.js";
 import { checkImageBlocks } from "./image-blocks.js";
-import { describeIssues } from "./schema-issues.js";
+import { describeIssues } from "../protocol/schema-issues.js";
 
 export interface RawToolResult {
   content?: unknown;

@@ -13,6 +13,7 @@ import {
   restartRuntimeRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
+import { describeIssues, specificIssues } from "../protocol/schema-issues.js";
 import { editorTypeRequest, otherProgramWriteRequest, protectFileRequest } from "../protocol/files-control.js";
 import { isFileQuery } from "../protocol/files-bridge.js";
 import {
@@ -63,8 +64,9 @@ function post<S extends z.ZodType>(path: string, schema: S, answer: (body: z.inf
       });
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new LomiError("INVALID_ARGUMENT", `Bad request to ${path}: ${issue?.path.join(".") || "body"}: ${issue?.message}`, { field: issue?.path.join(".") });
+        // The field by its path, down through unions (a runtime of either kind, a permit): a broker learns what to fix.
+        const [first] = specificIssues(parsed.error.issues);
+        throw new LomiError("INVALID_ARGUMENT", `Bad request to ${path} ${describeIssues(parsed.error)} (docs/native-bridge.json has every request's schema)`, { field: first?.path ?? "(root)" });
       }
       const result = answer(parsed.data);
       return result instanceof Response ? result : HttpResponse.json((result ?? {}) as JsonBodyType);

@@ -1,5 +1,6 @@
 import { worldSeedSchema, type LedgerEntry, type WorldSeed } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
+import { describeIssues, specificIssues } from "../protocol/schema-issues.js";
 import type { DispatchPermit, InputRequest, NativeProgress, ObserveQuery } from "../protocol/native-bridge.js";
 import type { RuntimeRef } from "../protocol/tools/input.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
@@ -294,8 +295,7 @@ export class Simulator {
     if (!tool) throw new LomiError("UNKNOWN_TOOL", `Lomi has no native tool ${request.tool}.`);
     const parsed = tool.args.safeParse(request.args);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new LomiError("INVALID_ARGUMENT", `Native validation: ${issue?.message ?? "invalid arguments"}`, { field: issue?.path.join(".") });
+      throw new LomiError("INVALID_ARGUMENT", `Native validation of ${request.tool}'s arguments ${describeIssues(parsed.error)}`, { field: specificIssues(parsed.error.issues)[0]?.path ?? "(root)" });
     }
     const pairing = this.world.approvedPairing(request.pairingId);
     const ws = this.world.approvedWorkspace(pairing, request.workspaceId);

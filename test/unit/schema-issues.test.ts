@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { z } from "zod";
 import { contractOf } from "../../protocol/catalogue.js";
 import { outputSchemaOf } from "../../protocol/tool-contract.js";
-import { describeIssues, specificIssues } from "../../harness/schema-issues.js";
+import { describeIssues, specificIssues } from "../../protocol/schema-issues.js";
 
 const replyIssues = (tool: string, reply: unknown) => {
   const parsed = outputSchemaOf(contractOf(tool)!).safeParse(reply);

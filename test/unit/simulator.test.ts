@@ -80,6 +80,14 @@ test("the same handlers serve the bridge and control API over real HTTP on 127.0
     const bad = await fetch(`${server.url}/native/v1/dispatch`, { method: "POST", body: "{" });
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { error: { code: string } }).error.code, "INVALID_ARGUMENT");
+    // A request of the wrong shape names the field (the issue's case: a permit's receiptKey must be 64 characters).
+    const shortKey = await fetch(`${server.url}/native/v1/dispatch`, {
+      method: "POST",
+      body: JSON.stringify({ pairingId, tool: "lomi_terminal_create", workspaceId: "ws-alpha", projectId: "proj-app", args: createArgs, permit: { ...permit("op-10"), receiptKey: "short" } }),
+    });
+    const refused = ((await shortKey.json()) as { error: { message: string; details: { field: string } } }).error;
+    assert.equal(refused.details.field, "permit.receiptKey");
+    assert.match(refused.message, /at permit\.receiptKey: Too small: expected string to have exactly 64 characters/);
   } finally {
     await server.close();
   }
