@@ -142,11 +142,10 @@ Feature: Result envelope and input schemas
     And the error names the field "prototype"
 
   @SCH-06
-  Scenario: Arguments that are not a JSON object are rejected with the envelope
-    When the agent calls lomi_workspace_close with:
+  Scenario: Arguments that are not a JSON object are refused and nothing is dispatched
+    When the agent calls lomi_workspace_close with arguments that are not an object:
       """
       [ "ws-alpha" ]
       """
-    Then the reply is the error INVALID_ARGUMENT
-    And the error names the field "arguments"
+    Then the arguments are refused: the error INVALID_ARGUMENT, or MCP's invalid-params JSON-RPC error
     And Lomi saw no dispatch at all

@@ -79,14 +79,16 @@ export class McpConnection {
   }
 
   /** Calls a tool and answers the raw result, or why none came: for a recorder that judges replies later. */
-  async callUnchecked(tool: string, args: Record<string, unknown>): Promise<{ reply: RawToolResult } | { error: string }> {
+  async callUnchecked(tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
     let raw: RawToolResult;
     try {
       raw = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs })) as RawToolResult;
     } catch (error) {
       const message = `${tool} did not answer with a tool result: ${whyNoResult(error, this.timeoutMs)}${because(this.explain)}`;
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
-      return { error: message };
+      // A JSON-RPC error is an answer (the connection stands): a step where MCP allows one may accept it.
+      const rpc = error instanceof McpError && error.code !== ErrorCode.RequestTimeout && error.code !== ErrorCode.ConnectionClosed ? { rpcError: { code: error.code, message: error.message } } : {};
+      return { error: message, ...rpc };
     }
     this.onExchange?.({ agent: this.clientName, tool, args, reply: raw, error: undefined });
     return { reply: raw };
@@ -97,8 +99,11 @@ export class McpConnection {
   }
 }
 
+/** A tool result, or why none came (with the JSON-RPC error when the broker answered one). */
+export type CallAnswer = { reply: RawToolResult } | { error: string; rpcError?: { code: number; message: string } };
+
 /** A call's answer with its envelope checked (the ENV rules) before anyone reads it; no reply fails the step. */
-export function checkedReply(tool: string, args: Record<string, unknown>, answer: { reply: RawToolResult } | { error: string }): Reply {
+export function checkedReply(tool: string, args: Record<string, unknown>, answer: CallAnswer): Reply {
   if ("error" in answer) throw violation(answer.error);
   return { tool, args, raw: answer.reply, envelope: checkEnvelope(tool, answer.reply) };
 }

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { violation } from "../harness/harness-error.js";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/report/bounded-json.js";
+
+const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 When("{agent} calls {tool}", async function (this: LomiWorld, agent: string, tool: string) {
   await this.call(agent, tool, {});
@@ -11,6 +14,22 @@ When("{agent} calls {tool}", async function (this: LomiWorld, agent: string, too
 
 When("{agent} calls {tool} with:", async function (this: LomiWorld, agent: string, tool: string, json: string) {
   await this.call(agent, tool, await fillPlaceholders(this, agent, json));
+});
+
+/** Arguments MCP's schema refuses (not a JSON object): the broker may answer a JSON-RPC error (SCH-06). */
+When("{agent} calls {tool} with arguments that are not an object:", async function (this: LomiWorld, agent: string, tool: string, json: string) {
+  await this.callAsMcpAllows(agent, tool, await fillPlaceholders(this, agent, json));
+});
+
+/** SCH-06 as decided (docs/decisions.md): the typed envelope, or the invalid-params error MCP's own schema allows. */
+Then("the arguments are refused: the error INVALID_ARGUMENT, or MCP's invalid-params JSON-RPC error", function (this: LomiWorld) {
+  const rpc = this.rpcError;
+  if (!rpc) {
+    this.expectError("INVALID_ARGUMENT");
+    return;
+  }
+  this.rpcError = undefined;
+  if (rpc.code !== INVALID_PARAMS) throw violation(`${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${rpc.message}"); arguments that are not an object are refused with INVALID_ARGUMENT or the invalid-params error (${INVALID_PARAMS})`);
 });
 
 When("{agent} sends {tool} as {string} with:", async function (this: LomiWorld, agent: string, tool: string, alias: string, json: string) {

@@ -92,6 +92,8 @@ export class LomiWorld extends World<RunParameters> {
   /** What the agents observed of files, directories and editor documents. */
   readonly fileObservations = new FileObservations(this.tokens);
   private unverifiedError: (ErrorEnvelope & { tool: string }) | undefined;
+  /** A JSON-RPC error a call answered where MCP allows one (callAsMcpAllows), until a step checks it. */
+  rpcError: { tool: string; code: number; message: string } | undefined;
   /** Leases the broker refused to grant, by the scenario's name: a step that needs one blames the refusal. */
   readonly refusedLeases = new Map<string, ErrorEnvelope>();
   /** The rules the scenario cites (its tags), for failure messages that quote them. */
@@ -145,6 +147,8 @@ export class LomiWorld extends World<RunParameters> {
 
   /** Fails a scenario that let an error reply go by without a step checking it. */
   assertErrorsVerified(): void {
+    const rpc = this.rpcError;
+    if (rpc) throw violation(`${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${rpc.message}") and no step checked it`);
     const e = this.unverifiedError;
     // Addressed to both readers: a broker author learns the broker refused what the scenario sent as
     // valid; a scenario author learns how to say the refusal is the point.
@@ -189,6 +193,28 @@ export class LomiWorld extends World<RunParameters> {
     this.lastReply = reply;
     this.unverifiedError = reply.envelope.status === "error" ? { ...reply.envelope, tool } : undefined;
     return reply;
+  }
+
+  /**
+   * A call whose arguments MCP's own schema refuses (not a JSON object): MCP lets a server answer a
+   * JSON-RPC error instead of a tool result, so one is kept for the next step to judge rather than
+   * failing the call. No answer at all still fails it.
+   */
+  async callAsMcpAllows(agentName: string, tool: string, args: unknown): Promise<void> {
+    this.assertErrorsVerified();
+    this.agent(agentName);
+    // The harness sends what the scenario wrote, an array or a string included: that is the point.
+    const sent = args as Record<string, unknown>;
+    const answer = await this.driver.call(agentName, tool, sent);
+    if ("error" in answer && answer.rpcError) {
+      this.rpcError = { tool, ...answer.rpcError };
+      this.lastReply = undefined;
+      return;
+    }
+    const reply = checkedReply(tool, sent, answer);
+    this.observe(reply);
+    this.lastReply = reply;
+    this.unverifiedError = reply.envelope.status === "error" ? { ...reply.envelope, tool } : undefined;
   }
 
   /**

@@ -8,7 +8,7 @@ import type { BrokerAdapter, BrokerWiring } from "../adapters/broker-adapter.js"
 import { makeAdapter } from "../adapters/index.js";
 import { HISTORY_FORMAT, type CallRecord, type FaultKind, type HistoryRecord, type ReplyRecord } from "../explore/history.js";
 import { harnessFault, HarnessError } from "../harness-error.js";
-import type { McpConnection } from "../mcp-connection.js";
+import type { CallAnswer, McpConnection } from "../mcp-connection.js";
 import type { RawToolResult } from "../reply-checks.js";
 import type { RunParameters } from "../run-parameters.js";
 import { SimulatorFixture } from "../simulator-fixture.js";
@@ -16,7 +16,7 @@ import { mirrorOf } from "../oracles/envelope.js";
 import { RecordingControl } from "./recording-control.js";
 
 /** What came back for a call: the tool result as received, or why none did. */
-export type CallOutcome = { reply: RawToolResult } | { error: string };
+export type CallOutcome = CallAnswer;
 
 export interface DriverOptions {
   run: RunParameters;
@@ -135,7 +135,8 @@ export class Driver {
       reply = { status: "answered", ...(isError !== undefined ? { isError } : {}), structuredContent, ...(isDeepStrictEqual(content, mirrorOf(structuredContent)) ? {} : { content }) };
     } else {
       reply = { status: "lost", reason: answer.error };
-      if (this.connections.get(name)?.connection === connection) this.connections.delete(name);
+      // No answer ends the connection; a JSON-RPC error is an answer on a connection that stands.
+      if (!answer.rpcError && this.connections.get(name)?.connection === connection) this.connections.delete(name);
     }
     const record: CallRecord = { type: "call", agent: clientNameOf(name), connection: label, tool, args, sentAt, answeredAt: new Date(this.now).toISOString(), reply };
     busy.records.push(record);

@@ -28,6 +28,11 @@ test("a broker that answers non-object arguments with a JSON-RPC invalid-params 
   for (const id of RULES) assert.match(report.rules.find((r) => r.id === id)?.verdict ?? "", /^(pass|fail)$/, `${id} is judged`);
   assert.equal(report.rules.find((r) => r.id === "IDEM-01")?.verdict, "pass", "the rules it keeps pass");
   assert.match(junit, /<testsuites /);
+  // MCP's own schema makes such arguments invalid params: that answer passes SCH-06 (docs/decisions.md); another JSON-RPC error fails it.
+  assert.equal(report.rules.find((r) => r.id === "SCH-06")?.verdict, "pass", output.slice(-3000));
+  const internal = await run("node test/fixtures/brokers/sdk-invalid-params.mjs --code -32603", "@SCH-06");
+  assert.equal(internal.report.rules.find((r) => r.id === "SCH-06")?.verdict, "fail", internal.output.slice(-3000));
+  assert.match(internal.output, /answered the JSON-RPC error -N \("…"\); arguments that are not an object are refused with INVALID_ARGUMENT or the/);
 });
 
 test("a proxy that corrupts a seeded fifth of the replies (deep nesting, 200 KB strings, lone surrogates, wrong ids, errors for results) still ends in verdicts and every report", async () => {
