@@ -115,11 +115,25 @@ function typeOf(s: JsonSchema): string {
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-function fieldsTable(schema: JsonSchema): string[] {
-  const props = Object.entries(schema.properties ?? {});
-  if (props.length === 0) return ["No fields."];
+/** The object a field holds, directly or as the items of its array: its own fields get rows of their own. */
+const objectIn = (s: JsonSchema): JsonSchema | undefined => {
+  const inner = s.type === "array" && s.items ? (s.items as JsonSchema) : s;
+  return inner.type === "object" && inner.properties ? inner : undefined;
+};
+
+/** One row a field, nested fields under their parent's path ("workspaces[].workspaceId"), so every key a reply may carry is named. */
+function fieldRows(schema: JsonSchema, prefix: string): string[] {
   const required = new Set(schema.required ?? []);
-  return ["| field | type | required | meaning |", "|---|---|---|---|", ...props.map(([name, p]) => `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(p.description ?? "")} |`)];
+  return Object.entries(schema.properties ?? {}).flatMap(([name, p]) => {
+    const path = `${prefix}${name}`;
+    const nested = objectIn(p);
+    return [`| \`${path}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(p.description ?? "")} |`, ...(nested ? fieldRows(nested, `${path}${p.type === "array" ? "[]" : ""}.`) : [])];
+  });
+}
+
+function fieldsTable(schema: JsonSchema): string[] {
+  if (Object.keys(schema.properties ?? {}).length === 0) return ["No fields."];
+  return ["| field | type | required | meaning |", "|---|---|---|---|", ...fieldRows(schema, "")];
 }
 
 const json = (value: unknown) => ["```json", JSON.stringify(value, null, 2), "```"];
