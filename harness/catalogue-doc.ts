@@ -63,11 +63,12 @@ export function catalogueJson(): unknown {
     errorCodes: ERROR_CODES,
     errorEnvelope: jsonSchemaOf(errorEnvelopeSchema, "output"),
     states: { operation: OPERATION_STATES, settled: SETTLED_STATES, admission: ADMISSION_STATES, effect: EFFECT_STATES, transitions: TRANSITIONS },
+    // Each tool as tools/list publishes it, so a broker may serve these objects as they stand: its
+    // outputSchema (an object at the root, as MCP requires) is what structuredContent must validate
+    // against, the ok envelope with this data or the error envelope.
     tools: CATALOGUE.map((c) => ({
       ...publishedTool(c),
       kind: c.kind,
-      // What structuredContent must validate against: the ok envelope with this data, or the error envelope.
-      outputSchema: jsonSchemaOf(outputSchemaOf(c), "output"),
       ...(c.kind === "operation" ? { resultSchema: jsonSchemaOf(c.result, "output") } : {}),
     })),
   };
