@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { test } from "node:test";
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
-import { readScenarioResults } from "../../harness/report/scenario-results.js";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { runFeature } from "../support/run-feature.js";
 
 // A broker's refusal of what a scenario needed is the broker's failure, said as such: it once read as
 // the scenario's own mistake ("no lease named …", "the reply … was lost"). Here the reference broker
@@ -34,15 +27,7 @@ const FEATURE = `Feature: refusals a later step needs
 `;
 
 test("a refusal a later step needed is blamed on the broker with its code and message, addressed to both readers", async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-refusal-blame-"));
-  writeFileSync(path.join(dir, "refusals.feature"), FEATURE);
-  const messages = path.join(dir, "messages.ndjson");
-  const { runConfiguration } = await loadConfiguration(
-    { file: false, provided: { paths: [path.join(dir, "refusals.feature")], import: [path.join(ROOT, "steps/**/*.ts")], strict: true, format: [`message:${messages}`] } },
-    { cwd: ROOT },
-  );
-  await runCucumber(runConfiguration, { cwd: ROOT });
-  const results = new Map(readScenarioResults(messages).map((r) => [r.name, r]));
+  const results = new Map((await runFeature(FEATURE)).results.map((r) => [r.name, r]));
   const lease = results.get("a lease the broker refused")!;
   assert.equal(lease.verdict, "fail");
   assert.match(lease.reason ?? "", /the broker refused the lease "pixel" with [A-Z_]+ \(".+"\); the scenario needs it granted/);
