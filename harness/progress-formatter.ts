@@ -1,5 +1,6 @@
 import { Formatter, type IFormatterOptions } from "@cucumber/cucumber";
 import type { Envelope, TestStepResultStatus } from "@cucumber/messages";
+import { PROGRESS_MEDIA_TYPE } from "./report/attachments.js";
 
 /** The tag of a scenario known to take long (it fills a store, waits out a lease): the log says so first. */
 export const SLOW_TAG = "@slow";
@@ -21,6 +22,9 @@ export function scenarioLabel(name: string, tags: readonly string[]): string {
 export function finishedLine(done: number, total: number, label: string, status: string, ms: number): string {
   return `[${String(done).padStart(String(total).length)}/${total}] ${label} … ${WORD[status] ?? status.toLowerCase()} ${seconds(ms)}`;
 }
+
+/** The line a long step's progress leaves, under the scenario it belongs to: `  CAP-01 A full store …: filled 512 of 4096 receipts (3 s)`. */
+export const progressLine = (label: string, body: string) => `  ${label}: ${body.split("\n")[0]}`;
 
 /** The live line on a terminal: count, share, elapsed and an estimate of what remains. */
 export function liveLine(done: number, total: number, elapsedMs: number, running: string | undefined): string {
@@ -62,6 +66,13 @@ export default class ProgressFormatter extends Formatter {
       const pickle = this.pickles.get(pickleId)!;
       if (pickle.tags.includes(SLOW_TAG)) this.keep(`note: ${scenarioLabel(pickle.name, pickle.tags)} is known to take long; the run is not stuck`);
       else if (this.tty) this.live(scenarioLabel(pickle.name, pickle.tags));
+    }
+    if (e.attachment?.mediaType === PROGRESS_MEDIA_TYPE && e.attachment.testCaseStartedId) {
+      const s = this.started.get(e.attachment.testCaseStartedId);
+      const pickle = s && this.pickles.get(s.pickleId);
+      const line = progressLine(pickle ? scenarioLabel(pickle.name, pickle.tags) : "a scenario", e.attachment.body);
+      if (this.tty) this.live(line.trim());
+      else this.keep(line);
     }
     if (e.testStepFinished) {
       const s = this.started.get(e.testStepFinished.testCaseStartedId);

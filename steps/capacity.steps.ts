@@ -3,6 +3,7 @@ import { Given, Then, When } from "@cucumber/cucumber";
 import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
 import { inFlight } from "../harness/in-flight.js";
+import { PROGRESS_MEDIA_TYPE } from "../harness/report/attachments.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/report/bounded-json.js";
 
@@ -18,6 +19,17 @@ const FILL_TIMEOUT_MS = -1;
  * checks replies.
  */
 const FILL_IN_FLIGHT = 24;
+
+/** A fill's progress, each eighth of the way: a slow broker's fill takes minutes, and the log says it is moving. */
+function progressEvery(world: LomiWorld, total: number, what: string): () => void {
+  const started = Date.now();
+  const step = Math.max(1, Math.ceil(total / 8));
+  let done = 0;
+  return () => {
+    done++;
+    if (done % step === 0 && done < total) world.attach(`filled ${done} of ${total} ${what} (${Math.round((Date.now() - started) / 1000)} s)`, { mediaType: PROGRESS_MEDIA_TYPE });
+  };
+}
 
 /** Filling the store, or counting what it holds, assumes it holds this scenario's records only. */
 const requireOwnStore = (world: LomiWorld) => requireCapability(world.adapter, "own-store");
@@ -58,10 +70,12 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
   const { retryEpoch } = this.epochFor(agent, workspaceId);
   const { receipts } = await status(this, agent);
   let next = receipts.count;
+  const report = progressEvery(this, receipts.limit - receipts.count, "receipts");
   const lane = async (terminalSessionId: string) => {
     while (next < receipts.limit) {
       const i = next++;
       this.okData(await this.call(agent, "lomi_terminal_run", { workspaceId, terminalSessionId, command: "true", retryEpoch, requestKey: `fill-${i}` }));
+      report();
     }
   };
   await Promise.all(terminals.map(lane));
@@ -71,8 +85,10 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
 
 Given("{agent} has filled the retry epochs through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
   const { retryEpochs } = await status(this, agent);
+  const report = progressEvery(this, retryEpochs.limit - retryEpochs.count, "retry epochs");
   await inFlight(retryEpochs.limit - retryEpochs.count, FILL_IN_FLIGHT, async () => {
     this.okData(await this.call(agent, "lomi_connect", { workspaceId: "ws-alpha" }));
+    report();
   });
   const after = await status(this, agent);
   assert.equal(after.retryEpochs.count, after.retryEpochs.limit, "the epochs should now be at their limit");

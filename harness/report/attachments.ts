@@ -25,6 +25,9 @@ export type VerdictAttachment = z.infer<typeof verdictAttachment>;
 
 /** The oracles a scenario's history broke: each with its rules, its violations and the records that show them. */
 export const ORACLE_MEDIA_TYPE = "application/vnd.lomi.oracles+json";
+
+/** A line of progress a long step reports while it works (a store fill): the progress log prints it as it comes. */
+export const PROGRESS_MEDIA_TYPE = "text/vnd.lomi.progress";
 export const ORACLE_FILE = "lomi-oracle-violations.json";
 export const oracleFailure = z.strictObject({
   id: z.string(),

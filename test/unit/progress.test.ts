@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { finishedLine, liveLine, scenarioLabel } from "../../harness/progress-formatter.js";
+import { finishedLine, liveLine, progressLine, scenarioLabel } from "../../harness/progress-formatter.js";
 
 test("a finished scenario is one line: count of total, its first rule and name, the outcome and seconds", () => {
   const label = scenarioLabel("A retry after a lost reply", ["@idempotency", "@IDEM-01", "@EPOCH-03"]);
@@ -11,4 +11,8 @@ test("a finished scenario is one line: count of total, its first rule and name, 
 test("the live line estimates what remains from the pace so far", () => {
   assert.equal(liveLine(0, 10, 0, "OP-05 first"), "[0/10] 0% · 0 s · OP-05 first");
   assert.equal(liveLine(5, 20, 60_000, undefined), "[5/20] 25% · 1 min 0 s · about 3 min 0 s left");
+});
+
+test("a long step's progress is one line under its scenario, its first line only", () => {
+  assert.equal(progressLine("CAP-01 A full store", "filled 512 of 4096 receipts (3 s)\nmore"), "  CAP-01 A full store: filled 512 of 4096 receipts (3 s)");
 });
