@@ -18,6 +18,9 @@ Usage:
                                   checker; a violation is shrunk and printed with its replay command
   lomi-conformance check HISTORY.jsonl
                                   the checker alone, on a recorded history (docs/explore.md)
+  lomi-conformance lint           the features, the rules' sources and docs/spec.md checked with no
+                                  broker, in seconds: every authoring mistake at once, file:line
+                                  each (exit 2), with the nearest step, rule or sentence
   lomi-conformance catalogue [--json]
                                   every tool a broker serves: its input, its reply's data, its
                                   refusals and a real call (docs/catalogue.md); --json gives each
@@ -189,7 +192,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "catalogue"];
+const COMMANDS = ["steps", "explore", "check", "catalogue", "lint"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -286,6 +289,12 @@ async function main(): Promise<number> {
     return checkCommand(positionals[1]!, (t) => process.stdout.write(t));
   }
   if (positionals.join(" ") === "explore") return explore(values);
+  if (positionals.join(" ") === "lint") {
+    const { lintSuite } = await import("./lint.js");
+    const problems = await lintSuite();
+    await print(problems.length === 0 ? "lomi-conformance lint: no problems\n" : `${problems.map((p) => `${p.file}:${p.line}: ${p.problem}`).join("\n")}\nlomi-conformance lint: ${problems.length} problem(s)\n`);
+    return problems.length === 0 ? 0 : 2;
+  }
   if (positionals.join(" ") === "catalogue") {
     const { catalogueJsonText, catalogueMarkdown, readExamples } = await import("./catalogue-doc.js");
     await print(values.json ? catalogueJsonText() : catalogueMarkdown(readExamples()));
@@ -293,7 +302,7 @@ async function main(): Promise<number> {
   }
   if (values.json) throw new UsageError("--json goes with the catalogue command");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check and catalogue`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue and lint`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     await print(formatVocabulary(await stepVocabulary()));
     return 0;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -79,7 +79,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
-  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check and catalogue/);
+  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue and lint/);
 });
 
 test("lomi-conformance --broker-url with nothing listening stops with exit 2 and says what to start", async () => {
@@ -136,4 +136,17 @@ test("--histories writes each scenario's history, which check judges again on it
   const checked = run("lomi-conformance", "check", path.join(dir, files[0]!));
   assert.equal(checked.status, 0, checked.stdout + checked.stderr);
   assert.match(readFileSync(path.join(dir, files[0]!), "utf8"), /"type":"call"/);
+});
+
+test("lomi-conformance lint passes the kit's suite and names a draft's mistakes with file:line, exit 2", () => {
+  const clean = run("lomi-conformance", "lint");
+  assert.equal(clean.status, 0, clean.stdout + clean.stderr);
+  assert.match(clean.stdout, /lomi-conformance lint: no problems/);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-lint-draft-"));
+  writeFileSync(path.join(dir, "draft.feature"), 'Feature: draft\n  @EVT-40\n  Scenario: s\n    Given the agent is conected to workspace "ws-alpha"\n');
+  const draft = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "lint"], { cwd: dir, encoding: "utf8", env: { ...process.env, LOMI_FEATURES_DIR: dir } });
+  assert.equal(draft.status, 2, draft.stdout + draft.stderr);
+  assert.match(draft.stdout, /draft\.feature:2: @EVT-40 is not a rule of docs\/rules\.json; did you mean @EVT-0\d\?/);
+  assert.match(draft.stdout, /draft\.feature:4: undefined step .*did you mean/);
+  assert.match(draft.stdout, /lomi-conformance lint: 2 problem\(s\)/);
 });
