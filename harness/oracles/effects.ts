@@ -22,21 +22,33 @@ function changedField(call: IndexedCall, received: Record<string, unknown>): str
   return field && `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${canonical(received[field])}`;
 }
 
+type Traced = { entry: LedgerEntry; agent: string | undefined; calls: IndexedCall[]; changed: string[] };
+
+/** Both oracles of this file read the same tracing of a history: it is made once. */
+const tracings = new WeakMap<Facts, Traced[]>();
+
 /** Each native dispatch with the agents' calls that asked for it (by identity and arguments), and those of its identity that sent other arguments. */
-function traced(facts: Facts): Array<{ entry: LedgerEntry; agent: string | undefined; calls: IndexedCall[]; changed: string[] }> {
+function traced(facts: Facts): Traced[] {
+  const known = tracings.get(facts);
+  if (known) return known;
   const byIdentity = new Map<string, IndexedCall[]>();
   for (const c of facts.calls) {
     const key = `${c.agent}\u0000${identityOf(c.tool, c.args)}`;
-    byIdentity.set(key, [...(byIdentity.get(key) ?? []), c]);
+    const same = byIdentity.get(key);
+    if (same) same.push(c);
+    else byIdentity.set(key, [c]);
   }
-  return (facts.history.ledger ?? [])
+  const found = (facts.history.ledger ?? [])
     .filter((e) => e.kind === "dispatch")
     .map((entry) => {
       const agent = facts.history.pairings.get(entry.pairingId);
       const received = argsOf(entry);
       const same = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
-      return { entry, agent, calls: same.filter((c) => changedField(c, received) === undefined), changed: same.flatMap((c) => changedField(c, received) ?? []) };
+      const changes = same.map((c) => changedField(c, received));
+      return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is string => c !== undefined) };
     });
+  tracings.set(facts, found);
+  return found;
 }
 
 const describe = (e: LedgerEntry) => `${e.tool} ${e.operationId} (ledger entry ${e.sequence})`;

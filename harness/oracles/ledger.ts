@@ -51,13 +51,15 @@ export const reservedBeforeDispatch: Oracle = {
     const notFound = new Map<string, IndexedCall[]>();
     for (const c of facts.calls) {
       if (c.tool !== "lomi_operation_get" || c.envelope?.status !== "error" || c.envelope.code !== "NOT_FOUND") continue;
-      const key = `${c.agent}\u0000${String(c.args.operationId)}`;
-      notFound.set(key, [...(notFound.get(key) ?? []), c]);
+      const key = toldKey(c.agent, String(c.args.operationId));
+      const same = notFound.get(key);
+      if (same) same.push(c);
+      else notFound.set(key, [c]);
     }
     for (const e of operationDispatches(facts)) {
       const agent = facts.history.pairings.get(e.pairingId);
       const toldAt = agent === undefined ? undefined : facts.told.get(toldKey(agent, e.operationId));
-      const lost = notFound.get(`${agent}\u0000${e.operationId}`)?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
+      const lost = (agent === undefined ? undefined : notFound.get(toldKey(agent, e.operationId)))?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
       if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index] });
     }
     return found;
