@@ -46,16 +46,22 @@ export function canTransition(from: OperationState, to: OperationState): boolean
 /** States an operation may be admitted in: not settled, and not cancelling (nobody asked yet). */
 export const ADMISSION_STATES: readonly OperationState[] = ["queued", "awaiting_user", "running"];
 
+/** The states one or more legal transitions lead to from each state, found once: the oracles ask for every pair of reads. */
+const REACHABLE: ReadonlyMap<OperationState, ReadonlySet<OperationState>> = new Map(
+  OPERATION_STATES.map((from) => {
+    const seen = new Set<OperationState>();
+    const frontier = [...TRANSITIONS[from]];
+    while (frontier.length > 0) {
+      const next = frontier.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      frontier.push(...TRANSITIONS[next]);
+    }
+    return [from, seen];
+  }),
+);
+
 /** Whether `to` lies one or more legal transitions after `from`. */
 export function canReach(from: OperationState, to: OperationState): boolean {
-  const seen = new Set<OperationState>();
-  const frontier = [...TRANSITIONS[from]];
-  while (frontier.length > 0) {
-    const next = frontier.pop()!;
-    if (next === to) return true;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    frontier.push(...TRANSITIONS[next]);
-  }
-  return false;
+  return REACHABLE.get(from)!.has(to);
 }
