@@ -2,7 +2,7 @@ import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
 import type { WorldSeed } from "../protocol/control-api.js";
 import type { BrokerAdapter } from "../harness/adapters/broker-adapter.js";
-import { clientNameOf, Driver } from "../harness/driver/driver.js";
+import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver.js";
 import { sweep } from "../harness/driver/sweep.js";
 import { historyOf } from "../harness/explore/history.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
@@ -188,7 +188,12 @@ export class LomiWorld extends World<RunParameters> {
     this.assertErrorsVerified();
     if (this.deathExpected) return this.callIntoDeath(agentName, tool, args);
     this.agent(agentName);
-    const reply = checkedReply(tool, args, await this.driver.call(agentName, tool, args));
+    return this.took(tool, args, await this.driver.call(agentName, tool, args));
+  }
+
+  /** A call's answer as the scenario goes on from it: its envelope checked, what it shows observed, an error left for a step to check. */
+  private took(tool: string, args: Record<string, unknown>, answer: CallOutcome): Reply {
+    const reply = checkedReply(tool, args, answer);
     this.observe(reply);
     this.lastReply = reply;
     this.unverifiedError = reply.envelope.status === "error" ? { ...reply.envelope, tool } : undefined;
@@ -211,10 +216,7 @@ export class LomiWorld extends World<RunParameters> {
       this.lastReply = undefined;
       return;
     }
-    const reply = checkedReply(tool, sent, answer);
-    this.observe(reply);
-    this.lastReply = reply;
-    this.unverifiedError = reply.envelope.status === "error" ? { ...reply.envelope, tool } : undefined;
+    this.took(tool, sent, answer);
   }
 
   /**
