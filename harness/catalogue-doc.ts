@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { CATALOGUE, contractOf, publishedTool, type CatalogueContract } from "../protocol/catalogue.js";
+import { CATALOGUE, contractOf, jsonSchemaOf as publishedJsonSchema, publishedTool, type CatalogueContract } from "../protocol/catalogue.js";
 import { CONTROL_API_VERSION, errorEnvelopeSchema } from "../protocol/envelope.js";
 import { ERROR_CODES } from "../protocol/errors.js";
 import { kitPath } from "../protocol/kit-root.js";
@@ -49,10 +49,7 @@ const KIND_ERRORS: Record<CatalogueContract["kind"], string[]> = {
   input: ["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "LEASE_REQUIRED", "LEASE_EXPIRED", "STALE_RUNTIME", "INPUT_SEQUENCE_CONFLICT", "INPUT_SEQUENCE_GAP", "NATIVE_UNAVAILABLE"],
 };
 
-const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  return rest;
-};
+const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") => publishedJsonSchema(schema, io) as JsonSchema;
 
 /** The machine-readable catalogue: every tool's input and output JSON Schema exactly as the harness checks them, the states and the codes. */
 export function catalogueJson(): unknown {

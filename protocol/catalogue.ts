@@ -69,10 +69,14 @@ export interface PublishedTool {
   _meta: { "lomi/kind": string };
 }
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output") {
+/** A zod schema as JSON Schema, as the kit publishes every schema (tools/list, docs/catalogue.json): without the $schema line. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
-  return { ...rest, type: "object" as const };
+  return rest;
 }
+
+/** tools/list's schemas are objects at the root, as MCP requires. */
+const jsonSchema = (schema: z.ZodType, io: "input" | "output") => ({ ...jsonSchemaOf(schema, io), type: "object" as const });
 
 /** What a repeated call does, said once for every tool of a kind that repeats safely only by its identity. */
 const REPEATS: Partial<Record<ToolKind, string>> = {
