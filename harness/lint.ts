@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { loadConfiguration, loadSupport } from "@cucumber/cucumber/api";
 import { AstBuilder, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
-import { kitPath, KIT_ROOT } from "../protocol/kit-root.js";
+import { kitPath } from "../protocol/kit-root.js";
 import { featureFiles, FEATURES_DIR } from "./feature-catalogue.js";
 import { distance } from "./option-suggestion.js";
 import { loadRules, RULES_FILE, type RulesFile } from "./rules.js";
-import { STEP_FILES } from "./step-files.js";
+import { stepLibrary } from "./step-vocabulary.js";
 
 /** One authoring mistake, where it is written. */
 export interface LintProblem {
@@ -19,21 +18,7 @@ export interface LintProblem {
 /** A tag shaped like a rule ID (the suite's other tags are lower-case words: @slow, @needs-crash). */
 const RULE_LIKE = /^@([A-Z]+-\d+)$/;
 
-/** What cucumber registers of a step definition: the fields lint reads (its types mark the library opaque). */
-interface Definitions {
-  stepDefinitions: Array<{ pattern: string | RegExp; expression: { match(text: string): unknown[] | null } }>;
-}
 
-let loaded: Promise<Definitions> | undefined;
-
-/** The step definitions, loaded once a process: the step files are modules, which register their steps only the first time they load. */
-function definitions(featuresDir: string): Promise<Definitions> {
-  loaded ??= (async () => {
-    const { runConfiguration } = await loadConfiguration({ file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], import: [STEP_FILES] } }, { cwd: KIT_ROOT });
-    return (await loadSupport(runConfiguration, { cwd: KIT_ROOT })) as unknown as Definitions;
-  })();
-  return loaded;
-}
 
 /** The rule an unknown ID most likely meant: one of its family with the nearest number ("EVT-40" → "EVT-04"), else the nearest ID. */
 function nearestRule(id: string, known: readonly string[]): string | undefined {
@@ -64,7 +49,7 @@ export function nearestSentence(quote: string, source: string): string {
 
 /** Steps, tags and rule citations of the feature files, all problems at once, with file and line. */
 export async function lintFeatures(featuresDir: string, rules: RulesFile): Promise<LintProblem[]> {
-  const library = await definitions(featuresDir);
+  const library = await stepLibrary(featuresDir);
   const patterns = library.stepDefinitions.map((d) => (typeof d.pattern === "string" ? d.pattern : d.pattern.source));
   const known = new Set(rules.rules.map((r) => r.id));
   const problems: LintProblem[] = [];

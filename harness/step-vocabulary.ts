@@ -26,7 +26,7 @@ export interface ParameterEntry {
 }
 
 /** Cucumber types its support code library as a marker; these are the fields it really has. */
-interface LoadedLibrary {
+export interface LoadedLibrary {
   stepDefinitions: Array<{ keyword: string; pattern: string | RegExp; uri: string; line: number; expression: { match(text: string): unknown[] | null } }>;
   parameterTypeRegistry: { parameterTypes: Iterable<{ name: string | undefined; regexpStrings: readonly string[]; builtin: boolean }> };
 }
@@ -53,16 +53,26 @@ function usedSteps(dir: string): UsedStep[] {
   });
 }
 
+let loaded: Promise<LoadedLibrary> | undefined;
+
+/**
+ * The registered step definitions, loaded once a process: the step files are modules, which
+ * register their steps only the first time they load (a second load finds none).
+ */
+export function stepLibrary(featuresDir: string = FEATURES_DIR): Promise<LoadedLibrary> {
+  loaded ??= (async () => {
+    const { runConfiguration } = await loadConfiguration({ file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], import: [STEP_FILES] } }, { cwd: ROOT });
+    return (await loadSupport(runConfiguration, { cwd: ROOT })) as unknown as LoadedLibrary;
+  })();
+  return loaded;
+}
+
 /**
  * The step vocabulary, read from the step definitions cucumber registers (so it cannot drift from
  * the code), each with an example taken from the features that use it.
  */
 export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promise<{ steps: StepEntry[]; parameters: ParameterEntry[] }> {
-  const { runConfiguration } = await loadConfiguration(
-    { file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], import: [STEP_FILES] } },
-    { cwd: ROOT },
-  );
-  const library = (await loadSupport(runConfiguration, { cwd: ROOT })) as unknown as LoadedLibrary;
+  const library = await stepLibrary(featuresDir);
   const used = usedSteps(featuresDir);
   const steps = library.stepDefinitions.map((def) => {
     const pattern = typeof def.pattern === "string" ? def.pattern : def.pattern.source;
