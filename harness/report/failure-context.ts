@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ledgerEntrySchema, type LedgerEntry } from "../../protocol/control-api.js";
 import type { OracleFailure } from "./attachments.js";
-import { bounded, boundedText } from "./bounded-json.js";
+import { bounded, boundedJson, boundedText } from "./bounded-json.js";
 
 /** The file name of the attachment a failed scenario carries (cucumber messages, HTML report). */
 export const FAILURE_CONTEXT_FILE = "lomi-failure-context.json";
@@ -44,6 +44,12 @@ export interface FailureExplanation {
   /** The oracles the scenario's history broke, each violation with the history records that show it. */
   oracles?: OracleFailure[];
 }
+
+/** Lomi's ledger as a failure shows it, an entry a line: the same text in conformance.md and .html. */
+export const ledgerText = (ledger: readonly LedgerEntry[]) => ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n");
+
+/** The history records an oracle's violation points at, a record a line, each bounded. */
+export const recordsText = (records: OracleFailure["violations"][number]["records"]) => records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n");
 
 const MAX_LEDGER = 30;
 const MAX_LOG = 4_000;

@@ -1,5 +1,6 @@
 import { loadRules } from "../rules.js";
-import { boundedJson, boundedText } from "./bounded-json.js";
+import { boundedText } from "./bounded-json.js";
+import { ledgerText, recordsText } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
 import { titleOf, listedRules, ranOf, type RunSummary } from "./write-reports.js";
 
@@ -29,12 +30,12 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
     `<dt>Expected / found</dt><dd>${pre(f.message)}</dd>`,
     f.request ? `<dt>Request (${escape(f.request.agent)}): <code>${escape(f.request.tool)}</code></dt><dd>${pre(f.request.args)}</dd>` : "",
     f.reply !== undefined ? `<dt>Reply</dt><dd>${pre(f.reply)}</dd>` : "",
-    f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n"))}</dd>` : "",
+    f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(ledgerText(f.ledger))}</dd>` : "",
     f.brokerLog ? `<dt>Broker log (end)</dt><dd>${pre(f.brokerLog.slice(-2000))}</dd>` : "",
     ...(f.oracles ?? []).map(
       (o) =>
         `<dt>Oracle <code>${escape(o.id)}</code> (${escape(o.rules.join(", "))}): ${escape(o.title)}</dt><dd>${o.violations
-          .map((v) => `<p>${escape(v.message)}</p>${v.records.length > 0 ? pre(v.records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n")) : ""}`)
+          .map((v) => `<p>${escape(v.message)}</p>${v.records.length > 0 ? pre(recordsText(v.records)) : ""}`)
           .join("")}</dd>`,
     ),
     `</dl>`,

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { badgeSvg } from "./badge.js";
-import { boundedJson, boundedText } from "./bounded-json.js";
+import { boundedText } from "./bounded-json.js";
+import { ledgerText, recordsText } from "./failure-context.js";
 import { junitXml } from "./junit.js";
 import { htmlReport } from "./html-report.js";
 import type { BaselineEntryReport } from "./baseline.js";
@@ -112,10 +113,10 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
   out.push(`Failed at: \`${f.step ?? "?"}\``, "", "Expected / found:", "```", clip(f.message), "```");
   if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.args), "```");
   if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
-  if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(f.ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n")), "```");
+  if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(ledgerText(f.ledger)), "```");
   for (const o of f.oracles ?? []) {
     out.push(`Oracle \`${o.id}\` (${o.rules.join(", ")}): ${o.title}`);
-    for (const v of o.violations) out.push(`- ${cell(v.message)}`, ...(v.records.length > 0 ? ["```", clip(v.records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n")), "```"] : []));
+    for (const v of o.violations) out.push(`- ${cell(v.message)}`, ...(v.records.length > 0 ? ["```", clip(recordsText(v.records)), "```"] : []));
   }
   return [...out, "</details>", ""];
 }
