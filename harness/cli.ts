@@ -135,7 +135,8 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   const chosen = (["broker", "broker-cmd", "broker-url", "broker-image", "mutant", "variant"] as const).filter((k) => values[k] !== undefined);
   if (values.oracles !== "on" && values.oracles !== "off") throw new UsageError(`--oracles must be on or off, not ${values.oracles}`);
   const historiesDir = values.histories === undefined ? undefined : path.resolve(values.histories);
-  const judging = { oracles: values.oracles === "on", ...(historiesDir ? { historiesDir } : {}) };
+  // What every broker's run parameters carry, whatever the adapter.
+  const common = { seed, timeoutMs, oracles: values.oracles === "on", ...(historiesDir ? { historiesDir } : {}) };
   if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
   if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
   if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
@@ -148,7 +149,7 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   }
   if (values["broker-cmd"] !== undefined) {
     if (values["broker-cmd"].trim() === "") throw new UsageError("--broker-cmd needs a command");
-    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, seed, timeoutMs, ...judging }, name: `command: ${values["broker-cmd"]}` };
+    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, ...common }, name: `command: ${values["broker-cmd"]}` };
   }
   if (values["broker-url"] !== undefined) {
     let url: URL;
@@ -159,14 +160,14 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
     }
     if (!["http:", "https:"].includes(url.protocol)) throw new UsageError(`--broker-url must be http(s), not ${url.protocol}`);
     const nativePort = integer("--native-port", values["native-port"] ?? String(DEFAULT_NATIVE_PORT), 1, 65535);
-    return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, seed, timeoutMs, ...judging }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
+    return { parameters: { adapter: "url", brokerUrl: url.href, nativePort, ...common }, name: `url: ${url.href} (simulated Lomi on 127.0.0.1:${nativePort})` };
   }
   if (values["broker-image"] !== undefined) {
-    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, seed, timeoutMs, ...judging }, name: `image: ${values["broker-image"]}` };
+    return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, ...common }, name: `image: ${values["broker-image"]}` };
   }
-  if (values.mutant !== undefined) return { parameters: { adapter: "in-process", mutant: values.mutant, seed, timeoutMs, ...judging }, name: `mutant ${values.mutant} (in-process)` };
-  if (values.variant !== undefined) return { parameters: { adapter: "in-process", variant: values.variant, seed, timeoutMs, ...judging }, name: `variant ${values.variant} (in-process)` };
-  return { parameters: { adapter: "in-process", seed, timeoutMs, ...judging }, name: "reference broker (in-process)" };
+  if (values.mutant !== undefined) return { parameters: { adapter: "in-process", mutant: values.mutant, ...common }, name: `mutant ${values.mutant} (in-process)` };
+  if (values.variant !== undefined) return { parameters: { adapter: "in-process", variant: values.variant, ...common }, name: `variant ${values.variant} (in-process)` };
+  return { parameters: { adapter: "in-process", ...common }, name: "reference broker (in-process)" };
 }
 
 /** explore loads only when asked for: it brings fast-check and the mutants. */
