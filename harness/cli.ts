@@ -246,6 +246,8 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
     // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
     if (values.tags !== undefined) checkTagSelection(values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+    // A --mutant or --variant name that is neither: refused now, not by every scenario's set-up in turn.
+    if (parameters.adapter === "in-process") await (await import("./adapters/index.js")).inProcessParts(parameters);
     const { clearReports, runSuite } = await import("./run-suite.js");
     clearReports(reports);
     if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);

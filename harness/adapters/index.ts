@@ -6,8 +6,11 @@ import { ChildProcessAdapter } from "./child-process.js";
 import { InProcessAdapter } from "./in-process.js";
 import { UrlAdapter } from "./url.js";
 
-/** The parts of a mutant or a variant the run names in place of the reference broker; loaded only when named. */
-async function inProcessParts(run: Extract<RunParameters, { adapter: "in-process" }>): Promise<BrokerParts | undefined> {
+/**
+ * The parts of a mutant or a variant the run names in place of the reference broker; loaded only when
+ * named. A name that is neither is a configuration error: a command checks it before any scenario runs.
+ */
+export async function inProcessParts(run: Extract<RunParameters, { adapter: "in-process" }>): Promise<BrokerParts | undefined> {
   if (run.mutant !== undefined) {
     const { MUTANTS } = await import("../../mutants/index.js");
     const mutant = MUTANTS.find((m) => m.name === run.mutant);

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { MUTANTS } from "../../mutants/index.js";
 import { readWorldFile } from "../../simulator/world-file.js";
+import { inProcessParts } from "../adapters/index.js";
 import { configError } from "../harness-error.js";
 import type { RunParameters } from "../run-parameters.js";
 import { checkHistory, failuresOf } from "../oracles/index.js";
@@ -28,7 +28,7 @@ const quote = (s: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `"${s.replac
 /** `lomi-conformance explore`: answers the exit code (0 no violation, 1 a violation). */
 export async function exploreCommand(o: ExploreCommandOptions): Promise<number> {
   const mutant = o.parameters.adapter === "in-process" ? o.parameters.mutant : undefined;
-  if (mutant !== undefined && !MUTANTS.some((m) => m.name === mutant)) throw configError(`--mutant names one of: ${MUTANTS.map((m) => m.name).join(", ")}`);
+  if (o.parameters.adapter === "in-process") await inProcessParts(o.parameters);
   if (o.parameters.adapter === "url") throw configError("explore starts, crashes and restarts the broker and gives each run a fresh simulated Lomi: use the reference broker, --broker-cmd or --broker-image, not --broker-url");
   const broker = o.brokerName;
   // The seed first, so whatever happens next can be replayed.

@@ -80,6 +80,13 @@ test("lomi-conformance names one broker at a time and says which options go toge
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
   assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue and lint/);
+  // A mutant or variant that does not exist is refused before any scenario, not by each one's set-up.
+  for (const option of ["--mutant", "--variant"]) {
+    const unknown = run("lomi-conformance", option, "nope");
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, new RegExp(`${option} names one of: `));
+    assert.doesNotMatch(unknown.stdout, /^\[1\//m, "no scenario ran");
+  }
 });
 
 test("lomi-conformance --broker-url with nothing listening stops with exit 2 and says what to start", async () => {
