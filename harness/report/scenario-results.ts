@@ -38,8 +38,6 @@ export interface ScenarioResult {
   configProblem?: string;
   /** The harness's own failure that stopped the scenario: judged neither way, the run exits 2. */
   harnessFault?: string;
-  /** The oracles the scenario's history broke, with the records that show it (they fail the rules they cite). */
-  oracles?: OracleFailure[];
 }
 
 type Envelope = messages.Envelope;
@@ -247,7 +245,6 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
         ...(broken ? { configProblem: broken } : {}),
         ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, reason!, s.context), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
-        ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
       };
     });
