@@ -307,7 +307,7 @@ async function main(): Promise<number> {
   if (positionals.length > 0) {
     if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue and lint`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
-    await print(formatVocabulary(await stepVocabulary()));
+    await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;
   }
   return conformance(values);
