@@ -21,6 +21,10 @@ Usage:
   lomi-conformance lint           the features, the rules' sources and docs/spec.md checked with no
                                   broker, in seconds: every authoring mistake at once, file:line
                                   each (exit 2), with the nearest step, rule or sentence
+  lomi-conformance coverage [--reports DIR] [--json]
+                                  every sentence of the source document, with the rules that judge
+                                  it, their scenarios and the verdicts of the run in DIR (default
+                                  reports/), or why it binds no broker
   lomi-conformance catalogue [--json]
                                   every tool a broker serves: its input, its reply's data, its
                                   refusals and a real call (docs/catalogue.md); --json gives each
@@ -193,7 +197,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "catalogue", "lint"];
+const COMMANDS = ["steps", "explore", "check", "catalogue", "coverage", "lint"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -298,14 +302,20 @@ async function main(): Promise<number> {
     await print(problems.length === 0 ? "lomi-conformance lint: no problems\n" : `${problems.map((p) => `${p.file}:${p.line}: ${p.problem}`).join("\n")}\nlomi-conformance lint: ${problems.length} problem(s)\n`);
     return problems.length === 0 ? 0 : 2;
   }
+  if (positionals.join(" ") === "coverage") {
+    const { coverageText, readReportedRun, sourceCoverage } = await import("./source-coverage.js");
+    const coverage = sourceCoverage(readReportedRun(path.resolve(values.reports)));
+    await print(values.json ? `${JSON.stringify(coverage, null, 2)}\n` : coverageText(coverage));
+    return coverage.rows.some((r) => r.how === "unmapped") ? 2 : 0;
+  }
   if (positionals.join(" ") === "catalogue") {
     const { catalogueJsonText, catalogueMarkdown, readExamples } = await import("./catalogue-doc.js");
     await print(values.json ? catalogueJsonText() : catalogueMarkdown(readExamples()));
     return 0;
   }
-  if (values.json) throw new UsageError("--json goes with the catalogue command");
+  if (values.json) throw new UsageError("--json goes with the catalogue and coverage commands");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue and lint`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue, coverage and lint`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;

@@ -6,6 +6,7 @@ import { kitPath } from "../protocol/kit-root.js";
 import { featureFiles, FEATURES_DIR, scenarioCatalogue } from "./feature-catalogue.js";
 import { distance } from "./option-suggestion.js";
 import { loadRules, RULES_FILE, type RulesFile } from "./rules.js";
+import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "./source-map.js";
 import { stepLibrary, type LoadedLibrary } from "./step-vocabulary.js";
 import { worldIds, type WorldIds } from "./world-doc.js";
 
@@ -199,6 +200,20 @@ export function lintRuleSources(rules: RulesFile, source: string, rulesText: str
     }));
 }
 
+/** Every sentence of the source is quoted by a rule, or placed in docs/source-map.json; each problem at the line it is about. */
+function lintSourceMap(rules: RulesFile): LintProblem[] {
+  const source = readFileSync(kitPath(rules.source), "utf8");
+  const mapText = readFileSync(kitPath(SOURCE_MAP_FILE), "utf8");
+  // A sentence's line: where its first words stand (a table row up to its tab; in JSON as escaped there).
+  const lineIn = (text: string, sentence: string) => {
+    const start = sentence.split("\t")[0]!.slice(0, 40);
+    return text.split("\n").findIndex((l) => l.includes(start) || l.includes(JSON.stringify(start).slice(1, -1))) + 1 || 1;
+  };
+  return sourceMapProblems(sourceUnits(source), rules, loadSourceMap()).map((p) =>
+    p.in === "source" ? { file: rules.source, line: lineIn(source, p.sentence), problem: p.problem } : { file: SOURCE_MAP_FILE, line: lineIn(mapText, p.sentence), problem: p.problem },
+  );
+}
+
 const shownPath = (file: string) => path.relative(process.cwd(), file) || file;
 const readKitFile = (file: string) => (existsSync(kitPath(file)) ? readFileSync(kitPath(file), "utf8") : undefined);
 
@@ -226,6 +241,7 @@ export async function lintSuite(featuresDir: string = FEATURES_DIR, { generated 
     ...lintRuleIds(rules, rulesText, shownRules),
     ...lintRuleSources(rules, readFileSync(kitPath(rules.source), "utf8"), rulesText, shownRules),
     ...lintCitations(rules, readKitFile, rulesText, shownRules),
+    ...lintSourceMap(rules),
     ...(featuresDir === kitPath("features") ? lintUncoveredRules(rules, cited, rulesText, shownRules) : []),
     ...(generated ? await lintGeneratedDocs(rules) : []),
   ];

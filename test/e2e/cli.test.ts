@@ -79,7 +79,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
-  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue and lint/);
+  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue, coverage and lint/);
   // A mutant or variant that does not exist is refused before any scenario, not by each one's set-up.
   for (const option of ["--mutant", "--variant"]) {
     const unknown = run("lomi-conformance", option, "nope");
@@ -131,7 +131,7 @@ test("lomi-conformance catalogue prints the tool catalogue, and --json its JSON 
   assert.ok(tools.every((t) => typeof t.outputSchema === "object"));
   const stray = run("lomi-conformance", "--json");
   assert.equal(stray.status, 2);
-  assert.match(stray.stderr, /--json goes with the catalogue command/);
+  assert.match(stray.stderr, /--json goes with the catalogue and coverage commands/);
 });
 
 test("--histories writes each scenario's history, which check judges again on its own", () => {
