@@ -81,7 +81,7 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
   const known = new Set(rules.rules.map((r) => r.id));
   const problems: LintProblem[] = [];
   for (const file of featureFiles(featuresDir)) {
-    const shown = path.relative(process.cwd(), file) || file;
+    const shown = shownPath(file);
     let document;
     try {
       document = new Parser(new AstBuilder(IdGenerator.uuid()), new GherkinClassicTokenMatcher()).parse(readFileSync(file, "utf8"));
@@ -210,11 +210,15 @@ function lintSourceMap(rules: RulesFile): LintProblem[] {
     return text.split("\n").findIndex((l) => l.includes(start) || l.includes(JSON.stringify(start).slice(1, -1))) + 1 || 1;
   };
   return sourceMapProblems(sourceUnits(source), rules, loadSourceMap()).map((p) =>
-    p.in === "source" ? { file: rules.source, line: lineIn(source, p.sentence), problem: p.problem } : { file: SOURCE_MAP_FILE, line: lineIn(mapText, p.sentence), problem: p.problem },
+    p.in === "source" ? { file: shownPath(kitPath(rules.source)), line: lineIn(source, p.sentence), problem: p.problem } : { file: shownPath(kitPath(SOURCE_MAP_FILE)), line: lineIn(mapText, p.sentence), problem: p.problem },
   );
 }
 
-const shownPath = (file: string) => path.relative(process.cwd(), file) || file;
+/** A path as lint prints it: relative to where it was run, or whole when it lies outside (no "../../"). */
+const shownPath = (file: string) => {
+  const relative = path.relative(process.cwd(), file);
+  return relative === "" || relative.startsWith("..") ? file : relative;
+};
 const readKitFile = (file: string) => (existsSync(kitPath(file)) ? readFileSync(kitPath(file), "utf8") : undefined);
 
 /** The documents generated from the rules, decisions and world, each checked against what `npm run spec` would write now. */

@@ -24,6 +24,8 @@ export interface TeethRun {
   /** The rules its run failed. */
   fails: string[];
   durationMs: number;
+  /** Why the run gave no verdicts (exit 2): the harness's problem, never read as "breaks nothing". */
+  notRun?: string;
 }
 
 export interface TeethMatrix {
@@ -57,8 +59,9 @@ function judge(mutant: string | undefined, o: TeethOptions, dir: string): Promis
     child.on("error", reject);
     child.on("close", (code) => {
       const reported = readReportedRun(dir);
-      if (code === 2 || reported === undefined) return reject(configError(`the run of ${mutant ?? CONTROL} did not finish (exit ${code}): ${stderr.trim().split("\n").slice(-3).join(" ") || "see its reports in " + dir}`));
-      resolve({ broker: mutant ?? CONTROL, exitCode: code ?? 1, fails: reported.run.rules.filter((r) => r.verdict === "fail").map((r) => r.id), durationMs: Date.now() - started });
+      const base = { broker: mutant ?? CONTROL, exitCode: code ?? 2, durationMs: Date.now() - started };
+      if (code === 2 || reported === undefined) return resolve({ ...base, fails: [], notRun: stderr.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` });
+      resolve({ ...base, fails: reported.run.rules.filter((r) => r.verdict === "fail").map((r) => r.id) });
     });
   });
 }
@@ -75,6 +78,7 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   if (unknown.length > 0) throw configError(`no mutant is named ${unknown.join(", ")}`);
   mkdirSync(o.reports, { recursive: true });
   const control = await judge(undefined, o, path.join(o.reports, "reference"));
+  if (control.notRun !== undefined) throw configError(`the reference broker's run did not finish, so no mutant can be judged: ${control.notRun}`);
   if (control.fails.length > 0) throw configError(`the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`);
   const selected = readReportedRun(path.join(o.reports, "reference"))!.run.rules.filter((r) => r.verdict === "pass").map((r) => r.id);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
@@ -85,7 +89,8 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
     runs[i] = run;
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.
-    o.write(`[${String(done).padStart(String(names.length).length)}/${names.length}] ${run.broker}: ${run.fails.length > 0 ? `breaks ${run.fails.join(", ")}` : "breaks nothing selected"} (${(run.durationMs / 1000).toFixed(1)} s)\n`);
+    const found = run.notRun !== undefined ? `NOT RUN: ${run.notRun}` : run.fails.length > 0 ? `breaks ${run.fails.join(", ")}` : "breaks nothing selected";
+    o.write(`[${String(done).padStart(String(names.length).length)}/${names.length}] ${run.broker}: ${found} (${(run.durationMs / 1000).toFixed(1)} s)\n`);
   });
   const reasons = loadTeeth().unbroken;
   const levels = new Map(loadRules().rules.map((r) => [r.id, r.level]));
@@ -97,7 +102,8 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   writeFileSync(path.join(o.reports, "teeth.json"), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(o.reports, "teeth.md"), teethMarkdown(matrix));
   const toothless = rules.filter((r) => r.level === "MUST" && r.brokenBy.length === 0 && r.reason === undefined);
-  return { matrix, exitCode: toothless.length > 0 ? 1 : 0 };
+  // A mutant that gave no verdicts leaves the matrix incomplete: the harness's problem (exit 2), after every other mutant's verdicts.
+  return { matrix, exitCode: runs.some((r) => r.notRun !== undefined) ? 2 : toothless.length > 0 ? 1 : 0 };
 }
 
 /** The console's view: each rule with the mutants that break it, then the rules none breaks, with the reason or its absence. */
@@ -107,6 +113,8 @@ export function teethText(m: TeethMatrix): string {
   const none = m.rules.filter((r) => r.brokenBy.length === 0);
   out.push("", `Rules no mutant breaks (${none.length}):`);
   for (const r of none) out.push(`  ${r.id.padEnd(10)} ${r.level}${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH, and no reason in ${TEETH_FILE}` : ""}`);
+  const unfinished = m.runs.filter((r) => r.notRun !== undefined);
+  if (unfinished.length > 0) out.push("", `Mutants whose run did not finish (the matrix lacks them): ${unfinished.map((r) => `${r.broker}: ${r.notRun}`).join("; ")}`);
   const toothless = none.filter((r) => r.level === "MUST" && r.reason === undefined).length;
   out.push("", toothless > 0 ? `teeth: ${toothless} MUST rule(s) with neither a mutant that breaks them nor a reason in ${TEETH_FILE}` : "teeth: every MUST rule selected is broken by a mutant or has its reason");
   return `${out.join("\n")}\n`;

@@ -150,10 +150,21 @@ test("lomi-conformance lint passes the kit's suite and names a draft's mistakes 
   assert.equal(clean.status, 0, clean.stdout + clean.stderr);
   assert.match(clean.stdout, /lomi-conformance lint: no problems/);
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-lint-draft-"));
-  writeFileSync(path.join(dir, "draft.feature"), 'Feature: draft\n  @EVT-40\n  Scenario: s\n    Given the agent is conected to workspace "ws-alpha"\n');
-  const draft = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "lint"], { cwd: dir, encoding: "utf8", env: { ...process.env, LOMI_FEATURES_DIR: dir } });
+  writeFileSync(
+    path.join(dir, "draft.feature"),
+    'Feature: draft\n  @EVT-40\n  Scenario: s\n    Given the agent is conected to workspace "ws-alpha"\n\n  @EVT-01\n  Scenario: t\n    Given the agent is connected to workspace "ws-beta"\n    Then Lomi holds nothing at "notes.md" in project "beta"\n',
+  );
+  const env = { ...process.env, LOMI_FEATURES_DIR: dir };
+  const draft = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "lint"], { cwd: dir, encoding: "utf8", env });
   assert.equal(draft.status, 2, draft.stdout + draft.stderr);
   assert.match(draft.stdout, /draft\.feature:2: @EVT-40 is not a rule of docs\/rules\.json; did you mean @EVT-0\d\?/);
   assert.match(draft.stdout, /draft\.feature:4: undefined step .*did you mean/);
-  assert.match(draft.stdout, /lomi-conformance lint: 2 problem\(s\)/);
+  assert.match(draft.stdout, /draft\.feature:9: project "beta" is not in the world/);
+  assert.match(draft.stdout, /lomi-conformance lint: 3 problem\(s\)/);
+  // A run lints first: the scenario it selects is sound, the others' mistakes still stop it before any broker is judged.
+  const selected = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "--tags", "@EVT-01", "--reports", path.join(dir, "reports")], { cwd: dir, encoding: "utf8", env });
+  assert.equal(selected.status, 2, selected.stdout + selected.stderr);
+  assert.match(selected.stderr, /the suite has 3 authoring problem\(s\) \(lomi-conformance lint\)/);
+  assert.doesNotMatch(selected.stdout, /\[ *1\/1\]/);
+  assert.match(readFileSync(path.join(dir, "reports", "conformance.md"), "utf8"), /NOT RUN: the suite has 3 authoring problem/);
 });
