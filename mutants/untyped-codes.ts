@@ -1,4 +1,4 @@
-import { buildToolResult, type Envelope } from "../protocol/envelope.js";
+import { buildToolResult, type Envelope, type EnvelopeToolResult, type ImageBlock } from "../protocol/envelope.js";
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors.js";
 import type { Mutant } from "./mutant.js";
 import { sessionRewritingReplies } from "./rewriting-session.js";
@@ -13,6 +13,13 @@ function recoded(value: unknown, from: string, to: string): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "code" && v === from ? to : recoded(v, from, to)]));
 }
 
+/** The reply an untyped broker gives for `reply`: `code` answered as the generic failure, the text block mirroring it. */
+export function untypedReply(reply: EnvelopeToolResult, code: ErrorCode): EnvelopeToolResult {
+  if (!JSON.stringify(reply.structuredContent).includes(`"${code}"`)) return reply;
+  const envelope = recoded(reply.structuredContent, code, generic(code)) as Envelope;
+  return buildToolResult(envelope, reply.content.filter((b): b is ImageBlock => b.type === "image"));
+}
+
 /**
  * One mutant per error code: a broker that loses that code and answers Lomi's generic failure in its
  * place, in replies and in receipts, with the same message (the defect of a broker that maps what it
@@ -25,12 +32,5 @@ export const UNTYPED_CODE_MUTANTS: readonly Mutant[] = ERROR_CODES.filter((c) =>
   family: "ENV",
   breaks: [],
   defect: `${code} is answered as ${generic(code)}, with the same message, in replies and receipts`,
-  parts: {
-    session: sessionRewritingReplies((reply) => {
-      const text = JSON.stringify(reply.structuredContent);
-      if (!text.includes(`"${code}"`)) return reply;
-      const envelope = recoded(reply.structuredContent, code, generic(code)) as Envelope;
-      return buildToolResult(envelope, reply.content.filter((b) => b.type === "image") as Parameters<typeof buildToolResult>[1]);
-    }),
-  },
+  parts: { session: sessionRewritingReplies((reply) => untypedReply(reply, code)) },
 }));
