@@ -7,7 +7,7 @@ import { loadRules, RULE_TAG, type RulesFile } from "./rules.js";
 import { loadSourceMap, mapSource, type SourceRow, sourceUnits } from "./source-map.js";
 
 /** What a run said of a rule, read from its conformance.json (only the fields coverage shows). */
-const reportedRules = z.object({ startedAt: z.string(), broker: z.object({ adapter: z.string() }), rules: z.array(z.object({ id: z.string(), verdict: z.string() })) });
+const reportedRules = z.object({ startedAt: z.string(), broker: z.object({ adapter: z.string() }), rules: z.array(z.object({ id: z.string(), verdict: z.string(), reason: z.string().optional() })) });
 
 export interface CoverageRow extends SourceRow {
   /** Per rule: its level, how many scenarios cite it, and the verdict of the run read (when one was). */

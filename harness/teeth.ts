@@ -33,6 +33,8 @@ export interface TeethMatrix {
   runs: TeethRun[];
   /** Per selected rule: the mutants that break it. */
   rules: Array<{ id: string; level: Rule["level"]; brokenBy: string[]; reason: string | undefined }>;
+  /** Rules the in-process control could not judge (not applicable there), with the reason docs/teeth.json gives. */
+  notJudged: Array<{ id: string; level: Rule["level"]; why: string; reason: string | undefined }>;
 }
 
 export interface TeethOptions {
@@ -80,7 +82,8 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const control = await judge(undefined, o, path.join(o.reports, "reference"));
   if (control.notRun !== undefined) throw configError(`the reference broker's run did not finish, so no mutant can be judged: ${control.notRun}`);
   if (control.fails.length > 0) throw configError(`the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`);
-  const selected = readReportedRun(path.join(o.reports, "reference"))!.run.rules.filter((r) => r.verdict === "pass").map((r) => r.id);
+  const controlRules = readReportedRun(path.join(o.reports, "reference"))!.run.rules;
+  const selected = controlRules.filter((r) => r.verdict === "pass").map((r) => r.id);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
@@ -98,10 +101,12 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
     const brokenBy = runs.filter((r) => r.fails.includes(id)).map((r) => r.broker);
     return { id, level: levels.get(id) ?? "MUST", brokenBy, reason: brokenBy.length === 0 ? reasons[id] : undefined };
   });
-  const matrix: TeethMatrix = { tags: o.tags, runs: [control, ...runs], rules };
+  // A rule the in-process control cannot judge (a kill at a process's start) cannot be broken here either.
+  const notJudged = controlRules.filter((r) => r.verdict === "not-applicable").map((r) => ({ id: r.id, level: levels.get(r.id) ?? "MUST", why: r.reason ?? "not applicable in-process", reason: reasons[r.id] }));
+  const matrix: TeethMatrix = { tags: o.tags, runs: [control, ...runs], rules, notJudged };
   writeFileSync(path.join(o.reports, "teeth.json"), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(o.reports, "teeth.md"), teethMarkdown(matrix));
-  const toothless = rules.filter((r) => r.level === "MUST" && r.brokenBy.length === 0 && r.reason === undefined);
+  const toothless = [...rules.filter((r) => r.brokenBy.length === 0), ...notJudged].filter((r) => r.level === "MUST" && r.reason === undefined);
   // A mutant that gave no verdicts leaves the matrix incomplete: the harness's problem (exit 2), after every other mutant's verdicts.
   return { matrix, exitCode: runs.some((r) => r.notRun !== undefined) ? 2 : toothless.length > 0 ? 1 : 0 };
 }
@@ -113,9 +118,13 @@ export function teethText(m: TeethMatrix): string {
   const none = m.rules.filter((r) => r.brokenBy.length === 0);
   out.push("", `Rules no mutant breaks (${none.length}):`);
   for (const r of none) out.push(`  ${r.id.padEnd(10)} ${r.level}${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH, and no reason in ${TEETH_FILE}` : ""}`);
+  if (m.notJudged.length > 0) {
+    out.push("", `Rules the in-process runs cannot judge (${m.notJudged.length}):`);
+    for (const r of m.notJudged) out.push(`  ${r.id.padEnd(10)} ${r.level} (${r.why})${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH SHOWN, and no reason in ${TEETH_FILE}` : ""}`);
+  }
   const unfinished = m.runs.filter((r) => r.notRun !== undefined);
   if (unfinished.length > 0) out.push("", `Mutants whose run did not finish (the matrix lacks them): ${unfinished.map((r) => `${r.broker}: ${r.notRun}`).join("; ")}`);
-  const toothless = none.filter((r) => r.level === "MUST" && r.reason === undefined).length;
+  const toothless = [...none, ...m.notJudged].filter((r) => r.level === "MUST" && r.reason === undefined).length;
   out.push("", toothless > 0 ? `teeth: ${toothless} MUST rule(s) with neither a mutant that breaks them nor a reason in ${TEETH_FILE}` : "teeth: every MUST rule selected is broken by a mutant or has its reason");
   return `${out.join("\n")}\n`;
 }
@@ -137,5 +146,6 @@ export function teethMarkdown(m: TeethMatrix): string {
     "",
     ...m.rules.filter((r) => r.brokenBy.length === 0).map((r) => `- ${r.id} (${r.level}): ${r.reason ?? "no reason written"}`),
     "",
+    ...(m.notJudged.length > 0 ? ["## Rules the in-process runs cannot judge", "", ...m.notJudged.map((r) => `- ${r.id} (${r.level}, ${r.why}): ${r.reason ?? "no reason written"}`), ""] : []),
   ].join("\n");
 }

@@ -6,6 +6,7 @@ import { capExpiredEpochsPurged } from "./cap-expired-epochs-purged.js";
 import { capSettledReceiptsEvicted } from "./cap-settled-receipts-evicted.js";
 import { durReplayAfterRestart } from "./dur-replay-after-restart.js";
 import { durResumedAfterRestart } from "./dur-resumed-after-restart.js";
+import { durStoreMadeInPlace } from "./dur-store-made-in-place.js";
 import { durUnknownReportedSucceeded } from "./dur-unknown-reported-succeeded.js";
 import { envErrorsWithoutIsError } from "./env-errors-without-iserror.js";
 import { epochStaleAuthorityRenewed } from "./epoch-stale-authority-renewed.js";
@@ -41,6 +42,7 @@ export const MUTANTS: readonly Mutant[] = [
   durReplayAfterRestart,
   durResumedAfterRestart,
   durUnknownReportedSucceeded,
+  durStoreMadeInPlace,
   capExpiredEpochsPurged,
   capSettledReceiptsEvicted,
   evtRunningEventsDropped,

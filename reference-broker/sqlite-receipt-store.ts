@@ -28,7 +28,8 @@ import {
 
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(",");
 
-const SCHEMA = `
+/** The store's tables, created as one transaction by the reference (a mutant creates them one by one). */
+export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS receipts (
   operation_id TEXT PRIMARY KEY,
   receipt_key TEXT NOT NULL UNIQUE,

@@ -20,6 +20,7 @@ const matrix: TeethMatrix = {
     { id: "EVT-02", level: "MUST", brokenBy: [], reason: undefined },
     { id: "ENV-03", level: "SHOULD", brokenBy: [], reason: undefined },
   ],
+  notJudged: [{ id: "DUR-09", level: "MUST", why: "needs a process", reason: undefined }],
 };
 
 test("teeth names each rule's mutants, the rules none breaks with their reason, the MUST rules with neither, and the mutants that did not run", () => {
@@ -29,7 +30,8 @@ test("teeth names each rule's mutants, the rules none breaks with their reason, 
   assert.match(text, /EVT-02 +MUST: NO TEETH, and no reason in docs\/teeth\.json/);
   assert.doesNotMatch(text, /ENV-03 +SHOULD:/);
   assert.match(text, /Mutants whose run did not finish \(the matrix lacks them\): m-two: it crashed/);
-  assert.match(text, /teeth: 1 MUST rule\(s\) with neither a mutant/);
+  assert.match(text, /DUR-09 +MUST \(needs a process\): NO TEETH SHOWN, and no reason in docs\/teeth\.json/);
+  assert.match(text, /teeth: 2 MUST rule\(s\) with neither a mutant/);
   const md = teethMarkdown(matrix);
   assert.match(md, /\| mutant \| IDEM-01 \|/);
   assert.match(md, /\| m-one \| ✗ \|/);
