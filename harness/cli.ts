@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { HarnessError } from "./harness-error.js";
 import { suggestOption } from "./option-suggestion.js";
 import { checkTagSelection } from "./tag-selection.js";
+import { parseShard } from "./shards/shard-option.js";
 import type { Level } from "./report/rule-verdicts.js";
 import type { RunParameters } from "./run-parameters.js";
 
@@ -116,6 +117,9 @@ const OPTIONS = {
   histories: { type: "string" },
   json: { type: "boolean", default: false },
   regressions: { type: "string" },
+  shard: { type: "string" },
+  durations: { type: "string" },
+  "write-durations": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -240,6 +244,10 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
     const { parameters, name } = brokerOf(values, seed, timeoutMs);
     known.broker = parameters.adapter;
+    const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    // A shard judges part of the suite: the baseline for the whole run is written from the merge.
+    if (shard && values["write-baseline"] !== undefined) throw new UsageError("--write-baseline goes with a whole run or with merge, not with --shard (a shard sees only its part)");
+    if (!shard && values.durations !== undefined) throw new UsageError("--durations goes with --shard: it is what the shards are balanced by");
     if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
 
     // The seed first, so a failing run can be replayed.
@@ -257,7 +265,22 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
         : parameters.adapter === "command"
           ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
           : undefined;
-    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level: known.level, baselineFile: values.baseline && shown(values.baseline), writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), baselineEntries, requireAll: values["require-all"] });
+    return await runSuite({
+      parameters,
+      brokerName: name,
+      serverInfo,
+      tags: values.tags,
+      parallel,
+      reports,
+      level: known.level,
+      baselineFile: values.baseline && shown(values.baseline),
+      writeBaseline: values["write-baseline"] && shown(values["write-baseline"]),
+      baselineEntries,
+      requireAll: values["require-all"],
+      ...(shard ? { shard } : {}),
+      ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
+      ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),
+    });
   } catch (error) {
     // runSuite writes its own reports once it has judged the rules; anything before that writes
     // reports saying the run never finished and why, then fails as before (exit 2).
