@@ -17,6 +17,10 @@ Usage:
   lomi-conformance explore [--seed N] [--runs K] [--steps M] [--time-budget S] [broker options]
                                   seeded model-based runs with faults, each history judged by the
                                   checker; a violation is shrunk and printed with its replay command
+  lomi-conformance merge DIR… [--reports OUT]
+                                  the report folders of a run's shards (--shard), or of an explore
+                                  campaign's parts, as one run: one verdict, one exit code
+                                  (lomi-conformance merge --help)
   lomi-conformance check HISTORY.jsonl
                                   the checker alone, on a recorded history (docs/explore.md)
   lomi-conformance lint           the features, the rules' sources and docs/spec.md checked with no
@@ -66,6 +70,11 @@ Options:
   --oracles on|off       after each scenario, read what the agents were told and judge the whole
                          history by every oracle (harness/oracles/, docs/writing-scenarios.md); off
                          judges by the steps alone, to see what the oracles add (default on)
+  --shard K/N            run part K of N (1 ≤ K ≤ N) of the selected scenarios, balanced by their
+                         measured durations; its reports folder gets a shard manifest (shard.json)
+                         for \`lomi-conformance merge\`. Every shard takes the same options but --shard
+  --durations FILE       with --shard: the durations to balance by (default: the kit's, fixtures/durations.json)
+  --write-durations FILE after the run, write each scenario's duration into FILE (its other entries kept)
   -h, --help             this text
 
 Explore options (docs/explore.md):
@@ -73,12 +82,37 @@ Explore options (docs/explore.md):
   --time-budget S        no new run after S seconds, shrinking included (default 100)
   --replay PATH --replay-path RP   replay one case exactly, as a violation's replay line says
   --regressions FILE     add a found case to FILE (the kit's list is fixtures/explore-seeds.json)
+  --shard K/N            explore part K of N of the campaign --seed and --runs describe: the parts'
+                         runs are disjoint, --runs counts one part's; merge joins the parts' reports
 
 Exit codes: 0 conformant over the run's profile (every rule it judged passed, or failed only as the
 baseline expects; the rules it could not judge are named), 1 a rule failed, a baseline entry is stale,
 or (with --require-all) a rule was not judged, 2 harness or configuration error, a typo in a feature
 file included (the message names the file and line).
 Reports: conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml, messages.ndjson.`;
+
+const MERGE_HELP = `lomi-conformance merge — a run's shards, or an explore campaign's parts, as one run
+
+Usage:
+  lomi-conformance merge DIR… [--reports OUT] [--write-baseline FILE] [--write-durations FILE]
+
+DIR… are the report folders the parts wrote (their --reports), in any order:
+  conformance shards (each with shard.json, from lomi-conformance --shard K/N): their cucumber
+    messages become one run's, judged as an unsharded run on the same seed is, into OUT:
+    conformance.json/.md/.html/.svg, junit.xml, cucumber.html and messages.ndjson, with one verdict
+    and one profile; the reports show each shard's wall time and the longest one.
+  explore parts (each with explore.json, from lomi-conformance explore --shard K/N): runs, steps and
+    faults summed per kind, every violation kept with its replay line, into OUT/explore.json and .md.
+
+Options:
+  --reports OUT          where the merged reports go (default reports/)
+  --write-baseline FILE  (shards) write the baseline that expects the merged run's failures
+  --baseline-entries E   scenario (default) | rule, as for a run
+  --write-durations FILE (shards) write each scenario's duration into FILE, to balance the next shards by
+
+Exit codes, as a run's: 0 conformant (explore: no violation), 1 a rule failed (explore: a violation),
+2 the parts do not make one run: a shard or part missing, given twice, or of another run (another kit
+version, seed, broker, tag expression or shard count), named in the message; the reports say NOT RUN.`;
 
 class UsageError extends Error {}
 
@@ -192,12 +226,13 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
     replay: values.replay === undefined ? undefined : { path: values.replay, replayPath: values["replay-path"]! },
     reports: path.resolve(values.reports),
     regressions: values.regressions && path.resolve(values.regressions),
+    ...(values.shard !== undefined ? { part: parseShard(values.shard) } : {}),
     out: (t) => process.stdout.write(t),
   });
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "catalogue", "lint"];
+const COMMANDS = ["steps", "explore", "check", "catalogue", "lint", "merge"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -289,6 +324,32 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
   }
 }
 
+/** `merge DIR…`: shards of a conformance run, or parts of an explore campaign, as one run. */
+async function merge(dirs: string[], values: ReturnType<typeof parse>["values"]): Promise<number> {
+  const reports = path.resolve(values.reports);
+  const baselineEntries = values["baseline-entries"];
+  const startedAt = new Date().toISOString();
+  let kind: "shards" | "explore" = "shards";
+  try {
+    kind = dirs.length === 0 ? "shards" : (await import("./shards/merge.js")).mergeKind(dirs);
+    if (dirs.length === 0) throw new UsageError("merge needs the report folders of a run's shards or an explore campaign's parts: lomi-conformance merge DIR… [--reports OUT]");
+    if (baselineEntries !== "scenario" && baselineEntries !== "rule") throw new UsageError(`--baseline-entries must be scenario or rule, not ${baselineEntries}`);
+    if (dirs.some((d) => path.resolve(d) === reports)) throw new UsageError(`--reports ${values.reports} is one of the folders to merge: give the merged reports a folder of their own`);
+    if (kind === "explore") {
+      const { mergeExploreParts } = await import("./explore/merge-parts.js");
+      return mergeExploreParts(dirs, reports, (t: string) => process.stdout.write(t));
+    }
+    const { clearReports } = await import("./run-suite.js");
+    clearReports(reports);
+    const { mergeShards } = await import("./shards/merge.js");
+    return await mergeShards({ dirs, reports, baselineEntries, writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), writeDurations: values["write-durations"] && shown(values["write-durations"]) });
+  } catch (error) {
+    // A merge that cannot make one run says so in every report, as a run that never started does.
+    if (kind === "shards") await writeNotRun(reports, error instanceof Error ? error.message : String(error), { broker: "not merged", seed: Number(values.seed), level: "must", tags: undefined, startedAt, requireAll: false });
+    throw error;
+  }
+}
+
 /** Written to the end before the process exits: a pipe takes 64 KB at a time, and the catalogue is 400 KB. */
 const print = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 
@@ -306,9 +367,10 @@ async function main(): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${HELP}\n`);
+    process.stdout.write(`${positionals[0] === "merge" ? MERGE_HELP : HELP}\n`);
     return 0;
   }
+  if (positionals[0] === "merge") return merge(positionals.slice(1), values);
   if (positionals[0] === "check") {
     if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl");
     const { checkCommand } = await import("./explore/command.js");
