@@ -23,9 +23,19 @@ Usage:
                                   (lomi-conformance merge --help)
   lomi-conformance check HISTORY.jsonl
                                   the checker alone, on a recorded history (docs/explore.md)
-  lomi-conformance lint           the features, the rules' sources and docs/spec.md checked with no
-                                  broker, in seconds: every authoring mistake at once, file:line
-                                  each (exit 2), with the nearest step, rule or sentence
+  lomi-conformance lint           the features, the rules, the source map and the generated docs
+                                  checked with no broker, in seconds: every authoring mistake at
+                                  once, file:line each (exit 2), with the step, rule or sentence
+                                  meant; every conformance run lints first
+  lomi-conformance coverage [--reports DIR] [--json]
+                                  every sentence of the source document, with the rules that judge
+                                  it, their scenarios and the verdicts of the run in DIR (default
+                                  reports/), or why it binds no broker
+  lomi-conformance teeth [--tags EXPR] [--mutant A,B] [--jobs N]
+                                  every mutant (mutants/) against the selected scenarios, in-process:
+                                  which mutant breaks which rule, and the MUST rules none breaks
+                                  without a reason in docs/teeth.json (exit 1); writes
+                                  teeth.json and teeth.md under REPORTS/teeth
   lomi-conformance catalogue [--json]
                                   every tool a broker serves: its input, its reply's data, its
                                   refusals and a real call (docs/catalogue.md); --json gives each
@@ -154,6 +164,7 @@ const OPTIONS = {
   shard: { type: "string" },
   durations: { type: "string" },
   "write-durations": { type: "string" },
+  jobs: { type: "string", default: "2" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -232,7 +243,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "catalogue", "lint", "merge"];
+const COMMANDS = ["steps", "explore", "check", "catalogue", "coverage", "teeth", "lint", "merge"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -383,16 +394,36 @@ async function main(): Promise<number> {
     await print(problems.length === 0 ? "lomi-conformance lint: no problems\n" : `${problems.map((p) => `${p.file}:${p.line}: ${p.problem}`).join("\n")}\nlomi-conformance lint: ${problems.length} problem(s)\n`);
     return problems.length === 0 ? 0 : 2;
   }
+  if (positionals.join(" ") === "teeth") {
+    const { teeth, teethText } = await import("./teeth.js");
+    if (values.tags !== undefined) checkTagSelection(values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+    const { matrix, exitCode } = await teeth({
+      tags: values.tags,
+      jobs: integer("--jobs", values.jobs, 1, 16),
+      reports: path.resolve(values.reports, "teeth"),
+      mutants: values.mutant?.split(",").map((m) => m.trim()),
+      seed: integer("--seed", values.seed),
+      write: (t) => process.stdout.write(t),
+    });
+    await print(teethText(matrix));
+    return exitCode;
+  }
+  if (positionals.join(" ") === "coverage") {
+    const { coverageText, readReportedRun, sourceCoverage } = await import("./source-coverage.js");
+    const coverage = sourceCoverage(readReportedRun(path.resolve(values.reports)));
+    await print(values.json ? `${JSON.stringify(coverage, null, 2)}\n` : coverageText(coverage));
+    return coverage.rows.some((r) => r.how === "unmapped") ? 2 : 0;
+  }
   if (positionals.join(" ") === "catalogue") {
     const { catalogueJsonText, catalogueMarkdown, readExamples } = await import("./catalogue-doc.js");
     await print(values.json ? catalogueJsonText() : catalogueMarkdown(readExamples()));
     return 0;
   }
-  if (values.json) throw new UsageError("--json goes with the catalogue command");
+  if (values.json) throw new UsageError("--json goes with the catalogue and coverage commands");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue and lint`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue, coverage, teeth, lint and merge`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
-    await print(formatVocabulary(await stepVocabulary()));
+    await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;
   }
   return conformance(values);

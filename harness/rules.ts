@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { kitPath } from "../protocol/kit-root.js";
+import { configError } from "./harness-error.js";
 
 export const RULES_FILE = kitPath("docs/rules.json");
 export const RULE_TAG = /^@([A-Z]+-\d{2})$/;
@@ -36,6 +37,6 @@ export function citedRules(tags: readonly string[], known: ReadonlySet<string>):
     return m ? [m[1]!] : [];
   });
   const unknown = cited.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new Error(`Unknown rule ID(s) ${unknown.join(", ")}: every rule tag must name a rule in docs/rules.json.`);
+  if (unknown.length > 0) throw configError(`Unknown rule ID(s) ${unknown.join(", ")}: every rule tag must name a rule in docs/rules.json (lomi-conformance lint names where).`);
   return cited;
 }

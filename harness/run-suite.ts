@@ -13,6 +13,8 @@ import { splitSelection } from "./shards/split.js";
 import { selectScenarios } from "./tag-selection.js";
 import type { Level } from "./report/rule-verdicts.js";
 import { configError } from "./harness-error.js";
+import { lintSuite, lintText } from "./lint.js";
+import type { LoadedLibrary } from "./step-vocabulary.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
 import { REPORT_FILES } from "./report/write-reports.js";
 import { profileOf } from "./profiles.js";
@@ -106,7 +108,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   // The step definitions load once (ES modules register them once) and serve both runs.
   const support = await loadSupport(runConfiguration, { cwd: ROOT });
 
-  // The suite's own mistakes (a typo in a feature file) stop the run before any broker is judged.
+  // The suite's own mistakes, in any feature, selected or not, stop the run before any broker is judged.
+  const authoring = await lintSuite(FEATURES_DIR, { library: support as unknown as LoadedLibrary });
+  if (authoring.length > 0) throw configError(`the suite has ${authoring.length} authoring problem(s) (lomi-conformance lint):\n${lintText(authoring)}`);
   const quiet = { stdout: "summary", files: { [messages]: "message" } };
   await runCucumber({ ...runConfiguration, support, runtime: { ...runConfiguration.runtime, dryRun: true, parallel: 0 }, formats: { ...runConfiguration.formats, ...quiet } }, { cwd: ROOT, stdout: devNull() });
   refuseBrokenSuite(readScenarioResults(messages));

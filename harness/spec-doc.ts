@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { ERROR_CODES } from "../protocol/errors.js";
 import { loadRules, type RulesFile } from "./rules.js";
 import { kitPath } from "../protocol/kit-root.js";
+import { renderWorldDoc, WORLD_DOC } from "./world-doc.js";
 
 export const SPEC_FILE = kitPath("docs/spec.md");
 const DECISIONS_FILE = kitPath("docs/decisions.md");
@@ -29,7 +30,24 @@ export function renderSpec(rules: RulesFile = loadRules(), decisions = readFileS
   return out.join("\n");
 }
 
+/** The docs `npm run spec` writes, as they should read now (lint compares the committed ones). */
+export function generatedDocs(rules: RulesFile = loadRules()): Array<{ file: string; text: string }> {
+  return [
+    { file: "docs/spec.md", text: renderSpec(rules) },
+    { file: WORLD_DOC, text: renderWorldDoc() },
+  ];
+}
+
+// `npm run spec` refuses what lint refuses: a made-up source quote or a dangling citation must not reach docs/spec.md.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(SPEC_FILE, renderSpec());
-  process.stdout.write(`wrote ${SPEC_FILE}\n`);
+  const { lintSuite, lintText } = await import("./lint.js");
+  const problems = await lintSuite(undefined, { generated: false });
+  if (problems.length > 0) {
+    process.stderr.write(`${lintText(problems)}\nnpm run spec: ${problems.length} problem(s); nothing written\n`);
+    process.exit(2);
+  }
+  for (const d of generatedDocs()) {
+    writeFileSync(kitPath(d.file), d.text);
+    process.stdout.write(`wrote ${d.file}\n`);
+  }
 }

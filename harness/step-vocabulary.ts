@@ -18,6 +18,46 @@ export interface StepEntry {
   definedAt: string;
   /** The first use of the step in the suite's features: a real, working example. */
   example: { text: string; docString: string | undefined; usedAt: string } | undefined;
+  /** The rules the step's own checks name, blamed whatever its scenario cites (empty: it judges the rules its scenario cites). */
+  judges: string[];
+}
+
+/** A top-level declaration of a step file: a registration, a function or a constant, to the next one. */
+interface Block {
+  line: number;
+  name: string | undefined;
+  text: string;
+}
+
+function blocksOf(source: string): Block[] {
+  const lines = source.split("\n");
+  const starts = lines.flatMap((l, i) => (/^[A-Za-z]/.test(l) && !/^(import|\/\/)/.test(l) ? [i] : []));
+  return starts.map((from, k) => ({
+    line: from + 1,
+    name: /^(?:export )?(?:async )?(?:function\*? |const |let )(\w+)/.exec(lines[from]!)?.[1],
+    text: lines.slice(from, starts[k + 1]).join("\n"),
+  }));
+}
+
+/**
+ * The rule IDs a step's code names (`violation(…, ["EVT-01"])`), in its body or in the functions of
+ * its file it calls: a failure of such a check is blamed on those rules by structured data, never on
+ * the scenario's other rules.
+ */
+function namedRules(file: string, line: number, files: Map<string, Block[]>): string[] {
+  const blocks = files.get(file) ?? blocksOf(readFileSync(file, "utf8"));
+  files.set(file, blocks);
+  const byName = new Map(blocks.flatMap((b) => (b.name ? [[b.name, b] as const] : [])));
+  const found = new Set<string>();
+  const seen = new Set<Block>();
+  const visit = (b: Block | undefined) => {
+    if (!b || seen.has(b)) return;
+    seen.add(b);
+    for (const m of b.text.matchAll(/"([A-Z]+-\d{2})"/g)) found.add(m[1]!);
+    for (const m of b.text.matchAll(/\b(\w+)\(/g)) visit(byName.get(m[1]!));
+  };
+  visit(blocks.filter((b) => b.line <= line).at(-1));
+  return [...found];
 }
 
 export interface ParameterEntry {
@@ -74,6 +114,7 @@ export function stepLibrary(featuresDir: string = FEATURES_DIR): Promise<LoadedL
 export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promise<{ steps: StepEntry[]; parameters: ParameterEntry[] }> {
   const library = await stepLibrary(featuresDir);
   const used = usedSteps(featuresDir);
+  const sources = new Map<string, Block[]>();
   const steps = library.stepDefinitions.map((def) => {
     const pattern = typeof def.pattern === "string" ? def.pattern : def.pattern.source;
     const listed = STEP_EXAMPLES[pattern];
@@ -83,6 +124,7 @@ export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promis
       pattern,
       definedAt: `${path.relative(ROOT, def.uri)}:${def.line}`,
       example: used.find((u) => def.expression.match(u.text) !== null) ?? fromTable,
+      judges: namedRules(def.uri, def.line, sources),
     };
   });
   const parameters = [...library.parameterTypeRegistry.parameterTypes]
@@ -92,8 +134,17 @@ export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promis
 }
 
 /** The vocabulary as `lomi-conformance steps` prints it. */
-export function formatVocabulary({ steps, parameters }: { steps: StepEntry[]; parameters: ParameterEntry[] }): string {
-  const out = ["The step vocabulary of the Lomi conformance suite (docs/writing-scenarios.md tells how to use it).", ""];
+export function formatVocabulary({ steps, parameters }: { steps: StepEntry[]; parameters: ParameterEntry[] }, oracles: ReadonlyArray<{ id: string; rules: readonly string[] }> = []): string {
+  const out = [
+    "The step vocabulary of the Lomi conformance suite (docs/writing-scenarios.md tells how to use it).",
+    "",
+    "What a step judges: a step's failure fails the rules its scenario cites (narrowed by a `# checks RULE` comment above it),",
+    "except a check that names its rules (\"judges\" below), which fails those alone. Every reply any step reads is",
+    "checked against the envelope rules (ENV-01 to ENV-04, ENV-10 for images), each failure naming its rule; after the",
+    "steps, every scenario's history is judged by the oracles, each failing the rules it cites:",
+    ...oracles.map((o) => `  ${o.id}: ${o.rules.join(", ")}`),
+    "",
+  ];
   out.push("Parameters:", ...parameters.map((p) => `  {${p.name}}  ${p.regexp}`), "");
   let file = "";
   for (const s of steps) {
@@ -103,6 +154,7 @@ export function formatVocabulary({ steps, parameters }: { steps: StepEntry[]; pa
       out.push(`${where}:`);
     }
     out.push(`  ${s.keyword} ${s.pattern.replace(/\\\//g, "/")}`);
+    if (s.judges.length > 0) out.push(`    judges ${s.judges.join(", ")}, whatever the scenario cites`);
     if (!s.example) {
       out.push("    (no scenario uses this step yet)");
       continue;

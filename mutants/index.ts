@@ -20,6 +20,7 @@ import { opFailureAsMcpError } from "./op-failure-as-mcp-error.js";
 import { revStaleRevisionDispatched } from "./rev-stale-revision-dispatched.js";
 import { revStaleRevisionRebased } from "./rev-stale-revision-rebased.js";
 import { schUnknownFieldsDropped } from "./sch-unknown-fields-dropped.js";
+import { UNTYPED_CODE_MUTANTS } from "./untyped-codes.js";
 
 /** Every deliberately broken broker, at least one per rule family. */
 export const MUTANTS: readonly Mutant[] = [
@@ -45,3 +46,9 @@ export const MUTANTS: readonly Mutant[] = [
   evtRunningEventsDropped,
   evtFeedSpansWorkspaces,
 ];
+
+/** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */
+export const ALL_MUTANTS: readonly Mutant[] = [...MUTANTS, ...UNTYPED_CODE_MUTANTS];
+
+/** The names a --mutant may take, as an error message lists them. */
+export const mutantNames = () => `${MUTANTS.map((m) => m.name).join(", ")}, or untyped-<error code> (${UNTYPED_CODE_MUTANTS.length} of them, e.g. ${UNTYPED_CODE_MUTANTS[0]!.name})`;

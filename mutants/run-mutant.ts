@@ -1,11 +1,11 @@
 import { runBrokerCli } from "../reference-broker/cli.js";
-import { MUTANTS } from "./index.js";
+import { ALL_MUTANTS } from "./index.js";
 
 // lomi-mutant NAME [lomi-broker options]: the reference broker with one defect, same options and environment.
 const name = process.argv[2];
-const mutant = MUTANTS.find((m) => m.name === name);
+const mutant = ALL_MUTANTS.find((m) => m.name === name);
 if (!mutant) {
-  process.stderr.write(`lomi-mutant: name one of:\n${MUTANTS.map((m) => `  ${m.name.padEnd(36)} ${m.family}: ${m.defect}`).join("\n")}\n`);
+  process.stderr.write(`lomi-mutant: name one of:\n${ALL_MUTANTS.map((m) => `  ${m.name.padEnd(36)} ${m.family}: ${m.defect}`).join("\n")}\n`);
   process.exit(2);
 }
 process.argv.splice(2, 1);

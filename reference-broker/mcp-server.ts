@@ -1,17 +1,12 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { CATALOGUE, publishedTool, type PublishedTool } from "../protocol/catalogue.js";
 import type { Broker } from "./broker.js";
 import { RawCallGuard } from "./raw-call-guard.js";
+import { toolsList } from "./tools-list.js";
 
 export const BROKER_NAME = "lomi-reference-broker";
 export const BROKER_VERSION = "0.1.0";
-
-// Built at the first tools/list, not at start: converting every schema costs a quarter of a second,
-// which a broker started for each scenario mostly never needs.
-let tools: PublishedTool[] | undefined;
-const publishedTools = () => (tools ??= CATALOGUE.map(publishedTool));
 
 /**
  * An MCP server for one connection, connected to its transport. It uses the SDK's Server rather than
@@ -23,7 +18,7 @@ export async function connectMcpServer(broker: Broker, transport: Transport): Pr
   const server = new Server({ name: BROKER_NAME, version: BROKER_VERSION }, { capabilities: { tools: {} } });
   const session = broker.newSession(() => server.getClientVersion()?.name ?? "unnamed-client");
   const guard = new RawCallGuard(transport);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: publishedTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsList() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => session.call(request.params.name, guard.takeArguments(extra.requestId)));
   await server.connect(guard);
   return server;

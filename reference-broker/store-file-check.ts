@@ -16,6 +16,9 @@ const SQLITE_MAGIC = "SQLite format 3\u0000";
 /** What a store path holds: nothing yet, or a Lomi store of a schema version this broker can open. */
 export type StoreFile = { kind: "new" } | { kind: "store"; schemaVersion: number };
 
+const RESTORE = "Restore it from a backup, or move it away and start a new store.";
+const NEWER = "Run the broker of the kit that wrote it, or start a new store.";
+
 function refuse(file: string, reason: string, problem: string, remedy: string): never {
   throw new LomiError("STORE_UNAVAILABLE", `The receipt store ${file} ${problem}; nothing was changed. ${remedy}`, { field: "store", reason });
 }
@@ -31,9 +34,9 @@ function header(file: string): Buffer {
 }
 
 /**
- * Looks at a store path before anything opens it for writing, so a file that is not ours, is newer
- * than this broker, or is damaged is refused byte-identical and without -wal or -shm files beside it.
- * Only reads: the file's header, then a private copy opened read-only.
+ * Looks at a store path before anything writes it, so a file that is not ours, is newer than this
+ * broker, is damaged or has version markers that disagree is refused byte-identical and without
+ * -wal, -shm or -journal files beside it. Only reads: the file's header, then a private copy.
  */
 export function checkStoreFile(file: string): StoreFile {
   const dir = path.dirname(path.resolve(file));
@@ -52,32 +55,50 @@ export function checkStoreFile(file: string): StoreFile {
   if (size === 0) return { kind: "new" };
   const head = header(file);
   if (head.length < 100 || head.toString("latin1", 0, 16) !== SQLITE_MAGIC) {
-    refuse(file, "damaged", "is not an SQLite database (damaged, or another kind of file)", "Restore it from a backup, or move it away and start a new store.");
+    refuse(file, "damaged", "is not an SQLite database (damaged, or another kind of file)", RESTORE);
   }
   const pageSize = head.readUInt16BE(16) === 1 ? 65536 : head.readUInt16BE(16);
-  if (size % pageSize !== 0) refuse(file, "damaged", `is truncated (${size} bytes, not a whole number of ${pageSize}-byte pages)`, "Restore it from a backup, or move it away and start a new store.");
+  if (size % pageSize !== 0) refuse(file, "damaged", `is truncated (${size} bytes, not a whole number of ${pageSize}-byte pages)`, RESTORE);
   // The header's page count is trustworthy when its version-valid-for number matches the change counter.
   const pages = head.readUInt32BE(28);
   if (head.readUInt32BE(92) === head.readUInt32BE(24) && pages > 0 && size < pages * pageSize) {
-    refuse(file, "damaged", `is truncated (${size} bytes where its header says ${pages * pageSize})`, "Restore it from a backup, or move it away and start a new store.");
+    refuse(file, "damaged", `is truncated (${size} bytes where its header says ${pages * pageSize})`, RESTORE);
   }
   const applicationId = head.readUInt32BE(68);
   const userVersion = head.readUInt32BE(60);
   if (applicationId !== 0 && applicationId !== STORE_APPLICATION_ID) {
     refuse(file, "foreign", `belongs to another application (SQLite application_id 0x${applicationId.toString(16)})`, "Pass --store with a path for a new Lomi store.");
   }
-  if (applicationId === STORE_APPLICATION_ID && userVersion > STORE_SCHEMA_VERSION) {
-    refuse(file, "newer", `has schema version ${userVersion}, newer than this broker's ${STORE_SCHEMA_VERSION}`, "Run the broker of the kit that wrote it, or start a new store.");
-  }
-  const tables = inspectCopy(file);
+  const stamped = applicationId === STORE_APPLICATION_ID;
+  if (stamped && userVersion > STORE_SCHEMA_VERSION) refuse(file, "newer", `has schema version ${userVersion}, newer than this broker's ${STORE_SCHEMA_VERSION}`, NEWER);
+  const { tables, metaVersion } = inspectCopy(file);
   if (tables.length === 0) return { kind: "new" };
   const ours = UNVERSIONED_TABLES.every((t) => tables.includes(t)) && tables.every((t) => (UNVERSIONED_TABLES as readonly string[]).includes(t) || t === "sqlite_sequence");
   if (!ours) refuse(file, "foreign", `is not a Lomi receipt store (its tables: ${tables.slice(0, 8).join(", ")})`, "Pass --store with a path for a new Lomi store.");
-  return { kind: "store", schemaVersion: applicationId === STORE_APPLICATION_ID ? userVersion : 0 };
+  if (!stamped) return { kind: "store", schemaVersion: 0 };
+  // A stamped store records its version twice, in one transaction: markers that disagree mean it was not this kit that wrote it last.
+  if (metaVersion !== userVersion) {
+    const markers = `its version markers disagree (user_version ${userVersion}, meta.schema_version ${metaVersion ?? "missing"})`;
+    if ((metaVersion ?? 0) > STORE_SCHEMA_VERSION) refuse(file, "newer", `${markers}: it may come from a newer kit than this broker's schema version ${STORE_SCHEMA_VERSION}`, NEWER);
+    refuse(file, "damaged", markers, RESTORE);
+  }
+  return { kind: "store", schemaVersion: userVersion };
 }
 
-/** The store's table names, read from a private copy (with its -wal) so the original gains no side files. */
-function inspectCopy(file: string): string[] {
+interface Contents {
+  tables: string[];
+  /** meta.schema_version, when the store has one. */
+  metaVersion: number | undefined;
+}
+
+/**
+ * What the store holds, after SQLite's quick_check, read from a private copy (with its -wal) so the
+ * original gains no side files and its recovery changes only the copy. Not in place: a read-only
+ * connection to a WAL store creates -wal and -shm files and leaves them behind, and a read-write one
+ * (which removes its own) runs quick_check 2.5 times slower than the copy and check together
+ * (docs/decisions.md, "Store files are checked").
+ */
+function inspectCopy(file: string): Contents {
   const scratch = mkdtempSync(path.join(os.tmpdir(), "lomi-store-check-"));
   const copy = path.join(scratch, "store.sqlite");
   try {
@@ -86,14 +107,16 @@ function inspectCopy(file: string): string[] {
     const db = new Database(copy, { readonly: true, fileMustExist: true });
     try {
       const check = db.pragma("quick_check", { simple: true });
-      if (check !== "ok") refuse(file, "damaged", `is damaged (SQLite quick_check: ${String(check).slice(0, 120)})`, "Restore it from a backup, or move it away and start a new store.");
-      return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+      if (check !== "ok") refuse(file, "damaged", `is damaged (SQLite quick_check: ${String(check).slice(0, 120)})`, RESTORE);
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+      const metaVersion = tables.includes("meta") ? (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as number | undefined) : undefined;
+      return { tables, metaVersion };
     } finally {
       db.close();
     }
   } catch (error) {
     if (error instanceof LomiError) throw error;
-    refuse(file, "damaged", `cannot be read as a database (${(error as Error).message.slice(0, 120)})`, "Restore it from a backup, or move it away and start a new store.");
+    refuse(file, "damaged", `cannot be read as a database (${(error as Error).message.slice(0, 120)})`, RESTORE);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

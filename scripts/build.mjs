@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { BROKER_BUNDLE, BUILD_STAMP, DIST, ROOT, SOURCE_DIRS, sourceDigest, sources } from "../bin/compiled.js";
 
 // Resolved from tsx, whose dependency it is, rather than from wherever npm happened to hoist it.
@@ -31,6 +32,10 @@ rmSync(DIST, { recursive: true, force: true }); // no compiled file outlives its
 const digest = sourceDigest();
 const entryPoints = SOURCE_DIRS.flatMap(sources).map((f) => path.join(ROOT, f));
 await esbuild.build({ entryPoints, outdir: DIST, outbase: ROOT, format: "esm", platform: "node", target: "node20", sourcemap: "linked", logLevel: "warning" });
+// tools/list's JSON Schemas, converted from the contracts once here instead of at every broker start
+// (a harness starts a broker per scenario); the broker reads the file beside its compiled code.
+const { TOOLS_LIST_FILE, convertedToolsList } = await import(pathToFileURL(path.join(DIST, "reference-broker/tools-list.js")).href);
+writeFileSync(TOOLS_LIST_FILE, `${JSON.stringify(convertedToolsList())}\n`);
 // The broker is also bundled with its dependencies into one CommonJS file (better-sqlite3, a native
 // addon, stays outside): a harness starts one broker process per scenario, and one file instead of a
 // few hundred modules halves its start. CommonJS because only a script can start from V8's code

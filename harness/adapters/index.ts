@@ -12,9 +12,9 @@ import { UrlAdapter } from "./url.js";
  */
 export async function inProcessParts(run: Extract<RunParameters, { adapter: "in-process" }>): Promise<BrokerParts | undefined> {
   if (run.mutant !== undefined) {
-    const { MUTANTS } = await import("../../mutants/index.js");
-    const mutant = MUTANTS.find((m) => m.name === run.mutant);
-    if (!mutant) throw configError(`--mutant names one of: ${MUTANTS.map((m) => m.name).join(", ")}`);
+    const { ALL_MUTANTS, mutantNames } = await import("../../mutants/index.js");
+    const mutant = ALL_MUTANTS.find((m) => m.name === run.mutant);
+    if (!mutant) throw configError(`--mutant names one of: ${mutantNames()}`);
     return mutant.parts;
   }
   if (run.variant !== undefined) {

@@ -1,4 +1,5 @@
 import { loadRules } from "../rules.js";
+import { coverageSummary, sourceCoverage } from "../source-coverage.js";
 import { boundedText } from "./bounded-json.js";
 import { ledgerText, recordsText } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
@@ -68,6 +69,17 @@ function causes(run: RunSummary): string {
   return `<section class="causes"><h2>Likely root causes</h2><ol>${items.join("")}</ol></section>`;
 }
 
+/** The source, sentence by sentence, with the rules that judge each and their verdicts in this run: what of the source this run has shown. */
+function sourceSection(run: RunSummary): string {
+  const coverage = sourceCoverage({ run, file: "this run" });
+  const rows = coverage.rows.map((row) => {
+    const rules = row.judged.map((j) => `<a class="chip" style="background:${COLOUR[(j.verdict ?? "not-selected") as RuleReport["verdict"]] ?? COLOUR["not-selected"]}" href="#${j.id}" title="${j.level} · ${j.scenarios} scenario(s) · ${escape(j.verdict ?? "")}">${j.id}</a>`).join(" ");
+    const note = row.how === "informative" || row.how === "covered" ? `<div class="reason">${escape(row.why ?? "")}</div>` : row.how === "unmapped" ? `<div class="reason">No rule judges this sentence.</div>` : "";
+    return `<tr><td>${escape(row.sentence.replace(/\t/g, " — "))}${note}</td><td>${row.how === "informative" ? "informative" : rules || "<b>uncovered</b>"}</td></tr>`;
+  });
+  return `<details class="rule"><summary><b>The source, sentence by sentence</b> · ${escape(coverageSummary(coverage))}</summary><table class="source">${rows.join("")}</table></details>`;
+}
+
 /**
  * The per-rule page: a grid of rule families × rules coloured by verdict, each rule opening to its
  * source sentence, decision, scenarios and, for a failure, the step, request, reply and ledger.
@@ -111,7 +123,7 @@ h1{font-size:22px;margin:0 0 4px} h2{font-size:16px;margin:28px 0 8px;border-bot
 details.rule:target{outline:3px solid #0969da} summary{cursor:pointer}
 blockquote{margin:8px 0;padding-left:10px;border-left:3px solid #d0d7de;color:#57606a}
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}
-.reason{color:#57606a} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
+table.source td{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top} .reason{color:#57606a} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
 </style></head><body>
 <h1>Lomi conformance: ${titleOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
 <div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed${run.shards ? `<br>${escape(shardTimesText(run.shards))}` : ""}</div>
@@ -119,6 +131,8 @@ pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pr
 ${causes(run)}
 <table class="grid">${grid}</table>
 ${sections}
+<h2>Source coverage</h2>
+${sourceSection(run)}
 <script>
 // A cell links to its rule: open it, so the link lands on its content.
 const open = () => { const d = document.getElementById(location.hash.slice(1)); if (d && d.tagName === "DETAILS") d.open = true; };

@@ -28,13 +28,16 @@ export const GATE_CASE = "lomi-conformance gate";
  */
 export function junitXml(run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): string {
   const known = new Set(run.rules.map((r) => r.id));
+  const byId = new Map(run.rules.map((r) => [r.id, r]));
   let failures = 0;
   let skipped = 0;
   const cases = results.map((s) => {
     const rules = citedRules(s.tags, known);
     const failed = s.blame ?? rules;
     const blame = s.verdict === "fail" ? failed.map((id) => property("failed-rule", id)).join("") : "";
-    const props = `<properties>${rules.map((id) => property("rule", id)).join("")}${blame}${property("verdict", s.verdict)}</properties>`;
+    // Each rule's title and source sentence, for a CI reader that shows properties beside the failure.
+    const cited = rules.map((id) => property("rule", id) + property(`${id} title`, byId.get(id)?.title ?? "") + property(`${id} source`, byId.get(id)?.source ?? "")).join("");
+    const props = `<properties>${cited}${blame}${property("verdict", s.verdict)}</properties>`;
     const expected = baselined(s);
     let body = "";
     if (s.verdict === "not-applicable") body = `<skipped message="${attribute(`not applicable: ${s.reason ?? ""}`)}"/>`;

@@ -120,7 +120,8 @@ const clip = (value: unknown, max = 1500) => boundedText(value, max, 1);
 function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number]): string[] {
   const f = s.failure;
   const out = [`<details><summary>${rules.map((r) => r.id).join(", ")} · ${s.name} (${s.uri}:${s.line ?? "?"})</summary>`, ""];
-  for (const r of rules) out.push(`- ${r.id}: ${r.title}`);
+  // The rule's own sentence beside the failure: a reader judges the finding against what the source says.
+  for (const r of rules) out.push(`- ${r.id} (${r.level}): ${r.title}`, `  > ${cell(r.source)}`);
   out.push("");
   if (!f) return [...out, "```", clip(s.reason ?? ""), "```", "</details>", ""];
   if (f.lost) out.push(`Not shown: ${f.lost}.`, "");

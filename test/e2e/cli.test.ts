@@ -88,7 +88,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
-  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue and lint/);
+  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue, coverage, teeth, lint and merge/);
   // A mutant or variant that does not exist is refused before any scenario, not by each one's set-up.
   for (const option of ["--mutant", "--variant"]) {
     const unknown = run("lomi-conformance", option, "nope");
@@ -140,7 +140,7 @@ test("lomi-conformance catalogue prints the tool catalogue, and --json its JSON 
   assert.ok(tools.every((t) => typeof t.outputSchema === "object"));
   const stray = run("lomi-conformance", "--json");
   assert.equal(stray.status, 2);
-  assert.match(stray.stderr, /--json goes with the catalogue command/);
+  assert.match(stray.stderr, /--json goes with the catalogue and coverage commands/);
 });
 
 test("--histories writes each scenario's history, which check judges again on its own", () => {
@@ -159,10 +159,38 @@ test("lomi-conformance lint passes the kit's suite and names a draft's mistakes 
   assert.equal(clean.status, 0, clean.stdout + clean.stderr);
   assert.match(clean.stdout, /lomi-conformance lint: no problems/);
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-lint-draft-"));
-  writeFileSync(path.join(dir, "draft.feature"), 'Feature: draft\n  @EVT-40\n  Scenario: s\n    Given the agent is conected to workspace "ws-alpha"\n');
-  const draft = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "lint"], { cwd: dir, encoding: "utf8", env: { ...process.env, LOMI_FEATURES_DIR: dir } });
+  writeFileSync(
+    path.join(dir, "draft.feature"),
+    'Feature: draft\n  @EVT-40\n  Scenario: s\n    Given the agent is conected to workspace "ws-alpha"\n\n  @EVT-01\n  Scenario: t\n    Given the agent is connected to workspace "ws-beta"\n    Then Lomi holds nothing at "notes.md" in project "beta"\n',
+  );
+  const env = { ...process.env, LOMI_FEATURES_DIR: dir };
+  const draft = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "lint"], { cwd: dir, encoding: "utf8", env });
   assert.equal(draft.status, 2, draft.stdout + draft.stderr);
   assert.match(draft.stdout, /draft\.feature:2: @EVT-40 is not a rule of docs\/rules\.json; did you mean @EVT-0\d\?/);
   assert.match(draft.stdout, /draft\.feature:4: undefined step .*did you mean/);
-  assert.match(draft.stdout, /lomi-conformance lint: 2 problem\(s\)/);
+  assert.match(draft.stdout, /draft\.feature:9: project "beta" is not in the world/);
+  assert.match(draft.stdout, /lomi-conformance lint: 3 problem\(s\)/);
+  // A run lints first: the scenario it selects is sound, the others' mistakes still stop it before any broker is judged.
+  const selected = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "--tags", "@EVT-01", "--reports", path.join(dir, "reports")], { cwd: dir, encoding: "utf8", env });
+  assert.equal(selected.status, 2, selected.stdout + selected.stderr);
+  assert.match(selected.stderr, /the suite has 3 authoring problem\(s\) \(lomi-conformance lint\)/);
+  assert.doesNotMatch(selected.stdout, /\[ *1\/1\]/);
+  assert.match(readFileSync(path.join(dir, "reports", "conformance.md"), "utf8"), /NOT RUN: the suite has 3 authoring problem/);
+});
+
+test("lomi-conformance teeth runs the reference broker, then each mutant named, and says which rules have teeth", () => {
+  const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-teeth-"));
+  const shown = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "teeth", "--tags", "@EVT-04", "--mutant", "evt-feed-spans-workspaces,untyped-not-found", "--reports", reports], { encoding: "utf8" });
+  assert.equal(shown.status, 0, shown.stdout + shown.stderr);
+  assert.match(shown.stdout, /teeth: the reference broker passes 1 rule\(s\) of the selection/);
+  assert.match(shown.stdout, /evt-feed-spans-workspaces: breaks EVT-04/);
+  assert.match(shown.stdout, /EVT-04 +evt-feed-spans-workspaces\n/);
+  assert.ok(existsSync(path.join(reports, "teeth", "teeth.md")));
+  // Without the mutant made for it, EVT-04 has no teeth and no reason: exit 1.
+  const toothless = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "teeth", "--tags", "@EVT-04", "--mutant", "untyped-not-found", "--reports", reports], { encoding: "utf8" });
+  assert.equal(toothless.status, 1, toothless.stdout + toothless.stderr);
+  assert.match(toothless.stdout, /EVT-04 +MUST: NO TEETH, and no reason in docs\/teeth\.json/);
+  const unknown = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "teeth", "--mutant", "no-such-mutant", "--reports", reports], { encoding: "utf8" });
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /no mutant is named no-such-mutant/);
 });

@@ -57,6 +57,18 @@ test("a store from a newer kit is refused without a byte changed", () => {
   assertRefused(file, "newer", new RegExp(`schema version ${STORE_SCHEMA_VERSION + 1}, newer than this broker's ${STORE_SCHEMA_VERSION}`));
 });
 
+test("a store whose version markers disagree is refused without a byte changed", () => {
+  const dir = scratch();
+  const ahead = path.join(dir, "ahead.sqlite");
+  openSqliteStore(ahead, NOW).store.close();
+  sqliteFile(ahead, (db) => db.prepare("UPDATE meta SET value = 99 WHERE key = 'schema_version'").run());
+  assertRefused(ahead, "newer", new RegExp(`version markers disagree \\(user_version ${STORE_SCHEMA_VERSION}, meta.schema_version 99\\)`));
+  const missing = path.join(dir, "missing.sqlite");
+  openSqliteStore(missing, NOW).store.close();
+  sqliteFile(missing, (db) => db.prepare("DELETE FROM meta WHERE key = 'schema_version'").run());
+  assertRefused(missing, "damaged", /version markers disagree \(user_version \d+, meta.schema_version missing\)/);
+});
+
 test("a damaged store (truncated, garbage, a text file) is refused with no -wal or -shm left beside it", () => {
   const dir = scratch();
   const truncated = path.join(dir, "truncated.sqlite");

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ALL_MUTANTS, MUTANTS } from "../../mutants/index.js";
+import { UNTYPED_CODE_MUTANTS, untypedReply } from "../../mutants/untyped-codes.js";
+import { ERROR_CODES } from "../../protocol/errors.js";
+import { buildToolResult, ok } from "../../protocol/envelope.js";
+import { loadTeeth, teethMarkdown, teethText, type TeethMatrix } from "../../harness/teeth.js";
+import { loadRules } from "../../harness/rules.js";
+
+const matrix: TeethMatrix = {
+  tags: "@X",
+  runs: [
+    { broker: "reference broker", exitCode: 0, fails: [], durationMs: 1 },
+    { broker: "m-one", exitCode: 1, fails: ["IDEM-01", "OP-02"], durationMs: 1 },
+    { broker: "m-two", exitCode: 2, fails: [], durationMs: 1, notRun: "it crashed" },
+  ],
+  rules: [
+    { id: "IDEM-01", level: "MUST", brokenBy: ["m-one"], reason: undefined },
+    { id: "DUR-08", level: "MUST", brokenBy: [], reason: "shown by a kill test" },
+    { id: "EVT-02", level: "MUST", brokenBy: [], reason: undefined },
+    { id: "ENV-03", level: "SHOULD", brokenBy: [], reason: undefined },
+  ],
+};
+
+test("teeth names each rule's mutants, the rules none breaks with their reason, the MUST rules with neither, and the mutants that did not run", () => {
+  const text = teethText(matrix);
+  assert.match(text, /IDEM-01 +m-one/);
+  assert.match(text, /DUR-08 +MUST: shown by a kill test/);
+  assert.match(text, /EVT-02 +MUST: NO TEETH, and no reason in docs\/teeth\.json/);
+  assert.doesNotMatch(text, /ENV-03 +SHOULD:/);
+  assert.match(text, /Mutants whose run did not finish \(the matrix lacks them\): m-two: it crashed/);
+  assert.match(text, /teeth: 1 MUST rule\(s\) with neither a mutant/);
+  const md = teethMarkdown(matrix);
+  assert.match(md, /\| mutant \| IDEM-01 \|/);
+  assert.match(md, /\| m-one \| ✗ \|/);
+});
+
+test("an untyped-<code> mutant answers its code as a generic failure in replies and receipts, and leaves other codes alone", () => {
+  assert.equal(UNTYPED_CODE_MUTANTS.length, ERROR_CODES.length - 1);
+  assert.equal(new Set(ALL_MUTANTS.map((m) => m.name)).size, MUTANTS.length + UNTYPED_CODE_MUTANTS.length, "names are unique");
+  const replies = [
+    buildToolResult({ controlApiVersion: "1.0", status: "error", code: "REVISION_CONFLICT", message: "stale" }),
+    buildToolResult(ok({ operation: { state: "failed", error: { code: "REVISION_CONFLICT", message: "stale" } } })),
+    buildToolResult({ controlApiVersion: "1.0", status: "error", code: "NOT_FOUND", message: "none" }),
+  ];
+  const seen = replies.map((r) => untypedReply(r, "REVISION_CONFLICT"));
+  assert.deepEqual(seen.map((r) => JSON.stringify(r.structuredContent)), [
+    JSON.stringify({ controlApiVersion: "1.0", status: "error", code: "NATIVE_FAILURE", message: "stale" }),
+    JSON.stringify(ok({ operation: { state: "failed", error: { code: "NATIVE_FAILURE", message: "stale" } } })),
+    JSON.stringify(replies[2]!.structuredContent),
+  ]);
+  assert.equal((seen[0]!.content[0] as { text: string }).text, JSON.stringify(seen[0]!.structuredContent), "the text block mirrors the rewritten envelope");
+});
+
+test("docs/teeth.json gives reasons for known MUST rules only", () => {
+  const rules = new Map(loadRules().rules.map((r) => [r.id, r.level]));
+  for (const id of Object.keys(loadTeeth().unbroken)) assert.equal(rules.get(id), "MUST", `${id} in docs/teeth.json is not a MUST rule`);
+});
