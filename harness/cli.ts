@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { HarnessError } from "./harness-error.js";
 import { suggestOption } from "./option-suggestion.js";
 import { checkTagSelection } from "./tag-selection.js";
+import { parseShard } from "./shards/shard-option.js";
 import type { Level } from "./report/rule-verdicts.js";
 import type { RunParameters } from "./run-parameters.js";
 
@@ -16,11 +17,16 @@ Usage:
   lomi-conformance explore [--seed N] [--runs K] [--steps M] [--time-budget S] [broker options]
                                   seeded model-based runs with faults, each history judged by the
                                   checker; a violation is shrunk and printed with its replay command
+  lomi-conformance merge DIR… [--reports OUT]
+                                  the report folders of a run's shards (--shard), or of an explore
+                                  campaign's parts, as one run: one verdict, one exit code
+                                  (lomi-conformance merge --help)
   lomi-conformance check HISTORY.jsonl
                                   the checker alone, on a recorded history (docs/explore.md)
-  lomi-conformance lint           the features, the rules' sources and docs/spec.md checked with no
-                                  broker, in seconds: every authoring mistake at once, file:line
-                                  each (exit 2), with the nearest step, rule or sentence
+  lomi-conformance lint           the features, the rules, the source map and the generated docs
+                                  checked with no broker, in seconds: every authoring mistake at
+                                  once, file:line each (exit 2), with the step, rule or sentence
+                                  meant; every conformance run lints first
   lomi-conformance coverage [--reports DIR] [--json]
                                   every sentence of the source document, with the rules that judge
                                   it, their scenarios and the verdicts of the run in DIR (default
@@ -74,6 +80,11 @@ Options:
   --oracles on|off       after each scenario, read what the agents were told and judge the whole
                          history by every oracle (harness/oracles/, docs/writing-scenarios.md); off
                          judges by the steps alone, to see what the oracles add (default on)
+  --shard K/N            run part K of N (1 ≤ K ≤ N) of the selected scenarios, balanced by their
+                         measured durations; its reports folder gets a shard manifest (shard.json)
+                         for \`lomi-conformance merge\`. Every shard takes the same options but --shard
+  --durations FILE       with --shard: the durations to balance by (default: the kit's, fixtures/durations.json)
+  --write-durations FILE after the run, write each scenario's duration into FILE (its other entries kept)
   -h, --help             this text
 
 Explore options (docs/explore.md):
@@ -81,12 +92,37 @@ Explore options (docs/explore.md):
   --time-budget S        no new run after S seconds, shrinking included (default 100)
   --replay PATH --replay-path RP   replay one case exactly, as a violation's replay line says
   --regressions FILE     add a found case to FILE (the kit's list is fixtures/explore-seeds.json)
+  --shard K/N            explore part K of N of the campaign --seed and --runs describe: the parts'
+                         runs are disjoint, --runs counts one part's; merge joins the parts' reports
 
 Exit codes: 0 conformant over the run's profile (every rule it judged passed, or failed only as the
 baseline expects; the rules it could not judge are named), 1 a rule failed, a baseline entry is stale,
 or (with --require-all) a rule was not judged, 2 harness or configuration error, a typo in a feature
 file included (the message names the file and line).
 Reports: conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml, messages.ndjson.`;
+
+const MERGE_HELP = `lomi-conformance merge — a run's shards, or an explore campaign's parts, as one run
+
+Usage:
+  lomi-conformance merge DIR… [--reports OUT] [--write-baseline FILE] [--write-durations FILE]
+
+DIR… are the report folders the parts wrote (their --reports), in any order:
+  conformance shards (each with shard.json, from lomi-conformance --shard K/N): their cucumber
+    messages become one run's, judged as an unsharded run on the same seed is, into OUT:
+    conformance.json/.md/.html/.svg, junit.xml, cucumber.html and messages.ndjson, with one verdict
+    and one profile; the reports show each shard's wall time and the longest one.
+  explore parts (each with explore.json, from lomi-conformance explore --shard K/N): runs, steps and
+    faults summed per kind, every violation kept with its replay line, into OUT/explore.json and .md.
+
+Options:
+  --reports OUT          where the merged reports go (default reports/)
+  --write-baseline FILE  (shards) write the baseline that expects the merged run's failures
+  --baseline-entries E   scenario (default) | rule, as for a run
+  --write-durations FILE (shards) write each scenario's duration into FILE, to balance the next shards by
+
+Exit codes, as a run's: 0 conformant (explore: no violation), 1 a rule failed (explore: a violation),
+2 the parts do not make one run: a shard or part missing, given twice, or of another run (another kit
+version, seed, broker, tag expression or shard count), named in the message; the reports say NOT RUN.`;
 
 class UsageError extends Error {}
 
@@ -125,6 +161,9 @@ const OPTIONS = {
   histories: { type: "string" },
   json: { type: "boolean", default: false },
   regressions: { type: "string" },
+  shard: { type: "string" },
+  durations: { type: "string" },
+  "write-durations": { type: "string" },
   jobs: { type: "string", default: "2" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -198,12 +237,13 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
     replay: values.replay === undefined ? undefined : { path: values.replay, replayPath: values["replay-path"]! },
     reports: path.resolve(values.reports),
     regressions: values.regressions && path.resolve(values.regressions),
+    ...(values.shard !== undefined ? { part: parseShard(values.shard) } : {}),
     out: (t) => process.stdout.write(t),
   });
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "catalogue", "coverage", "teeth", "lint"];
+const COMMANDS = ["steps", "explore", "check", "catalogue", "coverage", "teeth", "lint", "merge"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -250,6 +290,10 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
     const { parameters, name } = brokerOf(values, seed, timeoutMs);
     known.broker = parameters.adapter;
+    const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    // A shard judges part of the suite: the baseline for the whole run is written from the merge.
+    if (shard && values["write-baseline"] !== undefined) throw new UsageError("--write-baseline goes with a whole run or with merge, not with --shard (a shard sees only its part)");
+    if (!shard && values.durations !== undefined) throw new UsageError("--durations goes with --shard: it is what the shards are balanced by");
     if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
 
     // The seed first, so a failing run can be replayed.
@@ -267,11 +311,52 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
         : parameters.adapter === "command"
           ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
           : undefined;
-    return await runSuite({ parameters, brokerName: name, serverInfo, tags: values.tags, parallel, reports, level: known.level, baselineFile: values.baseline && shown(values.baseline), writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), baselineEntries, requireAll: values["require-all"] });
+    return await runSuite({
+      parameters,
+      brokerName: name,
+      serverInfo,
+      tags: values.tags,
+      parallel,
+      reports,
+      level: known.level,
+      baselineFile: values.baseline && shown(values.baseline),
+      writeBaseline: values["write-baseline"] && shown(values["write-baseline"]),
+      baselineEntries,
+      requireAll: values["require-all"],
+      ...(shard ? { shard } : {}),
+      ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
+      ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),
+    });
   } catch (error) {
     // runSuite writes its own reports once it has judged the rules; anything before that writes
     // reports saying the run never finished and why, then fails as before (exit 2).
     await writeNotRun(reports, error instanceof Error ? error.message : String(error), { ...known, startedAt, requireAll: values["require-all"] ?? false });
+    throw error;
+  }
+}
+
+/** `merge DIR…`: shards of a conformance run, or parts of an explore campaign, as one run. */
+async function merge(dirs: string[], values: ReturnType<typeof parse>["values"]): Promise<number> {
+  const reports = path.resolve(values.reports);
+  const baselineEntries = values["baseline-entries"];
+  const startedAt = new Date().toISOString();
+  let kind: "shards" | "explore" = "shards";
+  try {
+    kind = dirs.length === 0 ? "shards" : (await import("./shards/merge.js")).mergeKind(dirs);
+    if (dirs.length === 0) throw new UsageError("merge needs the report folders of a run's shards or an explore campaign's parts: lomi-conformance merge DIR… [--reports OUT]");
+    if (baselineEntries !== "scenario" && baselineEntries !== "rule") throw new UsageError(`--baseline-entries must be scenario or rule, not ${baselineEntries}`);
+    if (dirs.some((d) => path.resolve(d) === reports)) throw new UsageError(`--reports ${values.reports} is one of the folders to merge: give the merged reports a folder of their own`);
+    if (kind === "explore") {
+      const { mergeExploreParts } = await import("./explore/merge-parts.js");
+      return mergeExploreParts(dirs, reports, (t: string) => process.stdout.write(t));
+    }
+    const { clearReports } = await import("./run-suite.js");
+    clearReports(reports);
+    const { mergeShards } = await import("./shards/merge.js");
+    return await mergeShards({ dirs, reports, baselineEntries, writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), writeDurations: values["write-durations"] && shown(values["write-durations"]) });
+  } catch (error) {
+    // A merge that cannot make one run says so in every report, as a run that never started does.
+    if (kind === "shards") await writeNotRun(reports, error instanceof Error ? error.message : String(error), { broker: "not merged", seed: Number(values.seed), level: "must", tags: undefined, startedAt, requireAll: false });
     throw error;
   }
 }
@@ -293,9 +378,10 @@ async function main(): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${HELP}\n`);
+    process.stdout.write(`${positionals[0] === "merge" ? MERGE_HELP : HELP}\n`);
     return 0;
   }
+  if (positionals[0] === "merge") return merge(positionals.slice(1), values);
   if (positionals[0] === "check") {
     if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl");
     const { checkCommand } = await import("./explore/command.js");
@@ -335,7 +421,7 @@ async function main(): Promise<number> {
   }
   if (values.json) throw new UsageError("--json goes with the catalogue and coverage commands");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue, coverage, teeth and lint`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue, coverage, teeth, lint and merge`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;

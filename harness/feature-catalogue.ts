@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
-import { IdGenerator } from "@cucumber/messages";
+import { IdGenerator, type FeatureChild, type RuleChild } from "@cucumber/messages";
 import { kitPath } from "../protocol/kit-root.js";
 
 /** The kit's features; LOMI_FEATURES_DIR points a run at another folder (a scenario writer's draft, the kit's own tests). */
@@ -12,6 +12,24 @@ export interface ScenarioEntry {
   name: string;
   /** Tags including those inherited from the feature and rule. */
   tags: string[];
+  /** The line cucumber selects it by (`uri:line`): its Scenario line, or its Examples row. */
+  line: number;
+}
+
+/** A scenario's name within the suite, stable when lines move: the same key its seed derives from. */
+export const scenarioKey = (s: { uri: string; name: string }) => `${s.uri}:${s.name}`;
+
+/** Every AST node's line by id: a pickle names its scenario, and its Examples row, by id. */
+function nodeLines(children: ReadonlyArray<FeatureChild | RuleChild>, lines: Map<string, number>): Map<string, number> {
+  for (const child of children) {
+    const s = child.scenario;
+    if (s) {
+      lines.set(s.id, s.location.line);
+      for (const ex of s.examples) for (const row of ex.tableBody) lines.set(row.id, row.location.line);
+    }
+    if ("rule" in child && child.rule) nodeLines(child.rule.children, lines);
+  }
+  return lines;
 }
 
 export function featureFiles(dir: string): string[] {
@@ -28,6 +46,7 @@ export function scenarioCatalogue(dir: string = FEATURES_DIR): ScenarioEntry[] {
     const parser = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher());
     const uri = path.relative(path.dirname(dir), file);
     const document = parser.parse(readFileSync(file, "utf8"));
-    return compile(document, uri, newId).map((p) => ({ uri, name: p.name, tags: p.tags.map((t) => t.name) }));
+    const lines = nodeLines(document.feature?.children ?? [], new Map());
+    return compile(document, uri, newId).map((p) => ({ uri, name: p.name, tags: p.tags.map((t) => t.name), line: lines.get(p.astNodeIds.at(-1) ?? "") ?? 0 }));
   });
 }

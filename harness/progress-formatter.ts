@@ -26,6 +26,12 @@ export function finishedLine(done: number, total: number, label: string, status:
 /** The line a long step's progress leaves, under the scenario it belongs to: `  CAP-01 A full store …: filled 512 of 4096 receipts (3 s)`. */
 export const progressLine = (label: string, body: string) => `  ${label}: ${body.split("\n")[0]}`;
 
+/** A shard's log line says which shard it is, and what is left of it: `[shard 2/3] [37/90] … passed 0.4 s · about 1 min 2 s left`. */
+export function shardLine(shard: string, line: string, done: number, total: number, elapsedMs: number): string {
+  const eta = done > 0 && done < total ? ` · about ${clock((elapsedMs / done) * (total - done))} left` : "";
+  return `[shard ${shard}] ${line}${eta}`;
+}
+
 /** The live line on a terminal: count, share, elapsed and an estimate of what remains. */
 export function liveLine(done: number, total: number, elapsedMs: number, running: string | undefined): string {
   const eta = done > 0 ? ` · about ${clock((elapsedMs / done) * (total - done))} left` : "";
@@ -46,10 +52,14 @@ export default class ProgressFormatter extends Formatter {
   private done = 0;
   private runStartedAt = Date.now();
   private readonly tty: boolean;
+  /** "2/3" when this run is a shard (formatOptions.lomiShard). */
+  private readonly shard: string | undefined;
 
   constructor(options: IFormatterOptions) {
     super(options);
     this.tty = (options.stream as NodeJS.WriteStream).isTTY === true;
+    const shard = (options.parsedArgvOptions as { lomiShard?: unknown }).lomiShard;
+    this.shard = typeof shard === "string" ? shard : undefined;
     options.eventBroadcaster.on("envelope", (e: Envelope) => this.on(e));
   }
 
@@ -84,7 +94,8 @@ export default class ProgressFormatter extends Formatter {
       if (!s) return;
       this.done++;
       const pickle = this.pickles.get(s.pickleId)!;
-      const line = finishedLine(this.done, this.total, scenarioLabel(pickle.name, pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at);
+      const finished = finishedLine(this.done, this.total, scenarioLabel(pickle.name, pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at);
+      const line = this.shard ? shardLine(this.shard, finished, this.done, this.total, Date.now() - this.runStartedAt) : finished;
       if (!this.tty || s.worst === "FAILED") this.keep(line);
       else this.live(undefined);
     }
@@ -100,6 +111,7 @@ export default class ProgressFormatter extends Formatter {
 
   private live(running: string | undefined): void {
     const width = (this.stream as NodeJS.WriteStream).columns ?? 100;
-    this.log(`\r\x1b[2K${liveLine(this.done, this.total, Date.now() - this.runStartedAt, running).slice(0, width - 1)}`);
+    const line = `${this.shard ? `[shard ${this.shard}] ` : ""}${liveLine(this.done, this.total, Date.now() - this.runStartedAt, running)}`;
+    this.log(`\r\x1b[2K${line.slice(0, width - 1)}`);
   }
 }

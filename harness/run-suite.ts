@@ -1,17 +1,22 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Writable } from "node:stream";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
-import { FEATURES_DIR, scenarioCatalogue } from "./feature-catalogue.js";
-import { baselineFileFor, loadBaseline, NO_BASELINE, type BaselineEntries } from "./report/baseline.js";
-import { judgeRun } from "./report/judge-run.js";
+import { FEATURES_DIR, scenarioCatalogue, scenarioKey } from "./feature-catalogue.js";
+import { loadBaseline, NO_BASELINE, type BaselineEntries } from "./report/baseline.js";
+import { concludeRun } from "./report/conclude-run.js";
+import { DEFAULT_DURATIONS, readDurations, writeDurations } from "./shards/durations.js";
+import { fileDigest, kitVersion, selectionDigest, SHARD_MANIFEST, writeShardManifest } from "./shards/manifest.js";
+import { shardText, type ShardSpec } from "./shards/shard-option.js";
+import { splitSelection } from "./shards/split.js";
+import { selectScenarios } from "./tag-selection.js";
 import type { Level } from "./report/rule-verdicts.js";
 import { configError } from "./harness-error.js";
 import { lintSuite, lintText } from "./lint.js";
 import type { LoadedLibrary } from "./step-vocabulary.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
-import { REPORT_FILES, titleOf, writeReports } from "./report/write-reports.js";
+import { REPORT_FILES } from "./report/write-reports.js";
 import { profileOf } from "./profiles.js";
 import { loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
@@ -37,6 +42,12 @@ export interface SuiteOptions {
   /** Where to write the baseline that expects this run's failures (--write-baseline), and by what (--baseline-entries). */
   writeBaseline: string | undefined;
   baselineEntries: BaselineEntries;
+  /** Run only this part of the selection, and leave a shard manifest beside the reports for `merge`. */
+  shard?: ShardSpec;
+  /** The measured durations --shard balances by (default: the kit's, fixtures/durations.json). */
+  durationsFile?: string;
+  /** Where to write this run's scenario durations (--write-durations). */
+  writeDurations?: string;
 }
 
 /** Where the dry run's own console output goes: the run proper reports. */
@@ -55,7 +66,7 @@ function refuseBrokenSuite(results: ScenarioResult[]): void {
 export function clearReports(dir: string): void {
   mkdirSync(dir, { recursive: true });
   // Only the report files go: --reports may name a folder that holds other things.
-  for (const f of REPORT_FILES) rmSync(path.join(dir, f), { force: true });
+  for (const f of [...REPORT_FILES, SHARD_MANIFEST]) rmSync(path.join(dir, f), { force: true });
 }
 
 /** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
@@ -63,6 +74,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const rulesFile = loadRules();
   const known = new Set(rulesFile.rules.map((r) => r.id));
   const all = scenarioCatalogue();
+  const selection = selectScenarios(o.tags, all);
+  const part = o.shard && shardPart(selection, o.shard, o.durationsFile ?? DEFAULT_DURATIONS);
+  const profile = profileOf(o.parameters);
   // A baseline with a typo is refused before anything runs.
   const baseline = o.baselineFile ? loadBaseline(o.baselineFile, known, new Set(all.map((s) => s.name))) : NO_BASELINE;
 
@@ -78,12 +92,14 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     {
       file: false,
       provided: {
-        paths: [path.join(FEATURES_DIR, "**/*.feature")],
+        paths: part ? cucumberPaths(part) : [path.join(FEATURES_DIR, "**/*.feature")],
         import: [STEP_FILES],
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
         worldParameters: o.parameters,
+        // The progress lines of a shard say which it is.
+        formatOptions: o.shard ? { lomiShard: shardText(o.shard) } : {},
         format: [PROGRESS_FORMATTER, `html:${path.join(o.reports, "cucumber.html")}`, `message:${messages}`],
       },
     },
@@ -103,50 +119,65 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   await runCucumber({ ...runConfiguration, support }, { cwd: ROOT });
 
   const results = readScenarioResults(messages);
-  const { run, baselinedScenarioReason } = judgeRun({
+  const { code, run } = concludeRun({
     rules: rulesFile.rules,
     results,
     suite: all,
     tags: o.tags,
+    ...(o.shard ? { shard: shardText(o.shard) } : {}),
     baseline,
     baselineFile: o.baselineFile,
     level: o.level,
     requireAll: o.requireAll,
-    profile: profileOf(o.parameters),
+    profile,
     broker: { adapter: o.brokerName, serverInfo: o.serverInfo ?? readBrokerIdentity(messages) },
     seed: o.parameters.seed,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
+    reports: o.reports,
+    writeBaseline: o.writeBaseline,
+    baselineEntries: o.baselineEntries,
   });
-  const { rules, problems } = run;
-  // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
-  if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(o.baselineEntries, rules, results, baseline));
-  const reportFaults = writeReports(o.reports, run, results, baselinedScenarioReason);
+  if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
+  if (o.shard) {
+    writeShardManifest(o.reports, {
+      format: "lomi-shard/1",
+      run: {
+        kitVersion: kitVersion(),
+        seed: o.parameters.seed,
+        broker: o.brokerName,
+        tags: o.tags ?? null,
+        count: o.shard.count,
+        selectionDigest: selectionDigest(selection.map(scenarioKey)),
+        level: o.level,
+        requireAll: o.requireAll,
+        oracles: o.parameters.oracles !== false,
+        timeoutMs: o.parameters.timeoutMs,
+        baseline: o.baselineFile ? { file: o.baselineFile, sha256: fileDigest(o.baselineFile) } : null,
+      },
+      profile: { ...profile, lacks: [...profile.lacks] },
+      serverInfo: run.broker.serverInfo ?? null,
+      index: o.shard.index,
+      scenarios: part!.map(scenarioKey),
+      selectionSize: selection.length,
+      startedAt: run.startedAt,
+      durationMs: run.durationMs,
+      wallMs: Math.round(performance.now()),
+    });
+  }
+  return code;
+}
 
-  const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
-  process.stdout.write(
-    `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
-      `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
-      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
-      `${(run.durationMs / 1000).toFixed(1)} s\n`,
-  );
-  for (const r of rules.filter((x) => ["fail", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
-    process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
-    if (r.verdict === "fail") process.stdout.write(`      ${r.id} (${r.level}): ${r.title}\n      source: "${r.source}"\n`);
-  }
-  for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
-  for (const g of run.failureGroups.slice(0, 5)) {
-    process.stdout.write(`  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`);
-  }
-  for (const w of run.warnings) process.stdout.write(`  WARNING ${w}\n`);
-  if (o.writeBaseline) {
-    const written = o.baselineEntries === "rule" ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)` : `${new Set(results.filter((r) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
-    process.stdout.write(`lomi-conformance: wrote a baseline of ${written} to ${o.writeBaseline}; replace each placeholder reason\n`);
-  }
-  const faults = results.filter((r) => r.harnessFault !== undefined);
-  for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
-  for (const f of reportFaults) process.stdout.write(`  HARNESS ERROR writing ${f} (written as a note; the other reports are whole)\n`);
-  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
-  // The harness's own failure invalidates the run whatever the rules say.
-  return faults.length > 0 || reportFaults.length > 0 || run.verdict === "not-run" ? 2 : problems.length === 0 ? 0 : 1;
+/** The scenarios of this shard, balanced by the durations file; a shard left with none is refused (exit 2). */
+function shardPart<T extends { uri: string; name: string }>(selection: readonly T[], shard: ShardSpec, durationsFile: string): T[] {
+  const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1]!;
+  if (part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
+  return part;
+}
+
+/** Cucumber's paths for some scenarios: each feature file once, with the lines of its scenarios (`file:12:40`). */
+function cucumberPaths(scenarios: ReadonlyArray<{ uri: string; line: number }>): string[] {
+  const lines = new Map<string, number[]>();
+  for (const s of scenarios) lines.set(s.uri, [...(lines.get(s.uri) ?? []), s.line]);
+  return [...lines].map(([uri, at]) => `${path.join(path.dirname(FEATURES_DIR), uri)}:${at.join(":")}`);
 }

@@ -2,6 +2,8 @@ import path from "node:path";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { inProcessParts } from "../adapters/index.js";
 import { configError } from "../harness-error.js";
+import { kitVersion } from "../shards/manifest.js";
+import { shardText, type ShardSpec } from "../shards/shard-option.js";
 import type { RunParameters } from "../run-parameters.js";
 import { checkHistory, failuresOf } from "../oracles/index.js";
 import { explore } from "./explore.js";
@@ -20,6 +22,8 @@ export interface ExploreCommandOptions {
   replay: { path: string; replayPath: string } | undefined;
   reports: string;
   regressions: string | undefined;
+  /** --shard K/N: this part of the campaign only (merge joins the parts). */
+  part?: ShardSpec;
   out: (text: string) => void;
 }
 
@@ -32,7 +36,8 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   if (o.parameters.adapter === "url") throw configError("explore starts, crashes and restarts the broker and gives each run a fresh simulated Lomi: use the reference broker, --broker-cmd or --broker-image, not --broker-url");
   const broker = o.brokerName;
   // The seed first, so whatever happens next can be replayed.
-  o.out(`lomi-conformance explore: seed ${o.seed}, ${o.replay ? "replaying one case" : `${o.runs} runs of at most ${o.steps} steps, time budget ${o.timeBudgetS} s`}, broker ${broker}\n`);
+  const part = o.part && !o.replay ? o.part : undefined;
+  o.out(`lomi-conformance explore: seed ${o.seed}, ${o.replay ? "replaying one case" : `${part ? `part ${shardText(part)}: ` : ""}${o.runs} runs of at most ${o.steps} steps, time budget ${o.timeBudgetS} s`}, broker ${broker}\n`);
   const result = await explore({
     seed: o.seed,
     runs: o.runs,
@@ -41,12 +46,13 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     run: o.parameters,
     world: readWorldFile(),
     replay: o.replay,
+    ...(part ? { part } : {}),
   });
   const { violation, ...summary } = result;
   const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
   o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
   const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", quote(violation.path), "--replay-path", quote(violation.replayPath), ...o.brokerArgs.map(quote)].join(" ");
-  const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, result: summary, violation: violation && { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay: replay! } };
+  const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay: replay! } };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
     o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);

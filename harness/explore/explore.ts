@@ -17,6 +17,8 @@ export interface ExploreOptions {
   timeBudgetS: number;
   run: RunParameters;
   world: WorldSeed;
+  /** Explore only part `index` of `count` of the campaign: run i of the seed's runs goes to part i mod count. */
+  part?: { index: number; count: number };
   /** Replays one case exactly: fast-check's path and the commands' replay path from a report. */
   replay?: { path: string; replayPath: string };
   /** Makes the broker of each run instead of the run parameters (a mutant in-process). */
@@ -53,9 +55,16 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
   let executions = 0;
   let last: Omit<ExploreViolation, "path" | "replayPath"> | undefined;
   const source = `explore seed ${o.seed}`;
+  // Which of the seed's runs this is, counting those left to other parts; shrinking runs are all this part's.
+  let generated = -1;
+  let shrinking = false;
   const commands = fc.commands(STEP_ARBITRARIES, { maxCommands: o.steps, size: "max", ...(o.replay ? { replayPath: o.replay.replayPath } : {}) });
   // The simulator's and the broker's seeds are drawn like the steps: a case replays whole.
   const property = fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), commands, async (systemSeed, cmds) => {
+    // Another part's run is skipped before anything starts: the parts' runs are disjoint, their union
+    // the seed's first parts × runs, and a found case's path counts from the seed's first run, so its
+    // replay line needs no --shard. A replay runs the one case it names.
+    if (o.part && !o.replay && !shrinking) fc.pre(++generated % o.part.count === o.part.index - 1);
     executions++;
     const system = await ExploreSystem.start(o.run, o.world, systemSeed, source, o.adapter?.());
     let records: HistoryRecord[];
@@ -76,6 +85,7 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
     const failed = failuresOf(checkHistory(historyOf(records)));
     if (failed.length === 0) return;
     last = { invariants: failed, steps: system.steps, history: records };
+    shrinking = true;
     throw new Error(`${failed.map((f) => f.id).join(", ")} violated`);
   });
   const outcome = await fc.check(property, {
@@ -83,6 +93,8 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
     numRuns: o.runs,
     ...(o.replay ? { path: o.replay.path, endOnFailure: true } : {}),
     plugins: [fc.interruptAfterTimeLimit(o.timeBudgetS * 1000)],
+    // Each run of this part comes after count - 1 runs of the others.
+    ...(o.part ? { maxSkipsPerRun: o.part.count } : {}),
   });
   const violation =
     outcome.failed && last && outcome.counterexamplePath

@@ -34,12 +34,21 @@ export function addRegression(file: string, entry: RegressionEntry): void {
   writeFileSync(file, `${JSON.stringify([...list, entry], null, 2)}\n`);
 }
 
+export type ReportedViolation = Omit<NonNullable<ExploreResult["violation"]>, "history"> & { replay: string };
+
 export interface ExploreReport {
   broker: string;
   seed: number;
   steps: number;
+  /** A part of a campaign (explore --shard K/N), with the runs asked of each part and the kit that ran it. */
+  part?: { index: number; count: number; runs: number; kitVersion: string };
+  /** A merged campaign: each part's folder, runs and time. */
+  parts?: Array<{ part: string; dir: string; runs: number; steps: number; durationMs: number; violations: number }>;
   result: Omit<ExploreResult, "violation">;
-  violation: (Omit<NonNullable<ExploreResult["violation"]>, "history"> & { replay: string }) | undefined;
+  /** The violation found (a merged campaign's first part's with one). */
+  violation: ReportedViolation | undefined;
+  /** A merged campaign's violations, every part's, each with its replay line. */
+  violations?: ReportedViolation[];
 }
 
 const violationLines = (invariants: Array<Extract<OracleVerdict, { verdict: "fail" }>>) =>
@@ -52,10 +61,11 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
   if (history !== undefined) writeFileSync(path.join(dir, "explore-history.jsonl"), history);
   const r = report.result;
   const lines = [
-    `# lomi-conformance explore`,
+    `# lomi-conformance explore${report.part ? ` (part ${report.part.index}/${report.part.count})` : report.parts ? ` (${report.parts.length} parts merged)` : ""}`,
     ``,
     `Broker: ${report.broker}  `,
     `Seed: ${report.seed}, at most ${report.steps} steps a run  `,
+    ...(report.parts ? report.parts.map((p) => `Part ${p.part} (${p.dir}): ${p.runs} runs, ${p.steps} steps, ${(p.durationMs / 1000).toFixed(1)} s, ${p.violations} violation(s)  `) : []),
     `Runs: ${r.runs} (${r.shrinks} shrinking runs), steps: ${r.steps}, ${(r.durationMs / 1000).toFixed(1)} s${r.interrupted ? " (time budget reached)" : ""}`,
     ``,
     `| fault | injected |`,
@@ -63,11 +73,12 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
     ...Object.entries(r.faults).map(([kind, n]) => `| ${kind} | ${n} |`),
     ``,
   ];
-  const v = report.violation;
-  if (!v) lines.push(`**No violation** in ${r.runs} runs.`);
-  else {
+  const violations = report.violations ?? (report.violation ? [report.violation] : []);
+  if (violations.length === 0) lines.push(`**No violation** in ${r.runs} runs.`);
+  for (const v of violations) {
     lines.push(`## Violation`, ``, ...violationLines(v.invariants), ``, `### Shrunk sequence (${v.steps.length} steps)`, ``, ...v.steps.map((s, i) => `${i + 1}. ${s}`), ``);
-    lines.push(`### Replay`, ``, "```", v.replay, "```", ``, `The history of this run is in explore-history.jsonl; \`lomi-conformance check explore-history.jsonl\` judges it again.`);
+    lines.push(`### Replay`, ``, "```", v.replay, "```", ``);
   }
+  if (violations.length > 0) lines.push(report.parts ? `Each part's folder holds the history of its violation (explore-history.jsonl).` : `The history of this run is in explore-history.jsonl; \`lomi-conformance check explore-history.jsonl\` judges it again.`);
   writeFileSync(path.join(dir, "explore.md"), `${lines.join("\n")}\n`);
 }

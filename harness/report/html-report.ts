@@ -3,7 +3,7 @@ import { coverageSummary, sourceCoverage } from "../source-coverage.js";
 import { boundedText } from "./bounded-json.js";
 import { ledgerText, recordsText } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
-import { titleOf, listedRules, ranOf, type RunSummary } from "./write-reports.js";
+import { titleOf, listedRules, ranOf, shardTimesText, type RunSummary } from "./write-reports.js";
 
 const COLOUR: Record<RuleReport["verdict"], string> = {
   pass: "#1a7f37",
@@ -126,7 +126,7 @@ pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pr
 table.source td{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top} .reason{color:#57606a} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
 </style></head><body>
 <h1>Lomi conformance: ${titleOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
-<div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed</div>
+<div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed${run.shards ? `<br>${escape(shardTimesText(run.shards))}` : ""}</div>
 <div>${counts}</div>
 ${causes(run)}
 <table class="grid">${grid}</table>

@@ -12,6 +12,8 @@ export interface RunInputs {
   /** Every scenario of the suite (the selection or not): what a rule would have had in a whole run. */
   suite: ReadonlyArray<{ tags: readonly string[] }>;
   tags: string | undefined;
+  /** A shard's own partial judgement ("2/3"): like a --tags run, it judges only the rules it reached. */
+  shard?: string;
   baseline: Baseline;
   baselineFile: string | undefined;
   level: Level;
@@ -36,7 +38,8 @@ const countBy = (ids: string[]): Record<string, number> => {
 export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReason: (s: ScenarioResult) => string | undefined } {
   const known = new Set(i.rules.map((r) => r.id));
   const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, known)));
-  const selected = i.tags ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
+  const partial = i.tags !== undefined || i.shard !== undefined;
+  const selected = partial ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
   const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known)));
   const rules = judgeRules(i.rules, i.results, covered, selected, i.baseline, scenariosInSuite);
   const entries = baselineReport(rules, i.results, i.baseline);
@@ -51,7 +54,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const setup = setupProblemOf(i.results);
   const verdict = setup !== undefined ? "not-run" : problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
   // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
-  const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!i.tags || r.verdict !== "not-selected"));
+  const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!partial || r.verdict !== "not-selected"));
   const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
   const profile = { name: i.profile.name, notJudged: notJudged(rules, i.level).map((r) => r.id), elsewhere: i.profile.elsewhere, notReached: notReached(rules, i.level).map((r) => r.id) };
   const run: RunSummary = {
@@ -59,6 +62,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     seed: i.seed,
     level: i.level,
     tags: i.tags,
+    ...(i.shard !== undefined ? { shard: i.shard } : {}),
     baseline: i.baselineFile,
     startedAt: i.startedAt,
     durationMs: i.durationMs,

@@ -18,6 +18,10 @@ export interface RunSummary {
   seed: number;
   level: Level;
   tags: string | undefined;
+  /** Set on one shard's own reports ("2/3"): a part of a run, judged on the rules it reached. */
+  shard?: string;
+  /** Set on a merged run's reports: each shard's times, and the longest (what the sharded run took). */
+  shards?: ShardTimes;
   baseline: string | undefined;
   startedAt: string;
   durationMs: number;
@@ -49,6 +53,15 @@ export interface RunSummary {
   scenariosInSuite: Record<string, number>;
 }
 
+export interface ShardTimes {
+  parts: Array<{ shard: string; scenarios: number; durationMs: number; wallMs: number }>;
+  longest: { shard: string; wallMs: number };
+}
+
+/** "Shards: 1/3 41.2 s, 2/3 39.8 s, 3/3 40.5 s (wall time); longest 1/3, 41.2 s", for the merged reports. */
+export const shardTimesText = (s: ShardTimes) =>
+  `Shards: ${s.parts.map((p) => `${p.shard} ${(p.wallMs / 1000).toFixed(1)} s (${p.scenarios} scenarios)`).join(", ")} (wall time); longest ${s.longest.shard}, ${(s.longest.wallMs / 1000).toFixed(1)} s`;
+
 /** How many of a rule's scenarios ran, of those the suite has. */
 export function ranOf(r: RuleReport, run: Pick<RunSummary, "scenariosInSuite">): { ran: number; inSuite: number } {
   return { ran: r.scenarios.length, inSuite: run.scenariosInSuite[r.id] ?? r.scenarios.length };
@@ -56,12 +69,13 @@ export function ranOf(r: RuleReport, run: Pick<RunSummary, "scenariosInSuite">):
 
 /** The run's headline, saying first when a --tags run reached only part of the suite. */
 export function titleOf(run: RunSummary, code: (text: string) => string): string {
-  if (!run.tags || run.verdict === "not-run") return run.headline;
-  return `partial run (tags ${code(run.tags)}): ${listedRules(run).length} of ${run.rules.length} rules reached; on those: ${run.headline}`;
+  if ((!run.tags && !run.shard) || run.verdict === "not-run") return run.headline;
+  const part = run.shard ? `shard ${run.shard}${run.tags ? ` of tags ${code(run.tags)}` : ""}` : `partial run (tags ${code(run.tags!)})`;
+  return `${part}: ${listedRules(run).length} of ${run.rules.length} rules reached; on those: ${run.headline}`;
 }
 
-/** The rules a report lists: a --tags run lists only those it reached. */
-export const listedRules = (run: RunSummary) => (run.tags ? run.rules.filter((r) => r.verdict !== "not-selected") : run.rules);
+/** The rules a report lists: a --tags run, or a shard, lists only those it reached. */
+export const listedRules = (run: RunSummary) => (run.tags || run.shard ? run.rules.filter((r) => r.verdict !== "not-selected") : run.rules);
 
 export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md", "conformance.svg", "conformance.html"];
 
@@ -158,6 +172,7 @@ export function markdownReport(run: RunSummary): string {
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
     `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,
+    ...(run.shards ? [shardTimesText(run.shards)] : []),
     "",
     ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
     ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${cell(w)}`), ""] : []),

@@ -30,6 +30,15 @@ for (const bin of ["lomi-broker", "lomi-sim", "lomi-conformance"]) {
   });
 }
 
+test("--help names --shard, --durations and --write-durations; merge --help explains merging shards and explore parts", () => {
+  const help = run("lomi-conformance", "--help");
+  for (const option of ["--shard K/N", "--durations FILE", "--write-durations FILE", "lomi-conformance merge DIR…"]) assert.ok(help.stdout.includes(option), option);
+  const merge = run("lomi-conformance", "merge", "--help");
+  assert.equal(merge.status, 0, merge.stderr);
+  assert.match(merge.stdout, /^lomi-conformance merge — /);
+  for (const words of ["shard.json", "explore.json", "--reports OUT", "missing, given twice, or of another run"]) assert.ok(merge.stdout.includes(words), words);
+});
+
 test("a conformance run refused for its options still writes every report, saying NOT RUN and why, where --reports says", () => {
   const typo = run("lomi-conformance", "--brokr-cmd", "node broker.mjs", "--reports", "out");
   assert.equal(typo.status, 2);
@@ -79,7 +88,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
-  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue, coverage, teeth and lint/);
+  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue, coverage, teeth, lint and merge/);
   // A mutant or variant that does not exist is refused before any scenario, not by each one's set-up.
   for (const option of ["--mutant", "--variant"]) {
     const unknown = run("lomi-conformance", option, "nope");

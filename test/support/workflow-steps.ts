@@ -22,7 +22,16 @@ const stepSchema = z.object({
 });
 const workflowSchema = z.object({
   env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-  jobs: z.record(z.string(), z.object({ env: z.record(z.string(), z.string()).default({}), steps: z.array(stepSchema) })),
+  jobs: z.record(
+    z.string(),
+    z.object({
+      env: z.record(z.string(), z.string()).default({}),
+      needs: z.array(z.string()).optional(),
+      if: z.string().optional(),
+      strategy: z.object({ matrix: z.record(z.string(), z.array(z.union([z.string(), z.number()]))) }).optional(),
+      steps: z.array(stepSchema),
+    }),
+  ),
 });
 export type WorkflowStep = z.infer<typeof stepSchema>;
 
@@ -48,14 +57,21 @@ export interface WorkflowContext {
   uses: (step: WorkflowStep) => void;
   /** Start at the step of this name (the install already done by an earlier run). */
   from?: string;
+  /** The job to run, for a workflow of several (one matrix entry of it: its values are in `expressions`, e.g. "matrix.shard"). */
+  job?: string;
 }
 
-export function loadWorkflow(file: string): { env: Record<string, string>; steps: WorkflowStep[] } {
+export type WorkflowJob = z.infer<typeof workflowSchema>["jobs"][string];
+
+/** A workflow's env and one job's steps: the only job, or the one named. */
+export function loadWorkflow(file: string, name?: string): { env: Record<string, string>; steps: WorkflowStep[]; job: WorkflowJob; jobs: Record<string, WorkflowJob> } {
   const workflow = workflowSchema.parse(parse(readFileSync(file, "utf8")));
   const jobs = Object.values(workflow.jobs);
-  if (jobs.length !== 1) throw new Error(`${file}: one job expected, found ${jobs.length}`);
-  const env = Object.fromEntries(Object.entries({ ...workflow.env, ...jobs[0]!.env }).map(([k, v]) => [k, String(v)]));
-  return { env, steps: jobs[0]!.steps };
+  if (name === undefined && jobs.length !== 1) throw new Error(`${file}: one job expected, found ${jobs.length}; name the job to run`);
+  const job = name === undefined ? jobs[0]! : workflow.jobs[name];
+  if (!job) throw new Error(`${file} has no job ${name}`);
+  const env = Object.fromEntries(Object.entries({ ...workflow.env, ...job.env }).map(([k, v]) => [k, String(v)]));
+  return { env, steps: job.steps, job, jobs: workflow.jobs };
 }
 
 function substitute(text: string, expressions: Record<string, string>): string {
@@ -67,7 +83,7 @@ function substitute(text: string, expressions: Record<string, string>): string {
 }
 
 export async function runWorkflow(file: string, context: WorkflowContext): Promise<StepRun[]> {
-  const { env, steps } = loadWorkflow(file);
+  const { env, steps } = loadWorkflow(file, context.job);
   const start = context.from === undefined ? 0 : steps.findIndex((s) => s.name === context.from);
   if (start < 0) throw new Error(`${file} has no step named ${context.from}`);
   const runs: StepRun[] = [];

@@ -5,12 +5,32 @@ import { kitPath } from "../../protocol/kit-root.js";
 import { loadWorkflow } from "../support/workflow-steps.js";
 
 const RECIPE = "examples/ci/lomi-conformance.yml";
+const MATRIX = "examples/ci/lomi-conformance-matrix.yml";
 
-test("docs/implementers.md shows the CI recipe exactly as the file the end-to-end test runs", () => {
-  const doc = readFileSync(kitPath("docs/implementers.md"), "utf8");
-  const block = new RegExp(`<!-- recipe:start ${RECIPE.replace(/[.]/g, "\\.")}[^>]*-->\\n\`\`\`yaml\\n([\\s\\S]*?)\`\`\`\\n<!-- recipe:end -->`).exec(doc)?.[1];
-  assert.ok(block !== undefined, "docs/implementers.md has no recipe block between its markers");
-  assert.equal(block, readFileSync(kitPath(RECIPE), "utf8"), `the block in docs/implementers.md differs from ${RECIPE}: copy the file into it`);
+for (const recipe of [RECIPE, MATRIX]) {
+  test(`docs/implementers.md shows ${recipe} exactly as the file the end-to-end test runs`, () => {
+    const doc = readFileSync(kitPath("docs/implementers.md"), "utf8");
+    const block = new RegExp(`<!-- recipe:start ${recipe.replace(/[.]/g, "\\.")}[^>]*-->\\n\`\`\`yaml\\n([\\s\\S]*?)\`\`\`\\n<!-- recipe:end -->`).exec(doc)?.[1];
+    assert.ok(block !== undefined, `docs/implementers.md has no block of ${recipe} between its markers`);
+    assert.equal(block, readFileSync(kitPath(recipe), "utf8"), `the block in docs/implementers.md differs from ${recipe}: copy the file into it`);
+  });
+}
+
+test("the matrix recipe: every shard and part on one seed, their reports uploaded whatever happened, a merge after failed jobs too", () => {
+  const shard = loadWorkflow(kitPath(MATRIX), "shard");
+  const explore = loadWorkflow(kitPath(MATRIX), "explore");
+  const merge = loadWorkflow(kitPath(MATRIX), "merge");
+  const count = (job: typeof shard, key: string) => job.job.strategy?.matrix[key]?.length;
+  const run = (job: typeof shard, name: string) => job.steps.find((s) => s.name === name)?.run ?? "";
+  assert.ok(run(shard, "Conformance shard").includes(`--shard "\${{ matrix.shard }}/${count(shard, "shard")}"`), "the shard count in --shard is the matrix's");
+  assert.ok(run(explore, "Explore part").includes(`--shard "\${{ matrix.part }}/${count(explore, "part")}"`), "the part count in --shard is the matrix's");
+  for (const job of [shard, explore]) {
+    assert.match(Object.values(job.steps).map((s) => s.run ?? "").join("\n"), /--seed "\$LOMI_SEED"/);
+    assert.equal(job.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"))?.if, "always()", "a part's reports are uploaded after its failure too");
+  }
+  assert.deepEqual(merge.job.needs, ["shard", "explore"]);
+  assert.equal(merge.job.if, "always()");
+  assert.match(run(merge, "Merge the shards"), /lomi-conformance merge parts\/shard-\*/);
 });
 
 test("the CI recipe gates on the whole suite with fault hooks, two workers and the committed baseline, and keeps its reports whatever happened", () => {

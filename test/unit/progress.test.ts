@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { finishedLine, liveLine, progressLine, scenarioLabel } from "../../harness/progress-formatter.js";
+import { finishedLine, liveLine, progressLine, scenarioLabel, shardLine } from "../../harness/progress-formatter.js";
 
 test("a finished scenario is one line: count of total, its first rule and name, the outcome and seconds", () => {
   const label = scenarioLabel("A retry after a lost reply", ["@idempotency", "@IDEM-01", "@EPOCH-03"]);
@@ -15,4 +15,9 @@ test("the live line estimates what remains from the pace so far", () => {
 
 test("a long step's progress is one line under its scenario, its first line only", () => {
   assert.equal(progressLine("CAP-01 A full store", "filled 512 of 4096 receipts (3 s)\nmore"), "  CAP-01 A full store: filled 512 of 4096 receipts (3 s)");
+});
+
+test("a shard's line names the shard and estimates what is left of it from its pace so far; its last line has no estimate", () => {
+  assert.equal(shardLine("2/3", "[10/90] REV-01 x … passed 0.1 s", 10, 90, 20_000), "[shard 2/3] [10/90] REV-01 x … passed 0.1 s · about 2 min 40 s left");
+  assert.equal(shardLine("2/3", "[90/90] REV-01 x … passed 0.1 s", 90, 90, 180_000), "[shard 2/3] [90/90] REV-01 x … passed 0.1 s");
 });

@@ -78,7 +78,8 @@ test("conformance.md explains a failed scenario once, naming every rule it fails
   const md = markdownReport(run("not-conformant", [ruleReport("IDEM-01", "fail", [failed]), ruleReport("OP-01", "fail", [failed]), ruleReport("REV-01", "pass")]));
   assert.equal(md.match(/<details>/g)?.length, 1);
   assert.match(md, /IDEM-01, OP-01 · retry \(features\/retry.feature:9\)/);
-  assert.match(md, /- IDEM-01: title of IDEM-01\n- OP-01: title of OP-01/);
+  // Each failed rule with its level, title and the source sentence it judges.
+  assert.match(md, /- IDEM-01 \(MUST\): title of IDEM-01\n  > s\n- OP-01 \(MUST\): title of OP-01\n  > s/);
   assert.match(md, /\| REV-01 \| MUST \| ✅ pass \|/);
 });
 

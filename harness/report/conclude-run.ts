@@ -1,0 +1,57 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { baselineFileFor, type BaselineEntries } from "./baseline.js";
+import { judgeRun, type RunInputs } from "./judge-run.js";
+import type { ScenarioResult } from "./scenario-results.js";
+import { titleOf, writeReports, type RunSummary } from "./write-reports.js";
+
+export interface Conclusion extends RunInputs {
+  reports: string;
+  /** Where to write the baseline that expects this run's failures (--write-baseline), and by what (--baseline-entries). */
+  writeBaseline: string | undefined;
+  baselineEntries: BaselineEntries;
+  /** A merged run's shard times, shown in its reports. */
+  shards?: RunSummary["shards"];
+}
+
+/**
+ * The end of every run, whole, sharded or merged from shards: judges the results, writes the
+ * baseline asked for and every report, prints the verdict and what fails, and answers the exit code
+ * (0 the gate passes, 1 it fails, 2 the harness itself failed).
+ */
+export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
+  const { results } = o;
+  const judged = judgeRun(o);
+  const run: RunSummary = o.shards ? { ...judged.run, shards: o.shards } : judged.run;
+  const { rules, problems } = run;
+  // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
+  if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(o.baselineEntries, rules, results, o.baseline));
+  const reportFaults = writeReports(o.reports, run, results, judged.baselinedScenarioReason);
+
+  const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
+  process.stdout.write(
+    `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
+      `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
+      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
+      `${(run.durationMs / 1000).toFixed(1)} s\n`,
+  );
+  for (const r of rules.filter((x) => ["fail", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
+    process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
+    if (r.verdict === "fail") process.stdout.write(`      ${r.id} (${r.level}): ${r.title}\n      source: "${r.source}"\n`);
+  }
+  for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
+  for (const g of run.failureGroups.slice(0, 5)) {
+    process.stdout.write(`  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`);
+  }
+  for (const w of run.warnings) process.stdout.write(`  WARNING ${w}\n`);
+  if (o.writeBaseline) {
+    const written = o.baselineEntries === "rule" ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)` : `${new Set(results.filter((r: ScenarioResult) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
+    process.stdout.write(`lomi-conformance: wrote a baseline of ${written} to ${o.writeBaseline}; replace each placeholder reason\n`);
+  }
+  const faults = results.filter((r) => r.harnessFault !== undefined);
+  for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
+  for (const f of reportFaults) process.stdout.write(`  HARNESS ERROR writing ${f} (written as a note; the other reports are whole)\n`);
+  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
+  // The harness's own failure invalidates the run whatever the rules say.
+  return { code: faults.length > 0 || reportFaults.length > 0 || run.verdict === "not-run" ? 2 : problems.length === 0 ? 0 : 1, run };
+}

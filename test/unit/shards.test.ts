@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { HarnessError } from "../../harness/harness-error.js";
+import { checkPartSet } from "../../harness/shards/part-set.js";
+import { parseShard } from "../../harness/shards/shard-option.js";
+import { splitSelection } from "../../harness/shards/split.js";
+
+const scenarios = (n: number) => Array.from({ length: n }, (_, i) => ({ uri: "features/a.feature", name: `s${i}` }));
+
+test("--shard takes K/N with 1 ≤ K ≤ N; anything else is a configuration error (exit 2)", () => {
+  assert.deepEqual(parseShard("2/3"), { index: 2, count: 3 });
+  for (const bad of ["0/3", "4/3", "x", "1/0", "1/3/4", ""]) {
+    assert.throws(() => parseShard(bad), (e: unknown) => e instanceof HarnessError && e.kind === "config" && e.message.includes(`not ${bad}`), bad);
+  }
+});
+
+test("the split is disjoint, covers the selection, keeps the suite's order and balances by duration, longest first", () => {
+  const all = scenarios(10);
+  const durations = Object.fromEntries(all.map((s, i) => [`${s.uri}:${s.name}`, i === 0 ? 90 : 10]));
+  const parts = splitSelection(all, durations, 3);
+  assert.deepEqual(parts.flat().map((s) => s.name).sort(), all.map((s) => s.name).sort());
+  assert.equal(new Set(parts.flat()).size, 10);
+  // The 90 ms scenario alone in its part; the nine of 10 ms shared by the other two.
+  assert.deepEqual(parts.map((p) => p.length), [1, 5, 4]);
+  for (const p of parts) assert.deepEqual(p, [...p].sort((a, b) => all.indexOf(a) - all.indexOf(b)));
+  assert.deepEqual(splitSelection(all, durations, 3), parts, "every shard computes the same split");
+});
+
+test("a scenario without a measured duration weighs the mean of the measured ones; with none measured, all weigh alike", () => {
+  const all = scenarios(4);
+  const parts = splitSelection(all, { "features/a.feature:s0": 30, "features/a.feature:s1": 10 }, 2);
+  // Weights 30, 10, 20, 20: 30 + 10 against 20 + 20.
+  assert.deepEqual(parts.map((p) => p.map((s) => s.name)), [["s0", "s1"], ["s2", "s3"]]);
+  assert.deepEqual(splitSelection(all, {}, 2).map((p) => p.length), [2, 2]);
+});
+
+test("parts of one run: another run's part, a part given twice or one missing is refused naming it", () => {
+  const fields = { seed: "seed" };
+  const part = (dir: string, index: number, seed = 1, count = 3) => ({ dir, index, count, run: { seed } });
+  assert.doesNotThrow(() => checkPartSet([part("a", 1), part("c", 3), part("b", 2)], fields, "shard"));
+  assert.throws(() => checkPartSet([part("a", 1), part("b", 2, 2), part("c", 3)], fields, "shard"), /b is shard 2\/3 of another run: its seed is 2, where a's is 1/);
+  assert.throws(() => checkPartSet([part("a", 1), part("b", 2, 1, 4), part("c", 3)], fields, "shard"), /b is shard 2\/4 of another run: its shard count is 4/);
+  assert.throws(() => checkPartSet([part("a", 1), part("b", 2), part("b2", 2), part("c", 3)], fields, "part"), /part 2\/3 is given twice: b and b2/);
+  assert.throws(() => checkPartSet([part("a", 1), part("c", 3)], fields, "shard"), /shard 2\/3 is missing/);
+});
