@@ -124,7 +124,7 @@ export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promis
       pattern,
       definedAt: `${path.relative(ROOT, def.uri)}:${def.line}`,
       example: used.find((u) => def.expression.match(u.text) !== null) ?? fromTable,
-      judges: namedRules(def.uri, def.line, sources),
+      judges: namedRules(path.resolve(ROOT, def.uri), def.line, sources),
     };
   });
   const parameters = [...library.parameterTypeRegistry.parameterTypes]
