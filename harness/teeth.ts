@@ -106,9 +106,13 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const matrix: TeethMatrix = { tags: o.tags, runs: [control, ...runs], rules, notJudged };
   writeFileSync(path.join(o.reports, "teeth.json"), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(o.reports, "teeth.md"), teethMarkdown(matrix));
-  const toothless = [...rules.filter((r) => r.brokenBy.length === 0), ...notJudged].filter((r) => r.level === "MUST" && r.reason === undefined);
-  // A mutant that gave no verdicts leaves the matrix incomplete: the harness's problem (exit 2), after every other mutant's verdicts.
-  return { matrix, exitCode: runs.some((r) => r.notRun !== undefined) ? 2 : toothless.length > 0 ? 1 : 0 };
+  return { matrix, exitCode: teethExitCode(matrix) };
+}
+
+/** 2 when a mutant's run gave no verdicts (the matrix is incomplete: the harness's problem), 1 when a MUST rule has neither a mutant nor a reason, else 0. */
+export function teethExitCode(m: TeethMatrix): number {
+  if (m.runs.some((r) => r.notRun !== undefined)) return 2;
+  return [...m.rules.filter((r) => r.brokenBy.length === 0), ...m.notJudged].some((r) => r.level === "MUST" && r.reason === undefined) ? 1 : 0;
 }
 
 /** The console's view: each rule with the mutants that break it, then the rules none breaks, with the reason or its absence. */

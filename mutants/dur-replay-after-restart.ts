@@ -8,6 +8,8 @@ export const durReplayAfterRestart: Mutant = {
   breaks: ["DUR-01"],
   defect: "on restart, every operation left unfinished is dispatched to Lomi again under its old permit",
   needs: "crash",
+  // One crash scenario shows it (of DUR-01's six, each a broker restart over stdio).
+  shownBy: "@DUR-01 and @OP-03",
   parts: {
     openStore: async (file, now, native, options) => {
       const unfinished = withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} ORDER BY rowid`).all() as UnfinishedRow[]) ?? [];

@@ -8,6 +8,8 @@ export const durUnknownReportedSucceeded: Mutant = {
   breaks: ["DUR-01"],
   defect: "on restart, operations left unfinished are recorded succeeded with their effect complete, where the truth is unknown",
   needs: "crash",
+  // One crash scenario shows it (of DUR-01's six, each a broker restart over stdio).
+  shownBy: "@DUR-01 and @OP-03",
   parts: {
     openStore: (file, now, _native, options) => {
       withStoreFile(file, (db, where) => db.prepare(`UPDATE receipts SET state = 'succeeded', effect_state = 'complete' WHERE ${where}`).run());

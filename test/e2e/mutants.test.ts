@@ -37,7 +37,7 @@ async function judge(m: Mutant) {
     run = await withHttpBroker(["mutants/lomi-mutant.js", m.name], nativePort, dir, (url) => conformance(["--broker-url", url, "--native-port", String(nativePort), ...common]));
   }
   const read = (file: string) => readFileSync(path.join(reports, file), "utf8");
-  type Failure = { step?: string; request?: { tool: string }; reply?: unknown };
+  type Failure = { step?: string; message?: string; request?: { tool: string }; reply?: unknown; brokerLog?: unknown };
   type Rules = Array<{ id: string; family: string; verdict: string; scenarios: Array<{ verdict: string; failure?: Failure }> }>;
   return { ...run, report: JSON.parse(read("conformance.json")) as { verdict: string; rules: Rules }, markdown: read("conformance.md") };
 }
@@ -60,10 +60,11 @@ describe("every mutant is judged not conformant, with the family it breaks named
       assert.equal(report.verdict, "not-conformant");
       const failed = report.rules.filter((r) => r.verdict === "fail");
       assert.ok(failed.some((r) => r.family === m.family), `no ${m.family} rule failed; failed: ${failed.map((r) => r.id).join(", ") || "none"}\n${output.slice(-3000)}`);
-      // The failure explains itself: the step, the request sent and the reply received.
-      const explained = failed.flatMap((r) => r.scenarios).filter((x) => x.verdict === "fail" && x.failure?.step && x.failure.request && x.failure.reply !== undefined);
-      assert.ok(explained.length > 0, "a failed scenario carries its step, request and reply into conformance.json");
-      assert.match(markdown, /Failed at: `[^`]+`[\s\S]*Request \(/);
+      // The failure explains itself: the step, the request sent and the reply received; a broker that
+      // never answered (its store refused at start) by the step and the broker's own words instead.
+      const explained = failed.flatMap((r) => r.scenarios).filter((x) => x.verdict === "fail" && x.failure?.step && ((x.failure.request && x.failure.reply !== undefined) || (x.failure.brokerLog !== undefined && /did not complete MCP initialize[\s\S]*the broker process exited/.test(x.failure.message ?? ""))));
+      assert.ok(explained.length > 0, "a failed scenario carries its step, request and reply (or, at start, the broker's log) into conformance.json");
+      assert.match(markdown, /Failed at: `[^`]+`[\s\S]*(Request \(|the broker process exited)/);
       for (const id of m.breaks) {
         assert.equal(report.rules.find((r) => r.id === id)?.verdict, "fail", `${id} should fail`);
         assert.match(markdown, new RegExp(`\\| ${id} \\| [A-Z]+ \\| ❌ fail`), `conformance.md names ${id} as failed`);

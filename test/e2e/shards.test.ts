@@ -6,8 +6,9 @@ import { test } from "node:test";
 import { conformance } from "../support/runs.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-shards-"));
-/** 27 quick scenarios of five rules: enough for three shards of several scenarios each. */
-const TAGS = "@IDEM-01 or @IDEM-02 or @REV-01 or @REV-02 or @OP-03";
+/** 14 quick scenarios of three rules: enough for three shards of several scenarios each. */
+const TAGS = "@IDEM-02 or @REV-01 or @OP-03";
+const SELECTED = 14;
 
 /** conformance.json without what differs from run to run however it was split: times and the shards' own. */
 const judged = (reports: string) => JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8"), (key, value) => (["startedAt", "durationMs", "shards"].includes(key) ? undefined : value)) as Record<string, unknown>;
@@ -31,7 +32,8 @@ test("three shards merged judge as the unsharded run on the same seed, apart fro
   assert.equal(unsharded.code, 0, unsharded.output);
   const parts = await shards("ref", 3, ["--tags", TAGS, "--seed", "5"]);
   const lists = parts.map((p) => JSON.parse(readFileSync(path.join(p, "shard.json"), "utf8")).scenarios as string[]);
-  assert.equal(new Set(lists.flat()).size, 27, "the shards' scenarios are disjoint and cover the selection");
+  assert.equal(lists.flat().length, SELECTED);
+  assert.equal(new Set(lists.flat()).size, SELECTED, "the shards' scenarios are disjoint and cover the selection");
   assert.ok(lists.every((l) => l.length > 0));
 
   const merged = path.join(dir, "ref-merged");
@@ -44,7 +46,7 @@ test("three shards merged judge as the unsharded run on the same seed, apart fro
   assert.deepEqual(shardsShown.parts.map((p) => p.shard), ["1/3", "2/3", "3/3"]);
   assert.equal(shardsShown.longest.shard, shardsShown.parts.reduce((a, p) => (p.wallMs > a.wallMs ? p : a)).shard);
   assert.match(readFileSync(path.join(merged, "conformance.md"), "utf8"), /Shards: 1\/3 [\d.]+ s .*longest \d\/3/);
-  assert.equal(readFileSync(path.join(merged, "junit.xml"), "utf8").match(/<testcase /g)?.length, 28, "27 scenarios and the gate");
+  assert.equal(readFileSync(path.join(merged, "junit.xml"), "utf8").match(/<testcase /g)?.length, SELECTED + 1, "each scenario and the gate");
 
   // A shard missing, given twice, or of another run: exit 2 naming it, never a smaller run.
   const missing = await conformance(["merge", parts[0]!, parts[2]!, "--reports", path.join(dir, "m1")]);
@@ -54,10 +56,12 @@ test("three shards merged judge as the unsharded run on the same seed, apart fro
   const twice = await conformance(["merge", parts[0]!, parts[1]!, parts[1]!, parts[2]!, "--reports", path.join(dir, "m2")]);
   assert.equal(twice.code, 2, twice.output);
   assert.match(twice.output, /shard 2\/3 is given twice/);
-  const foreignRun = await shards("seed6", 3, ["--tags", TAGS, "--seed", "6"]);
-  const foreign = await conformance(["merge", parts[0]!, foreignRun[1]!, parts[2]!, "--reports", path.join(dir, "m3")]);
+  // One shard of another run is enough to be foreign.
+  const foreignShard = path.join(dir, "seed6-2");
+  assert.ok([0, 1].includes((await conformance(["--shard", "2/3", "--tags", TAGS, "--seed", "6", "--reports", foreignShard])).code ?? 2));
+  const foreign = await conformance(["merge", parts[0]!, foreignShard, parts[2]!, "--reports", path.join(dir, "m3")]);
   assert.equal(foreign.code, 2, foreign.output);
-  assert.ok(foreign.output.includes(`${foreignRun[1]} is shard 2/3 of another run: its seed is 6`), foreign.output);
+  assert.ok(foreign.output.includes(`${foreignShard} is shard 2/3 of another run: its seed is 6`), foreign.output);
   // A tampered manifest (another kit version) is as foreign.
   const tampered = path.join(dir, "tampered");
   cpSync(parts[1]!, tampered, { recursive: true });
@@ -83,7 +87,8 @@ test("a mutant's shards merge into NOT CONFORMANT, exit 1, as its unsharded run"
 });
 
 test("a broker command's shards merge over its profile (stdio without fault hooks)", async () => {
-  const args = ["--tags", "@IDEM-01 or @REV-01", "--broker-cmd", "node bin/lomi-broker.js"];
+  // Five scenarios over stdio, a broker process each: the profile travels through the manifests.
+  const args = ["--tags", "@REV-01", "--broker-cmd", "node bin/lomi-broker.js"];
   const parts = await shards("cmd", 2, args);
   const merged = path.join(dir, "cmd-merged");
   const merge = await conformance(["merge", ...parts, "--reports", merged]);

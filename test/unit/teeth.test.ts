@@ -4,7 +4,7 @@ import { ALL_MUTANTS, MUTANTS } from "../../mutants/index.js";
 import { UNTYPED_CODE_MUTANTS, untypedReply } from "../../mutants/untyped-codes.js";
 import { ERROR_CODES } from "../../protocol/errors.js";
 import { buildToolResult, ok } from "../../protocol/envelope.js";
-import { loadTeeth, teethMarkdown, teethText, type TeethMatrix } from "../../harness/teeth.js";
+import { loadTeeth, teethExitCode, teethMarkdown, teethText, type TeethMatrix } from "../../harness/teeth.js";
 import { loadRules } from "../../harness/rules.js";
 
 const matrix: TeethMatrix = {
@@ -32,6 +32,10 @@ test("teeth names each rule's mutants, the rules none breaks with their reason, 
   assert.match(text, /Mutants whose run did not finish \(the matrix lacks them\): m-two: it crashed/);
   assert.match(text, /DUR-09 +MUST \(needs a process\): NO TEETH SHOWN, and no reason in docs\/teeth\.json/);
   assert.match(text, /teeth: 2 MUST rule\(s\) with neither a mutant/);
+  assert.equal(teethExitCode(matrix), 2, "a mutant that did not run leaves the matrix incomplete");
+  const finished = { ...matrix, runs: matrix.runs.slice(0, 2) };
+  assert.equal(teethExitCode(finished), 1, "MUST rules with neither a mutant nor a reason");
+  assert.equal(teethExitCode({ ...finished, rules: matrix.rules.filter((r) => r.id !== "EVT-02"), notJudged: [] }), 0);
   const md = teethMarkdown(matrix);
   assert.match(md, /\| mutant \| IDEM-01 \|/);
   assert.match(md, /\| m-one \| ✗ \|/);
