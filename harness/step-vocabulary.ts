@@ -67,7 +67,7 @@ export interface ParameterEntry {
 
 /** Cucumber types its support code library as a marker; these are the fields it really has. */
 export interface LoadedLibrary {
-  stepDefinitions: Array<{ keyword: string; pattern: string | RegExp; uri: string; line: number; expression: { match(text: string): unknown[] | null } }>;
+  stepDefinitions: Array<{ keyword: string; pattern: string | RegExp; uri: string; line: number; expression: { match(text: string): unknown[] | null; regexp?: RegExp } }>;
   parameterTypeRegistry: { parameterTypes: Iterable<{ name: string | undefined; regexpStrings: readonly string[]; builtin: boolean }> };
 }
 

@@ -15,7 +15,7 @@ test("over stdio a correct broker is conformant over the stdio profile with the 
   assert.equal(report.verdict, "conformant");
   assert.deepEqual(report.profile, { name: "stdio", notJudged: ["AUTH-05", "EVT-01"], elsewhere: "run over HTTP (--broker-url) or an image (--broker-image) to judge them", notReached: [] });
   assert.match(readFileSync(path.join(dir, "plain", "conformance.svg"), "utf8"), /<title>lomi conformance: conformant over stdio \d+\/\d+<\/title>/);
-  assert.match(readFileSync(path.join(dir, "plain", "junit.xml"), "utf8"), /<testcase classname="[^"]*pairing.feature" name="[^"]*"[^>]*><properties><property name="rule" value="AUTH-05"\/><property name="verdict" value="not-applicable"\/><\/properties><skipped message="not applicable: /);
+  assert.match(readFileSync(path.join(dir, "plain", "junit.xml"), "utf8"), /<testcase classname="[^"]*pairing.feature" name="[^"]*"[^>]*><properties><property name="rule" value="AUTH-05"\/><property name="AUTH-05 title" value="[^"]+"\/><property name="AUTH-05 source" value="[^"]+"\/><property name="verdict" value="not-applicable"\/><\/properties><skipped message="not applicable: /);
 
   const all = await conformance([...args, "--require-all", "--reports", path.join(dir, "all")]);
   assert.equal(all.code, 1, all.output.slice(-3000));
