@@ -69,9 +69,10 @@ test("a broker's repository installs the packed kit offline and gates on it with
   const report = (): Report => JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as Report;
 
   await t.test("a correct broker, a pull request from the same repository: installed, judged with --parallel 2 and its fault hooks, summarised and commented", async () => {
-    // The scenarios that need the most of the kit where it is installed (fault hooks, crashes, a kill at start, two workers), not the whole
-    // suite: the whole suite is judged in-process and over HTTP elsewhere in npm test, and over stdio it would take most of its budget.
-    const runs = await runWorkflow(RECIPE, { ...context("same-repo"), workflowEnv: { LOMI_TAGS: "@needs-faults or @needs-crash or @needs-kill-at-start or @OP-05 or @SCH-06" } });
+    // A scenario or two of each thing that needs the most of the kit where it is installed (fault hooks, crashes, a kill at start,
+    // two workers), not the whole suite: the whole suite is judged in-process and over HTTP elsewhere in npm test, and the crash
+    // and fault scenarios over stdio by test:crash.
+    const runs = await runWorkflow(RECIPE, { ...context("same-repo"), workflowEnv: { LOMI_TAGS: "@DUR-06 or @DUR-05 or @DUR-08 or @OP-05 or @SCH-06" } });
     for (const label of ["Install", "Build the broker", "Conformance", "Summary", "Comment on the pull request"]) assert.equal(stepOf(runs, label).outcome, "success", `${label}:\n${stepOf(runs, label).output.slice(-4000)}`);
     const r = report();
     assert.equal(r.verdict, "conformant", r.headline);
