@@ -276,6 +276,11 @@ async function writeNotRun(reports: string, cause: string, run: { broker: string
  */
 const shown = (file: string) => path.relative(process.cwd(), path.resolve(file)) || ".";
 
+/** A --tags that does not parse or selects nothing is refused before anything runs (the features load only then). */
+async function checkTags(tags: string | undefined): Promise<void> {
+  if (tags !== undefined) checkTagSelection(tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+}
+
 /** A conformance run: the suite against the broker the options name, judged per rule, into the reports. */
 async function conformance(values: ReturnType<typeof parse>["values"]): Promise<number> {
   const reports = path.resolve(values.reports);
@@ -299,7 +304,7 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     // The seed first, so a failing run can be replayed.
     process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
     // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
-    if (values.tags !== undefined) checkTagSelection(values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+    await checkTags(values.tags);
     // A --mutant or --variant name that is neither: refused now, not by every scenario's set-up in turn.
     if (parameters.adapter === "in-process") await (await import("./adapters/index.js")).inProcessParts(parameters);
     const { clearReports, runSuite } = await import("./run-suite.js");
@@ -396,7 +401,7 @@ async function main(): Promise<number> {
   }
   if (positionals.join(" ") === "teeth") {
     const { teeth, teethText } = await import("./teeth.js");
-    if (values.tags !== undefined) checkTagSelection(values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+    await checkTags(values.tags);
     const { matrix, exitCode } = await teeth({
       tags: values.tags,
       jobs: integer("--jobs", values.jobs, 1, 16),

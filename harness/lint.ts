@@ -3,7 +3,7 @@ import path from "node:path";
 import { AstBuilder, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
 import { kitPath } from "../protocol/kit-root.js";
-import { featureFiles, FEATURES_DIR, scenarioCatalogue } from "./feature-catalogue.js";
+import { featureFiles, FEATURES_DIR } from "./feature-catalogue.js";
 import { distance } from "./option-suggestion.js";
 import { loadRules, RULES_FILE, type RulesFile } from "./rules.js";
 import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "./source-map.js";
@@ -75,11 +75,13 @@ export function nearestSentence(quote: string, source: string): string {
 }
 
 /** Steps, tags and rule citations of the feature files, all problems at once, with file and line. */
-export async function lintFeatures(featuresDir: string, rules: RulesFile, world: WorldIds = worldIds(), library?: LoadedLibrary): Promise<LintProblem[]> {
+export async function lintFeatures(featuresDir: string, rules: RulesFile, world: WorldIds = worldIds(), library?: LoadedLibrary): Promise<{ problems: LintProblem[]; cited: Set<string> }> {
   library ??= await stepLibrary(featuresDir);
   const patterns = library.stepDefinitions.map((d) => (typeof d.pattern === "string" ? d.pattern : d.pattern.source));
   const known = new Set(rules.rules.map((r) => r.id));
   const problems: LintProblem[] = [];
+  /** The rule IDs some scenario cites: what the coverage check needs, read here rather than by parsing the features again. */
+  const citedIds = new Set<string>();
   // A step text recurs across scenarios (the suite has ~2,500 steps, far fewer texts): each is matched once.
   const matched = new Map<string, LoadedLibrary["stepDefinitions"]>();
   const matchesOf = (text: string) => {
@@ -122,7 +124,8 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
       }
       const scenario = child.scenario;
       if (!scenario) continue;
-      const cited = [...featureRules, ...scenario.tags.filter((t) => RULE_LIKE.test(t.name))];
+      const cited = [...featureRules, ...[...scenario.tags, ...scenario.examples.flatMap((e) => e.tags)].filter((t) => RULE_LIKE.test(t.name))];
+      for (const tag of cited) citedIds.add(tag.name.slice(1));
       for (const tag of cited) {
         const id = tag.name.slice(1);
         if (known.has(id)) continue;
@@ -132,7 +135,7 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
       if (cited.length === 0) problems.push({ file: shown, line: scenario.location.line, problem: `scenario "${scenario.name}" cites no rule: tag it with the rule IDs it checks` });
     }
   }
-  return problems;
+  return { problems, cited: citedIds };
 }
 
 /**
@@ -248,9 +251,9 @@ export async function lintSuite(featuresDir: string = FEATURES_DIR, { generated 
   const rules = loadRules();
   const rulesText = readFileSync(RULES_FILE, "utf8");
   const shownRules = shownPath(RULES_FILE);
-  const cited = new Set(scenarioCatalogue(featuresDir).flatMap((s) => s.tags.flatMap((t) => RULE_LIKE.exec(t)?.[1] ?? [])));
+  const { problems, cited } = await lintFeatures(featuresDir, rules, worldIds(), library);
   return [
-    ...(await lintFeatures(featuresDir, rules, worldIds(), library)),
+    ...problems,
     ...lintRuleIds(rules, rulesText, shownRules),
     ...lintRuleSources(rules, readFileSync(kitPath(rules.source), "utf8"), rulesText, shownRules),
     ...lintCitations(rules, readKitFile, rulesText, shownRules),

@@ -22,6 +22,7 @@ export interface Coverage {
 }
 
 type ReportedRun = z.infer<typeof reportedRules>;
+export type ReportedRule = ReportedRun["rules"][number];
 
 /** The run a conformance.json in `reports` holds, if there is one to read. */
 export function readReportedRun(reports: string): { run: ReportedRun; file: string } | undefined {
@@ -31,18 +32,26 @@ export function readReportedRun(reports: string): { run: ReportedRun; file: stri
   return parsed.success ? { run: parsed.data, file } : undefined;
 }
 
-/** sentence → rules → scenarios → verdicts, for the whole source, with the verdicts of `reported` when given. */
-export function sourceCoverage(reported: { run: ReportedRun; file: string } | undefined, rules: RulesFile = loadRules()): Coverage {
-  const cites = new Map<string, number>();
+/** How many scenarios of the suite cite each rule (a run's summary has it as scenariosInSuite). */
+function scenariosPerRule(): Record<string, number> {
+  const cites: Record<string, number> = {};
   for (const s of scenarioCatalogue()) for (const t of s.tags) {
     const id = RULE_TAG.exec(t)?.[1];
-    if (id) cites.set(id, (cites.get(id) ?? 0) + 1);
+    if (id) cites[id] = (cites[id] ?? 0) + 1;
   }
+  return cites;
+}
+
+/**
+ * sentence → rules → scenarios → verdicts, for the whole source, with the verdicts of `reported` when
+ * given; `inSuite` counts each rule's scenarios (a run passes its own, so the features are not read again).
+ */
+export function sourceCoverage(reported: { run: ReportedRun; file: string } | undefined, inSuite: Readonly<Record<string, number>> = scenariosPerRule(), rules: RulesFile = loadRules()): Coverage {
   const verdicts = new Map((reported?.run.rules ?? []).map((r) => [r.id, r.verdict]));
   const levels = new Map(rules.rules.map((r) => [r.id, r.level]));
   const rows = mapSource(sourceUnits(readFileSync(kitPath(rules.source), "utf8")), rules, loadSourceMap()).map((row) => ({
     ...row,
-    judged: row.rules.map((id) => ({ id, level: levels.get(id) ?? "?", scenarios: cites.get(id) ?? 0, verdict: verdicts.get(id) })),
+    judged: row.rules.map((id) => ({ id, level: levels.get(id) ?? "?", scenarios: inSuite[id] ?? 0, verdict: verdicts.get(id) })),
   }));
   return { source: rules.source, run: reported && { file: reported.file, startedAt: reported.run.startedAt, broker: reported.run.broker.adapter }, rows };
 }

@@ -7,7 +7,7 @@ import { kitPath } from "../protocol/kit-root.js";
 import { configError } from "./harness-error.js";
 import { inFlight } from "./in-flight.js";
 import { loadRules, type Rule } from "./rules.js";
-import { readReportedRun } from "./source-coverage.js";
+import { readReportedRun, type ReportedRule } from "./source-coverage.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
@@ -50,8 +50,8 @@ export interface TeethOptions {
 
 const BIN = kitPath("bin/lomi-conformance.js");
 
-/** One run of the selection against a mutant (or the reference broker), in a process of its own, its reports in `dir`. */
-function judge(mutant: string | undefined, o: TeethOptions, dir: string): Promise<TeethRun> {
+/** One run of the selection against a mutant (or the reference broker), in a process of its own, its reports in `dir`; with the rules its report judged. */
+function judge(mutant: string | undefined, o: TeethOptions, dir: string): Promise<TeethRun & { judged: ReportedRule[] }> {
   const started = Date.now();
   const args = [BIN, "--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : [])];
   return new Promise((resolve, reject) => {
@@ -62,8 +62,8 @@ function judge(mutant: string | undefined, o: TeethOptions, dir: string): Promis
     child.on("close", (code) => {
       const reported = readReportedRun(dir);
       const base = { broker: mutant ?? CONTROL, exitCode: code ?? 2, durationMs: Date.now() - started };
-      if (code === 2 || reported === undefined) return resolve({ ...base, fails: [], notRun: stderr.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` });
-      resolve({ ...base, fails: reported.run.rules.filter((r) => r.verdict === "fail").map((r) => r.id) });
+      if (code === 2 || reported === undefined) return resolve({ ...base, fails: [], judged: [], notRun: stderr.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` });
+      resolve({ ...base, fails: reported.run.rules.filter((r) => r.verdict === "fail").map((r) => r.id), judged: reported.run.rules });
     });
   });
 }
@@ -79,16 +79,15 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const unknown = names.filter((n) => !ALL_MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw configError(`no mutant is named ${unknown.join(", ")}`);
   mkdirSync(o.reports, { recursive: true });
-  const control = await judge(undefined, o, path.join(o.reports, "reference"));
+  const { judged: controlRules, ...control } = await judge(undefined, o, path.join(o.reports, "reference"));
   if (control.notRun !== undefined) throw configError(`the reference broker's run did not finish, so no mutant can be judged: ${control.notRun}`);
   if (control.fails.length > 0) throw configError(`the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`);
-  const controlRules = readReportedRun(path.join(o.reports, "reference"))!.run.rules;
   const selected = controlRules.filter((r) => r.verdict === "pass").map((r) => r.id);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
   await inFlight(names.length, o.jobs, async (i) => {
-    const run = await judge(names[i], o, path.join(o.reports, names[i]!));
+    const { judged: _, ...run } = await judge(names[i], o, path.join(o.reports, names[i]!));
     runs[i] = run;
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.

@@ -71,7 +71,8 @@ function causes(run: RunSummary): string {
 
 /** The source, sentence by sentence, with the rules that judge each and their verdicts in this run: what of the source this run has shown. */
 function sourceSection(run: RunSummary): string {
-  const coverage = sourceCoverage({ run, file: "this run" });
+  // A run that never started counted no scenario: the suite's own counts are then read from the features.
+  const coverage = sourceCoverage({ run, file: "this run" }, run.verdict === "not-run" ? undefined : run.scenariosInSuite);
   const rows = coverage.rows.map((row) => {
     const rules = row.judged.map((j) => `<a class="chip" style="background:${COLOUR[(j.verdict ?? "not-selected") as RuleReport["verdict"]] ?? COLOUR["not-selected"]}" href="#${j.id}" title="${j.level} · ${j.scenarios} scenario(s) · ${escape(j.verdict ?? "")}">${j.id}</a>`).join(" ");
     const note = row.how === "informative" || row.how === "covered" ? `<div class="reason">${escape(row.why ?? "")}</div>` : row.how === "unmapped" ? `<div class="reason">No rule judges this sentence.</div>` : "";

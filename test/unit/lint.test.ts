@@ -28,7 +28,7 @@ const DRAFT = `Feature: a draft
 test("lint names every authoring mistake at once, file:line each, with the nearest step or rule", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-lint-"));
   writeFileSync(path.join(dir, "draft.feature"), DRAFT);
-  const problems = await lintFeatures(dir, loadRules());
+  const { problems } = await lintFeatures(dir, loadRules());
   const at = (line: number) => problems.filter((p) => p.line === line && p.file.endsWith("draft.feature")).map((p) => p.problem);
   assert.match(at(2).join(), /@EVT-40 is not a rule of docs\/rules\.json; did you mean @EVT-0\d\?/);
   assert.match(at(6).join(), /scenario "no rule at all" cites no rule/);
