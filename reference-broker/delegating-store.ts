@@ -1,5 +1,5 @@
 import type { OperationState } from "../protocol/states.js";
-import type { ReceiptStore, Reservation, StoredEpoch, StoredReceipt, TransitionFields } from "./receipt-store.js";
+import type { ReceiptStore, Reservation, StoredEpoch, StoredReceipt, TransitionChain, TransitionFields } from "./receipt-store.js";
 
 /**
  * A store that hands every call to another: the base of a decorator (fault hooks) or of a
@@ -25,6 +25,9 @@ export class DelegatingReceiptStore implements ReceiptStore {
   }
   transition(current: StoredReceipt, to: OperationState, fields: TransitionFields, now: number) {
     return this.inner.transition(current, to, fields, now);
+  }
+  transitionAll(chains: readonly TransitionChain[]) {
+    return this.inner.transitionAll(chains);
   }
   events(pairingId: string, workspaceId: string, after: number, limit: number) {
     return this.inner.events(pairingId, workspaceId, after, limit);

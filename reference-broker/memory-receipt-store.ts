@@ -1,6 +1,7 @@
 import { LomiError } from "../protocol/errors.js";
 import { isSettled, type OperationState } from "../protocol/states.js";
 import {
+  applyChain,
   DEFAULT_STORE_LIMITS,
   epochLimitReached,
   isEvent,
@@ -13,6 +14,7 @@ import {
   type StoredEpoch,
   type StoredEvent,
   type StoredReceipt,
+  type TransitionChain,
   type StoreLimits,
   type StoreStatus,
   type TransitionFields,
@@ -76,6 +78,10 @@ export class MemoryReceiptStore implements ReceiptStore {
     this.receipts.set(next.operationId, next);
     if (isEvent(current, next)) this.event(next, current.state, now);
     return next;
+  }
+
+  transitionAll(chains: readonly TransitionChain[]): StoredReceipt[] {
+    return chains.map((chain) => applyChain(chain, (...a) => this.transition(...a), (id) => this.byId(id)));
   }
 
   private event(r: StoredReceipt, previousState: OperationState | null, at: number): void {

@@ -1,14 +1,14 @@
 import { LomiError } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
-import { canTransition, isSettled } from "../protocol/states.js";
+import { canTransition, isSettled, type OperationState } from "../protocol/states.js";
 import type { OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { FaultHooks } from "./fault-hooks.js";
 import { GroupCommit } from "./group-commit.js";
 import type { LomiClock } from "./lomi-clock.js";
 import type { NativeBridge } from "./native-bridge.js";
-import type { ReceiptStore, Reservation, StoredEpoch, StoredReceipt } from "./receipt-store.js";
+import type { ReceiptStore, Reservation, StoredEpoch, StoredReceipt, TransitionChain, TransitionFields, TransitionStep } from "./receipt-store.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 
 /** Fields that make up the retry identity rather than the payload. */
@@ -37,6 +37,8 @@ export class OperationEngine {
   private readonly settleTimers = new Set<NodeJS.Timeout>();
   /** Concurrent admissions share one durable write of their reservations. */
   private readonly commits: GroupCommit<Reservation, { receipt: StoredReceipt; inserted: boolean }>;
+  /** What Lomi says of operations, learned in the same turn, shares one durable write too. */
+  private readonly settlements: GroupCommit<TransitionChain, { receipt: StoredReceipt }>;
 
   constructor(
     private readonly store: ReceiptStore,
@@ -48,6 +50,7 @@ export class OperationEngine {
     private readonly policy: BrokerPolicy = REFERENCE_POLICY,
   ) {
     this.commits = new GroupCommit((reservations) => store.reserveAll(reservations));
+    this.settlements = new GroupCommit((chains) => store.transitionAll(chains).map((receipt) => ({ receipt })));
   }
 
   /** Lomi's clock says the epoch's 24 hours are over. */
@@ -246,7 +249,7 @@ export class OperationEngine {
       done();
     }
     this.hooks.crashAt("crash-after-dispatch");
-    return this.apply(claimed, progress, now);
+    return await this.apply(claimed, progress, now);
   }
 
   /** Asks Lomi where a dispatched operation stands, and records what it says. */
@@ -260,33 +263,40 @@ export class OperationEngine {
     }
     const now = await this.clock.now().catch(() => r.updatedAt);
     if (progress.phase === "settled") this.hooks.crashAt("crash-before-settle");
-    return this.apply(this.store.byId(r.operationId)!, progress, now);
+    return await this.apply(this.store.byId(r.operationId)!, progress, now);
   }
 
-  private apply(r0: StoredReceipt, progress: NativeProgress, now: number): StoredReceipt {
+  /**
+   * Records what Lomi says of a receipt as the moves it makes, in the next group write of
+   * settlements: durable before any caller is told, and a failed write loses nothing (Lomi still
+   * holds the settlement; the next read learns it again).
+   */
+  private async apply(r0: StoredReceipt, progress: NativeProgress, now: number): Promise<StoredReceipt> {
     if (isSettled(r0.state)) return r0; // A late native settlement never changes a settled receipt.
-    let r = r0;
+    const steps: TransitionStep[] = [];
+    let state: OperationState = r0.state;
+    const move = (to: OperationState, fields: TransitionFields = {}) => {
+      steps.push({ to, fields });
+      state = to;
+    };
     // A receipt still queued when Lomi answers its dispatch (BrokerPolicy.recordRunning): the first step Lomi reports.
-    if (r.state === "queued" && progress.phase !== "unknown") {
-      r = this.store.transition(r, progress.phase === "awaiting_user" ? "awaiting_user" : "running", {}, now) ?? r;
-    }
-    const due = this.settleDue.get(r.operationId);
-    if (progress.phase === "settled" && due !== undefined && performance.now() < due) return r;
-    let next: StoredReceipt | undefined;
+    if (state === "queued" && progress.phase !== "unknown") move(progress.phase === "awaiting_user" ? "awaiting_user" : "running");
+    // A settlement is not recorded before it is due (BrokerPolicy.settleAfterMs).
+    const due = this.settleDue.get(r0.operationId);
     if (progress.phase === "settled") {
-      // The user approved and the work ran between two reads (it settled succeeded, or with effects): the receipt says it ran.
-      if (r.state === "awaiting_user" && canTransition("running", progress.state) && (progress.state === "succeeded" || progress.effectState !== "none")) {
-        r = this.store.transition(r, "running", {}, now) ?? r;
+      if (due === undefined || performance.now() >= due) {
+        // The user approved and the work ran between two reads (it settled succeeded, or with effects): the receipt says it ran.
+        if (state === "awaiting_user" && canTransition("running", progress.state) && (progress.state === "succeeded" || progress.effectState !== "none")) move("running");
+        move(progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error });
       }
-      next = this.store.transition(r, progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error }, now);
     } else if (progress.phase === "unknown") {
-      next = this.store.transition(r, "failed", { effectState: "none", error: { code: "NATIVE_FAILURE", message: "Lomi has no record of this dispatch: it never arrived." } }, now);
+      move("failed", { effectState: "none", error: { code: "NATIVE_FAILURE", message: "Lomi has no record of this dispatch: it never arrived." } });
     } else {
       // A cancelling receipt stays cancelling until it settles; otherwise follow Lomi's phase.
-      const to = r.state === "cancelling" ? "cancelling" : progress.phase;
-      next = this.store.transition(r, to, { effectState: progress.effectState }, now);
+      move(state === "cancelling" ? "cancelling" : progress.phase, { effectState: progress.effectState });
     }
-    return next ?? this.store.byId(r.operationId)!;
+    if (steps.length === 0) return r0;
+    return (await this.settlements.add({ current: r0, steps, now })).receipt;
   }
 
   /** The receipt as it stands now, after learning native progress and moving its queue along. */
@@ -323,7 +333,7 @@ export class OperationEngine {
     } catch {
       return { outcome: "cancelling", receipt: cancelling };
     }
-    const after = this.apply(cancelling, progress, now);
+    const after = await this.apply(cancelling, progress, now);
     await this.pump(r.serializeKey);
     const latest = this.store.byId(after.operationId)!;
     const outcome = latest.state === "cancelled" ? "cancelled" : latest.state === "cancelling" ? "cancelling" : "already_settled";

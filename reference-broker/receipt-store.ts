@@ -69,6 +69,23 @@ export interface Reservation {
 /** What one reservation of a batch came to: the receipt that holds its key, or its own refusal (the rest of the batch stands). */
 export type ReservationOutcome = { receipt: StoredReceipt; inserted: boolean } | { refused: LomiError };
 
+/** One move of a chain: to `to`, with these fields. */
+export interface TransitionStep {
+  to: OperationState;
+  fields: TransitionFields;
+}
+
+/**
+ * What Lomi said of one operation, as the moves it makes (a queued receipt first running, then
+ * settled), recorded in one write with the other chains of its batch: each step a compare-and-set
+ * on the receipt the step before left (a step that does not apply leaves it as it was).
+ */
+export interface TransitionChain {
+  current: StoredReceipt;
+  steps: readonly TransitionStep[];
+  now: number;
+}
+
 /** What one epoch of a batch came to: recorded, or its own refusal (the rest of the batch stands). */
 export type EpochOutcome = { recorded: true } | { refused: LomiError };
 
@@ -106,6 +123,11 @@ export interface ReceiptStore {
    * the state moved underneath (someone else won) or the transition is not legal.
    */
   transition(current: StoredReceipt, to: OperationState, fields: TransitionFields, now: number): StoredReceipt | undefined;
+  /**
+   * Records every chain in ONE durable write (the settlements learned from Lomi in one turn: group
+   * commit), answering for each the receipt as stored after it. A failed write throws for all.
+   */
+  transitionAll(chains: readonly TransitionChain[]): StoredReceipt[];
   events(pairingId: string, workspaceId: string, after: number, limit: number): { events: StoredEvent[]; hasMore: boolean };
   status(now: number): StoreStatus;
   /**
@@ -154,6 +176,20 @@ export function transitioned(current: StoredReceipt, to: OperationState, fields:
     error: fields.error !== undefined ? fields.error : current.error,
     updatedAt: now,
   };
+}
+
+/**
+ * A chain applied through a store's own compare-and-set: the receipt its last step made, or the
+ * stored one when that step did not apply (someone else moved it).
+ */
+export function applyChain(chain: TransitionChain, transition: ReceiptStore["transition"], byId: ReceiptStore["byId"]): StoredReceipt {
+  let r = chain.current;
+  let last: StoredReceipt | undefined;
+  for (const step of chain.steps) {
+    last = transition(r, step.to, step.fields, chain.now);
+    r = last ?? r;
+  }
+  return last ?? byId(r.operationId) ?? r;
 }
 
 /** Whether a transition is an event: its state or its effect changed. */

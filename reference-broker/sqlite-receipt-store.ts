@@ -7,6 +7,7 @@ import { LomiError } from "../protocol/errors.js";
 import { checkStoreFile, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "./store-file-check.js";
 import { OPERATION_STATES, EFFECT_STATES, SETTLED_STATES, type EffectState, type OperationState } from "../protocol/states.js";
 import {
+  applyChain,
   DEFAULT_STORE_LIMITS,
   epochLimitReached,
   isEvent,
@@ -20,6 +21,7 @@ import {
   type StoredEpoch,
   type StoredEvent,
   type StoredReceipt,
+  type TransitionChain,
   type StoreLimits,
   type StoreStatus,
   type TransitionFields,
@@ -353,6 +355,13 @@ export class SqliteReceiptStore implements ReceiptStore {
 
   transition(current: StoredReceipt, to: OperationState, fields: TransitionFields, now: number): StoredReceipt | undefined {
     return this.guard("record a transition", () => this.db.transaction(() => this.transitionInTx(current, to, fields, now)).immediate());
+  }
+
+  transitionAll(chains: readonly TransitionChain[]): StoredReceipt[] {
+    const inTx = (current: StoredReceipt, to: OperationState, fields: TransitionFields, now: number) => this.transitionInTx(current, to, fields, now);
+    return this.guard("record the settlements", () =>
+      this.db.transaction(() => chains.map((chain) => applyChain(chain, inTx, (id) => this.byId(id)))).immediate(),
+    );
   }
 
   private transitionInTx(current: StoredReceipt, to: OperationState, fields: TransitionFields, now: number): StoredReceipt | undefined {

@@ -9,7 +9,7 @@ import { FailingReservations } from "../../reference-broker/failing-reservations
 import { BrokerCrashed, FaultHooks, type FaultPoint } from "../../reference-broker/fault-hooks.js";
 import { MemoryReceiptStore } from "../../reference-broker/memory-receipt-store.js";
 import { OperationEngine } from "../../reference-broker/operation-engine.js";
-import type { ReceiptStore, Reservation } from "../../reference-broker/receipt-store.js";
+import type { ReceiptStore, Reservation, TransitionChain } from "../../reference-broker/receipt-store.js";
 import { FakeLomi } from "../support/fake-lomi.js";
 
 const DAY = 24 * 3_600_000;
@@ -34,12 +34,19 @@ function engine(options: { store?: ReceiptStore; faults?: FaultPoint[] } = {}) {
 
 const codeOf = (code: string) => (e: unknown) => e instanceof LomiError && e.code === code;
 
-/** Counts the store's writes of reservations, to see admissions share one. */
+/** Counts the store's writes of reservations and of settlements, to see concurrent callers share one; fails the settlement writes it is told to. */
 class CountingStore extends DelegatingReceiptStore {
   writes: number[] = [];
+  settlementWrites: number[] = [];
+  failSettlements = 0;
   override reserveAll(reservations: readonly Reservation[]) {
     this.writes.push(reservations.length);
     return super.reserveAll(reservations);
+  }
+  override transitionAll(chains: readonly TransitionChain[]) {
+    if (this.failSettlements > 0 && this.failSettlements--) throw new LomiError("STORE_UNAVAILABLE", "The receipt store could not record the settlements: disk I/O error");
+    this.settlementWrites.push(chains.length);
+    return super.transitionAll(chains);
   }
 }
 
@@ -135,6 +142,30 @@ test("group commit: concurrent admissions share one write, each dispatched once 
   assert.deepEqual(counting.writes, [4]);
   assert.equal(new Set(admissions.map((a) => a.receipt.operationId)).size, 4);
   assert.equal(lomi.dispatched.length, 4);
+});
+
+test("group commit: settlements Lomi answers in the same turn share one write, each reply saying settled after it", async () => {
+  const counting = new CountingStore(new MemoryReceiptStore());
+  const { admit, lomi } = engine({ store: counting });
+  lomi.dispatchAnswer = settled;
+  const admissions = await Promise.all([1, 2, 3, 4].map((n) => admit(run(`k${n}`, { terminalSessionId: `term-${n}` }))));
+  assert.deepEqual(admissions.map((a) => a.receipt.state), ["succeeded", "succeeded", "succeeded", "succeeded"]);
+  assert.deepEqual(counting.settlementWrites, [4]);
+  for (const a of admissions) assert.equal(counting.byId(a.receipt.operationId)?.state, "succeeded", "what a reply says settled is in the store");
+});
+
+test("group commit: a failed settlement write fails the reads in it and loses nothing; the next read learns the settlement again", async () => {
+  const counting = new CountingStore(new MemoryReceiptStore());
+  const { engine: e, admit, lomi } = engine({ store: counting });
+  const receipts = (await Promise.all([1, 2].map((n) => admit(run(`k${n}`, { terminalSessionId: `term-${n}` }))))).map((a) => a.receipt);
+  lomi.statusAnswer = settled;
+  counting.failSettlements = 1;
+  const reads = await Promise.allSettled(receipts.map((r) => e.refresh(r)));
+  assert.deepEqual(reads.map((o) => o.status === "rejected" && (o.reason as LomiError).code), ["STORE_UNAVAILABLE", "STORE_UNAVAILABLE"]);
+  assert.deepEqual(receipts.map((r) => counting.byId(r.operationId)?.state), ["running", "running"], "nothing durable changed");
+  const again = await Promise.all(receipts.map((r) => e.refresh(r)));
+  assert.deepEqual(again.map((r) => r.state), ["succeeded", "succeeded"]);
+  assert.equal(lomi.dispatched.length, 2, "learning again dispatches nothing again");
 });
 
 test("group commit: a failed write fails every admission in it, with nothing dispatched", async () => {

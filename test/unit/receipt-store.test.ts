@@ -74,6 +74,23 @@ for (const [kind, open] of STORES) {
     store.close();
   });
 
+  test(`${kind}: one batch of settlement chains: each step a compare-and-set on the one before, a stale chain answered with the stored receipt`, () => {
+    const store = open();
+    const [a, b, c] = [1, 2, 3].map((n) => reserve(store, receipt(n, { serializeKey: `t${n}` })).receipt);
+    const stale = store.transition(c!, "running", {}, 1500)!;
+    const settle = { to: "succeeded" as const, fields: { effectState: "complete" as const, result: { ok: true } } };
+    const after = store.transitionAll([
+      { current: a!, steps: [{ to: "running", fields: {} }, settle], now: 2000 },
+      { current: b!, steps: [{ to: "awaiting_user", fields: {} }], now: 2000 },
+      { current: c!, steps: [{ to: "running", fields: {} }, settle], now: 2000 },
+    ]);
+    assert.deepEqual(after.map((r) => r.state), ["succeeded", "awaiting_user", "running"]);
+    assert.deepEqual(after[2], stale, "c moved under the chain: its steps lose and it is answered as stored");
+    assert.deepEqual(after[0]!.result, { ok: true });
+    assert.deepEqual(store.events("pair-1", "ws", 0, 100).events.filter((e) => e.operationId === "op-1").map((e) => e.state), ["queued", "running", "succeeded"]);
+    store.close();
+  });
+
   test(`${kind}: one batch of reservations: each claimed only with nothing ahead on its target, one past the limit refused alone`, () => {
     const store = open({ receipts: 3, epochs: 3 });
     const outcomes = store.reserveAll([
