@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
-import { IdGenerator, type FeatureChild, type RuleChild } from "@cucumber/messages";
+import { IdGenerator, type FeatureChild, type GherkinDocument, type RuleChild } from "@cucumber/messages";
 import { kitPath } from "../protocol/kit-root.js";
 
 /** The kit's features; LOMI_FEATURES_DIR points a run at another folder (a scenario writer's draft, the kit's own tests). */
@@ -39,13 +39,26 @@ export function featureFiles(dir: string): string[] {
   });
 }
 
+const parsed = new Map<string, GherkinDocument>();
+
+/**
+ * A feature file's Gherkin document (throws where it is not Gherkin). A run reads the suite for its
+ * tag check, its catalogue and its lint: each text is parsed once.
+ */
+export function parsedFeature(file: string): GherkinDocument {
+  const text = readFileSync(file, "utf8");
+  const key = `${file}\0${text}`;
+  let document = parsed.get(key);
+  if (!document) parsed.set(key, (document = new Parser(new AstBuilder(IdGenerator.uuid()), new GherkinClassicTokenMatcher()).parse(text)));
+  return document;
+}
+
 /** Every scenario of the suite's feature files, compiled as cucumber would (outlines expanded). */
 export function scenarioCatalogue(dir: string = FEATURES_DIR): ScenarioEntry[] {
   const newId = IdGenerator.uuid();
   return featureFiles(dir).flatMap((file) => {
-    const parser = new Parser(new AstBuilder(newId), new GherkinClassicTokenMatcher());
     const uri = path.relative(path.dirname(dir), file);
-    const document = parser.parse(readFileSync(file, "utf8"));
+    const document = parsedFeature(file);
     const lines = nodeLines(document.feature?.children ?? [], new Map());
     return compile(document, uri, newId).map((p) => ({ uri, name: p.name, tags: p.tags.map((t) => t.name), line: lines.get(p.astNodeIds.at(-1) ?? "") ?? 0 }));
   });

@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AstBuilder, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
-import { IdGenerator } from "@cucumber/messages";
 import { kitPath } from "../protocol/kit-root.js";
-import { featureFiles, FEATURES_DIR } from "./feature-catalogue.js";
+import { featureFiles, FEATURES_DIR, parsedFeature } from "./feature-catalogue.js";
 import { distance } from "./option-suggestion.js";
 import { loadRules, RULES_FILE, type RulesFile } from "./rules.js";
 import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "./source-map.js";
@@ -95,7 +93,7 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
     const shown = shownPath(file);
     let document;
     try {
-      document = new Parser(new AstBuilder(IdGenerator.uuid()), new GherkinClassicTokenMatcher()).parse(readFileSync(file, "utf8"));
+      document = parsedFeature(file);
     } catch (error) {
       problems.push({ file: shown, line: Number(/\((\d+):\d+\)/.exec((error as Error).message)?.[1] ?? 1), problem: `not Gherkin: ${(error as Error).message.split("\n")[0]}` });
       continue;

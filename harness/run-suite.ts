@@ -1,7 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Writable } from "node:stream";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue, scenarioKey } from "./feature-catalogue.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "./report/baseline.js";
@@ -49,9 +48,6 @@ export interface SuiteOptions {
   /** Where to write this run's scenario durations (--write-durations). */
   writeDurations?: string;
 }
-
-/** Where the dry run's own console output goes: the run proper reports. */
-const devNull = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
 /** A step the suite cannot run as written is a configuration error (exit 2) naming where it is written, never a broker's failure. */
 function refuseBrokenSuite(results: ScenarioResult[]): void {
@@ -108,17 +104,17 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   // The step definitions load once (ES modules register them once) and serve both runs.
   const support = await loadSupport(runConfiguration, { cwd: ROOT });
 
-  // The suite's own mistakes, in any feature, selected or not, stop the run before any broker is judged.
+  // The suite's own mistakes, in any feature, selected or not (an undefined or ambiguous step among
+  // them), stop the run before any broker is judged.
   const authoring = await lintSuite(FEATURES_DIR, { library: support as unknown as LoadedLibrary });
   if (authoring.length > 0) throw configError(`the suite has ${authoring.length} authoring problem(s) (lomi-conformance lint):\n${lintText(authoring)}`);
-  const quiet = { stdout: "summary", files: { [messages]: "message" } };
-  await runCucumber({ ...runConfiguration, support, runtime: { ...runConfiguration.runtime, dryRun: true, parallel: 0 }, formats: { ...runConfiguration.formats, ...quiet } }, { cwd: ROOT, stdout: devNull() });
-  refuseBrokenSuite(readScenarioResults(messages));
 
   const started = Date.now();
   await runCucumber({ ...runConfiguration, support }, { cwd: ROOT });
 
   const results = readScenarioResults(messages);
+  // Lint refused undefined and ambiguous steps already; should one get through, it is still the suite's fault.
+  refuseBrokenSuite(results);
   const { code, run } = concludeRun({
     rules: rulesFile.rules,
     results,
