@@ -88,7 +88,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     {
       file: false,
       provided: {
-        paths: part ? cucumberPaths(part) : [path.join(FEATURES_DIR, "**/*.feature")],
+        paths: part ? cucumberPaths(part) : featurePaths(selection),
         import: [STEP_FILES],
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,
@@ -169,6 +169,12 @@ function shardPart<T extends { uri: string; name: string }>(selection: readonly 
   const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1]!;
   if (part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
   return part;
+}
+
+/** Cucumber's paths for a selection: only the feature files that hold its scenarios (cucumber parses every file it is given), the tags choosing within them. */
+function featurePaths(selection: ReadonlyArray<{ uri: string }>): string[] {
+  if (selection.length === 0) return [path.join(FEATURES_DIR, "**/*.feature")];
+  return [...new Set(selection.map((s) => path.join(path.dirname(FEATURES_DIR), s.uri)))];
 }
 
 /** Cucumber's paths for some scenarios: each feature file once, with the lines of its scenarios (`file:12:40`). */
