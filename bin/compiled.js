@@ -134,10 +134,10 @@ export async function importEntry(source, bundle) {
   // (bench/startup.bench.ts compares the bins with bare node).
   v8.setFlagsFromString("--interrupt-budget=270000");
   if (process.env.LOMI_FROM_SOURCE !== "1" && runsFreshBuild()) {
-    // A bundle starts without reading its source map (a few megabytes): NODE_OPTIONS=--enable-source-maps
-    // maps its stack traces to the TypeScript. The modules are mapped always, for step locations.
+    // Nothing reads its source maps at start (a map for each of ~1,000 modules, a quarter of a second):
+    // NODE_OPTIONS=--enable-source-maps maps stack traces to the TypeScript. The harness maps its step
+    // files, for their locations (harness/step-files.ts).
     if (bundle) return requireBundle(bundle);
-    process.setSourceMapsEnabled(true);
     return import(pathToFileURL(path.join(DIST, source.replace(/\.ts$/, ".js"))).href);
   }
   const { register } = await import("tsx/esm/api");

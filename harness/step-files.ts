@@ -1,4 +1,5 @@
 import path from "node:path";
+import { loadSupport } from "@cucumber/cucumber/api";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
 /** Whether this harness runs compiled (dist/) rather than from its TypeScript through tsx. */
@@ -19,3 +20,13 @@ export const WORKER_NODE_OPTION = COMPILED ? "--enable-source-maps" : "--import 
  * load tsx, or read its source maps at every start).
  */
 export const USER_NODE_OPTIONS = "LOMI_USER_NODE_OPTIONS";
+
+/**
+ * Cucumber's support library from the step files. Source maps go on just before they load, so each
+ * compiled step is located at its TypeScript file and line (reports, `lomi-conformance steps`, which
+ * reads a step's code there), while the modules loaded before them read no source map.
+ */
+export function loadSteps(runConfiguration: Parameters<typeof loadSupport>[0]): ReturnType<typeof loadSupport> {
+  if (COMPILED) process.setSourceMapsEnabled(true);
+  return loadSupport(runConfiguration, { cwd: KIT_ROOT });
+}
