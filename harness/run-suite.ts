@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue, scenarioKey } from "./feature-catalogue.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "./report/baseline.js";
 import { concludeRun } from "./report/conclude-run.js";
@@ -19,7 +19,7 @@ import { REPORT_FILES } from "./report/write-reports.js";
 import { profileOf } from "./profiles.js";
 import { loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
-import { loadSteps, STEP_FILES, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
+import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
@@ -78,7 +78,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
 
   const messages = path.join(o.reports, "messages.ndjson");
   // Parallel workers load the steps as this process does.
-  if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) {
+  if (WORKER_NODE_OPTION === undefined) process.env[USER_NODE_OPTIONS] = process.env.NODE_OPTIONS ?? "";
+  else if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) {
     process.env[USER_NODE_OPTIONS] = process.env.NODE_OPTIONS ?? "";
     process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();
   }
@@ -89,7 +90,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
       file: false,
       provided: {
         paths: part ? cucumberPaths(part) : featurePaths(selection),
-        import: [STEP_FILES],
+        ...STEP_SUPPORT,
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
@@ -102,7 +103,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     { cwd: ROOT },
   );
   // The step definitions load once (ES modules register them once) and serve both runs.
-  const support = await loadSteps(runConfiguration);
+  const support = await loadSupport(runConfiguration, { cwd: ROOT });
 
   // The suite's own mistakes, in any feature, selected or not (an undefined or ambiguous step among
   // them), stop the run before any broker is judged.

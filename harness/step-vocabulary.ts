@@ -1,11 +1,11 @@
 import path from "node:path";
-import { loadConfiguration } from "@cucumber/cucumber/api";
+import { loadConfiguration, loadSupport } from "@cucumber/cucumber/api";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
 import { readFileSync } from "node:fs";
 import { featureFiles, FEATURES_DIR } from "./feature-catalogue.js";
 import { STEP_EXAMPLES } from "./step-examples.js";
-import { loadSteps, STEP_FILES } from "./step-files.js";
+import { STEP_SUPPORT } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
@@ -101,8 +101,8 @@ let loaded: Promise<LoadedLibrary> | undefined;
  */
 export function stepLibrary(featuresDir: string = FEATURES_DIR): Promise<LoadedLibrary> {
   loaded ??= (async () => {
-    const { runConfiguration } = await loadConfiguration({ file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], import: [STEP_FILES] } }, { cwd: ROOT });
-    return (await loadSteps(runConfiguration)) as unknown as LoadedLibrary;
+    const { runConfiguration } = await loadConfiguration({ file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], ...STEP_SUPPORT } }, { cwd: ROOT });
+    return (await loadSupport(runConfiguration, { cwd: ROOT })) as unknown as LoadedLibrary;
   })();
   return loaded;
 }
