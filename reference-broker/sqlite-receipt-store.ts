@@ -246,6 +246,13 @@ export function openSqliteStore(file: string, now: number, options: SqliteStoreO
 /** The reference broker's store: one SQLite file (WAL, synchronous=FULL), each write one transaction. */
 export class SqliteReceiptStore implements ReceiptStore {
   private readonly sql;
+  /**
+   * How many receipts and epochs the store holds, counted once at opening and kept as writes commit:
+   * this instance is the store's only writer (its lock), and `count(*)` reads the whole table, which
+   * made each admission's check of the limit cost more as the store filled.
+   */
+  private receiptCount: number;
+  private epochCount: number;
 
   constructor(
     private readonly db: Database.Database,
@@ -256,7 +263,6 @@ export class SqliteReceiptStore implements ReceiptStore {
     this.sql = {
       byKey: db.prepare("SELECT * FROM receipts WHERE receipt_key = ?"),
       byId: db.prepare("SELECT * FROM receipts WHERE operation_id = ?"),
-      count: db.prepare("SELECT count(*) AS n FROM receipts").pluck(),
       insert: db.prepare(
         `INSERT INTO receipts (operation_id, receipt_key, fingerprint, pairing_id, retry_epoch, project_id, workspace_id, tool,
           request_key, serialize_key, args, state, effect_state, result, error, created_at, updated_at)
@@ -278,13 +284,14 @@ export class SqliteReceiptStore implements ReceiptStore {
         `SELECT sequence, operation_id, tool, workspace_id, previous_state, state, effect_state, at FROM events
          WHERE pairing_id = ? AND workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
       ),
-      epochCount: db.prepare("SELECT count(*) AS n FROM retry_epochs").pluck(),
       insertEpoch: db.prepare(
         `INSERT INTO retry_epochs (retry_epoch, pairing_id, broker_instance_id, connection_id, workspace_id, project_ids, issued_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       epoch: db.prepare("SELECT * FROM retry_epochs WHERE retry_epoch = ?"),
     };
+    this.receiptCount = db.prepare("SELECT count(*) FROM receipts").pluck().get() as number;
+    this.epochCount = db.prepare("SELECT count(*) FROM retry_epochs").pluck().get() as number;
   }
 
   close(): void {
@@ -327,10 +334,10 @@ export class SqliteReceiptStore implements ReceiptStore {
   }
 
   reserveAll(reservations: readonly Reservation[]): ReservationOutcome[] {
-    return this.guard("reserve the receipt", () =>
-      this.db.transaction(() => {
-        let count = this.sql.count.get() as number;
-        return reservations.map(({ receipt, claim }): ReservationOutcome => {
+    return this.guard("reserve the receipt", () => {
+      let count = this.receiptCount;
+      const outcomes = this.db.transaction(() =>
+        reservations.map(({ receipt, claim }): ReservationOutcome => {
           const existing = this.byKey(receipt.receiptKey);
           if (existing) return { receipt: existing, inserted: false };
           if (count >= this.limits.receipts) return { refused: new LomiError("RESOURCE_EXHAUSTED", receiptLimitReached(this.limits)) };
@@ -340,9 +347,11 @@ export class SqliteReceiptStore implements ReceiptStore {
           // Nothing ahead on its target: the claim to dispatch is recorded in the same commit.
           const claimed = claim && this.sql.aheadOn.get(receipt.serializeKey, receipt.operationId) === undefined ? this.transitionInTx(receipt, "running", {}, receipt.createdAt) : undefined;
           return { receipt: claimed ?? receipt, inserted: true };
-        });
-      }).immediate(),
-    );
+        }),
+      ).immediate();
+      this.receiptCount = count; // counted once the write has committed
+      return outcomes;
+    });
   }
 
   unsettledOn(serializeKey: string): StoredReceipt[] {
@@ -408,9 +417,9 @@ export class SqliteReceiptStore implements ReceiptStore {
   status(now: number): StoreStatus {
     const one = (sql: string, ...params: unknown[]) => (this.db.prepare(sql).get(...params) as { n: number }).n;
     return {
-      receipts: { count: this.sql.count.get() as number, limit: this.limits.receipts },
+      receipts: { count: this.receiptCount, limit: this.limits.receipts },
       retryEpochs: {
-        count: this.sql.epochCount.get() as number,
+        count: this.epochCount,
         limit: this.limits.epochs,
         expired: one("SELECT count(*) AS n FROM retry_epochs WHERE expires_at <= ?", now),
       },
@@ -420,8 +429,8 @@ export class SqliteReceiptStore implements ReceiptStore {
   }
 
   reconcile(now: number, settledBefore: number, pairingId: string, forget: readonly string[]): Reconciled {
-    return this.guard("reconcile", () =>
-      this.db.transaction(() => {
+    return this.guard("reconcile", () => {
+      const done = this.db.transaction(() => {
         const named = forget.length === 0 ? "0" : `operation_id IN (${forget.map(() => "?").join(",")}) AND pairing_id = ?`;
         const receipts = this.db
           .prepare(`DELETE FROM receipts WHERE (state IN ('succeeded','failed','cancelled') AND updated_at <= ?) OR (${named})`)
@@ -431,17 +440,20 @@ export class SqliteReceiptStore implements ReceiptStore {
           .prepare("DELETE FROM retry_epochs WHERE expires_at <= ? AND retry_epoch NOT IN (SELECT retry_epoch FROM receipts)")
           .run(now).changes;
         return { receipts, retryEpochs, events };
-      }).immediate(),
-    );
+      }).immediate();
+      this.receiptCount -= done.receipts;
+      this.epochCount -= done.retryEpochs;
+      return done;
+    });
   }
 
   // Retry epochs ----------------------------------------------------------------------------------
 
   insertEpochs(epochs: readonly StoredEpoch[]): EpochOutcome[] {
-    return this.guard("record the retry epochs", () =>
-      this.db.transaction(() => {
-        let count = this.sql.epochCount.get() as number;
-        return epochs.map((epoch): EpochOutcome => {
+    return this.guard("record the retry epochs", () => {
+      let count = this.epochCount;
+      const outcomes = this.db.transaction(() =>
+        epochs.map((epoch): EpochOutcome => {
           if (count >= this.limits.epochs) return { refused: new LomiError("RESOURCE_EXHAUSTED", epochLimitReached(this.limits)) };
           count++;
           this.sql.insertEpoch.run(
@@ -455,9 +467,11 @@ export class SqliteReceiptStore implements ReceiptStore {
             epoch.expiresAt,
           );
           return { recorded: true };
-        });
-      }).immediate(),
-    );
+        }),
+      ).immediate();
+      this.epochCount = count;
+      return outcomes;
+    });
   }
 
   epoch(retryEpoch: string): StoredEpoch | undefined {

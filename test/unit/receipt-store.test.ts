@@ -155,6 +155,31 @@ test("reopening turns every unfinished operation into outcome_unknown and keeps 
   store.close();
 });
 
+test("the store's counts follow its committed writes: a batch that fails counts nothing, a reconciliation counts what it removed, a reopening counts the file", () => {
+  const epoch = (n: number) => ({ retryEpoch: `epoch-${n}`, pairingId: "pair-1", brokerInstanceId: "b", connectionId: "c", workspaceId: "ws", projectIds: [], issuedAt: 0, expiresAt: 10 });
+  const { store } = openSqliteStore(file, 0, { limits: { receipts: 3, epochs: 2 } });
+  reserve(store, receipt(1));
+  // A batch whose second insert breaks a constraint (the same operationId under another key) rolls back whole.
+  assert.throws(() => store.reserveAll([{ receipt: receipt(2), claim: false }, { receipt: { ...receipt(3), operationId: "op-1" }, claim: false }]), (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE");
+  assert.equal(store.status(0).receipts.count, 1);
+  reserve(store, receipt(2));
+  reserve(store, receipt(3));
+  const [refused] = store.reserveAll([{ receipt: receipt(4), claim: false }]);
+  assert.ok(refused && "refused" in refused && refused.refused.code === "RESOURCE_EXHAUSTED", "the limit counts the receipts the failed batch did not write");
+  store.insertEpochs([epoch(1), epoch(2)]);
+  assert.ok("refused" in store.insertEpochs([epoch(3)])[0]!);
+  const settled = store.transition(store.transition(store.byId("op-1")!, "running", {}, 1)!, "succeeded", { effectState: "complete" }, 2)!;
+  assert.equal(settled.state, "succeeded");
+  // epoch-1 stays: the remaining receipts name it.
+  assert.deepEqual(store.reconcile(100, 50, "pair-1", []), { receipts: 1, retryEpochs: 1, events: 3 });
+  assert.deepEqual([store.status(100).receipts.count, store.status(100).retryEpochs.count], [2, 1]);
+  assert.equal(reserve(store, receipt(4)).inserted, true, "the reconciliation made room");
+  store.close();
+  const again = openSqliteStore(file, 200, { limits: { receipts: 3, epochs: 2 } }).store;
+  assert.deepEqual([again.status(200).receipts.count, again.status(200).retryEpochs.count], [3, 1]);
+  again.close();
+});
+
 test("a second broker instance cannot open a store in use", () => {
   const { store } = openSqliteStore(file, 0);
   assert.throws(
