@@ -77,11 +77,11 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const baseline = o.baselineFile ? loadBaseline(o.baselineFile, known, new Set(all.map((s) => s.name))) : NO_BASELINE;
 
   const messages = path.join(o.reports, "messages.ndjson");
-  // Parallel workers load the steps as this process does.
-  if (WORKER_NODE_OPTION === undefined) process.env[USER_NODE_OPTIONS] = process.env.NODE_OPTIONS ?? "";
-  else if (!(process.env.NODE_OPTIONS ?? "").includes(WORKER_NODE_OPTION)) {
-    process.env[USER_NODE_OPTIONS] = process.env.NODE_OPTIONS ?? "";
-    process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${WORKER_NODE_OPTION}`.trim();
+  // Parallel workers load the steps as this process does; the brokers it starts get the user's NODE_OPTIONS.
+  const nodeOptions = process.env.NODE_OPTIONS ?? "";
+  if (WORKER_NODE_OPTION === undefined || !nodeOptions.includes(WORKER_NODE_OPTION)) {
+    process.env[USER_NODE_OPTIONS] = nodeOptions;
+    if (WORKER_NODE_OPTION !== undefined) process.env.NODE_OPTIONS = `${nodeOptions} ${WORKER_NODE_OPTION}`.trim();
   }
   process.env.LOMI_STEP_TIMEOUT_MS = String(o.parameters.timeoutMs);
 
@@ -172,15 +172,18 @@ function shardPart<T extends { uri: string; name: string }>(selection: readonly 
   return part;
 }
 
+/** A feature file from its uri as the catalogue names it (`features/x.feature`). */
+const featureFile = (uri: string) => path.join(path.dirname(FEATURES_DIR), uri);
+
 /** Cucumber's paths for a selection: only the feature files that hold its scenarios (cucumber parses every file it is given), the tags choosing within them. */
 function featurePaths(selection: ReadonlyArray<{ uri: string }>): string[] {
   if (selection.length === 0) return [path.join(FEATURES_DIR, "**/*.feature")];
-  return [...new Set(selection.map((s) => path.join(path.dirname(FEATURES_DIR), s.uri)))];
+  return [...new Set(selection.map((s) => featureFile(s.uri)))];
 }
 
 /** Cucumber's paths for some scenarios: each feature file once, with the lines of its scenarios (`file:12:40`). */
 function cucumberPaths(scenarios: ReadonlyArray<{ uri: string; line: number }>): string[] {
   const lines = new Map<string, number[]>();
   for (const s of scenarios) lines.set(s.uri, [...(lines.get(s.uri) ?? []), s.line]);
-  return [...lines].map(([uri, at]) => `${path.join(path.dirname(FEATURES_DIR), uri)}:${at.join(":")}`);
+  return [...lines].map(([uri, at]) => `${featureFile(uri)}:${at.join(":")}`);
 }

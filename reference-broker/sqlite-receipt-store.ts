@@ -367,7 +367,7 @@ export class SqliteReceiptStore implements ReceiptStore {
   }
 
   transitionAll(chains: readonly TransitionChain[]): StoredReceipt[] {
-    const inTx = (current: StoredReceipt, to: OperationState, fields: TransitionFields, now: number) => this.transitionInTx(current, to, fields, now);
+    const inTx = this.transitionInTx.bind(this);
     return this.guard("record the settlements", () =>
       this.db.transaction(() => chains.map((chain) => applyChain(chain, inTx, (id) => this.byId(id)))).immediate(),
     );
