@@ -11,9 +11,8 @@ import type { EnvelopeToolResult } from "../protocol/envelope.js";
 import { Broker } from "../reference-broker/broker.js";
 import { connectMcpServer } from "../reference-broker/mcp-server.js";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
-import { simulatorHandlers } from "../simulator/handlers.js";
 import { SimulatorHost } from "../simulator/host.js";
-import { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess } from "../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess } from "../simulator/in-process-route.js";
 import { readWorldFile } from "../simulator/world-file.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-bench-"));
@@ -53,7 +52,7 @@ async function client(broker: Broker, name: string): Promise<Call> {
 async function admissionsPerSecond(clients: number, perClient: number): Promise<number> {
   const world = readWorldFile();
   const host = new SimulatorHost({ ...world, autoApprovePairings: true, commands: { ...world.commands, true: { output: "", durationMs: 0, exitCode: 0 } } }, 1);
-  interceptInProcess(simulatorHandlers(host));
+  routeInProcess(host);
   const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: freshFile(), seed: 1 });
   const sessions: Array<{ call: Call; retryEpoch: string; terminalSessionId: string }> = [];
   for (let i = 0; i < clients; i++) {

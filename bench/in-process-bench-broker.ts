@@ -1,8 +1,8 @@
-// The reference broker in this process on a fresh store, with the simulated Lomi behind msw, and a
+// The reference broker in this process on a fresh store, with the simulated Lomi on its in-process routes, and a
 // way to connect agents to it over MCP's in-memory transport: what the in-process figures measure.
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { connectMcpServer } from "../reference-broker/mcp-server.js";
-import { stopInterception } from "../simulator/interception.js";
+import { stopRouting } from "../simulator/in-process-route.js";
 import { startBroker } from "../test/support/in-process-broker.js";
 import { agentsOnTerminals, benchWorld, type BenchAgent } from "./bench-agent.js";
 
@@ -24,8 +24,7 @@ export async function inProcessBenchBroker(seed: number, parent?: string) {
     async close(): Promise<void> {
       for (const a of agents) await a.close();
       started.cleanup();
-      // msw left routing this process's fetch would also take the HTTP figures' requests (and hang their SSE streams).
-      stopInterception();
+      stopRouting();
     },
   };
 }

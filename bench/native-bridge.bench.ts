@@ -5,7 +5,7 @@ import { NativeClient } from "../reference-broker/native-client.js";
 import { simulatorHandlers } from "../simulator/handlers.js";
 import { SimulatorHost } from "../simulator/host.js";
 import { serveHandlers } from "../simulator/http-server.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess, stopInterception } from "../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../simulator/in-process-route.js";
 import { readWorldFile } from "../simulator/world-file.js";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
@@ -23,16 +23,16 @@ const host = new SimulatorHost(readWorldFile(), 1);
 const handlers = simulatorHandlers(host);
 process.stdout.write(`native bridge, ${CALLS} clock calls each\n`);
 const baseline = await timePerCall("baseline: direct method call", async () => host.current.now());
-const direct = await timePerCall("msw getResponse, no interception", () =>
+routeInProcess(host);
+const routed = await timePerCall("in-process route (the suite's)", () => new NativeClient(IN_PROCESS_ORIGIN, inProcessFetch).now());
+stopRouting();
+const msw = await timePerCall("msw getResponse, the same handlers", () =>
   new NativeClient(IN_PROCESS_ORIGIN, (url, init) => getResponse(handlers, new Request(url, init)).then((r) => r!)).now(),
 );
-interceptInProcess(handlers);
-const intercepted = await timePerCall("msw setupServer interception", () => new NativeClient(IN_PROCESS_ORIGIN).now());
-stopInterception();
 const server = await serveHandlers(handlers);
-const http = await timePerCall("node:http on 127.0.0.1", () => new NativeClient(server.url).now());
+const http = await timePerCall("msw on node:http, 127.0.0.1", () => new NativeClient(server.url).now());
 await server.close();
 process.stdout.write(
-  `ratios to baseline: getResponse ${(direct / baseline).toFixed(0)}x, interception ${(intercepted / baseline).toFixed(0)}x, http ${(http / baseline).toFixed(0)}x; ` +
-    `interception / getResponse ${(intercepted / direct).toFixed(2)}x, http / interception ${(http / intercepted).toFixed(2)}x\n`,
+  `ratios to baseline: in-process route ${(routed / baseline).toFixed(0)}x, msw ${(msw / baseline).toFixed(0)}x, http ${(http / baseline).toFixed(0)}x; ` +
+    `msw / in-process route ${(msw / routed).toFixed(1)}x, http / msw ${(http / msw).toFixed(2)}x\n`,
 );

@@ -16,9 +16,10 @@ import type { FileContent } from "../protocol/tools/files.js";
 import { LomiError } from "../protocol/errors.js";
 import { harnessFault } from "./harness-error.js";
 
-/** The harness's client of the simulator's control API (in-process through msw, or over HTTP). */
-/** How the control client reaches the simulated Lomi: the global fetch, or the in-process route (no interception of every fetch). */
-export type ControlFetch = (url: string, init: RequestInit) => Promise<Response>;
+/** How the control client reaches the simulated Lomi: the global fetch, or its in-process routes. */
+export type ControlFetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Pick<Response, "ok" | "status" | "json">>;
+
+/** The harness's client of the simulator's control API (in-process, or over HTTP). */
 
 export class SimControl {
   constructor(
@@ -27,7 +28,7 @@ export class SimControl {
   ) {}
 
   private async request<S extends z.ZodType>(method: "GET" | "POST", path: string, body: unknown, schema?: S): Promise<z.infer<S>> {
-    let response: Response;
+    let response: Awaited<ReturnType<ControlFetch>>;
     let payload: unknown;
     try {
       response = await this.fetcher(this.baseUrl + path, {

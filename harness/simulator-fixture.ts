@@ -3,7 +3,7 @@ import type { WorldSeed } from "../protocol/control-api.js";
 import { simulatorHandlers } from "../simulator/handlers.js";
 import { SimulatorHost } from "../simulator/host.js";
 import { serveHandlers, type RunningServer } from "../simulator/http-server.js";
-import { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess } from "../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess } from "../simulator/in-process-route.js";
 import type { SimulatorPlacement } from "./adapters/broker-adapter.js";
 import { configError } from "./harness-error.js";
 import { SimControl, type ControlFetch } from "./sim-control.js";
@@ -42,7 +42,7 @@ interface ServedHost {
  */
 let ahead: Promise<ServedHost> | undefined;
 
-/** The simulated Lomi of one scenario: in this process through msw, or on a real 127.0.0.1 port. */
+/** The simulated Lomi of one scenario: in this process (its routes called directly), or on a real 127.0.0.1 port. */
 export class SimulatorFixture {
   private constructor(
     readonly url: string,
@@ -53,7 +53,7 @@ export class SimulatorFixture {
 
   static async start(world: WorldSeed, seed: number, placement: SimulatorPlacement): Promise<SimulatorFixture> {
     if (placement.kind === "in-process") {
-      interceptInProcess(simulatorHandlers(new SimulatorHost(world, seed)));
+      routeInProcess(new SimulatorHost(world, seed));
       return new SimulatorFixture(IN_PROCESS_ORIGIN, seed, undefined);
     }
     if (placement.kind === "fresh-port") {
@@ -78,7 +78,7 @@ export class SimulatorFixture {
     return new SimControl(this.url, this.controlFetch);
   }
 
-  /** The in-process simulator is reached by the in-process route, not through msw's interception of every fetch. */
+  /** The in-process simulator is reached by its routes, other simulators over HTTP. */
   get controlFetch(): ControlFetch {
     return this.url === IN_PROCESS_ORIGIN ? inProcessFetch : fetch;
   }

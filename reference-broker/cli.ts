@@ -100,12 +100,12 @@ async function main(parts: BrokerParts): Promise<void> {
   if (values.simulate) {
     // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) costs a broker
     // that serves a real Lomi most of its start-up time, paid again after every crash.
-    const [{ SimulatorHost }, { controlApiHandlers, simulatorHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess }, { readWorldFile }] = await Promise.all([
+    const [{ SimulatorHost }, { controlApiHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess }, { readWorldFile }] = await Promise.all([
       import("../simulator/host.js"),
       import("../simulator/handlers.js"),
       import("../simulator/http-server.js"),
       import("../simulator/lomi-clock.js"),
-      import("../simulator/interception.js"),
+      import("../simulator/in-process-route.js"),
       import("../simulator/world-file.js"),
     ]);
     const world = readWorldFile(values.world);
@@ -113,7 +113,7 @@ async function main(parts: BrokerParts): Promise<void> {
     const clock = values.clock as ClockMode;
     if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
     const host = new SimulatorHost(world, seed, clock);
-    interceptInProcess(simulatorHandlers(host));
+    routeInProcess(host);
     if (values["control-port"] !== undefined) {
       const controlPort = Number(values["control-port"]);
       if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65535) fail(`--control-port must be a port number, not ${values["control-port"]}`);

@@ -90,7 +90,8 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
     let body: unknown;
     if (req.method === "POST") {
       const text = await readBody(req);
-      if (text === undefined) return jsonRpcError(res, 413, `Payload Too Large: a request body is at most ${MAX_LINE_BYTES} bytes.`, -32600);
+      // The rest of the body is never read: the connection closes, or the next request on it would wait behind those bytes.
+      if (text === undefined) return jsonRpcError(res, 413, `Payload Too Large: a request body is at most ${MAX_LINE_BYTES} bytes.`, -32600, { connection: "close" });
       try {
         body = JSON.parse(text);
       } catch {

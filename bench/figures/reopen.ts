@@ -6,9 +6,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Broker } from "../../reference-broker/broker.js";
-import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess, stopInterception } from "../../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
 import { benchWorld, ENDLESS_COMMAND } from "../bench-agent.js";
 import { inProcessBenchBroker } from "../in-process-bench-broker.js";
 import { figure, type Figure } from "../report.js";
@@ -54,7 +53,7 @@ async function reopenMs(template: string, unfinished: number, seed: number): Pro
   try {
     for (const suffix of STORE_FILES) if (existsSync(path.join(template, `receipts.sqlite${suffix}`))) copyFileSync(path.join(template, `receipts.sqlite${suffix}`), path.join(dir, `receipts.sqlite${suffix}`));
     const started = process.hrtime.bigint();
-    const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath: path.join(dir, "receipts.sqlite"), seed });
+    const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: path.join(dir, "receipts.sqlite"), seed });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     broker.close();
     if (broker.recovered !== unfinished) throw new Error(`reopening recovered ${broker.recovered} unfinished operations, not ${unfinished}`);
@@ -71,15 +70,15 @@ export async function reopenFigures(ctx: FigureContext): Promise<Figure[]> {
     const template = await fillStore(receipts);
     try {
       // Broker.start asks Lomi for the time: a simulated Lomi answers it in this process.
-      interceptInProcess(simulatorHandlers(new SimulatorHost({ ...benchWorld(), autoApprovePairings: true }, 1)));
+      routeInProcess(new SimulatorHost({ ...benchWorld(), autoApprovePairings: true }, 1));
       ctx.progress(`reopening ${receipts} receipts, ${ctx.runs} runs`);
       measured.set(receipts, await repeat(ctx.runs, (run) => reopenMs(template, receipts - terminalsFor(receipts), run + 1)));
     } finally {
-      stopInterception();
+      stopRouting();
       rmSync(template, { recursive: true, force: true });
     }
   }
-  const note = `Broker.start on a copy of a store of unfinished terminal runs (1 running and ${RUNS_PER_TERMINAL - 2} queued per terminal, beside its settled creation); includes the one clock call to Lomi (in-process msw)`;
+  const note = `Broker.start on a copy of a store of unfinished terminal runs (1 running and ${RUNS_PER_TERMINAL - 2} queued per terminal, beside its settled creation); includes the one clock call to Lomi (in-process)`;
   const small = measured.get(1024)!;
   const large = measured.get(4096)!;
   return [

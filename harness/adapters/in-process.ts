@@ -2,7 +2,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Broker, type BrokerParts } from "../../reference-broker/broker.js";
 import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
-import { inProcessFetch } from "../../simulator/interception.js";
+import { inProcessFetch } from "../../simulator/in-process-route.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 

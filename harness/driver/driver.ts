@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { DEFAULT_CLOCK_START, type WorldSeed } from "../../protocol/control-api.js";
-import { stopInterception } from "../../simulator/interception.js";
 import type { BrokerAdapter, BrokerWiring } from "../adapters/broker-adapter.js";
 import { makeAdapter } from "../adapters/index.js";
 import { HISTORY_FORMAT, type CallRecord, type FaultKind, type HistoryRecord, type ReplyRecord } from "../explore/history.js";
@@ -83,8 +82,6 @@ export class Driver {
 
   static async start(o: DriverOptions): Promise<Driver> {
     const adapter = o.adapter ?? (await adapterFor({ ...o.run, seed: o.seed }));
-    // An in-process simulator of an earlier run (a bench measures both) would answer this run's control calls.
-    if (adapter.simulator.kind !== "in-process") stopInterception();
     const sim = await SimulatorFixture.start(o.world, o.seed, adapter.simulator);
     const driver = new Driver(adapter, sim, mkdtempSync(path.join(os.tmpdir(), "lomi-scenario-")), o.world, o.seed);
     driver.records.push({ type: "header", format: HISTORY_FORMAT, source: o.source, seed: o.seed, ledger: true });

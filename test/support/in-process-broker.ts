@@ -6,16 +6,15 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { EnvelopeToolResult } from "../../protocol/envelope.js";
 import { Broker } from "../../reference-broker/broker.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
-import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
-import { IN_PROCESS_ORIGIN, inProcessFetch, interceptInProcess } from "../../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess } from "../../simulator/in-process-route.js";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
 /** The reference broker against an approving simulated Lomi in this process (the default world, or `world`), on a fresh store under `parent`. */
 export async function startBroker(seed = 1, world: WorldSeed = readWorldFile(), parent = os.tmpdir()) {
   const host = new SimulatorHost({ ...world, autoApprovePairings: true }, seed);
-  interceptInProcess(simulatorHandlers(host));
+  routeInProcess(host);
   const dir = mkdtempSync(path.join(parent, "lomi-test-"));
   const storePath = path.join(dir, "receipts.sqlite");
   const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath, seed });

@@ -5,16 +5,15 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, test } from "node:test";
 import { Broker } from "../../reference-broker/broker.js";
-import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess, stopInterception } from "../../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
-after(stopInterception);
+after(stopRouting);
 
 test("a broker closed with background settlements pending never touches its closed store", async () => {
   const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, 1);
-  interceptInProcess(simulatorHandlers(host));
+  routeInProcess(host);
   const uncaught: unknown[] = [];
   const record = (error: unknown) => uncaught.push(error);
   process.on("uncaughtException", record);
@@ -23,6 +22,7 @@ test("a broker closed with background settlements pending never touches its clos
       nativeUrl: IN_PROCESS_ORIGIN,
       storePath: path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-settle-")), "receipts.sqlite"),
       seed: 1,
+      fetch: inProcessFetch,
       parts: { policy: { settleAfterMs: [20, 40] } },
     });
     const session = broker.newSession(() => "agent");

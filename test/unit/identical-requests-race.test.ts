@@ -5,18 +5,17 @@ import path from "node:path";
 import { after, test } from "node:test";
 import { NATIVE_PATHS } from "../../protocol/native-bridge.js";
 import { Broker } from "../../reference-broker/broker.js";
-import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
-import { IN_PROCESS_ORIGIN, interceptInProcess, stopInterception } from "../../simulator/interception.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
-after(stopInterception);
+after(stopRouting);
 
 type Sc = { status: string; code?: string; data: Record<string, any> };
 
 test("of two identical requests at once, the one whose native check comes after the other's effect still answers the one operation (IDEM-07)", async () => {
   const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, 1);
-  interceptInProcess(simulatorHandlers(host));
+  routeInProcess(host);
   // The second native check waits until the first request has been answered: its layout has moved by then.
   let checks = 0;
   let open!: () => void;
@@ -27,7 +26,7 @@ test("of two identical requests at once, the one whose native check comes after 
     seed: 1,
     fetch: async (input, init) => {
       if (input.endsWith(NATIVE_PATHS.check) && ++checks === 2) await firstAnswered;
-      return fetch(input, init);
+      return inProcessFetch(input, init);
     },
   });
   try {
