@@ -105,7 +105,7 @@ function get(path: string, answer: () => unknown): SimulatorRoute {
 }
 
 /** The native bridge a broker calls. */
-export function bridgeRoutes(host: SimulatorHost): SimulatorRoute[] {
+function bridgeRoutes(host: SimulatorHost): SimulatorRoute[] {
   const sim = () => host.current;
   return [
     post(NATIVE_PATHS.clock, clockRequest, () => ({ now: sim().now() })),
@@ -141,7 +141,7 @@ export function bridgeRoutes(host: SimulatorHost): SimulatorRoute[] {
 }
 
 /** The control API a harness calls: seed, play the user, inject faults, read the ground truth. */
-export function controlRoutes(host: SimulatorHost): SimulatorRoute[] {
+function controlRoutes(host: SimulatorHost): SimulatorRoute[] {
   const sim = () => host.current;
   return [
     post(CONTROL_PATHS.reset, resetRequest, (b) => {
@@ -169,4 +169,40 @@ export function controlRoutes(host: SimulatorHost): SimulatorRoute[] {
     post(CONTROL_PATHS.protectFile, protectFileRequest, (b) => sim().files.tree(b.projectId).protect(projectPath(b.path, "path"))),
     post(CONTROL_PATHS.editorType, editorTypeRequest, (b) => sim().files.view(sim().files.userTypes(b.projectId, projectPath(b.path, "path"), b.text))),
   ];
+}
+
+/** The routes of one simulated Lomi by method and path, as HTTP and in-process requests both reach them. */
+export class RouteTable {
+  private readonly routes: Map<string, SimulatorRoute>;
+
+  constructor(
+    private readonly host: SimulatorHost,
+    routes: SimulatorRoute[],
+  ) {
+    this.routes = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
+  }
+
+  /**
+   * The reply to a request, after Lomi's in-flight native work (a page load), so that nothing a caller
+   * reads depends on the machine's speed; undefined when no route takes it. The route's path ends the
+   * URL's path: a proxy in front of the bridge may prefix it.
+   */
+  async answer(method: string, urlPath: string, body: () => Promise<string | undefined>): Promise<RouteReply | undefined> {
+    const route = this.routes.get(`${method} ${ROUTE_PATH.exec(urlPath)?.[0]}`);
+    if (!route) return undefined;
+    await this.host.current.idle();
+    return route.reply(await body());
+  }
+}
+
+const ROUTE_PATH = /\/(native|control)\/v1\/[^?#]*$/;
+
+/** The whole simulated Lomi: its native bridge and its control API. */
+export function simulatorRoutes(host: SimulatorHost): RouteTable {
+  return new RouteTable(host, [...bridgeRoutes(host), ...controlRoutes(host)]);
+}
+
+/** The control API alone, for a simulated Lomi whose bridge only its own process uses (lomi-broker --simulate). */
+export function controlApiRoutes(host: SimulatorHost): RouteTable {
+  return new RouteTable(host, controlRoutes(host));
 }
