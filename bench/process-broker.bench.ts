@@ -1,5 +1,5 @@
 // What a process broker costs the suite beyond the broker itself: the same scenarios in-process,
-// over stdio with one worker, and over stdio with two. Prints the ratios (goal: stdio ≤ 3× in-process;
+// over stdio with one worker, and over stdio with two. Prints the ratios (goal: stdio ≤ 2× in-process;
 // --parallel 2 faster than 1) and the scenarios whose stdio run costs most over their in-process run.
 // This machine's speed drifts by a fifth over minutes: BENCH_ROUNDS=N measures N rounds of the three
 // runs (every other round in reverse order), each ratio within its round, and reports the median;

@@ -20,14 +20,14 @@ export async function suiteFigures(ctx: FigureContext): Promise<Figure[]> {
   const note = failures.length ? `not every run was conformant: ${failures.join("; ")}` : undefined;
   const inProcessSummary = summarize(inProcess);
   return [
-    figure({ id: "suite-in-process", label: "whole suite, in-process", unit: "s", figure: inProcessSummary, goal: { on: "median", atMost: 30, text: "< 30 s" }, ...(note ? { note } : {}) }),
+    figure({ id: "suite-in-process", label: "whole suite, in-process", unit: "s", figure: inProcessSummary, goal: { on: "median", atMost: 15, text: "< 15 s" }, ...(note ? { note } : {}) }),
     figure({
       id: "suite-stdio",
       label: "whole suite, broker over stdio",
       unit: "s",
       figure: summarize(stdio),
       baseline: { label: "whole suite in-process", summary: inProcessSummary },
-      goal: { on: "ratio", atMost: 3, text: "≤ 3× in-process" },
+      goal: { on: "ratio", atMost: 2, text: "≤ 2× in-process" },
     }),
   ];
 }
