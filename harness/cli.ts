@@ -61,7 +61,8 @@ Broker under test (one of):
 
 Options:
   --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash", "not @needs-crash"
-  --parallel N           worker processes (default 1; 1 with --broker-url)
+  --parallel N           worker processes (default 1; 1 with --broker-url); the feature files of the
+                         longest scenarios (fixtures/durations.json) are handed out first
   --reports DIR          where reports go (default reports/)
   --seed N               run seed; each scenario's seed derives from it (default 1)
   --baseline FILE        expected failures, by rule or scenario (docs/implementers.md); a baselined

@@ -9,6 +9,7 @@ import { DEFAULT_DURATIONS, readDurations, writeDurations } from "./shards/durat
 import { fileDigest, kitVersion, selectionDigest, SHARD_MANIFEST, writeShardManifest } from "./shards/manifest.js";
 import { shardText, type ShardSpec } from "./shards/shard-option.js";
 import { splitSelection } from "./shards/split.js";
+import { workersOrder } from "./shards/workers-order.js";
 import { selectScenarios } from "./tag-selection.js";
 import type { Level } from "./report/rule-verdicts.js";
 import { configError } from "./harness-error.js";
@@ -71,7 +72,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const known = new Set(rulesFile.rules.map((r) => r.id));
   const all = scenarioCatalogue();
   const selection = selectScenarios(o.tags, all);
-  const part = o.shard && shardPart(selection, o.shard, o.durationsFile ?? DEFAULT_DURATIONS);
+  const durationsFile = o.durationsFile ?? DEFAULT_DURATIONS;
+  const part = o.shard && shardPart(selection, o.shard, durationsFile);
   const profile = profileOf(o.parameters);
   // A baseline with a typo is refused before anything runs.
   const baseline = o.baselineFile ? loadBaseline(o.baselineFile, known, new Set(all.map((s) => s.name))) : NO_BASELINE;
@@ -89,7 +91,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     {
       file: false,
       provided: {
-        paths: part ? cucumberPaths(part) : featurePaths(selection),
+        paths: part ? cucumberPaths(workersOrder(part, o.parallel, durationsFile)) : featurePaths(workersOrder(selection, o.parallel, durationsFile)),
         ...STEP_SUPPORT,
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,

@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import { HarnessError } from "../../harness/harness-error.js";
 import { checkPartSet } from "../../harness/shards/part-set.js";
 import { parseShard } from "../../harness/shards/shard-option.js";
 import { splitSelection } from "../../harness/shards/split.js";
+import { workersOrder } from "../../harness/shards/workers-order.js";
 
 const scenarios = (n: number) => Array.from({ length: n }, (_, i) => ({ uri: "features/a.feature", name: `s${i}` }));
 
@@ -42,4 +46,15 @@ test("parts of one run: another run's part, a part given twice or one missing is
   assert.throws(() => checkPartSet([part("a", 1), part("b", 2, 1, 4), part("c", 3)], fields, "shard"), /b is shard 2\/4 of another run: its shard count is 4/);
   assert.throws(() => checkPartSet([part("a", 1), part("b", 2), part("b2", 2), part("c", 3)], fields, "part"), /part 2\/3 is given twice: b and b2/);
   assert.throws(() => checkPartSet([part("a", 1), part("c", 3)], fields, "shard"), /shard 2\/3 is missing/);
+});
+
+test("parallel workers get the feature files of the longest scenarios first, each file's scenarios in order; one worker keeps the catalogue's order", () => {
+  const at = (uri: string, names: string[]) => names.map((name) => ({ uri, name }));
+  const all = [...at("features/a.feature", ["a1", "a2"]), ...at("features/b.feature", ["b1", "b2", "b3"]), ...at("features/c.feature", ["c1"]), ...at("features/d.feature", ["d1"])];
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-order-")), "durations.json");
+  // b holds the longest scenario (not its first), c the next; a and d are as short as each other.
+  const ms: Record<string, number> = { a1: 10, a2: 20, b1: 5, b2: 900, b3: 5, c1: 300, d1: 20 };
+  writeFileSync(file, JSON.stringify({ scenarios: Object.fromEntries(all.map((s) => [`${s.uri}:${s.name}`, ms[s.name]])) }));
+  assert.deepEqual(workersOrder(all, 2, file).map((s) => s.name), ["b1", "b2", "b3", "c1", "a1", "a2", "d1"]);
+  assert.deepEqual(workersOrder(all, 1, file), all);
 });
