@@ -36,11 +36,13 @@ interface ServedHost {
 }
 
 /**
- * The next scenario's simulated Lomi on a fresh port, served ahead of that scenario so that a broker
- * can be started against it early (a warm spare, harness/adapters/warm-spare.ts). The scenario
- * resets it to its own world and seed when it takes it: the same as a new one.
+ * The next scenarios' simulated Lomis on fresh ports, in the order scenarios take them, served ahead
+ * so that brokers can be started against them early (warm spares, harness/adapters/warm-spare.ts).
+ * A scenario resets the one it takes to its own world and seed: the same as a new one.
  */
-let ahead: Promise<ServedHost> | undefined;
+const ahead: Promise<ServedHost>[] = [];
+/** The URLs of those served ahead that no scenario has taken yet. */
+const untaken = new Set<string>();
 
 /** The simulated Lomi of one scenario: in this process (its routes called directly), or on a real 127.0.0.1 port. */
 export class SimulatorFixture {
@@ -57,9 +59,8 @@ export class SimulatorFixture {
       return new SimulatorFixture(IN_PROCESS_ORIGIN, seed, undefined);
     }
     if (placement.kind === "fresh-port") {
-      const next = ahead ?? serveHost(0, new SimulatorHost(world, seed));
-      ahead = undefined;
-      const { host, server } = await next;
+      const { host, server } = await (ahead.shift() ?? serveHost(0, new SimulatorHost(world, seed)));
+      untaken.delete(server.url);
       host.reset(world, seed);
       return new SimulatorFixture(server.url, seed, server);
     }
@@ -88,16 +89,24 @@ export class SimulatorFixture {
     await this.server?.close();
   }
 
-  /** The URL the next fresh-port scenario's simulated Lomi will have; it is served from now on. */
+  /** The URL of a simulated Lomi served from now on, for the fresh-port scenario after those already served ahead. */
   static async nextFreshUrl(world: WorldSeed): Promise<string> {
-    ahead ??= serveHost(0, new SimulatorHost(world, 0));
-    return (await ahead).server.url;
+    const served = serveHost(0, new SimulatorHost(world, 0));
+    ahead.push(served);
+    const { url } = (await served).server;
+    untaken.add(url);
+    return url;
+  }
+
+  /** Whether the simulated Lomi at `url` was served ahead and no scenario has taken it yet. */
+  static isServedAhead(url: string): boolean {
+    return untaken.has(url);
   }
 
   static async closeShared(): Promise<void> {
-    const servers = [...shared.values(), ...(ahead ? [ahead.then((a) => a.server)] : [])];
+    const servers = [...shared.values(), ...ahead.splice(0).map((a) => a.then((served) => served.server))];
     shared.clear();
-    ahead = undefined;
+    untaken.clear();
     for (const s of servers) await (await s.catch(() => undefined))?.close();
   }
 }

@@ -1,6 +1,6 @@
 import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
 import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
-import { discardSpare } from "../harness/adapters/warm-spare.js";
+import { discardSpares } from "../harness/adapters/warm-spare.js";
 import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf } from "../harness/report/failure-context.js";
 import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, oracleFailuresOf, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
@@ -143,6 +143,6 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
 });
 
 AfterAll(async function () {
-  await discardSpare(); // before the simulators: the spare broker talks to one
+  await discardSpares(); // before the simulators: a spare broker talks to one
   await SimulatorFixture.closeShared();
 });

@@ -7,7 +7,7 @@ import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 import { USER_NODE_OPTIONS } from "../step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
-import { prepareSpare, takeSpare } from "./warm-spare.js";
+import { prepareSpares, takeSpare } from "./warm-spare.js";
 
 /** Splits a command line on spaces, keeping "quoted words" together. */
 export function splitCommand(command: string): string[] {
@@ -50,7 +50,7 @@ export function brokerEnvironment(w: Pick<BrokerWiring, "nativeUrl" | "storePath
 /**
  * A broker started as a child process speaking MCP over stdio. A crash is a real SIGKILL of its
  * process group; a restart starts the same command on the same store file. One process serves one
- * connection. A scenario's first process was started while the scenario before it ran (a warm
+ * connection. A scenario's first process was started while the scenarios before it ran (a warm
  * spare, on a store of its own): the broker's start-up is then off the scenario's path.
  */
 export class ChildProcessAdapter implements BrokerAdapter {
@@ -94,7 +94,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
     this.ready = spare?.transport;
     this.spareStoreDir = spare?.storeDir;
     if (spare) this.starts++;
-    prepareSpare(this.command.line, wiring.seed, (w) => commandTransport(this.command, brokerEnvironment(w, 0)));
+    prepareSpares(this.command.line, wiring.seed, (w) => commandTransport(this.command, brokerEnvironment(w, 0)));
   }
 
   /** Ends a spare no connect took (true), or does nothing (false). */
@@ -154,7 +154,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   async connect(clientName: string): Promise<McpConnection> {
     if (this.connection) throw notApplicable("a stdio broker serves one MCP connection; this scenario needs a second one at the same time");
-    // The scenario's first broker was started ahead, while the scenario before it ran.
+    // The scenario's first broker was started ahead, while the scenarios before it ran.
     const transport = this.ready ?? commandTransport(this.command, this.environment());
     this.ready = undefined;
     this.transport = transport;

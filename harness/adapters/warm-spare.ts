@@ -7,9 +7,9 @@ import { readWorldFile } from "../../simulator/world-file.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 
 /**
- * A broker process started while the scenario before its own runs, against the simulated Lomi that
+ * A broker process started while the scenarios before its own run, against the simulated Lomi that
  * scenario will have (served ahead, SimulatorFixture.nextFreshUrl) and on a store directory of its
- * own: the scenario then pays the MCP handshake, not the broker's start. A worker keeps one.
+ * own: the scenario then pays the MCP handshake, not the broker's start. A worker keeps SPARES of them.
  */
 export interface WarmSpare {
   command: string;
@@ -26,44 +26,72 @@ export interface SpareWiring {
   seed: number;
 }
 
-let next: Promise<WarmSpare | undefined> | undefined;
+/**
+ * Two, not one: a scenario takes tens of milliseconds and a broker's start hundreds, so with one
+ * spare a run waited for each start in turn; two start side by side on a second core (the whole
+ * suite over stdio on 2 cores: see bench/figures/suite.ts).
+ */
+const SPARES = 2;
+
+/** The spares in the order of the simulated Lomis they were started against, which is the order scenarios take those. */
+const spares: Promise<WarmSpare | undefined>[] = [];
 
 /**
- * Starts the next scenario's broker now. Its seed follows from the seed of the scenario that starts
- * it, so a run repeats exactly in the same order; a broker process is otherwise what it would be.
+ * Starts brokers for the next scenarios until SPARES are under way. Their seeds follow from the seed
+ * of the scenario that starts them, so a run repeats exactly in the same order; a broker process is
+ * otherwise what it would be.
  */
-export function prepareSpare(command: string, seed: number, launcher: (wiring: SpareWiring) => StdioProcessTransport): void {
-  if (next) return;
-  next = (async () => {
+export function prepareSpares(command: string, seed: number, launcher: (wiring: SpareWiring) => StdioProcessTransport): void {
+  while (spares.length < SPARES) {
+    // Synchronously up to nextFreshUrl's first await: the simulators are served ahead in this order.
+    spares.push(startSpare(command, scenarioSeed(seed, `warm spare ${spares.length}`), launcher));
+  }
+}
+
+async function startSpare(command: string, seed: number, launcher: (wiring: SpareWiring) => StdioProcessTransport): Promise<WarmSpare | undefined> {
+  try {
     const nativeUrl = await SimulatorFixture.nextFreshUrl(readWorldFile());
     const storeDir = mkdtempSync(path.join(os.tmpdir(), "lomi-scenario-"));
     const storePath = path.join(storeDir, "receipts.sqlite");
-    const transport = launcher({ nativeUrl, storePath, seed: scenarioSeed(seed, "warm spare") });
+    const transport = launcher({ nativeUrl, storePath, seed });
     // A spare that cannot start fails the connect of the scenario that takes it, with the same words.
     await transport.launch().catch(() => undefined);
     return { command, nativeUrl, storeDir, storePath, transport };
-  })().catch(() => undefined);
+  } catch {
+    return undefined;
+  }
 }
 
-/** The spare for a scenario whose simulated Lomi is at `nativeUrl`, if one was started for it; any other is ended. */
+/**
+ * The spare for a scenario whose simulated Lomi is at `nativeUrl`, if one was started for it. Before
+ * it, a spare whose simulated Lomi a scenario took without starting a broker, or that could not
+ * start, is ended; one still waiting for its scenario stays, and so do those after it, unawaited.
+ */
 export async function takeSpare(command: string, nativeUrl: string): Promise<WarmSpare | undefined> {
-  const spare = await next;
-  next = undefined;
-  if (!spare) return undefined;
-  if (spare.command === command && spare.nativeUrl === nativeUrl) return spare;
-  await endSpare(spare);
+  const kept: Promise<WarmSpare | undefined>[] = [];
+  while (spares.length > 0) {
+    const pending = spares.shift()!;
+    const spare = await pending;
+    if (spare?.command === command && spare.nativeUrl === nativeUrl) {
+      spares.unshift(...kept);
+      return spare;
+    }
+    if (spare && SimulatorFixture.isServedAhead(spare.nativeUrl)) kept.push(pending);
+    else await endSpare(spare);
+  }
+  spares.push(...kept);
   return undefined;
 }
 
 /** Ends a spare's process group and removes its store directory. */
-async function endSpare(spare: WarmSpare): Promise<void> {
+async function endSpare(spare: WarmSpare | undefined): Promise<void> {
+  if (!spare) return;
   await spare.transport.close();
   rmSync(spare.storeDir, { recursive: true, force: true });
 }
 
-/** Ends the spare nobody took (the end of a worker's scenarios): its process must not hold the worker open. */
-export async function discardSpare(): Promise<void> {
-  const spare = await next;
-  next = undefined;
-  if (spare) await endSpare(spare);
+/** Ends the spares nobody took (the end of a worker's scenarios): their processes must not hold the worker open. */
+export async function discardSpares(): Promise<void> {
+  const left = spares.splice(0);
+  for (const spare of left) await endSpare(await spare);
 }
