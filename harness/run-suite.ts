@@ -74,6 +74,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const selection = selectScenarios(o.tags, all);
   const durationsFile = o.durationsFile ?? DEFAULT_DURATIONS;
   const part = o.shard && shardPart(selection, o.shard, durationsFile);
+  const ordered = workersOrder(part || selection, o.parallel, durationsFile);
   const profile = profileOf(o.parameters);
   // A baseline with a typo is refused before anything runs.
   const baseline = o.baselineFile ? loadBaseline(o.baselineFile, known, new Set(all.map((s) => s.name))) : NO_BASELINE;
@@ -91,7 +92,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     {
       file: false,
       provided: {
-        paths: part ? cucumberPaths(workersOrder(part, o.parallel, durationsFile)) : featurePaths(workersOrder(selection, o.parallel, durationsFile)),
+        paths: part ? cucumberPaths(ordered) : featurePaths(ordered),
         ...STEP_SUPPORT,
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,

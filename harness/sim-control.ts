@@ -20,7 +20,6 @@ import { harnessFault } from "./harness-error.js";
 export type ControlFetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Pick<Response, "ok" | "status" | "json">>;
 
 /** The harness's client of the simulator's control API (in-process, or over HTTP). */
-
 export class SimControl {
   constructor(
     readonly baseUrl: string,

@@ -36,7 +36,6 @@ import { observeFiles } from "./files/file-observations.js";
 import { projectPath } from "./files/file-tree.js";
 import type { SimulatorHost } from "./host.js";
 
-
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_ARGUMENT: 400,
   PAIRING_REQUIRED: 403,
