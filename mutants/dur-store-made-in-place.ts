@@ -3,9 +3,14 @@ import { openSqliteStore, SCHEMA } from "../reference-broker/sqlite-receipt-stor
 import { checkStoreFile, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "../reference-broker/store-file-check.js";
 import type { Mutant } from "./mutant.js";
 
-/** How long each table takes to appear: the creation spans the harness's 0–15 ms kill window. */
-const PAUSE_MS = 4;
-const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PAUSE_MS);
+/**
+ * A slow disk, as on a loaded CI machine: its first fsyncs take SLOW_DISK_MS, then each table
+ * TABLE_MS. The harness must find the tables wherever the disk puts them in the start (a fixed
+ * 15 ms after the first write once missed them all).
+ */
+const SLOW_DISK_MS = 40;
+const TABLE_MS = 10;
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 export const durStoreMadeInPlace: Mutant = {
   name: "dur-store-made-in-place",
@@ -20,9 +25,10 @@ export const durStoreMadeInPlace: Mutant = {
         const db = new Database(file);
         try {
           db.pragma("journal_mode = WAL");
+          pause(SLOW_DISK_MS);
           for (const statement of SCHEMA.split(";").map((s) => s.trim()).filter((s) => s !== "")) {
             db.exec(statement);
-            pause();
+            pause(TABLE_MS);
           }
           db.pragma(`application_id = ${STORE_APPLICATION_ID}`);
           db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);

@@ -63,13 +63,14 @@ export interface BrokerAdapter {
    */
   probeSecondInstance?(): Promise<{ refused: boolean; detail: string }>;
   /**
-   * Starts the broker on a new store and SIGKILLs it once per delay, that many ms after the broker
-   * first writes in the store's directory (or just after the time it takes to answer initialize,
-   * if it writes nothing there while starting), each time on the same store: the next connect
-   * starts it on whatever those starts left. Optional: a broker the harness cannot start and kill
-   * makes the check not applicable.
+   * Starts the broker on a new store and SIGKILLs it once per moment, a fraction (0 to 1) of the
+   * time it takes from its first write in the store's directory to answering initialize, measured
+   * first on a store of its own (or just after the time it takes to answer, if it writes nothing
+   * there while starting), each time on the same store: the next connect starts it on whatever
+   * those starts left. Optional: a broker the harness cannot start and kill makes the check not
+   * applicable.
    */
-  killWhileStarting?(delaysMs: readonly number[]): Promise<void>;
+  killWhileStarting?(moments: readonly number[]): Promise<void>;
   /** What the broker wrote to stderr (or its log), for failure reports. */
   diagnostics(): string;
 }

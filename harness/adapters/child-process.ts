@@ -27,6 +27,24 @@ export function commandTransport(command: BrokerCommand, environment: Record<str
 }
 
 /**
+ * When a broker process first writes in a directory (performance.now()), or undefined if it exits
+ * or `limitMs` passes first. Set up before the process is launched, so no write goes unseen.
+ */
+function firstWrite(dir: string, transport: StdioProcessTransport, limitMs: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const done = (at: number | undefined) => {
+      watcher.close();
+      clearTimeout(timer);
+      resolve(at);
+    };
+    const watcher = watch(dir, () => done(performance.now()));
+    const timer = setTimeout(() => done(undefined), limitMs);
+    timer.unref();
+    transport.onclose = () => done(undefined);
+  });
+}
+
+/**
  * npm as the broker command reaches it: offline, and never answering yes to an install. `npx
  * your-broker` then runs the broker installed in the user's repository, or fails saying it is not
  * installed; it never looks the name up on a registry and runs whatever package has that name.
@@ -105,43 +123,41 @@ export class ChildProcessAdapter implements BrokerAdapter {
     return spare !== undefined;
   }
 
-  async killWhileStarting(delaysMs: readonly number[]): Promise<void> {
+  async killWhileStarting(moments: readonly number[]): Promise<void> {
     if (this.transport) throw configError("a kill during the broker's first start must come before the scenario connects: it needs a new store");
     await this.dropUnconnectedSpare();
-    // A broker that writes nothing in the store's directory while it starts is killed just after it would answer.
-    const fallbackMs = 1.2 * (await this.measureStart());
+    const { startMs, storeMs } = await this.measureStart();
     this.wiring = { ...this.wiring!, storePath: this.ownStorePath! };
     const dir = path.dirname(this.ownStorePath!);
-    for (const delay of delaysMs) {
+    for (const moment of moments) {
       const transport = commandTransport(this.command, this.environment());
-      const firstWrite = new Promise<void>((resolve) => {
-        const watcher = watch(dir, () => {
-          watcher.close();
-          resolve();
-        });
-        setTimeout(() => {
-          watcher.close();
-          resolve();
-        }, fallbackMs).unref();
-      });
+      // A broker that writes nothing in the store's directory while it starts is killed just after it would answer.
+      const wrote = firstWrite(dir, transport, 1.2 * startMs);
       await transport.launch();
-      await firstWrite;
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await wrote;
+      await new Promise((resolve) => setTimeout(resolve, moment * storeMs));
       await transport.close();
       this.stderr.push(transport.diagnostics());
     }
   }
 
-  /** How long this broker takes from its spawn to answering MCP initialize, measured on a store of its own. */
-  private async measureStart(): Promise<number> {
+  /**
+   * How long this broker takes, on a store of its own, from its spawn to answering MCP initialize
+   * (startMs), and from its first write in the store's directory to that answer (storeMs: the time
+   * it makes its store in, which a slow disk's fsyncs lengthen; 0 if it writes nothing there before
+   * it answers, and is then killed just after it would answer).
+   */
+  private async measureStart(): Promise<{ startMs: number; storeMs: number }> {
     const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-start-"));
     const transport = commandTransport(this.command, brokerEnvironment({ ...this.wiring!, storePath: path.join(dir, "receipts.sqlite") }, 0));
+    let firstWriteAt: number | undefined;
+    void firstWrite(dir, transport, this.timeoutMs).then((at) => (firstWriteAt = at));
     const began = performance.now();
     try {
       const connection = await McpConnection.open(transport, "start-timer", this.timeoutMs, () => transport.explain());
-      const took = performance.now() - began;
+      const answered = performance.now();
       await connection.close();
-      return took;
+      return { startMs: answered - began, storeMs: firstWriteAt === undefined ? 0 : answered - firstWriteAt };
     } finally {
       await transport.close();
       rmSync(dir, { recursive: true, force: true });
