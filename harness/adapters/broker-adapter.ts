@@ -1,6 +1,25 @@
 import { notApplicable } from "../harness-error.js";
 import type { McpConnection } from "../mcp-connection.js";
 
+/** What killWhileStarting did: how long the broker took to make a store of its own, and how each start ended. */
+export interface StartKills {
+  storeMs: number;
+  starts: Array<{ kind: "killed"; afterFirstWriteMs: number } | { kind: "killed-without-write" } | { kind: "exited-itself" }>;
+}
+
+/** One line: "10 starts on a new store, killed at (…): 13 ms, 28 ms, exited by itself ×8": where each kill landed. */
+export function describeStartKills({ storeMs, starts }: StartKills): string {
+  const words = starts.map((s) => (s.kind === "killed" ? `${Math.round(s.afterFirstWriteMs)} ms` : s.kind === "killed-without-write" ? "before any write" : "exited by itself"));
+  const runs: string[] = [];
+  for (let i = 0; i < words.length; ) {
+    let j = i;
+    while (j < words.length && words[j] === words[i]) j++;
+    runs.push(j - i > 1 && !words[i]!.endsWith(" ms") ? `${words[i]} ×${j - i}` : words.slice(i, j).join(", "));
+    i = j;
+  }
+  return `${starts.length} starts on a new store, killed at (ms after its first write in the store's directory; a store of its own took ${Math.round(storeMs)} ms from that write to answering initialize): ${runs.join(", ")}`;
+}
+
 /**
  * What a broker under test can take part in; a scenario tagged `@needs-<capability>` is "not
  * applicable" to a broker that lacks it: crashes, two connections at once, fault hooks, a store
@@ -70,7 +89,7 @@ export interface BrokerAdapter {
    * those starts left. Optional: a broker the harness cannot start and kill makes the check not
    * applicable.
    */
-  killWhileStarting?(moments: readonly number[]): Promise<void>;
+  killWhileStarting?(moments: readonly number[]): Promise<StartKills>;
   /** What the broker wrote to stderr (or its log), for failure reports. */
   diagnostics(): string;
 }

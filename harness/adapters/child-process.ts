@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { configError, notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
-import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import type { BrokerAdapter, BrokerWiring, Capability, StartKills } from "./broker-adapter.js";
 import { USER_NODE_OPTIONS } from "../step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 import { prepareSpares, takeSpare } from "./warm-spare.js";
@@ -123,22 +123,27 @@ export class ChildProcessAdapter implements BrokerAdapter {
     return spare !== undefined;
   }
 
-  async killWhileStarting(moments: readonly number[]): Promise<void> {
+  async killWhileStarting(moments: readonly number[]): Promise<StartKills> {
     if (this.transport) throw configError("a kill during the broker's first start must come before the scenario connects: it needs a new store");
     await this.dropUnconnectedSpare();
     const { startMs, storeMs } = await this.measureStart();
     this.wiring = { ...this.wiring!, storePath: this.ownStorePath! };
     const dir = path.dirname(this.ownStorePath!);
+    const starts: StartKills["starts"] = [];
     for (const moment of moments) {
       const transport = commandTransport(this.command, this.environment());
       // A broker that writes nothing in the store's directory while it starts is killed just after it would answer.
       const wrote = firstWrite(dir, transport, 1.2 * startMs);
       await transport.launch();
-      await wrote;
+      const writeAt = await wrote;
       await new Promise((resolve) => setTimeout(resolve, moment * storeMs));
+      const exited = transport.endedByBroker;
+      const killedAt = performance.now();
       await transport.close();
       this.stderr.push(transport.diagnostics());
+      starts.push(exited ? { kind: "exited-itself" } : writeAt === undefined ? { kind: "killed-without-write" } : { kind: "killed", afterFirstWriteMs: killedAt - writeAt });
     }
+    return { storeMs, starts };
   }
 
   /**
