@@ -44,6 +44,8 @@ export interface SuiteOptions {
   baselineEntries: BaselineEntries;
   /** Run only this part of the selection, and leave a shard manifest beside the reports for `merge`. */
   shard?: ShardSpec;
+  /** Run only these scenarios (by name) of the tags' selection; `label` says in every report which, as a partial run. */
+  only?: { names: ReadonlySet<string>; label: string };
   /** The measured durations --shard balances by (default: the kit's, fixtures/durations.json). */
   durationsFile?: string;
   /** Where to write this run's scenario durations (--write-durations). */
@@ -71,7 +73,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const rulesFile = loadRules();
   const known = new Set(rulesFile.rules.map((r) => r.id));
   const all = scenarioCatalogue();
-  const selection = selectScenarios(o.tags, all);
+  const chosen = selectScenarios(o.tags, all);
+  const selection = o.only ? chosen.filter((s) => o.only!.names.has(s.name)) : chosen;
   const durationsFile = o.durationsFile ?? DEFAULT_DURATIONS;
   const part = o.shard && shardPart(selection, o.shard, durationsFile);
   const ordered = workersOrder(part || selection, o.parallel, durationsFile);
@@ -92,7 +95,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     {
       file: false,
       provided: {
-        paths: part ? cucumberPaths(ordered) : featurePaths(ordered),
+        paths: part || o.only ? cucumberPaths(ordered) : featurePaths(ordered),
         ...STEP_SUPPORT,
         strict: true,
         parallel: o.parallel > 1 ? o.parallel : 0,
@@ -125,6 +128,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     suite: all,
     tags: o.tags,
     ...(o.shard ? { shard: shardText(o.shard) } : {}),
+    ...(o.only ? { selection: o.only.label } : {}),
     baseline,
     baselineFile: o.baselineFile,
     level: o.level,

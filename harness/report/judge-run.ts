@@ -14,6 +14,8 @@ export interface RunInputs {
   tags: string | undefined;
   /** A shard's own partial judgement ("2/3"): like a --tags run, it judges only the rules it reached. */
   shard?: string;
+  /** Chosen scenarios' label (a rerun of failures, a name): judged like a --tags run, on the rules reached. */
+  selection?: string;
   baseline: Baseline;
   baselineFile: string | undefined;
   level: Level;
@@ -38,7 +40,7 @@ const countBy = (ids: string[]): Record<string, number> => {
 export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReason: (s: ScenarioResult) => string | undefined } {
   const known = new Set(i.rules.map((r) => r.id));
   const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, known)));
-  const partial = i.tags !== undefined || i.shard !== undefined;
+  const partial = i.tags !== undefined || i.shard !== undefined || i.selection !== undefined;
   const selected = partial ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
   const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known)));
   const rules = judgeRules(i.rules, i.results, covered, selected, i.baseline, scenariosInSuite);
@@ -63,6 +65,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     level: i.level,
     tags: i.tags,
     ...(i.shard !== undefined ? { shard: i.shard } : {}),
+    ...(i.selection !== undefined ? { selection: i.selection } : {}),
     baseline: i.baselineFile,
     startedAt: i.startedAt,
     durationMs: i.durationMs,

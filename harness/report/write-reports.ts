@@ -20,6 +20,8 @@ export interface RunSummary {
   tags: string | undefined;
   /** Set on one shard's own reports ("2/3"): a part of a run, judged on the rules it reached. */
   shard?: string;
+  /** Set when the run chose some scenarios (what it chose, in words): judged on the rules it reached. */
+  selection?: string;
   /** Set on a merged run's reports: each shard's times, and the longest (what the sharded run took). */
   shards?: ShardTimes;
   baseline: string | undefined;
@@ -69,13 +71,16 @@ export function ranOf(r: RuleReport, run: Pick<RunSummary, "scenariosInSuite">):
 
 /** The run's headline, saying first when a --tags run reached only part of the suite. */
 export function titleOf(run: RunSummary, code: (text: string) => string): string {
-  if ((!run.tags && !run.shard) || run.verdict === "not-run") return run.headline;
-  const part = run.shard ? `shard ${run.shard}${run.tags ? ` of tags ${code(run.tags)}` : ""}` : `partial run (tags ${code(run.tags!)})`;
+  if (!isPartial(run) || run.verdict === "not-run") return run.headline;
+  const tags = run.tags ? `tags ${code(run.tags)}` : undefined;
+  const part = run.shard ? `shard ${run.shard}${tags ? ` of ${tags}` : ""}` : `partial run (${[tags, run.selection].filter((x) => x !== undefined).join(", ")})`;
   return `${part}: ${listedRules(run).length} of ${run.rules.length} rules reached; on those: ${run.headline}`;
 }
 
 /** The rules a report lists: a --tags run, or a shard, lists only those it reached. */
-export const listedRules = (run: RunSummary) => (run.tags || run.shard ? run.rules.filter((r) => r.verdict !== "not-selected") : run.rules);
+export const listedRules = (run: RunSummary) => (isPartial(run) ? run.rules.filter((r) => r.verdict !== "not-selected") : run.rules);
+
+const isPartial = (run: Pick<RunSummary, "tags" | "shard" | "selection">) => Boolean(run.tags || run.shard || run.selection);
 
 export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "conformance.json", "conformance.md", "conformance.svg", "conformance.html"];
 

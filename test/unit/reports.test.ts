@@ -100,6 +100,12 @@ test("a --tags run says it is partial, lists only the rules it reached, and how 
   assert.match(htmlReport(partial), /pass \(1 of 5 scenarios ran\)/);
 });
 
+test("a run of chosen scenarios says it is partial and which it chose", () => {
+  const chosen = { ...run("conformant", [ruleReport("IDEM-01", "pass", [passed("one")]), ruleReport("OP-01", "not-selected")]), selection: "1 scenario that failed in reports/" };
+  assert.match(markdownReport(chosen), /^## Lomi conformance: partial run \(1 scenario that failed in reports\/\): 1 of 2 rules reached; on those: conformant/);
+  assert.match(markdownReport({ ...chosen, tags: "@IDEM-01" }), /partial run \(tags `@IDEM-01`, 1 scenario that failed in reports\/\)/);
+});
+
 test("conformance.md keeps every word of a long note", () => {
   const long = `${"a reason that goes on ".repeat(12)}and ends here`;
   const md = markdownReport(run("not-conformant", [{ ...ruleReport("OP-01", "fail"), reason: long }]));
