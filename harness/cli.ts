@@ -61,6 +61,8 @@ Broker under test (one of):
 
 Options:
   --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash", "not @needs-crash"
+  --name REGEX           only the scenarios whose names match (a JavaScript regular expression), of
+                         those --tags selects; judged as a partial run
   --parallel N           worker processes (default 1; 1 with --broker-url); the feature files of the
                          longest scenarios (fixtures/durations.json) are handed out first
   --reports DIR          where reports go (default reports/)
@@ -142,6 +144,7 @@ const OPTIONS = {
   "broker-image": { type: "string" },
   "broker-faults": { type: "boolean", default: false },
   tags: { type: "string" },
+  name: { type: "string" },
   parallel: { type: "string", default: "1" },
   reports: { type: "string", default: "reports" },
   seed: { type: "string", default: "1" },
@@ -308,6 +311,7 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     await checkTags(values.tags);
     // A --mutant or --variant name that is neither: refused now, not by every scenario's set-up in turn.
     if (parameters.adapter === "in-process") await (await import("./adapters/index.js")).inProcessParts(parameters);
+    const only = values.name === undefined ? undefined : (await import("./tag-selection.js")).selectByName(values.name, values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
     const { clearReports, runSuite } = await import("./run-suite.js");
     clearReports(reports);
     if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
@@ -330,6 +334,7 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
       baselineEntries,
       requireAll: values["require-all"],
       ...(shard ? { shard } : {}),
+      ...(only ? { only } : {}),
       ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
       ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),
     });

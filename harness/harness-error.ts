@@ -12,6 +12,8 @@ export class HarnessError extends Error {
     message: string,
     /** For a violation: the rules it breaks, when the check knows them (else the rules its step checks). */
     readonly rules: readonly string[] = [],
+    /** For a violation: the broker gave no answer in time, so no rule of the step was judged (a slow broker is never failed on a clock's word alone). */
+    readonly noAnswer = false,
   ) {
     super(message);
     this.name = kind === "violation" ? "ConformanceViolation" : kind === "not-applicable" ? "NotApplicable" : kind === "config" ? "HarnessConfigError" : "HarnessFault";
@@ -20,6 +22,8 @@ export class HarnessError extends Error {
 
 /** A broken rule: `rules` names it when the check is of a rule of its own (the envelope checks every reply gets). */
 export const violation = (message: string, rules: readonly string[] = []) => new HarnessError("violation", message, rules);
+/** No reply within --timeout-ms: the scenario fails, yet none of its rules is blamed (they read "not judged"). */
+export const noAnswer = (message: string) => new HarnessError("violation", message, [], true);
 export const notApplicable = (reason: string) => new HarnessError("not-applicable", reason);
 export const configError = (message: string) => new HarnessError("config", message);
 export const harnessFault = (message: string) => new HarnessError("harness", message);

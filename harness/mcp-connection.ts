@@ -4,7 +4,7 @@ import { ErrorCode, ListToolsResultSchema, McpError, type JSONRPCMessage, type M
 import { ZodError } from "zod";
 import { boundedJson } from "./report/bounded-json.js";
 import type { Envelope } from "../protocol/envelope.js";
-import { violation } from "./harness-error.js";
+import { noAnswer, violation } from "./harness-error.js";
 import { checkEnvelope, type RawToolResult } from "./reply-checks.js";
 
 export interface Reply {
@@ -88,7 +88,8 @@ export class McpConnection {
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
       // A JSON-RPC error is an answer (the connection stands): a step where MCP allows one may accept it.
       const rpc = error instanceof McpError && error.code !== ErrorCode.RequestTimeout && error.code !== ErrorCode.ConnectionClosed ? { rpcError: { code: error.code, message: error.message } } : {};
-      return { error: message, ...rpc };
+      const late = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? { timedOut: true as const } : {};
+      return { error: message, ...rpc, ...late };
     }
     this.onExchange?.({ agent: this.clientName, tool, args, reply: raw, error: undefined });
     return { reply: raw };
@@ -100,11 +101,11 @@ export class McpConnection {
 }
 
 /** A tool result, or why none came (with the JSON-RPC error when the broker answered one). */
-export type CallAnswer = { reply: RawToolResult } | { error: string; rpcError?: { code: number; message: string } };
+export type CallAnswer = { reply: RawToolResult } | { error: string; rpcError?: { code: number; message: string }; timedOut?: true };
 
 /** A call's answer with its envelope checked (the ENV rules) before anyone reads it; no reply fails the step. */
 export function checkedReply(tool: string, args: Record<string, unknown>, answer: CallAnswer): Reply {
-  if ("error" in answer) throw violation(answer.error);
+  if ("error" in answer) throw answer.timedOut ? noAnswer(answer.error) : violation(answer.error);
   return { tool, args, raw: answer.reply, envelope: checkEnvelope(tool, answer.reply) };
 }
 

@@ -12,6 +12,23 @@ export function checkTagSelection(expression: string, scenarios: ReadonlyArray<{
   return selected;
 }
 
+/**
+ * The scenarios whose names a --name pattern matches (a JavaScript regular expression, as cucumber's
+ * --name): their names, for runSuite's `only`. A pattern that does not compile, or matches no
+ * scenario of the tags' selection, is refused before anything runs.
+ */
+export function selectByName(pattern: string, tags: string | undefined, scenarios: ReadonlyArray<{ name: string; tags: readonly string[] }>): { names: ReadonlySet<string>; label: string } {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (error) {
+    throw configError(`--name: ${(error as Error).message}`);
+  }
+  const names = selectScenarios(tags, scenarios).filter((s) => re.test(s.name)).map((s) => s.name);
+  if (names.length === 0) throw configError(`--name ${JSON.stringify(pattern)} matches no scenario${tags ? ` of --tags "${tags}"` : ""}; \`lomi-conformance steps\` lists the features, and each scenario's name is the line after its Scenario keyword`);
+  return { names: new Set(names), label: `${names.length} scenario(s) named /${pattern}/` };
+}
+
 /** The scenarios a --tags expression selects (all of them without one), in the suite's order; a malformed expression is a configuration error. */
 export function selectScenarios<T extends { tags: readonly string[] }>(expression: string | undefined, scenarios: readonly T[]): T[] {
   if (expression === undefined || expression.trim() === "") return [...scenarios];

@@ -12,7 +12,7 @@ type Event = { operationId: string; previousState: string | null; state: string 
 export const cancelCancellingSkipped: Mutant = {
   name: "cancel-cancelling-skipped",
   family: "CANCEL",
-  breaks: ["CANCEL-02"],
+  breaks: ["CANCEL-02", "EVT-01", "OP-02"],
   defect: "a cancel Lomi settles at once is recorded running → cancelled, without cancelling",
   oracle: "events-in-order",
   parts: {

@@ -4,7 +4,7 @@ import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.
 export const cancelSettledReportedCancelled: Mutant = {
   name: "cancel-settled-reported-cancelled",
   family: "CANCEL",
-  breaks: ["CANCEL-03"],
+  breaks: ["CANCEL-03", "CANCEL-20", "CANCEL-30", "OP-02"],
   defect: "cancelling a settled operation answers cancelled, as if a completed effect had been undone",
   parts: {
     session: sessionRewritingReplies((reply, name) => {

@@ -32,7 +32,7 @@ class PurgingStore extends DelegatingReceiptStore {
 export const capExpiredEpochsPurged: Mutant = {
   name: "cap-expired-epochs-purged",
   family: "CAP",
-  breaks: ["CAP-03"],
+  breaks: ["CAP-03", "CAP-05", "EPOCH-03"],
   defect: "expired retry epochs are deleted by housekeeping whenever the store is read or written, instead of staying until deliberate maintenance",
   needs: "own-store",
   parts: {

@@ -13,7 +13,7 @@ const KEPT_FOR_READS = 4;
 export const capSettledReceiptsEvicted: Mutant = {
   name: "cap-settled-receipts-evicted",
   family: "CAP",
-  breaks: ["CAP-03"],
+  breaks: ["CAP-03", "IDEM-05"],
   defect: `a settled receipt is evicted once it has been read settled ${KEPT_FOR_READS} times: the next read answers NOT_FOUND, without any deliberate reconciliation`,
   oracle: "receipts-readable",
   stepsBlind: true,

@@ -5,7 +5,7 @@ import type { Mutant } from "./mutant.js";
 export const durReplayAfterRestart: Mutant = {
   name: "dur-replay-after-restart",
   family: "DUR",
-  breaks: ["DUR-01"],
+  breaks: ["DUR-01", "DUR-06"],
   defect: "on restart, every operation left unfinished is dispatched to Lomi again under its old permit",
   needs: "crash",
   // One crash scenario shows it (of DUR-01's six, each a broker restart over stdio).

@@ -6,7 +6,7 @@ import type { Mutant } from "./mutant.js";
 export const durResumedAfterRestart: Mutant = {
   name: "dur-resumed-after-restart",
   family: "DUR",
-  breaks: ["DUR-01"],
+  breaks: ["DUR-01", "DUR-06"],
   defect: "on restart, every operation still queued (never sent to Lomi) is sent as a new operation under a request key of the broker's own making: its receipt reads outcome_unknown, yet Lomi does work no agent asked for",
   needs: "crash",
   oracle: "effects-requested",

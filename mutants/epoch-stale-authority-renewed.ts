@@ -7,7 +7,7 @@ const STALE = new Set(["RETRY_EPOCH_INVALID", "RETRY_EPOCH_EXPIRED"]);
 export const epochStaleAuthorityRenewed: Mutant = {
   name: "epoch-stale-authority-renewed",
   family: "EPOCH",
-  breaks: ["EPOCH-01"],
+  breaks: ["EPOCH-01", "EPOCH-03", "EPOCH-04"],
   defect: "a retry epoch from an earlier broker instance, another connection or past its 24 hours is silently renewed, so old authority submits new work",
   needs: "crash",
   parts: {

@@ -5,7 +5,7 @@ import { envelopeOf, errorCodeOf, okReply, sessionRewritingReplies } from "./rew
 export const idemConflictAsDuplicate: Mutant = {
   name: "idem-conflict-as-duplicate",
   family: "IDEM",
-  breaks: ["IDEM-02"],
+  breaks: ["IDEM-02", "IDEM-03"],
   defect: "changed arguments under a known retry identity return the prior operation instead of IDEMPOTENCY_CONFLICT",
   parts: {
     session: sessionRewritingReplies((reply, _name, _args, { core }) => {

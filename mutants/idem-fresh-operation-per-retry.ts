@@ -1,28 +1,59 @@
-import { sha256Hex } from "../reference-broker/fingerprint.js";
+import { contractOf } from "../protocol/catalogue.js";
+import { canonicalJson, sha256Hex } from "../reference-broker/fingerprint.js";
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { Reservation } from "../reference-broker/receipt-store.js";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Mutant } from "./mutant.js";
+import { sessionWrappedBy } from "./rewriting-session.js";
 
-/** Never finds a receipt by its key, and reserves each under a key of its own, so the unique key constraint lets the duplicate in. */
-class ForgetfulStore extends DelegatingReceiptStore {
-  override byKey() {
-    return undefined;
+/**
+ * Misses a receipt by its key while `forgetting` (an identical retry is being admitted), and then
+ * reserves the fresh receipt under a key of its own, so the unique key constraint lets it in. Key
+ * lookups and changed arguments find the receipt as the reference broker does.
+ */
+class RetryBlindStore extends DelegatingReceiptStore {
+  forgetting = false;
+  override byKey(receiptKey: string) {
+    return this.forgetting ? undefined : super.byKey(receiptKey);
   }
   override reserveAll(reservations: readonly Reservation[]) {
+    if (!this.forgetting) return super.reserveAll(reservations);
     return super.reserveAll(reservations.map((r) => ({ ...r, receipt: { ...r.receipt, receiptKey: sha256Hex(r.receipt.receiptKey + r.receipt.operationId) } })));
   }
 }
 
+/** Per broker instance, the requests it has admitted: identity → arguments (a restart forgets them, as a cache would). */
+const admitted = new WeakMap<object, Map<string, string>>();
+
 export const idemFreshOperationPerRetry: Mutant = {
   name: "idem-fresh-operation-per-retry",
   family: "IDEM",
-  breaks: ["IDEM-01"],
-  defect: "the store never finds a receipt by its key, so every retry becomes a fresh operation and is dispatched again",
+  // A retry with the same identity and arguments makes another operation: IDEM-01's "return the prior
+  // operation and dispatch nothing more", IDEM-07's "one operation" for identical requests together,
+  // and EPOCH-03's "a retry of a request admitted in time still returns its operation".
+  breaks: ["IDEM-01", "IDEM-07", "EPOCH-03"],
+  defect: "a retry with the same identity and the same arguments becomes a fresh operation and is dispatched again (changed arguments still conflict, key lookups still find the first)",
   parts: {
     openStore: (file, now, _native, options) => {
       const opened = openSqliteStore(file, now, options);
-      return { ...opened, store: new ForgetfulStore(opened.store) };
+      return { ...opened, store: new RetryBlindStore(opened.store) };
     },
+    session: sessionWrappedBy(async ({ call, core, clientName }, name, args) => {
+      const store = core.store;
+      if (contractOf(name)?.kind !== "operation" || !(store instanceof RetryBlindStore)) return call(name, args);
+      const seen = admitted.get(core) ?? new Map<string, string>();
+      admitted.set(core, seen);
+      const identity = canonicalJson([clientName(), name, args.retryEpoch, args.requestKey, args.workspaceId, args.projectId ?? null]);
+      const payload = canonicalJson(args);
+      const retry = seen.get(identity) === payload;
+      seen.set(identity, payload);
+      if (!retry) return call(name, args);
+      store.forgetting = true;
+      try {
+        return await call(name, args);
+      } finally {
+        store.forgetting = false;
+      }
+    }),
   },
 };

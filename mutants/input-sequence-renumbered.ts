@@ -7,7 +7,7 @@ const sent = new Map<string, number>();
 export const inputSequenceRenumbered: Mutant = {
   name: "input-sequence-renumbered",
   family: "INPUT",
-  breaks: ["INPUT-03", "INPUT-05"],
+  breaks: ["INPUT-03", "INPUT-04", "INPUT-05", "INPUT-06", "INPUT-14", "INPUT-15", "INPUT-18", "INPUT-19"],
   defect: "the broker numbers input itself: a repeated inputSequence is sent again as the next one, and a gap is closed instead of refused",
   parts: {
     session: sessionWrappedBy(({ call }, name, args) => {

@@ -6,7 +6,7 @@ import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.
 export const opAdmissionAsCompletion: Mutant = {
   name: "op-admission-as-completion",
   family: "OP",
-  breaks: ["OP-01"],
+  breaks: ["OP-01", "OP-02", "OP-04"],
   defect: "an admitted operation is reported succeeded with its effect complete before Lomi has done anything",
   parts: {
     session: sessionRewritingReplies((reply, name) => {

@@ -5,7 +5,7 @@ import { sessionWrappedBy } from "./rewriting-session.js";
 export const schUnknownFieldsDropped: Mutant = {
   name: "sch-unknown-fields-dropped",
   family: "SCH",
-  breaks: ["SCH-01", "SCH-02"],
+  breaks: ["SCH-01", "SCH-02", "SCH-06", "SCH-33", "INPUT-07"],
   defect: "fields a tool does not declare are silently dropped instead of rejected (what a zod shape that strips does)",
   parts: {
     session: sessionWrappedBy(({ call }, name, args) => {

@@ -44,7 +44,8 @@ setDefinitionFunctionWrapper((fn: (...args: unknown[]) => unknown) => {
         return "skipped";
       }
       if (error instanceof HarnessError && error.kind === "harness") attachVerdict(this, { kind: "harness-fault", reason: error.message });
-      if (error instanceof HarnessError && error.kind === "violation" && error.rules.length > 0) this.attach(JSON.stringify({ rules: [...error.rules] } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
+      if (error instanceof HarnessError && error.kind === "violation" && error.noAnswer) this.attach(JSON.stringify({ rules: [], noAnswer: true } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
+      else if (error instanceof HarnessError && error.kind === "violation" && error.rules.length > 0) this.attach(JSON.stringify({ rules: [...error.rules] } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
       throw error;
     }
   };
@@ -129,14 +130,16 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
     const exchanges = this.driver.lastExchanges(5);
     const failed = ran && this.run.oracles !== false ? failuresOf(await this.judgeHistory()) : [];
     if (ran && this.run.historiesDir) writeHistory(this.run.historiesDir, pickle, await this.driver.finish());
-    if (failed.length > 0) this.attach(JSON.stringify(oracleFailuresOf(failed, this.driver.records)), { mediaType: ORACLE_MEDIA_TYPE, fileName: ORACLE_FILE });
+    const found = oracleFailuresOf(failed, this.driver.records);
+    if (found.length > 0) this.attach(JSON.stringify(found), { mediaType: ORACLE_MEDIA_TYPE, fileName: ORACLE_FILE });
     if (status === Status.FAILED || failed.length > 0) {
       // The request, the reply, and what Lomi really did: a failure that explains itself.
       const context = failureContextOf(exchanges, (await this.driver.control.ledger().catch(() => undefined)) ?? [], this.driver.adapter.diagnostics());
       this.attach(JSON.stringify(context, null, 2), { mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE });
     }
     if (status === Status.PASSED) this.assertErrorsVerified();
-    if (failed.length > 0) throw violation(failed.map((f) => `${f.title} (${f.rules.join(", ")}): ${f.violations[0]!.message}`).join("\n"), [...new Set(failed.flatMap((f) => f.rules))]);
+    // Each finding blames the rules it breaks, not every rule its oracle lists.
+    if (found.length > 0) throw violation(found.map((f) => `${f.title} (${f.violations[0]!.rules.join(", ")}): ${f.violations[0]!.message}`).join("\n"), [...new Set(found.flatMap((f) => f.rules))]);
   } finally {
     await this.tearDown();
   }

@@ -13,7 +13,7 @@ const violationSchema = z.object({
       rules: z.array(z.string()),
       title: z.string(),
       verdict: z.literal("fail"),
-      violations: z.array(z.object({ message: z.string(), records: z.array(z.number()) })),
+      violations: z.array(z.object({ message: z.string(), records: z.array(z.number()), rules: z.array(z.string()) })),
     }),
   ),
   steps: z.array(z.string()),

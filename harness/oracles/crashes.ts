@@ -6,7 +6,7 @@ import type { Oracle, Violation } from "./oracle.js";
  */
 export const outcomeUnknownAfterCrash: Oracle = {
   id: "outcome-unknown-after-crash",
-  rules: ["DUR-01", "DUR-06"],
+  rules: ["DUR-01"],
   title: "outcome_unknown only for operations unfinished at a crash",
   needsLedger: false,
   check({ sightings, crashes, owners }) {
@@ -15,7 +15,7 @@ export const outcomeUnknownAfterCrash: Oracle = {
       const receipts = all.filter((s) => s.via === "receipt");
       const unknown = receipts.find((s) => s.state === "outcome_unknown");
       if (!unknown) continue;
-      if (unknown.effectState !== "unknown") found.push({ message: `${operationId} reads outcome_unknown with effectState ${unknown.effectState}; it must be unknown`, records: [unknown.index] });
+      if (unknown.effectState !== "unknown") found.push({ message: `${operationId} reads outcome_unknown with effectState ${unknown.effectState}; it must be unknown`, records: [unknown.index], rules: ["DUR-01"] });
       const born = Math.min(owners.get(operationId)?.index ?? unknown.index, receipts[0]!.index);
       const settledBefore = (crash: number) => receipts.some((s) => s.index < crash && s.state !== "outcome_unknown" && ["succeeded", "failed", "cancelled"].includes(s.state));
       const crash = crashes.find((c) => c < unknown.index && (c > born || born === unknown.index) && !settledBefore(c));
@@ -24,6 +24,7 @@ export const outcomeUnknownAfterCrash: Oracle = {
         found.push({
           message: `${operationId} reads outcome_unknown with no broker crash while it was unfinished${lastBefore ? ` (it last read ${lastBefore.state})` : ""}`,
           records: [...(lastBefore ? [lastBefore.index] : []), unknown.index],
+          rules: ["DUR-01"],
         });
       }
     }

@@ -2,6 +2,7 @@ import type { LedgerEntry } from "../../protocol/control-api.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules } from "./finding-rules.js";
 
 // Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
 // each effect answers: no native work without a request, none twice, none for a refusal.
@@ -16,13 +17,21 @@ const argsOf = (e: LedgerEntry) => (e.detail.args ?? {}) as Record<string, unkno
 const identityOf = (tool: string, args: Record<string, unknown>) =>
   isInput(tool) ? `${tool}\u0000${String(args.leaseId)}\u0000${String(args.inputSequence)}` : `${tool}\u0000${String(args.retryEpoch)}\u0000${String(args.requestKey)}`;
 
-/** The first field the call sent otherwise than Lomi received it (other than the identity), or undefined: sent as received. */
-function changedField(call: IndexedCall, received: Record<string, unknown>): string | undefined {
-  const field = Object.keys(call.args).find((f) => !IDENTITY.has(f) && f in received && canonical(received[f]) !== canonical(call.args[f]));
-  return field && `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${canonical(received[field])}`;
+/** A field the agent sent otherwise than Lomi received it. */
+type Change = { field: string; text: string };
+
+/**
+ * The first field the call sent otherwise than Lomi received it (other than the identity), or
+ * undefined: sent as received. A prototype key the agent sent counts even when Lomi's copy has none
+ * of its own (an object copy drops it): arguments are judged as sent.
+ */
+function changedField(call: IndexedCall, received: Record<string, unknown>): Change | undefined {
+  const has = (f: string) => Object.hasOwn(received, f);
+  const field = Object.keys(call.args).find((f) => !IDENTITY.has(f) && (has(f) || PROTOTYPE_KEYS.has(f)) && canonical(has(f) ? received[f] : undefined) !== canonical(call.args[f]));
+  return field === undefined ? undefined : { field, text: `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${has(field) ? canonical(received[field]) : "no such field"}` };
 }
 
-type Traced = { entry: LedgerEntry; agent: string | undefined; calls: IndexedCall[]; changed: string[] };
+type Traced = { entry: LedgerEntry; agent: string | undefined; calls: IndexedCall[]; changed: Change[] };
 
 /** Both oracles of this file read the same tracing of a history: it is made once. */
 const tracings = new WeakMap<Facts, Traced[]>();
@@ -45,7 +54,7 @@ function traced(facts: Facts): Traced[] {
       const received = argsOf(entry);
       const same = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
       const changes = same.map((c) => changedField(c, received));
-      return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is string => c !== undefined) };
+      return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is Change => c !== undefined) };
     });
   tracings.set(facts, found);
   return found;
@@ -64,7 +73,7 @@ const at = (facts: Facts, e: LedgerEntry) => (facts.ledgerAt.has(e.sequence) ? [
  */
 export const effectsRequested: Oracle = {
   id: "effects-requested",
-  rules: ["DUR-01", "DUR-06", "IDEM-01", "IDEM-03", "REV-01"],
+  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", ...CHANGED_FIELD_RULES],
   title: "every native effect traces to one request an agent sent, as sent, and none is done twice",
   needsLedger: true,
   check(facts) {
@@ -72,12 +81,13 @@ export const effectsRequested: Oracle = {
     const operations = new Map<string, Set<string>>();
     for (const { entry, agent, calls, changed } of traced(facts)) {
       if (calls.length === 0 && changed.length > 0) {
-        found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]}`, records: at(facts, entry) });
+        found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]!.text}`, records: at(facts, entry), rules: changedFieldRules(entry.tool, changed[0]!.field) });
         continue;
       }
       if (calls.length === 0) {
         const sent = isInput(entry.tool) ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}` : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
-        found.push({ message: `Lomi did work no agent asked for: ${describe(entry)} under ${sent}, which no call of ${agent ?? `pairing ${entry.pairingId}`} sent with those arguments`, records: at(facts, entry) });
+        // Work resumed or made up after a restart breaks "nothing is dispatched again" (DUR-01); without one, a receipt reserved for a request before its dispatch (DUR-06).
+        found.push({ message: `Lomi did work no agent asked for: ${describe(entry)} under ${sent}, which no call of ${agent ?? `pairing ${entry.pairingId}`} sent with those arguments`, records: at(facts, entry), rules: [facts.crashes.length > 0 ? "DUR-01" : "DUR-06"] });
         continue;
       }
       if (isInput(entry.tool)) continue; // ordered input twice is the input oracles' business
@@ -85,7 +95,8 @@ export const effectsRequested: Oracle = {
       const ids = operations.get(key) ?? new Set();
       ids.add(entry.operationId);
       operations.set(key, ids);
-      if (ids.size === 2) found.push({ message: `one request was dispatched as two operations (${[...ids].join(", ")}): ${entry.tool} requestKey ${String(argsOf(entry).requestKey)}`, records: [calls[0]!.index, ...at(facts, entry)] });
+      const retried = crashBetween(facts.crashes, calls[0]!.index, at(facts, entry)[0] ?? Infinity) ? ["IDEM-01", "DUR-03"] : ["IDEM-01"];
+      if (ids.size === 2) found.push({ message: `one request was dispatched as two operations (${[...ids].join(", ")}): ${entry.tool} requestKey ${String(argsOf(entry).requestKey)}`, records: [calls[0]!.index, ...at(facts, entry)], rules: retried });
     }
     return found;
   },
@@ -101,7 +112,7 @@ const NOT_A_REFUSAL = new Set(["NATIVE_UNAVAILABLE"]);
  */
 export const refusalsDispatchNothing: Oracle = {
   id: "refusals-dispatch-nothing",
-  rules: ["REV-01", "SCH-01", "SCH-04", "AUTH-03", "CAP-01", "DUR-05", "OP-03"],
+  rules: REFUSAL_RULES,
   title: "a request the broker refused was not dispatched",
   needsLedger: true,
   check(facts) {
@@ -111,7 +122,9 @@ export const refusalsDispatchNothing: Oracle = {
       const refused = calls.every((c) => c.envelope?.status === "error" && !NOT_A_REFUSAL.has(c.envelope.code));
       if (!refused) continue;
       const codes = [...new Set(calls.map((c) => (c.envelope?.status === "error" ? c.envelope.code : "?")))].join(", ");
-      found.push({ message: `Lomi received ${describe(entry)}, yet every call that sent that request was refused (${codes}): a refusal must leave nothing done`, records: [...calls.map((c) => c.index), ...at(facts, entry)] });
+      const first = calls[0]!;
+      const rules = first.envelope?.status === "error" ? refusalRules(first.tool, first.envelope.code, first.args) : ["OP-03"];
+      found.push({ message: `Lomi received ${describe(entry)}, yet every call that sent that request was refused (${codes}): a refusal must leave nothing done`, records: [...calls.map((c) => c.index), ...at(facts, entry)], rules });
     }
     return found;
   },

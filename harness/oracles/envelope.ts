@@ -1,6 +1,7 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { HarnessError } from "../harness-error.js";
 import { checkEnvelope } from "../reply-checks.js";
+import { INPUT_RULES, inputRules } from "./finding-rules.js";
 import type { Oracle, Violation } from "./oracle.js";
 
 export const mirrorOf = (structuredContent: unknown) => [{ type: "text", text: JSON.stringify(structuredContent) }];
@@ -8,7 +9,7 @@ export const mirrorOf = (structuredContent: unknown) => [{ type: "text", text: J
 /** Every reply is a Lomi envelope that validates against the tool's output schema (the checks every scenario makes). */
 export const envelopes: Oracle = {
   id: "envelopes",
-  rules: ["ENV-01", "ENV-02", "ENV-04"],
+  rules: ["ENV-01", "ENV-02", "ENV-03", "ENV-04"],
   title: "every reply is a typed envelope, isError exactly for errors",
   needsLedger: false,
   check({ calls }) {
@@ -20,7 +21,8 @@ export const envelopes: Oracle = {
         checkEnvelope(c.tool, { ...c.reply, content: c.reply.content ?? mirrorOf(c.reply.structuredContent) });
       } catch (error) {
         if (!(error instanceof HarnessError)) throw error;
-        found.push({ message: error.message, records: [c.index] });
+        // The check names the property it found broken: not an envelope, isError, the mirror, the schema.
+        found.push({ message: error.message, records: [c.index], rules: error.rules.length > 0 ? [...error.rules] : ["ENV-01"] });
       }
     }
     return found;
@@ -30,7 +32,7 @@ export const envelopes: Oracle = {
 /** Input its tool's schema rejects is refused INVALID_ARGUMENT (or a pairing refusal, which may come first). */
 export const rejectedInput: Oracle = {
   id: "rejected-input",
-  rules: ["SCH-01", "SCH-02"],
+  rules: INPUT_RULES,
   title: "input outside the tool's schema is refused",
   needsLedger: false,
   check({ calls }) {
@@ -39,9 +41,10 @@ export const rejectedInput: Oracle = {
       const contract = contractOf(c.tool);
       if (!contract || c.reply.status !== "answered" || contract.input.safeParse(c.args).success) continue;
       const env = c.envelope;
-      if (env?.status === "ok") found.push({ message: `${c.tool} accepted arguments its input schema rejects: ${JSON.stringify(c.args).slice(0, 300)}`, records: [c.index] });
+      const rules = inputRules(c.tool, c.args);
+      if (env?.status === "ok") found.push({ message: `${c.tool} accepted arguments its input schema rejects: ${JSON.stringify(c.args).slice(0, 300)}`, records: [c.index], rules });
       else if (env && !["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED"].includes(env.code)) {
-        found.push({ message: `${c.tool} answered ${env.code} to arguments its input schema rejects; it must be INVALID_ARGUMENT`, records: [c.index] });
+        found.push({ message: `${c.tool} answered ${env.code} to arguments its input schema rejects; it must be INVALID_ARGUMENT`, records: [c.index], rules });
       }
     }
     return found;

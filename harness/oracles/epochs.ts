@@ -23,15 +23,15 @@ export const epochAuthority: Oracle = {
       const epoch = epochs.get(String(c.args.retryEpoch));
       if (!epoch) continue; // an epoch this history never saw given out: nothing to judge it by
       const crash = crashes.find((x) => x > epoch.index && x < c.index);
-      const why =
+      const why: [string, string] | undefined =
         crash !== undefined
-          ? "from a broker instance that has since crashed"
+          ? ["from a broker instance that has since crashed", "EPOCH-01"]
           : epoch.connection !== c.connection
-            ? `given to connection ${epoch.connection}, used from ${c.connection}`
+            ? [`given to connection ${epoch.connection}, used from ${c.connection}`, "EPOCH-04"]
             : Date.parse(c.sentAt) > epoch.expiresAt
-              ? `expired at ${new Date(epoch.expiresAt).toISOString()} on Lomi's clock (sent at ${c.sentAt})`
+              ? [`expired at ${new Date(epoch.expiresAt).toISOString()} on Lomi's clock (sent at ${c.sentAt})`, "EPOCH-03"]
               : undefined;
-      if (why) found.push({ message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why}`, records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index] });
+      if (why) found.push({ message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why[0]}`, records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index], rules: [why[1]] });
     }
     return found;
   },

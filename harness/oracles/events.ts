@@ -1,6 +1,7 @@
 import { ADMISSION_STATES, canTransition, type OperationState } from "../../protocol/states.js";
 import { eventsIn, type EventView } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+import { crashBetween } from "./finding-rules.js";
 
 /** The events of one operation as a feed shows them, in its order: the shape an event needs here. */
 export interface FeedEvent {
@@ -37,8 +38,10 @@ export const eventsInOrder: Oracle = {
   rules: ["EVT-01", "EVT-02", "EVT-03"],
   title: "events: each transition once, in order",
   needsLedger: false,
-  check({ calls }) {
+  check({ calls, crashes }) {
     const found: Violation[] = [];
+    // Across a restart the feed and its cursor must survive as well (EVT-03).
+    const ruleFor = (from: number, to: number) => (crashBetween(crashes, from, to) ? ["EVT-01", "EVT-03"] : ["EVT-01"]);
     /** Per agent and workspace: the cursor a continuing read sends, the last sequence, each operation's last event. */
     const streams = new Map<string, { cursor: string; lastSequence: bigint; complete: boolean; last: Map<string, { event: EventView; index: number }> }>();
     let reconciled = false;
@@ -59,24 +62,24 @@ export const eventsInOrder: Oracle = {
         const sameSequence = bySequence.get(`${streamKey}\u0000${e.sequence}`);
         const shape = (x: EventView) => `${x.operationId} ${x.previousState ?? "(none)"} -> ${x.state}`;
         if (sameSequence && shape(sameSequence.event) !== shape(e)) {
-          found.push({ message: `event ${e.sequence} read as ${shape(sameSequence.event)}, later as ${shape(e)}`, records: [sameSequence.index, c.index] });
+          found.push({ message: `event ${e.sequence} read as ${shape(sameSequence.event)}, later as ${shape(e)}`, records: [sameSequence.index, c.index], rules: ruleFor(sameSequence.index, c.index) });
         }
         bySequence.set(`${streamKey}\u0000${e.sequence}`, { event: e, index: c.index });
         // An event with the same state on both sides records a change of effectState alone.
         if (e.previousState !== null && e.previousState !== e.state && !canTransition(e.previousState, e.state)) {
-          found.push({ message: `event ${e.sequence} shows ${shape(e)}, not a legal transition`, records: [c.index] });
+          found.push({ message: `event ${e.sequence} shows ${shape(e)}, not a legal transition`, records: [c.index], rules: ["EVT-01"] });
         }
         if (!stream) continue;
         const sequence = BigInt(e.sequence);
         if (sequence <= stream.lastSequence) {
-          found.push({ message: `event ${e.sequence} (${shape(e)}) came after event ${stream.lastSequence} in one feed: shown again or out of order`, records: [c.index] });
+          found.push({ message: `event ${e.sequence} (${shape(e)}) came after event ${stream.lastSequence} in one feed: shown again or out of order`, records: [c.index], rules: ruleFor(0, c.index) });
           continue;
         }
         stream.lastSequence = sequence;
         const before = stream.last.get(e.operationId);
         // A stream read from the start shows each operation from its admission, unless a reconciliation removed its first events.
         const problem = before || stream.complete ? nextEventProblem(before?.event, e) : undefined;
-        if (problem) found.push({ message: `${e.operationId}: ${problem}`, records: [...new Set([...(before ? [before.index] : []), c.index])] });
+        if (problem) found.push({ message: `${e.operationId}: ${problem}`, records: [...new Set([...(before ? [before.index] : []), c.index])], rules: ruleFor(before?.index ?? 0, c.index) });
         stream.last.set(e.operationId, { event: e, index: c.index });
       }
       if (stream && typeof c.envelope.data.nextCursor === "string") stream.cursor = c.envelope.data.nextCursor;
@@ -106,8 +109,8 @@ export const eventsScoped: Oracle = {
       const feed = String(c.args.workspaceId);
       for (const e of eventsIn(c)) {
         const placed = workspaceOf.get(e.operationId);
-        if (e.workspaceId !== undefined && e.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId} in ${e.workspaceId}`, records: [c.index] });
-        else if (placed && placed.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of ${placed.workspaceId}`, records: [placed.index, c.index] });
+        if (e.workspaceId !== undefined && e.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId} in ${e.workspaceId}`, records: [c.index], rules: ["EVT-04"] });
+        else if (placed && placed.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of ${placed.workspaceId}`, records: [placed.index, c.index], rules: ["EVT-04"] });
       }
     }
     return found;

@@ -1,5 +1,6 @@
 import { canonical, admissionOf, isOperationTool, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+import { crashBetween } from "./finding-rules.js";
 
 const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey"]);
 /** Refusals a broker may give before it looks a retry identity up (shape, pairing, a store or Lomi that is down). */
@@ -16,10 +17,10 @@ export const payloadOf = (c: IndexedCall) => canonical(Object.fromEntries(Object
  */
 export const idempotency: Oracle = {
   id: "idempotency",
-  rules: ["IDEM-01", "IDEM-02", "IDEM-04", "DUR-03"],
+  rules: ["IDEM-01", "IDEM-02", "DUR-03"],
   title: "IDEMPOTENCY_CONFLICT exactly when the arguments differ; a retry returns the prior operation",
   needsLedger: false,
-  check({ calls }) {
+  check({ calls, crashes }) {
     const found: Violation[] = [];
     const first = new Map<string, { call: IndexedCall; operationId: string; payload: string }>();
     for (const c of calls) {
@@ -34,15 +35,17 @@ export const idempotency: Oracle = {
       }
       const same = payloadOf(c) === prior.payload;
       const at = [prior.call.index, c.index];
+      // A retry across a restart is DUR-03's as well as IDEM-01's.
+      const retried = crashBetween(crashes, prior.call.index, c.index) ? ["IDEM-01", "DUR-03"] : ["IDEM-01"];
       if (same && admission && admission.receipt.operationId !== prior.operationId) {
-        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments made another operation (${admission.receipt.operationId}, the first was ${prior.operationId})`, records: at });
+        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments made another operation (${admission.receipt.operationId}, the first was ${prior.operationId})`, records: at, rules: retried });
       } else if (same && code !== undefined && !BEFORE_IDENTITY.has(code)) {
-        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments answered ${code}; it must return the prior operation ${prior.operationId}`, records: at });
+        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments answered ${code}; it must return the prior operation ${prior.operationId}`, records: at, rules: retried });
       } else if (!same && admission) {
         const what = admission.receipt.operationId === prior.operationId ? `returned the prior operation ${prior.operationId}` : `made another operation ${admission.receipt.operationId}`;
-        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments ${what}; it must answer IDEMPOTENCY_CONFLICT`, records: at });
+        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments ${what}; it must answer IDEMPOTENCY_CONFLICT`, records: at, rules: ["IDEM-02"] });
       } else if (!same && code !== undefined && code !== "IDEMPOTENCY_CONFLICT" && !BEFORE_IDENTITY.has(code)) {
-        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments answered ${code}; it must answer IDEMPOTENCY_CONFLICT`, records: at });
+        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments answered ${code}; it must answer IDEMPOTENCY_CONFLICT`, records: at, rules: ["IDEM-02"] });
       }
     }
     return found;

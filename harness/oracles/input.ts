@@ -21,7 +21,7 @@ export const inputOnce: Oracle = {
       if (!isInput(c.tool) || c.envelope?.status !== "ok") continue;
       const ack = c.envelope.data as { leaseId?: unknown; inputSequence?: unknown; dispatchId?: unknown; acknowledged?: unknown };
       if (ack.inputSequence !== c.args.inputSequence || ack.leaseId !== c.args.leaseId) {
-        found.push({ message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`, records: [c.index] });
+        found.push({ message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`, records: [c.index], rules: ["INPUT-02"] });
         continue;
       }
       const key = `${String(c.args.leaseId)}\u0000${String(c.args.inputSequence)}`;
@@ -32,9 +32,9 @@ export const inputOnce: Oracle = {
         continue;
       }
       if (payload !== first.payload) {
-        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was used, and another payload under it was accepted; it must be INPUT_SEQUENCE_CONFLICT`, records: [first.index, c.index] });
+        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was used, and another payload under it was accepted; it must be INPUT_SEQUENCE_CONFLICT`, records: [first.index, c.index], rules: ["INPUT-04"] });
       } else if (ack.acknowledged !== "prior-dispatch" || ack.dispatchId !== first.dispatchId) {
-        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was dispatched twice (${first.dispatchId}, then ${String(ack.dispatchId)} ${String(ack.acknowledged)})`, records: [first.index, c.index] });
+        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was dispatched twice (${first.dispatchId}, then ${String(ack.dispatchId)} ${String(ack.acknowledged)})`, records: [first.index, c.index], rules: ["INPUT-03"] });
       }
     }
     return found;

@@ -19,7 +19,8 @@ export const oneEffectPerReceipt: Oracle = {
   check(facts) {
     const found: Violation[] = [];
     for (const e of ledgerOf(facts).filter((x) => x.kind === "replay")) {
-      found.push({ message: `Lomi's ledger records a replay: ${e.tool} dispatched again under the permit of ${e.operationId} (ledger entry ${e.sequence})`, records: [] });
+      // A replay after a restart breaks "never dispatched again" (DUR-01); without one, a retry dispatched again (IDEM-01).
+      found.push({ message: `Lomi's ledger records a replay: ${e.tool} dispatched again under the permit of ${e.operationId} (ledger entry ${e.sequence})`, records: [], rules: [facts.crashes.length > 0 ? "DUR-01" : "IDEM-01"] });
     }
     const byKey = new Map<string, Set<string>>();
     for (const e of operationDispatches(facts)) {
@@ -29,7 +30,8 @@ export const oneEffectPerReceipt: Oracle = {
       ids.add(e.operationId);
       byKey.set(key, ids);
     }
-    for (const [key, ids] of byKey) if (ids.size > 1) found.push({ message: `receipt key ${key} was dispatched as ${ids.size} operations (${[...ids].join(", ")})`, records: [] });
+    const retried = facts.crashes.length > 0 ? ["IDEM-01", "DUR-03"] : ["IDEM-01"];
+    for (const [key, ids] of byKey) if (ids.size > 1) found.push({ message: `receipt key ${key} was dispatched as ${ids.size} operations (${[...ids].join(", ")})`, records: [], rules: retried });
     return found;
   },
 };
@@ -60,7 +62,7 @@ export const reservedBeforeDispatch: Oracle = {
       const agent = facts.history.pairings.get(e.pairingId);
       const toldAt = agent === undefined ? undefined : facts.told.get(toldKey(agent, e.operationId));
       const lost = (agent === undefined ? undefined : notFound.get(toldKey(agent, e.operationId)))?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
-      if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index] });
+      if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index], rules: ["DUR-06"] });
     }
     return found;
   },
@@ -92,16 +94,18 @@ export const effectStateAgrees: Oracle = {
         const lomi = settles.get(operationId);
         const said = `${settledRead.state} with effectState ${settledRead.effectState}`;
         if (lomi && (lomi.detail.state !== settledRead.state || lomi.effectState !== settledRead.effectState)) {
-          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${String(lomi.detail.state)} with effectState ${lomi.effectState}`, records: [settledRead.index] });
+          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${String(lomi.detail.state)} with effectState ${lomi.effectState}`, records: [settledRead.index], rules: ["OP-04"] });
         } else if (!lomi && (settledRead.effectState !== "none" || effects.has(operationId))) {
-          found.push({ message: `${operationId} reads ${said}; Lomi never settled it${effects.has(operationId) ? ", and its ledger records effects" : ""}`, records: [settledRead.index] });
+          // Settled by nobody across a restart: an unfinished operation must read outcome_unknown (DUR-01).
+          const rules = facts.crashes.some((x) => x < settledRead.index) ? ["DUR-01"] : ["OP-04"];
+          found.push({ message: `${operationId} reads ${said}; Lomi never settled it${effects.has(operationId) ? ", and its ledger records effects" : ""}`, records: [settledRead.index], rules });
         }
       }
     }
     for (const c of facts.calls) {
       for (const e of eventsIn(c)) {
         if (e.previousState === "queued" && e.state === "cancelled" && dispatched.has(e.operationId)) {
-          found.push({ message: `${e.operationId} went from queued to cancelled, yet Lomi received its dispatch`, records: [c.index] });
+          found.push({ message: `${e.operationId} went from queued to cancelled, yet Lomi received its dispatch`, records: [c.index], rules: ["CANCEL-01"] });
         }
       }
     }
@@ -112,7 +116,7 @@ export const effectStateAgrees: Oracle = {
 /** Lomi received each (lease, inputSequence) at most once. */
 export const inputDeliveredOnce: Oracle = {
   id: "input-delivered-once",
-  rules: ["INPUT-03", "INPUT-05"],
+  rules: ["INPUT-03"],
   title: "Lomi received no input sequence twice",
   needsLedger: true,
   check(facts) {
@@ -122,7 +126,7 @@ export const inputDeliveredOnce: Oracle = {
       if (e.kind !== "dispatch" || !isInput(e.tool)) continue;
       const args = (e.detail.args ?? {}) as { leaseId?: string; inputSequence?: string };
       const key = `${args.leaseId}\u0000${args.inputSequence}`;
-      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${args.inputSequence} under ${args.leaseId} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [] });
+      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${args.inputSequence} under ${args.leaseId} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [], rules: ["INPUT-03"] });
       else seen.set(key, e.sequence);
     }
     return found;

@@ -4,12 +4,14 @@ import type { Facts } from "./facts.js";
 export interface Violation {
   message: string;
   records: number[];
+  /** The rules this finding breaks: some of its oracle's, chosen by what was found (docs/spec.md, "What each finding blames"). */
+  rules: string[];
 }
 
 /** A property every legal history has. `needsLedger`: judged only when the history carries Lomi's ledger. */
 export interface Oracle {
   id: string;
-  /** The rules of docs/spec.md it makes checkable. */
+  /** The rules of docs/spec.md it makes checkable: each of its findings blames some of them. */
   rules: string[];
   title: string;
   needsLedger: boolean;

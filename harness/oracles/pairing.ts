@@ -14,9 +14,10 @@ export const pairingDecisions: Oracle = {
       for (const c of calls) {
         if (c.index < f.index || c.agent !== agent || c.envelope?.status !== "error") continue;
         if (c.envelope.code === "PAIRING_REQUIRED") {
-          found.push({ message: `the user ${f.detail.decision === "deny" ? "denied" : "approved"} ${agent}'s pairing, then ${c.tool} answered PAIRING_REQUIRED`, records: [f.index, c.index] });
+          // Required after a denial breaks AUTH-02 (its own code); after an approval, AUTH-01 (required only until approved).
+          found.push({ message: `the user ${f.detail.decision === "deny" ? "denied" : "approved"} ${agent}'s pairing, then ${c.tool} answered PAIRING_REQUIRED`, records: [f.index, c.index], rules: [f.detail.decision === "deny" ? "AUTH-02" : "AUTH-01"] });
         } else if (f.detail.decision === "approve" && c.envelope.code === "PAIRING_DENIED") {
-          found.push({ message: `the user approved ${agent}'s pairing, then ${c.tool} answered PAIRING_DENIED`, records: [f.index, c.index] });
+          found.push({ message: `the user approved ${agent}'s pairing, then ${c.tool} answered PAIRING_DENIED`, records: [f.index, c.index], rules: ["AUTH-02"] });
         }
       }
     }

@@ -1,5 +1,6 @@
-import { admissionOf, eventsIn, forgettable, receiptIn, toldKey, type IndexedCall } from "./facts.js";
+import { admissionOf, eventsIn, forgettable, receiptIn, toldKey, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+import { crashBetween } from "./finding-rules.js";
 
 /**
  * Refusals that say nothing about the receipt: the broker could not look right now, or refused the
@@ -27,6 +28,21 @@ function askedFor(c: IndexedCall, byKey: Map<string, { operationId: string; proj
 const lookupKey = (agent: string, a: Record<string, unknown>) => [agent, a.retryEpoch, a.requestKey, a.tool].map(String).join("\u0000");
 
 /**
+ * What a receipt the pairing was told of, then not found, breaks: finding by id or key (IDEM-05);
+ * across a restart, surviving it (DUR-02); from another connection, reading there (EPOCH-04). An
+ * error other than NOT_FOUND for a receipt that exists is a failure read as an error (OP-03).
+ * Read more than an epoch's 24 hours later, the receipt had expired and must still stay (CAP-03).
+ */
+const EPOCH_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+function unreadable(facts: Facts, toldAt: number, c: IndexedCall, code: string): string[] {
+  if (code !== "NOT_FOUND") return ["OP-03"];
+  const told = facts.calls.find((x) => x.index === toldAt);
+  const expired = told !== undefined && Date.parse(c.sentAt) - Date.parse(told.sentAt) > EPOCH_LIFETIME_MS;
+  return ["IDEM-05", ...(expired ? ["CAP-03"] : []), ...(crashBetween(facts.crashes, toldAt, c.index) ? ["DUR-02"] : []), ...(told && told.connection !== c.connection && !crashBetween(facts.crashes, toldAt, c.index) ? ["EPOCH-04"] : [])];
+}
+
+/**
  * Every operationId an agent was told of — in an admission, a read, a lookup or an event — stays
  * readable by that agent's pairing, by id and by key, from later connections and after restarts,
  * until a deliberate reconciliation may remove it; and a read answers the operation asked for.
@@ -49,9 +65,9 @@ export const receiptsReadable: Oracle = {
       if (!id || toldAt === undefined || toldAt >= c.index || c.reply.status !== "answered") continue;
       const env = c.envelope;
       if (env?.status === "error" && !NOT_ABOUT_THE_RECEIPT.has(env.code) && !(env.code === "NOT_FOUND" && mayBeGone(id, c.index))) {
-        found.push({ message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [toldAt, c.index] });
+        found.push({ message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [toldAt, c.index], rules: unreadable(facts, toldAt, c, env.code) });
       } else if (env?.status === "ok" && receiptIn(c)?.operationId !== id) {
-        found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [toldAt, c.index] });
+        found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [toldAt, c.index], rules: ["IDEM-05"] });
       }
     }
     return found;
@@ -70,11 +86,11 @@ export const pairingIsolation: Oracle = {
       const receipt = receiptIn(c);
       const owner = receipt && facts.owners.get(receipt.operationId);
       if (owner && owner.agent !== c.agent) {
-        found.push({ message: `${c.agent} read ${receipt.operationId} through ${c.tool}, an operation of ${owner.agent}`, records: [owner.index, c.index] });
+        found.push({ message: `${c.agent} read ${receipt.operationId} through ${c.tool}, an operation of ${owner.agent}`, records: [owner.index, c.index], rules: ["AUTH-05"] });
       }
       for (const e of eventsIn(c)) {
         const of = facts.owners.get(e.operationId);
-        if (of && of.agent !== c.agent) found.push({ message: `${c.agent}'s feed shows event ${e.sequence} of ${e.operationId}, an operation of ${of.agent}`, records: [of.index, c.index] });
+        if (of && of.agent !== c.agent) found.push({ message: `${c.agent}'s feed shows event ${e.sequence} of ${e.operationId}, an operation of ${of.agent}`, records: [of.index, c.index], rules: ["AUTH-05"] });
       }
     }
     return found;

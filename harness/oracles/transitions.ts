@@ -1,6 +1,7 @@
 import { canReach, isSettled, type OperationState } from "../../protocol/states.js";
 import type { Sighting } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+import { crashBetween } from "./finding-rules.js";
 
 /** Whether reads may show `to` after `from`: the same state, or one legal transitions lead to (protocol/states.ts). */
 const mayFollow = (from: OperationState, to: OperationState) => from === to || canReach(from, to);
@@ -15,7 +16,7 @@ export const transitions: Oracle = {
   rules: ["OP-02", "DUR-02", "DUR-04", "CANCEL-03"],
   title: "only legal transitions; settled states are final",
   needsLedger: false,
-  check({ sightings }) {
+  check({ sightings, crashes }) {
     const found: Violation[] = [];
     for (const [operationId, all] of sightings) {
       const receipts = all.filter((s) => s.via === "receipt");
@@ -24,12 +25,14 @@ export const transitions: Oracle = {
       const together = (a: Sighting, b: Sighting) => a.concurrent !== undefined && a.concurrent === b.concurrent;
       for (const s of receipts) {
         if (settled && !together(settled, s) && (s.state !== settled.state || s.effectState !== settled.effectState)) {
-          found.push({ message: `${operationId} read ${settled.state} (effectState ${settled.effectState}), a settled state, then ${s.state} (effectState ${s.effectState})`, records: [settled.index, s.index] });
+          // Settled is final (OP-02); the finding also names the rule of the settled state it changed.
+          const rules = ["OP-02", ...(settled.state === "outcome_unknown" ? ["DUR-04"] : []), ...(s.state === "cancelled" ? ["CANCEL-03"] : []), ...(crashBetween(crashes, settled.index, s.index) ? ["DUR-02"] : [])];
+          found.push({ message: `${operationId} read ${settled.state} (effectState ${settled.effectState}), a settled state, then ${s.state} (effectState ${s.effectState})`, records: [settled.index, s.index], rules });
           break;
         }
         for (const [earlier, first] of seen) {
           if (!together(first, s) && !mayFollow(earlier, s.state)) {
-            found.push({ message: `${operationId} read ${earlier}, then ${s.state}: no legal transitions lead from ${earlier} to ${s.state}`, records: [first.index, s.index] });
+            found.push({ message: `${operationId} read ${earlier}, then ${s.state}: no legal transitions lead from ${earlier} to ${s.state}`, records: [first.index, s.index], rules: ["OP-02"] });
           }
         }
         if (!seen.has(s.state)) seen.set(s.state, s);

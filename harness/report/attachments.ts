@@ -10,9 +10,9 @@ import { bounded } from "./bounded-json.js";
 
 const ruleId = z.string().regex(/^[A-Z]+-\d{2}$/);
 
-/** The rules a step's or a hook's violation is blamed on (attached where it was thrown). */
+/** The rules a step's or a hook's violation is blamed on (attached where it was thrown); `noAnswer`: none, the broker did not answer in time. */
 export const BLAME_MEDIA_TYPE = "application/vnd.lomi.blame+json";
-export const blameAttachment = z.strictObject({ rules: z.array(ruleId).min(1) });
+export const blameAttachment = z.union([z.strictObject({ rules: z.array(ruleId).min(1) }), z.strictObject({ rules: z.tuple([]), noAnswer: z.literal(true) })]);
 export type BlameAttachment = z.infer<typeof blameAttachment>;
 
 /** A scenario the broker could not take part in, or that the harness's own failure stopped. */
@@ -23,7 +23,7 @@ export const verdictAttachment = z.discriminatedUnion("kind", [
 ]);
 export type VerdictAttachment = z.infer<typeof verdictAttachment>;
 
-/** The oracles a scenario's history broke: each with its rules, its violations and the records that show them. */
+/** The oracles a scenario's history broke: each with the rules its findings blame, its violations and the records that show them. */
 export const ORACLE_MEDIA_TYPE = "application/vnd.lomi.oracles+json";
 
 /** A line of progress a long step reports while it works (a store fill): the progress log prints it as it comes. */
@@ -32,8 +32,9 @@ export const ORACLE_FILE = "lomi-oracle-violations.json";
 export const oracleFailure = z.strictObject({
   id: z.string(),
   title: z.string(),
+  /** What its findings blame, all of them (not only those kept for the report): never every rule the oracle lists. */
   rules: z.array(ruleId),
-  violations: z.array(z.strictObject({ message: z.string(), records: z.array(z.strictObject({ index: z.number().int(), record: z.unknown() })) })),
+  violations: z.array(z.strictObject({ message: z.string(), rules: z.array(ruleId), records: z.array(z.strictObject({ index: z.number().int(), record: z.unknown() })) })),
 });
 export const oracleAttachment = z.array(oracleFailure);
 export type OracleFailure = z.infer<typeof oracleFailure>;
@@ -47,9 +48,10 @@ export function oracleFailuresOf(failed: ReadonlyArray<Extract<OracleVerdict, { 
   return failed.map((f) => ({
     id: f.id,
     title: f.title,
-    rules: f.rules,
+    rules: [...new Set(f.violations.flatMap((v) => v.rules))],
     violations: f.violations.slice(0, MAX_VIOLATIONS).map((v) => ({
       message: v.message,
+      rules: v.rules,
       records: v.records.slice(0, MAX_RECORDS).map((index) => ({ index, record: bounded(records[index] ?? null) })),
     })),
   }));

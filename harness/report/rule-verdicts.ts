@@ -25,6 +25,8 @@ export interface RuleReport extends Rule {
   /** Set when the baseline names this rule. */
   baseline?: { reason: string; status: BaselineEntryReport["status"] };
   scenarios: RuleScenario[];
+  /** A pass on the scenarios that ran, others not applicable here (the reason says how many). */
+  partly?: true;
 }
 
 export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
@@ -37,7 +39,7 @@ export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUS
 function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): RuleScenario {
   const base = { name: s.name, uri: s.uri, line: s.line };
   if (s.verdict === "fail" && s.blame && !s.blame.includes(ruleId)) {
-    const where = `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})`;
+    const where = s.blame.length > 0 ? `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})` : `${s.failure?.step ?? "a step"} got no answer in time`;
     return s.unfinished?.includes(ruleId)
       ? { ...base, verdict: "not-applicable", stopped: true, reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}` }
       : { ...base, verdict: "pass", reason: `its checks of ${ruleId} passed; later, ${where}` };
@@ -52,12 +54,17 @@ function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): Rule
 }
 
 /** A rule's verdict from its scenarios: fail beats baselined beats not-applicable beats pass. */
-function verdictOf(mine: RuleScenario[]): { verdict: RuleVerdict; reason: string | undefined } {
+function verdictOf(mine: RuleScenario[]): { verdict: RuleVerdict; reason: string | undefined; partly?: true } {
   const count = (v: RuleScenario["verdict"]) => mine.filter((s) => s.verdict === v);
   const [failed, baselined, na] = [count("fail"), count("baselined"), count("not-applicable")];
   if (failed.length > 0) return { verdict: "fail", reason: `${failed.length} of ${mine.length} scenario(s) failed: ${failed[0]!.name}` };
   if (mine.length === 0) return { verdict: "fail", reason: "its scenarios were selected but none finished" };
   if (baselined.length > 0) return { verdict: "baselined", reason: `${baselined.length} of ${mine.length} scenario(s) failed as the baseline expects: ${baselined[0]!.name}` };
+  const passed = count("pass");
+  // Some scenarios ran and passed, the others cannot run with this broker: a pass on what was judged, saying what was not.
+  if (na.length > 0 && passed.length > 0 && na.every((s) => s.stopped !== true)) {
+    return { verdict: "pass", reason: `pass (${passed.length} of ${mine.length} scenarios; the rest not judged here: ${na[0]!.reason})`, partly: true };
+  }
   if (na.length > 0) return { verdict: "not-applicable", reason: `${na.length} of ${mine.length} scenario(s) not applicable: ${na[0]!.reason}` };
   return { verdict: "pass", reason: undefined };
 }
@@ -150,5 +157,11 @@ export function gateProblems(reports: RuleReport[], level: Level, results: Scena
   for (const s of results.filter((x) => x.verdict === "fail" && !x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
     problems.push(`"${s.name}" failed and cites no rule`);
   }
+  // A broker that did not answer in time broke no rule the kit can name, yet was not judged: the gate does not pass it.
+  for (const s of results.filter((x) => x.verdict === "fail" && x.blame?.length === 0 && x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
+    problems.push(`"${s.name}" got no answer in time, so none of its rules was judged: ${s.reason ?? "no reply"}`);
+  }
+  // --require-all: a rule some of whose scenarios could not run here is not wholly judged.
+  if (requireAll) for (const r of inLevel.filter((x) => x.partly)) problems.push(`${r.id}: ${r.reason} (--require-all)`);
   return problems;
 }

@@ -56,6 +56,8 @@ interface Running {
   context: unknown;
   /** The rules each step's (or hook's) violation named, by test step. */
   blame: Map<string, string[]>;
+  /** The test steps whose call got no answer in time: their failure blames no rule. */
+  noAnswer: Set<string>;
   /** The oracles the scenario's history broke. */
   oracles: OracleFailure[];
   finished: boolean;
@@ -69,6 +71,8 @@ export const AFTER_THE_STEPS = "After the last step: the oracles judged the scen
 
 /** A failure message is kept whole up to this: beyond, it is the broker's reply quoted at length. */
 const MAX_REASON = 20_000;
+/** Cucumber's own message when a step outlives its timeout. */
+const CUCUMBER_TIMEOUT = /^function timed out, ensure the promise resolves within/;
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 
 function gherkinIndex(children: readonly FeatureChild[], lines: Map<string, number>, keywords: Map<string, string>): void {
@@ -130,6 +134,7 @@ function readAttachment(a: messages.Attachment, s: Running): void {
   if (a.mediaType === BLAME_MEDIA_TYPE && a.testStepId) {
     const b = parseAttachment(blameAttachment, a.body);
     if (b) s.blame.set(a.testStepId, b.rules);
+    if (b && "noAnswer" in b) s.noAnswer.add(a.testStepId);
   }
   if (a.mediaType === ORACLE_MEDIA_TYPE) s.oracles.push(...(parseAttachment(oracleAttachment, a.body) ?? []));
 }
@@ -161,6 +166,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         harnessFault: undefined,
         context: undefined,
         blame: new Map(),
+        noAnswer: new Set(),
         oracles: [],
         finished: false,
       });
@@ -224,9 +230,11 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : misnamed?.problem;
       const failedAt = pickle.steps.findIndex((p) => p.id === testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
       const named = (s.failedStepId === undefined ? [] : (s.blame.get(s.failedStepId) ?? [])).filter((id) => knownRules().has(id));
-      const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, named) : undefined;
-      // An oracle's violation fails the rules it cites, whichever step (or none) failed.
-      const oracleRules = s.oracles.flatMap((o) => o.rules).filter((id) => knownRules().has(id));
+      // No answer in time (a call's --timeout-ms, or cucumber's own step timeout) blames no rule: a slow broker is judged on its rules, never on a clock.
+      const late = s.failedStepId !== undefined && (s.noAnswer.has(s.failedStepId) || CUCUMBER_TIMEOUT.test(s.message ?? ""));
+      const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, named, late) : undefined;
+      // An oracle's finding fails the rules it breaks, whichever step (or none) failed.
+      const oracleRules = [...new Set(s.oracles.flatMap((o) => o.rules))].filter((id) => knownRules().has(id));
       const blamed =
         verdict !== "fail" || (stepBlame === undefined && oracleRules.length === 0)
           ? stepBlame

@@ -39,10 +39,15 @@ export function stepRules(comments: readonly Comment[], scenarioLine: number, st
  * checks, or else of the named rules themselves, cited by the scenario or not. A Background step
  * that finds an error reply with isError false thus fails ENV-02, not the rules the scenario cites.
  */
-export function blameOf(rules: ReadonlyArray<string[] | undefined>, failedAt: number, cited: readonly string[], named: readonly string[] = []): { blame: string[]; unfinished: string[] } {
-  const checked = rules[failedAt] ?? [...cited];
+export function blameOf(rules: ReadonlyArray<string[] | undefined>, failedAt: number, cited: readonly string[], named: readonly string[] = [], noAnswer = false): { blame: string[]; unfinished: string[] } {
+  // A rule whose own "# checks" steps all ran before the failure keeps that pass, whatever step fails after them.
+  const explicit = (from: number, to: number) => new Set(rules.slice(from, to).flatMap((r) => r ?? []));
+  const [before, after] = [explicit(0, failedAt), explicit(failedAt, rules.length)];
+  const done = new Set(cited.filter((id) => before.has(id) && !after.has(id)));
+  const checked = rules[failedAt] ?? cited.filter((id) => !done.has(id));
   const own = checked.filter((id) => named.includes(id));
-  const blame = named.length === 0 ? checked : own.length > 0 ? own : [...named];
+  // No answer in time judges nothing: the rules the step checks are not judged, never failed.
+  const blame = noAnswer ? [] : named.length === 0 ? checked : own.length > 0 ? own : [...named];
   const later = new Set(rules.slice(failedAt + 1).flatMap((r) => r ?? cited));
-  return { blame, unfinished: cited.filter((id) => !blame.includes(id) && (checked.includes(id) || later.has(id))) };
+  return { blame, unfinished: cited.filter((id) => !blame.includes(id) && !done.has(id) && (checked.includes(id) || later.has(id))) };
 }

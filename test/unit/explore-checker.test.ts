@@ -5,9 +5,14 @@ import type { History } from "../../harness/explore/history.js";
 import { admit, call, cancel, connect, crash, dispatch, EPOCH, errorReply, events, get, getRefused, history, input, ledger, runArgs, settle } from "../support/histories.js";
 
 const failed = (h: History) => failuresOf(checkHistory(h)).map((f) => f.id);
-const only = (h: History, id: string) => {
-  const ids = failed(h);
-  assert.deepEqual(ids, [id], `expected only ${id} to fail, got ${ids.join(", ") || "none"}: ${JSON.stringify(failuresOf(checkHistory(h)).flatMap((f) => f.violations.map((v) => v.message)))}`);
+/** Only oracle `id` fails, and its findings blame exactly `rules`, each one its oracle makes checkable. */
+const only = (h: History, id: string, rules: string[]) => {
+  const failures = failuresOf(checkHistory(h));
+  const ids = failures.map((f) => f.id);
+  assert.deepEqual(ids, [id], `expected only ${id} to fail, got ${ids.join(", ") || "none"}: ${JSON.stringify(failures.flatMap((f) => f.violations.map((v) => v.message)))}`);
+  const blamed = [...new Set(failures[0]!.violations.flatMap((v) => v.rules))].sort();
+  assert.deepEqual(blamed, [...rules].sort(), `${id} blames ${blamed.join(", ")}: ${failures[0]!.violations.map((v) => v.message).join("; ")}`);
+  for (const r of blamed) assert.ok(failures[0]!.rules.includes(r), `${id} blames ${r}, which it does not list among its rules`);
 };
 const clean = (h: History) => assert.deepEqual(failuresOf(checkHistory(h)).flatMap((f) => f.violations.map((v) => `${f.id}: ${v.message}`)), []);
 
@@ -94,72 +99,72 @@ describe("legal histories the checker must not flag", () => {
 });
 
 describe("histories that break an invariant are flagged by it", () => {
-  test("a settled operation read again as another state", () => only(history([admit(r("running")), get(r("succeeded", "complete")), cancel(r("cancelled", "complete"), "cancelled")]), "legal-transitions"));
-  test("a state no legal transitions reach (running, then queued)", () => only(history([admit(r("running")), get(r("queued"))]), "legal-transitions"));
+  test("a settled operation read again as another state", () => only(history([admit(r("running")), get(r("succeeded", "complete")), cancel(r("cancelled", "complete"), "cancelled")]), "legal-transitions", ["OP-02", "CANCEL-03"]));
+  test("a state no legal transitions reach (running, then queued)", () => only(history([admit(r("running")), get(r("queued"))]), "legal-transitions", ["OP-02"]));
 
   test("an identical retry makes another operation", () =>
-    only(history([admit(r("running")), admit({ operationId: "op-2", state: "running", effectState: "none" }, runArgs("run-1"))]), "idempotency"));
-  test("an identical retry answers IDEMPOTENCY_CONFLICT", () => only(history([admit(r("running")), call("lomi_terminal_run", runArgs(), errorReply("IDEMPOTENCY_CONFLICT"))]), "idempotency"));
-  test("changed arguments return the prior operation", () => only(history([admit(r("running")), admit(r("running"), runArgs("run-1", "npm run build"), { duplicate: true })]), "idempotency"));
+    only(history([admit(r("running")), admit({ operationId: "op-2", state: "running", effectState: "none" }, runArgs("run-1"))]), "idempotency", ["IDEM-01"]));
+  test("an identical retry answers IDEMPOTENCY_CONFLICT", () => only(history([admit(r("running")), call("lomi_terminal_run", runArgs(), errorReply("IDEMPOTENCY_CONFLICT"))]), "idempotency", ["IDEM-01"]));
+  test("changed arguments return the prior operation", () => only(history([admit(r("running")), admit(r("running"), runArgs("run-1", "npm run build"), { duplicate: true })]), "idempotency", ["IDEM-02"]));
   test("changed arguments refused with a code that is not IDEMPOTENCY_CONFLICT", () =>
-    only(history([admit(r("running")), call("lomi_terminal_run", runArgs("run-1", "npm run build"), errorReply("NATIVE_FAILURE"))]), "idempotency"));
+    only(history([admit(r("running")), call("lomi_terminal_run", runArgs("run-1", "npm run build"), errorReply("NATIVE_FAILURE"))]), "idempotency", ["IDEM-02"]));
 
-  test("the pairing's own receipt answers NOT_FOUND after a restart", () => only(history([admit(r("succeeded", "complete")), crash(), getRefused(op, "NOT_FOUND")]), "receipts-readable"));
-  test("a failed operation read as an MCP error", () => only(history([admit(r("running")), getRefused(op, "NATIVE_FAILURE")]), "receipts-readable"));
-  test("another pairing reads the receipt", () => only(history([admit(r("running")), get(r("running"), { agent: "agent-b" })]), "pairing-isolation"));
+  test("the pairing's own receipt answers NOT_FOUND after a restart", () => only(history([admit(r("succeeded", "complete")), crash(), getRefused(op, "NOT_FOUND")]), "receipts-readable", ["IDEM-05", "DUR-02"]));
+  test("a failed operation read as an MCP error", () => only(history([admit(r("running")), getRefused(op, "NATIVE_FAILURE")]), "receipts-readable", ["OP-03"]));
+  test("another pairing reads the receipt", () => only(history([admit(r("running")), get(r("running"), { agent: "agent-b" })]), "pairing-isolation", ["AUTH-05"]));
 
-  test("outcome_unknown with no crash", () => only(history([admit(r("running")), get(r("outcome_unknown", "unknown"))]), "outcome-unknown-after-crash"));
+  test("outcome_unknown with no crash", () => only(history([admit(r("running")), get(r("outcome_unknown", "unknown"))]), "outcome-unknown-after-crash", ["DUR-01"]));
   test("outcome_unknown for an operation already settled before the crash", () =>
     assert.ok(failed(history([admit(r("running")), get(r("succeeded", "complete")), crash(), get(r("outcome_unknown", "unknown"))])).includes("outcome-unknown-after-crash")));
-  test("outcome_unknown with a known effectState", () => only(history([admit(r("running")), crash(), get(r("outcome_unknown", "complete"))]), "outcome-unknown-after-crash"));
+  test("outcome_unknown with a known effectState", () => only(history([admit(r("running")), crash(), get(r("outcome_unknown", "complete"))]), "outcome-unknown-after-crash", ["DUR-01"]));
 
   test("the feed leaves out a transition", () =>
-    only(history([events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "3", operationId: op, previousState: "running", state: "succeeded" }])]), "events-in-order"));
+    only(history([events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "3", operationId: op, previousState: "running", state: "succeeded" }])]), "events-in-order", ["EVT-01"]));
   test("the feed shows an event twice after its cursor", () =>
-    only(history([events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }]), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }], { cursor: "1" })]), "events-in-order"));
+    only(history([events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }]), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }], { cursor: "1" })]), "events-in-order", ["EVT-01"]));
 
-  test("a new operation under the epoch of a crashed instance", () => only(history([connect(EPOCH), crash(), admit(r("running"))]), "epoch-authority"));
-  test("a new operation under another connection's epoch", () => only(history([connect(EPOCH, { connection: "c1" }), admit(r("running"), runArgs(), { connection: "c2" })]), "epoch-authority"));
-  test("a new operation under an epoch past its 24 hours", () => only(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 + 1 })]), "epoch-authority"));
+  test("a new operation under the epoch of a crashed instance", () => only(history([connect(EPOCH), crash(), admit(r("running"))]), "epoch-authority", ["EPOCH-01"]));
+  test("a new operation under another connection's epoch", () => only(history([connect(EPOCH, { connection: "c1" }), admit(r("running"), runArgs(), { connection: "c2" })]), "epoch-authority", ["EPOCH-04"]));
+  test("a new operation under an epoch past its 24 hours", () => only(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 + 1 })]), "epoch-authority", ["EPOCH-03"]));
 
   test("an input sequence dispatched twice", () =>
-    only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), input("1", "ls\n", { dispatchId: "input-2", acknowledged: "dispatched", inputSequence: "1" })]), "input-once"));
-  test("an input acknowledged under another sequence than sent", () => only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched", inputSequence: "2" })]), "input-once"));
+    only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), input("1", "ls\n", { dispatchId: "input-2", acknowledged: "dispatched", inputSequence: "1" })]), "input-once", ["INPUT-03"]));
+  test("an input acknowledged under another sequence than sent", () => only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched", inputSequence: "2" })]), "input-once", ["INPUT-02"]));
 
   test("a denied pairing asked to wait", () => {
     const denied = { type: "fault" as const, kind: "pairing-decision" as const, at: "2026-01-05T09:00:00.000Z", detail: { agent: "agent-c", decision: "deny" } };
-    only(history([call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" }), denied, call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" })]), "pairing-decisions");
+    only(history([call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" }), denied, call("lomi_connect", { workspaceId: "ws-alpha" }, errorReply("PAIRING_REQUIRED"), { agent: "agent-c" })]), "pairing-decisions", ["AUTH-02"]);
   });
 
   test("an error envelope with isError false", () => {
     const reply = { ...errorReply("NOT_FOUND"), isError: false };
-    only(history([call("lomi_operation_get", { operationId: "op-9" }, reply)]), "envelopes");
+    only(history([call("lomi_operation_get", { operationId: "op-9" }, reply)]), "envelopes", ["ENV-02"]);
   });
-  test("an unknown field accepted", () => only(history([admit(r("running"), { ...runArgs(), colour: "blue" } as ReturnType<typeof runArgs>)]), "rejected-input"));
+  test("an unknown field accepted", () => only(history([admit(r("running"), { ...runArgs(), colour: "blue" } as ReturnType<typeof runArgs>)]), "rejected-input", ["SCH-01"]));
 
-  test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), ledger("replay", op)], true), "one-dispatch-per-receipt"));
+  test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), ledger("replay", op)], true), "one-dispatch-per-receipt", ["IDEM-01"]));
   test("one receipt key dispatched as two operations", () =>
-    only(history([admit(r("running")), admit({ operationId: "op-2", requestKey: "run-2", state: "running", effectState: "none" }), dispatch("op-1", runArgs(), "k"), dispatch("op-2", runArgs("run-2"), "k")], true), "one-dispatch-per-receipt"));
+    only(history([admit(r("running")), admit({ operationId: "op-2", requestKey: "run-2", state: "running", effectState: "none" }), dispatch("op-1", runArgs(), "k"), dispatch("op-2", runArgs("run-2"), "k")], true), "one-dispatch-per-receipt", ["IDEM-01"]));
   test("a dispatch whose receipt its pairing cannot find (the admission's reply was lost)", () =>
-    only(history([call("lomi_terminal_run", runArgs(), { status: "lost", reason: "no reply" }), dispatch("op-7"), getRefused("op-7", "NOT_FOUND")], true), "receipt-before-dispatch"));
-  test("Lomi received other arguments than the client sent", () => only(history([admit(r("running")), dispatch(op, runArgs("run-1", "rm -rf /"))], true), "effects-requested"));
-  test("work no agent asked for: a dispatch under a request key nobody sent", () => only(history([admit(r("running")), dispatch(op), dispatch("op-9", runArgs("run-1.resumed"))], true), "effects-requested"));
-  test("one request dispatched as two operations, under two receipt keys", () => only(history([admit(r("running")), dispatch(op), crash(), dispatch("op-2", runArgs())], true), "effects-requested"));
+    only(history([call("lomi_terminal_run", runArgs(), { status: "lost", reason: "no reply" }), dispatch("op-7"), getRefused("op-7", "NOT_FOUND")], true), "receipt-before-dispatch", ["DUR-06"]));
+  test("Lomi received other arguments than the client sent", () => only(history([admit(r("running")), dispatch(op, runArgs("run-1", "rm -rf /"))], true), "effects-requested", ["IDEM-03"]));
+  test("work no agent asked for: a dispatch under a request key nobody sent", () => only(history([admit(r("running")), dispatch(op), dispatch("op-9", runArgs("run-1.resumed"))], true), "effects-requested", ["DUR-06"]));
+  test("one request dispatched as two operations, under two receipt keys", () => only(history([admit(r("running")), dispatch(op), crash(), dispatch("op-2", runArgs())], true), "effects-requested", ["IDEM-01", "DUR-03"]));
   test("a request the broker refused was dispatched anyway", () =>
-    only(history([call("lomi_terminal_run", runArgs(), errorReply("REVISION_CONFLICT")), dispatch("op-5")], true), "refusals-dispatch-nothing"));
-  test("succeeded where Lomi settled nothing", () => only(history([admit(r("running")), dispatch(op), get(r("succeeded", "complete"))], true), "effect-state-agrees"));
-  test("effectState other than Lomi's settlement", () => only(history([admit(r("running")), dispatch(op), settle(op, "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees"));
+    only(history([call("lomi_terminal_run", runArgs(), errorReply("REVISION_CONFLICT")), dispatch("op-5")], true), "refusals-dispatch-nothing", ["REV-01"]));
+  test("succeeded where Lomi settled nothing", () => only(history([admit(r("running")), dispatch(op), get(r("succeeded", "complete"))], true), "effect-state-agrees", ["OP-04"]));
+  test("effectState other than Lomi's settlement", () => only(history([admit(r("running")), dispatch(op), settle(op, "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees", ["OP-04"]));
   test("queued → cancelled although Lomi received the dispatch", () =>
-    only(history([admit(r("queued")), dispatch(op), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true), "effect-state-agrees"));
+    only(history([admit(r("queued")), dispatch(op), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true), "effect-state-agrees", ["CANCEL-01"]));
   test("a workspace's feed shows an operation of another workspace", () => {
     const feed = events([{ sequence: "1", operationId: op, previousState: null, state: "running" }]);
     const wrong = { ...feed, args: { workspaceId: "ws-beta" } } as typeof feed;
-    only(history([admit(r("running")), wrong]), "events-scoped");
+    only(history([admit(r("running")), wrong]), "events-scoped", ["EVT-04"]);
   });
   test("a feed shows an operation of another pairing", () =>
-    only(history([admit(r("running")), events([{ sequence: "1", operationId: op, previousState: null, state: "running" }], { agent: "agent-b" })]), "pairing-isolation"));
+    only(history([admit(r("running")), events([{ sequence: "1", operationId: op, previousState: null, state: "running" }], { agent: "agent-b" })]), "pairing-isolation", ["AUTH-05"]));
   test("an input sequence Lomi received twice", () => {
     const inputDispatch = (n: number) => ledger("dispatch", `input-${n}`, { tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1", text: "ls\n" } } });
-    only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once");
+    only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once", ["INPUT-03"]);
   });
 });

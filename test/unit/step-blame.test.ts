@@ -79,3 +79,25 @@ test("a failure naming a rule its scenario does not cite fails that rule, even i
   assert.deepEqual(Object.fromEntries(judged.map((r) => [r.id, r.verdict])), { "OP-03": "not-applicable", "ENV-02": "fail", "ENV-03": "not-selected" });
   assert.equal(judged.find((r) => r.id === "ENV-02")?.scenarios[0]?.name, "open", "the failing scenario is listed under the rule it fails");
 });
+
+test("a step with no # checks that fails after other rules' checks all ran blames the rest; with no answer in time it blames none", () => {
+  // CAP-01 checked at step 1, CAP-05 at step 2, then an unannotated reconcile (step 3) fails.
+  const rules = [undefined, ["CAP-01"], ["CAP-05"], undefined];
+  const caps = ["CAP-01", "CAP-04", "CAP-05"];
+  assert.deepEqual(blameOf(rules, 3, caps), { blame: ["CAP-04"], unfinished: [] }, "CAP-01 and CAP-05 keep the pass their checks earned");
+  assert.deepEqual(blameOf(rules, 3, caps, [], true), { blame: [], unfinished: ["CAP-04"] }, "a timeout judges nothing: CAP-04 is not judged, never failed");
+});
+
+test("a rule some of whose scenarios passed while the others cannot run here passes on what ran, saying so", () => {
+  const rule = { id: "EVT-01", level: "MUST" as const, title: "EVT-01", source: "s" };
+  const base = { uri: "features/x.feature", line: 1, tags: ["@EVT-01"], status: "PASSED", durationMs: 1 };
+  const results: ScenarioResult[] = [
+    { ...base, name: "one", verdict: "pass", reason: undefined },
+    { ...base, name: "two", verdict: "not-applicable", status: "SKIPPED", reason: "two connections at once" },
+  ];
+  const [judged] = judgeRules([rule], results, new Set(["EVT-01"]), undefined);
+  assert.equal(judged!.verdict, "pass");
+  assert.match(judged!.reason ?? "", /^pass \(1 of 2 scenarios; the rest not judged here: two connections at once\)$/);
+  const stopped = judgeRules([rule], [results[0]!, { ...results[1]!, verdict: "fail", status: "FAILED", blame: [], unfinished: ["EVT-01"] }], new Set(["EVT-01"]), undefined);
+  assert.equal(stopped[0]!.verdict, "not-applicable", "a scenario an earlier failure stopped leaves the rule not judged, not passed");
+});

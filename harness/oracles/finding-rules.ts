@@ -1,0 +1,127 @@
+import { contractOf } from "../../protocol/catalogue.js";
+import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
+
+// Which rule a finding breaks, read from what was found (the field, the refusal code, the zod
+// issue), never the whole list an oracle makes checkable: one defect fails the rules it breaks and
+// no other. docs/spec.md, "What each finding blames", is this file in words.
+
+/** Keys that name an object's machinery, not a field: SCH-06 makes each an unknown field. */
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+const COMMON_FIELDS = new Set(["retryEpoch", "requestKey"]);
+
+export const isOrderedInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
+/** The file, directory and editor observations SCH-33 names. */
+const isWorkspaceObservation = (tool: string) => /^lomi_(file|directory|editor)_/.test(tool) && contractOf(tool)?.kind === "observation";
+
+/** The rules a tool's schema refusal of these arguments makes checkable (rejected-input's, refusals-dispatch-nothing's). */
+export const INPUT_RULES = ["SCH-01", "SCH-02", "SCH-05", "SCH-06", "SCH-11", "SCH-31", "SCH-33", "SCH-41", "INPUT-07"];
+
+/**
+ * The rule whose input a tool's schema refuses: a prototype key or arguments that are no object
+ * SCH-06; a common field on a tool that declares none SCH-02 (and INPUT-07 / SCH-33 for the tools
+ * those name); another unknown field SCH-01; a union with not exactly one variant its own rule;
+ * a missing field or a wrong type SCH-05.
+ */
+export function inputRules(tool: string, args: unknown): string[] {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return ["SCH-06"];
+  const keys = Object.keys(args);
+  if (keys.some((k) => PROTOTYPE_KEYS.has(k))) return ["SCH-06"];
+  const contract = contractOf(tool);
+  const parsed = contract?.input.safeParse(args);
+  if (!parsed || parsed.success) return [];
+  const unknown = parsed.error.issues.flatMap((i) => (i.code === "unrecognized_keys" ? i.keys : []));
+  if (unknown.length > 0) {
+    if (!unknown.every((k) => COMMON_FIELDS.has(k))) return ["SCH-01"];
+    return ["SCH-02", ...(isOrderedInput(tool) ? ["INPUT-07"] : []), ...(isWorkspaceObservation(tool) ? ["SCH-33"] : [])];
+  }
+  if (parsed.error.issues.some((i) => i.code === "invalid_union")) {
+    if (tool === "lomi_file_write") return ["SCH-31"];
+    if (tool === "lomi_lease_acquire") return ["SCH-11"];
+    if (tool === "lomi_settings_update") return ["SCH-41"];
+  }
+  return ["SCH-05"];
+}
+
+/** The revision or generation rule of a field, by the tool it was sent to: what a stale or rewritten one breaks. */
+function revisionRule(tool: string, field: string): string | undefined {
+  if (field === "expectedRevision") return tool === "lomi_browser_open" ? "REV-23" : "REV-01";
+  const byField: Record<string, string> = {
+    expectedDiskRevision: "REV-31",
+    expectedBufferRevision: "REV-33",
+    expectedParentRevision: "REV-35",
+    expectedDirectoryRevision: "REV-35",
+    expectedEntryRevision: "REV-35",
+    expectedSettingsRevision: "REV-40",
+    expectedDraftRevision: "REV-41",
+    expectedConversationRevision: "REV-41",
+    terminalSessionId: "REV-02",
+    browserGeneration: "REV-20",
+    generation: "REV-10",
+  };
+  return byField[field];
+}
+
+/** The rules the effects oracles make checkable for a dispatch that differs from its request. */
+export const CHANGED_FIELD_RULES = ["SCH-06", "INPUT-02", "IDEM-03", "REV-01", "REV-02", "REV-10", "REV-20", "REV-23", "REV-31", "REV-33", "REV-35", "REV-40", "REV-41"];
+
+/**
+ * The rule a dispatch breaks when Lomi received `field` otherwise than the agent sent it: a
+ * revision rebased is that revision's rule; a lease or sequence renumbered INPUT-02; a prototype
+ * key SCH-06 (judged as sent); any other field the payload IDEM-03 binds.
+ */
+export function changedFieldRules(tool: string, field: string): string[] {
+  if (PROTOTYPE_KEYS.has(field)) return ["SCH-06"];
+  if (field === "leaseId" || field === "inputSequence") return ["INPUT-02"];
+  const revision = revisionRule(tool, field);
+  return [revision ?? "IDEM-03"];
+}
+
+/** The rules refusals-dispatch-nothing makes checkable: each refusal's own "nothing is dispatched". */
+export const REFUSAL_RULES = [...INPUT_RULES, ...CHANGED_FIELD_RULES, "SCH-04", "AUTH-03", "AUTH-04", "CAP-01", "DUR-05", "EPOCH-03", "EPOCH-04", "INPUT-01", "INPUT-04", "INPUT-05", "OP-03", "IDEM-02"];
+
+/** The rule whose "nothing is dispatched" a refusal with this code breaks when Lomi received the request anyway. */
+export function refusalRules(tool: string, code: string, args: Record<string, unknown>): string[] {
+  switch (code) {
+    case "INVALID_ARGUMENT": {
+      const found = inputRules(tool, args);
+      return found.length > 0 ? found : ["SCH-01"];
+    }
+    case "REVISION_CONFLICT":
+    case "STALE_RUNTIME": {
+      // A revision conflict is of an expected* revision, a stale runtime of a session or generation.
+      const field = Object.keys(args).find((f) => f.startsWith("expected") === (code === "REVISION_CONFLICT") && revisionRule(tool, f) !== undefined);
+      return [field ? revisionRule(tool, field)! : "REV-01"];
+    }
+    case "RESOURCE_EXHAUSTED":
+      return ["CAP-01"];
+    case "STORE_UNAVAILABLE":
+      return ["DUR-05"];
+    case "WORKSPACE_NOT_APPROVED":
+      return ["AUTH-04"];
+    case "NOT_FOUND":
+      return ["AUTH-03"];
+    case "RETRY_EPOCH_EXPIRED":
+      return ["EPOCH-03"];
+    case "RETRY_EPOCH_INVALID":
+      return ["EPOCH-04"];
+    case "IDEMPOTENCY_CONFLICT":
+      return ["IDEM-02"];
+    case "LEASE_REQUIRED":
+      return ["INPUT-01"];
+    case "INPUT_SEQUENCE_CONFLICT":
+      return ["INPUT-04"];
+    case "INPUT_SEQUENCE_GAP":
+      return ["INPUT-05"];
+    case "OUTSIDE_PROJECT":
+    case "PERMISSION_DENIED":
+    case "OUT_OF_RANGE":
+    case "ALREADY_EXISTS":
+      return ["SCH-04"];
+    default:
+      // After a dispatch the outcome belongs in the receipt, never in an error reply.
+      return ["OP-03"];
+  }
+}
+
+/** Whether a broker crash lies between two history records. */
+export const crashBetween = (crashes: readonly number[], from: number, to: number) => crashes.some((c) => c > from && c < to);
