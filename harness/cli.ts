@@ -129,6 +129,9 @@ version, seed, broker, tag expression or shard count), named in the message; the
 
 class UsageError extends Error {}
 
+/** This run's command line, quoted where a shell would need it: what a report says was run. */
+const commandLine = () => ["lomi-conformance", ...process.argv.slice(2)].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
+
 function integer(name: string, text: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, not ${text}`);
@@ -271,7 +274,7 @@ async function writeNotRun(reports: string, cause: string, run: { broker: string
   const { clearReports } = await import("./run-suite.js");
   const { notRunSummary, writeReports } = await import("./report/write-reports.js");
   clearReports(reports);
-  writeReports(reports, notRunSummary(cause, { broker: { adapter: run.broker, serverInfo: undefined }, seed: run.seed, level: run.level, tags: run.tags, startedAt: run.startedAt, requireAll: run.requireAll }, run.broker), [], () => undefined);
+  writeReports(reports, notRunSummary(cause, { broker: { adapter: run.broker, serverInfo: undefined }, seed: run.seed, level: run.level, tags: run.tags, startedAt: run.startedAt, requireAll: run.requireAll, command: commandLine() }, run.broker), [], () => undefined);
 }
 
 /**
@@ -335,6 +338,7 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
       requireAll: values["require-all"],
       ...(shard ? { shard } : {}),
       ...(only ? { only } : {}),
+      command: commandLine(),
       ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
       ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),
     });

@@ -46,6 +46,8 @@ export interface SuiteOptions {
   shard?: ShardSpec;
   /** Run only these scenarios (by name) of the tags' selection; `label` says in every report which, as a partial run. */
   only?: { names: ReadonlySet<string>; label: string };
+  /** The command line as typed, for the reports. */
+  command?: string;
   /** The measured durations --shard balances by (default: the kit's, fixtures/durations.json). */
   durationsFile?: string;
   /** Where to write this run's scenario durations (--write-durations). */
@@ -129,6 +131,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     tags: o.tags,
     ...(o.shard ? { shard: shardText(o.shard) } : {}),
     ...(o.only ? { selection: o.only.label } : {}),
+    ...(o.command !== undefined ? { command: o.command } : {}),
     baseline,
     baselineFile: o.baselineFile,
     level: o.level,

@@ -1,13 +1,16 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { ALL_MUTANTS } from "../mutants/index.js";
+import type { Mutant } from "../mutants/mutant.js";
+import { UNTYPED_CODE_MUTANTS, untypedCodeOf } from "../mutants/untyped-codes.js";
+import { historyFileName } from "./explore/history.js";
+import { scenarioCatalogue } from "./feature-catalogue.js";
 import { kitPath } from "../protocol/kit-root.js";
 import { configError } from "./harness-error.js";
 import { inFlight } from "./in-flight.js";
 import { loadRules, type Rule } from "./rules.js";
-import { readReportedRun, type ReportedRule } from "./source-coverage.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
@@ -26,6 +29,18 @@ export interface TeethRun {
   durationMs: number;
   /** Why the run gave no verdicts (exit 2): the harness's problem, never read as "breaks nothing". */
   notRun?: string;
+  /** The rules the mutant declares it breaks (mutants/): what its run is held to. */
+  declares?: string[];
+  /** The scenarios that failed on it (those that kill it), each with the rules its failure blamed. */
+  killedBy?: Array<{ scenario: string; at: string; rules: string[] }>;
+  /** When the run judged only some scenarios: which, and why the others cannot show the defect. */
+  scope?: string;
+}
+
+/** A mutant's run held to its declaration: rules it failed that it does not declare, and whether it failed any it does. */
+export function precisionOf(r: TeethRun): { outside: string[]; missed: boolean } {
+  const declares = r.declares ?? [];
+  return { outside: r.fails.filter((id) => !declares.includes(id)), missed: declares.length > 0 && !r.fails.some((id) => declares.includes(id)) };
 }
 
 export interface TeethMatrix {
@@ -35,6 +50,8 @@ export interface TeethMatrix {
   rules: Array<{ id: string; level: Rule["level"]; brokenBy: string[]; reason: string | undefined }>;
   /** Rules the in-process control could not judge (not applicable there), with the reason docs/teeth.json gives. */
   notJudged: Array<{ id: string; level: Rule["level"]; why: string; reason: string | undefined }>;
+  /** Named mutants (--mutant): the matrix judges only the rules they declare. */
+  declaredOnly?: boolean;
 }
 
 export interface TeethOptions {
@@ -50,20 +67,49 @@ export interface TeethOptions {
 
 const BIN = kitPath("bin/lomi-conformance.js");
 
+/** What teeth reads of a run's conformance.json: each rule's verdict and the scenarios that failed it. */
+const reportedRun = z.object({
+  rules: z.array(z.object({ id: z.string(), verdict: z.string(), reason: z.string().optional(), scenarios: z.array(z.object({ name: z.string(), uri: z.string(), line: z.number().optional(), verdict: z.string() })) })),
+});
+type ReportedRule = z.infer<typeof reportedRun>["rules"][number];
+
+function readRun(dir: string): ReportedRule[] | undefined {
+  const file = path.join(dir, "conformance.json");
+  if (!existsSync(file)) return undefined;
+  const parsed = reportedRun.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  return parsed.success ? parsed.data.rules : undefined;
+}
+
+/** The scenarios that failed, each with the rules it failed. */
+function killers(rules: readonly ReportedRule[]): NonNullable<TeethRun["killedBy"]> {
+  const byScenario = new Map<string, { scenario: string; at: string; rules: string[] }>();
+  for (const r of rules.filter((x) => x.verdict === "fail")) {
+    for (const s of r.scenarios.filter((x) => x.verdict === "fail")) {
+      const at = `${s.uri}:${s.line ?? "?"}`;
+      const known = byScenario.get(at) ?? { scenario: s.name, at, rules: [] };
+      known.rules.push(r.id);
+      byScenario.set(at, known);
+    }
+  }
+  return [...byScenario.values()];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** One run of the selection against a mutant (or the reference broker), in a process of its own, its reports in `dir`; with the rules its report judged. */
-function judge(mutant: string | undefined, o: TeethOptions, dir: string): Promise<TeethRun & { judged: ReportedRule[] }> {
+function judge(mutant: string | undefined, o: TeethOptions, dir: string, extra: readonly string[] = []): Promise<TeethRun & { judged: ReportedRule[] }> {
   const started = Date.now();
-  const args = [BIN, "--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : [])];
+  const args = [BIN, "--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : []), ...extra];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], cwd: kitPath(".") });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
-      const reported = readReportedRun(dir);
+      const reported = readRun(dir);
       const base = { broker: mutant ?? CONTROL, exitCode: code ?? 2, durationMs: Date.now() - started };
       if (code === 2 || reported === undefined) return resolve({ ...base, fails: [], judged: [], notRun: stderr.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` });
-      resolve({ ...base, fails: reported.run.rules.filter((r) => r.verdict === "fail").map((r) => r.id), judged: reported.run.rules });
+      resolve({ ...base, fails: reported.filter((r) => r.verdict === "fail").map((r) => r.id), killedBy: killers(reported), judged: reported });
     });
   });
 }
@@ -79,19 +125,32 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const unknown = names.filter((n) => !ALL_MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw configError(`no mutant is named ${unknown.join(", ")}`);
   mkdirSync(o.reports, { recursive: true });
-  const { judged: controlRules, ...control } = await judge(undefined, o, path.join(o.reports, "reference"));
+  // The control keeps every scenario's history: a generated mutant changes only replies holding its code, so only scenarios whose replies hold it can show it.
+  const histories = path.join(o.reports, "reference-histories");
+  const { judged: controlRules, killedBy: _k, ...control } = await judge(undefined, o, path.join(o.reports, "reference"), ["--histories", histories]);
   if (control.notRun !== undefined) throw configError(`the reference broker's run did not finish, so no mutant can be judged: ${control.notRun}`);
   if (control.fails.length > 0) throw configError(`the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`);
-  const selected = controlRules.filter((r) => r.verdict === "pass").map((r) => r.id);
+  const mutants = names.map((n) => ALL_MUTANTS.find((m) => m.name === n)!);
+  // Named mutants are judged on what they declare; the whole catalogue on every rule the control passes.
+  const declaredOnly = o.mutants !== undefined;
+  const declared = new Set(mutants.flatMap((m) => m.breaks));
+  const selected = controlRules.filter((r) => r.verdict === "pass" && (!declaredOnly || declared.has(r.id))).map((r) => r.id);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
   await inFlight(names.length, o.jobs, async (i) => {
-    const { judged: _, ...run } = await judge(names[i], o, path.join(o.reports, names[i]!));
-    runs[i] = run;
+    const m = mutants[i]!;
+    const scope = scopeOf(m, histories);
+    const run: TeethRun =
+      scope?.names.length === 0
+        ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
+        : await judge(m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
+    runs[i] = { ...run, declares: m.breaks };
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.
-    const found = run.notRun !== undefined ? `NOT RUN: ${run.notRun}` : run.fails.length > 0 ? `breaks ${run.fails.join(", ")}` : "breaks nothing selected";
+    const { outside, missed } = precisionOf(runs[i]!);
+    const held = outside.length > 0 ? `; BLAMES RULES IT DOES NOT BREAK: ${outside.join(", ")}` : missed ? `; NONE OF ITS RULES (${m.breaks.join(", ")}) FAILED` : "";
+    const found = run.notRun !== undefined ? `NOT RUN: ${run.notRun}` : `${run.fails.length > 0 ? `breaks ${run.fails.join(", ")}` : "breaks nothing selected"}${held}`;
     o.write(`[${String(done).padStart(String(names.length).length)}/${names.length}] ${run.broker}: ${found} (${(run.durationMs / 1000).toFixed(1)} s)\n`);
   });
   const reasons = loadTeeth().unbroken;
@@ -102,16 +161,40 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   });
   // A rule the in-process control cannot judge (a kill at a process's start) cannot be broken here either.
   const notJudged = controlRules.filter((r) => r.verdict === "not-applicable").map((r) => ({ id: r.id, level: levels.get(r.id) ?? "MUST", why: r.reason ?? "not applicable in-process", reason: reasons[r.id] }));
-  const matrix: TeethMatrix = { tags: o.tags, runs: [control, ...runs], rules, notJudged };
+  const matrix: TeethMatrix = { tags: o.tags, runs: [control, ...runs], rules, notJudged, ...(declaredOnly ? { declaredOnly } : {}) };
   writeFileSync(path.join(o.reports, "teeth.json"), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(o.reports, "teeth.md"), teethMarkdown(matrix));
   return { matrix, exitCode: teethExitCode(matrix) };
 }
 
-/** 2 when a mutant's run gave no verdicts (the matrix is incomplete: the harness's problem), 1 when a MUST rule has neither a mutant nor a reason, else 0. */
+/**
+ * 2 when a mutant's run gave no verdicts (the matrix is incomplete: the harness's problem); 1 when a
+ * mutant fails a rule it does not declare or none it does (the kit blames imprecisely, or has no
+ * teeth for it), or, over the whole catalogue, a MUST rule has neither a mutant nor a reason; else 0.
+ */
 export function teethExitCode(m: TeethMatrix): number {
   if (m.runs.some((r) => r.notRun !== undefined)) return 2;
+  const imprecise = m.runs.slice(1).some((r) => { const p = precisionOf(r); return p.outside.length > 0 || p.missed; });
+  if (imprecise) return 1;
+  if (m.declaredOnly) return 0;
   return [...m.rules.filter((r) => r.brokenBy.length === 0), ...m.notJudged].some((r) => r.level === "MUST" && r.reason === undefined) ? 1 : 0;
+}
+
+/**
+ * The scenarios that can show a generated untyped-<code> mutant: those whose reference history
+ * holds the code (the mutant rewrites only replies that hold it; the rest replay identically under
+ * the same seed). Undefined for a hand-written mutant: every scenario may show it.
+ */
+function scopeOf(m: Mutant, histories: string): { names: string[]; why: string } | undefined {
+  const code = untypedCodeOf(m);
+  if (code === undefined || !UNTYPED_CODE_MUTANTS.includes(m)) return undefined;
+  const names = scenarioCatalogue()
+    .filter((s) => {
+      const file = path.join(histories, historyFileName(s));
+      return existsSync(file) && readFileSync(file, "utf8").includes(`"${code}"`);
+    })
+    .map((s) => s.name);
+  return { names: [...new Set(names)], why: `${names.length} scenario(s) whose reference replies hold ${code}; no other can show it` };
 }
 
 /** The console's view: each rule with the mutants that break it, then the rules none breaks, with the reason or its absence. */
@@ -127,9 +210,24 @@ export function teethText(m: TeethMatrix): string {
   }
   const unfinished = m.runs.filter((r) => r.notRun !== undefined);
   if (unfinished.length > 0) out.push("", `Mutants whose run did not finish (the matrix lacks them): ${unfinished.map((r) => `${r.broker}: ${r.notRun}`).join("; ")}`);
+  out.push("", "The scenarios that kill each mutant:", ...m.runs.slice(1).flatMap(killedText));
+  const imprecise = m.runs.slice(1).filter((r) => { const p = precisionOf(r); return r.notRun === undefined && (p.outside.length > 0 || p.missed); });
+  const finished = m.runs.slice(1).filter((r) => r.notRun === undefined);
+  out.push("", `Precision: ${finished.length - imprecise.length} of ${finished.length} mutants fail only rules they declare, and at least one of them${imprecise.length > 0 ? `; not: ${imprecise.map((r) => r.broker).join(", ")}` : ""}`);
+  if (m.declaredOnly) return `${out.join("\n")}\n`;
   const toothless = [...none, ...m.notJudged].filter((r) => r.level === "MUST" && r.reason === undefined).length;
   out.push("", toothless > 0 ? `teeth: ${toothless} MUST rule(s) with neither a mutant that breaks them nor a reason in ${TEETH_FILE}` : "teeth: every MUST rule selected is broken by a mutant or has its reason");
   return `${out.join("\n")}\n`;
+}
+
+/** A mutant's lines: what it declares, what failed outside that, and each scenario that killed it with the rules it failed. */
+function killedText(r: TeethRun): string[] {
+  if (r.notRun !== undefined) return [`  ${r.broker}: not run (${r.notRun})`];
+  const { outside, missed } = precisionOf(r);
+  const verdict = outside.length > 0 ? `blames rules it does not break: ${outside.join(", ")}` : missed ? "none of its declared rules failed" : "precise";
+  const head = `  ${r.broker} (declares ${(r.declares ?? []).join(", ") || "nothing"}${r.scope ? `; ${r.scope}` : ""}): ${verdict}`;
+  const kills = r.killedBy ?? [];
+  return [head, ...(kills.length === 0 ? ["      no scenario kills it"] : kills.map((k) => `      ${k.at} ${k.scenario} → ${k.rules.join(", ")}`))];
 }
 
 /** teeth.md: the matrix itself, mutants as rows and the rules they break as marks, for a reader who wants the whole picture. */

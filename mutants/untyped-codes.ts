@@ -1,5 +1,6 @@
 import { buildToolResult, type Envelope, type EnvelopeToolResult, type ImageBlock } from "../protocol/envelope.js";
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors.js";
+import { loadRules } from "../harness/rules.js";
 import type { Mutant } from "./mutant.js";
 import { sessionRewritingReplies } from "./rewriting-session.js";
 
@@ -21,6 +22,21 @@ export function untypedReply(reply: EnvelopeToolResult, code: ErrorCode): Envelo
 }
 
 /**
+ * What an untyped-<code> mutant contradicts: the rules whose sentence (docs/rules.json) names the
+ * code, and the rules whose docs/decisions.md entry makes the code the answer their scenarios check.
+ */
+function rulesNaming(code: ErrorCode): string[] {
+  const named = loadRules().rules.filter((r) => new RegExp(`\\b${code}\\b`).test(r.title)).map((r) => r.id);
+  return [...new Set([...named, ...(DECIDED[code] ?? [])])];
+}
+
+/** Codes docs/decisions.md fixes for a rule whose sentence does not name them (the decision says which). */
+const DECIDED: Partial<Record<ErrorCode, string[]>> = {};
+
+/** The error code a generated mutant loses, or undefined for another mutant. */
+export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.find((c) => m.name === `untyped-${c.toLowerCase().replace(/_/g, "-")}`);
+
+/**
  * One mutant per error code: a broker that loses that code and answers Lomi's generic failure in its
  * place, in replies and in receipts, with the same message (the defect of a broker that maps what it
  * does not recognise to one catch-all). Every rule that names the code must fail it; `lomi-conformance
@@ -30,7 +46,7 @@ export function untypedReply(reply: EnvelopeToolResult, code: ErrorCode): Envelo
 export const UNTYPED_CODE_MUTANTS: readonly Mutant[] = ERROR_CODES.filter((c) => c !== "INTERNAL").map((code) => ({
   name: `untyped-${code.toLowerCase().replace(/_/g, "-")}`,
   family: "ENV",
-  breaks: [],
+  breaks: rulesNaming(code),
   defect: `${code} is answered as ${generic(code)}, with the same message, in replies and receipts`,
   parts: { session: sessionRewritingReplies((reply) => untypedReply(reply, code)) },
 }));

@@ -5,6 +5,7 @@ import { violation } from "../harness/harness-error.js";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/report/bounded-json.js";
+import { inputRules } from "../harness/oracles/finding-rules.js";
 
 const INVALID_PARAMS = ErrorCode.InvalidParams;
 
@@ -58,7 +59,8 @@ Then("the error names the field {string}", function (this: LomiWorld, field: str
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
   if (envelope.details?.field !== field && !envelope.message.includes(field)) {
-    throw violation(`the error does not name the field "${field}": ${envelope.message} ${boundedJson(envelope.details ?? {})}`);
+    const reply = this.lastReply!;
+    throw violation(`the error does not name the field "${field}": ${envelope.message} ${boundedJson(envelope.details ?? {})}`, envelope.code === "INVALID_ARGUMENT" ? inputRules(reply.tool, reply.args) : []);
   }
 });
 

@@ -2,10 +2,10 @@ import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDef
 import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
 import { discardSpares } from "../harness/adapters/warm-spare.js";
 import { HarnessError, violation } from "../harness/harness-error.js";
-import { FAILURE_CONTEXT_FILE, failureContextOf } from "../harness/report/failure-context.js";
+import { FAILURE_CONTEXT_FILE, failureContextOf, MAX_EXCHANGES } from "../harness/report/failure-context.js";
 import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, oracleFailuresOf, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
 import { failuresOf } from "../harness/oracles/index.js";
-import { formatHistory } from "../harness/explore/history.js";
+import { formatHistory, historyFileName } from "../harness/explore/history.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
@@ -117,8 +117,7 @@ const END_OF_SCENARIO_TIMEOUT_MS = -1;
 /** One file a scenario, named after its feature and its name, so a failed one is easy to find and judge again. */
 function writeHistory(dir: string, pickle: { uri: string; name: string }, records: Parameters<typeof formatHistory>[0]): void {
   mkdirSync(dir, { recursive: true });
-  const slug = `${path.basename(pickle.uri, ".feature")}--${pickle.name}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 120);
-  writeFileSync(path.join(dir, `${slug}.jsonl`), formatHistory(records));
+  writeFileSync(path.join(dir, historyFileName(pickle)), formatHistory(records));
 }
 
 After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, { result, pickle }) {
@@ -127,7 +126,7 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
     const status = result?.status;
     const ran = status === Status.PASSED || status === Status.FAILED;
     // The last calls of the scenario itself, before the end-of-scenario reads add theirs.
-    const exchanges = this.driver.lastExchanges(5);
+    const exchanges = this.driver.lastExchanges(MAX_EXCHANGES);
     const failed = ran && this.run.oracles !== false ? failuresOf(await this.judgeHistory()) : [];
     if (ran && this.run.historiesDir) writeHistory(this.run.historiesDir, pickle, await this.driver.finish());
     const found = oracleFailuresOf(failed, this.driver.records);

@@ -6,6 +6,7 @@ import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver
 import { sweep } from "../harness/driver/sweep.js";
 import { historyOf } from "../harness/explore/history.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
+import { inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
 import { configError, violation } from "../harness/harness-error.js";
@@ -273,10 +274,12 @@ export class LomiWorld extends World<RunParameters> {
     const wanted = typeof codes === "string" ? [codes] : codes;
     const expected = wanted.join(" or ");
     const envelope = reply.envelope;
+    // Input its schema refuses breaks the rule of what was wrong with it (an unknown field SCH-01, a prototype key SCH-06, …), whatever the scenario cites.
+    const broken = wanted.includes("INVALID_ARGUMENT") ? inputRules(reply.tool, reply.args) : [];
     if (envelope.status !== "error") {
-      throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`);
+      throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`, broken);
     }
-    if (!wanted.includes(envelope.code)) throw violation(`${reply.tool} answered ${envelope.code} ("${envelope.message}"), expected ${expected}.${this.whyCodes(wanted)}`);
+    if (!wanted.includes(envelope.code)) throw violation(`${reply.tool} answered ${envelope.code} ("${envelope.message}"), expected ${expected}.${this.whyCodes(wanted)}`, broken);
     this.unverifiedError = undefined;
     return envelope;
   }

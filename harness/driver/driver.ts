@@ -153,7 +153,7 @@ export class Driver {
   }
 
   /** The last calls and what came back (a reply, or why none did): the stuff of a failure report. */
-  lastExchanges(count: number): Array<{ agent: string; tool: string; args: Record<string, unknown>; reply: RawToolResult | undefined; error: string | undefined }> {
+  lastExchanges(count: number): Array<{ agent: string; tool: string; args: Record<string, unknown>; sent: string; reply: RawToolResult | undefined; error: string | undefined }> {
     return this.records
       .filter((r): r is CallRecord => r.type === "call")
       .slice(-count)
@@ -161,6 +161,8 @@ export class Driver {
         agent: r.agent,
         tool: r.tool,
         args: r.args,
+        // The arguments as the MCP client wrote them on the wire: a "__proto__" key included.
+        sent: JSON.stringify(r.args),
         reply: r.reply.status === "answered" ? { isError: r.reply.isError, structuredContent: r.reply.structuredContent, content: r.reply.content ?? mirrorOf(r.reply.structuredContent) } : undefined,
         error: r.reply.status === "lost" ? r.reply.reason : undefined,
       }));

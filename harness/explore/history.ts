@@ -137,3 +137,7 @@ export function readHistory(file: string): History {
   }
   return parseHistory(text, file);
 }
+
+/** The file a run's --histories writes a scenario's history to: named after its feature and its name, so a failed one is easy to find. */
+export const historyFileName = (scenario: { uri: string; name: string }) =>
+  `${`${scenario.uri.replace(/^.*\//, "").replace(/\.feature$/, "")}--${scenario.name}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 120)}.jsonl`;

@@ -17,6 +17,8 @@ export const failureContextSchema = z.object({
       agent: z.string(),
       tool: z.string(),
       args: z.unknown(),
+      /** The arguments' JSON text as sent, when the writer kept it: shown verbatim. */
+      sent: z.string().optional(),
       reply: z.unknown().optional(), // absent when none came (the error says why)
       error: z.string().optional(),
     }),
@@ -32,8 +34,12 @@ export interface FailureExplanation {
   step: string | undefined;
   /** What the step expected and what it found. */
   message: string;
-  /** The last request: its arguments as the scenario sent them (not always an object). */
-  request: { agent: string; tool: string; args: unknown } | undefined;
+  /** The last request: its arguments as the scenario sent them (not always an object), and their JSON text as sent. */
+  request: { agent: string; tool: string; args: unknown; sent?: string } | undefined;
+  /** Every call of the scenario up to the failure, in order (the last ones when there were many): each request as sent, and its reply or why none came. */
+  exchanges?: Exchange[];
+  /** The scenario's steps with what became of each: passed, failed, skipped. */
+  steps?: Array<{ text: string; status: string }>;
   /** The last reply's structuredContent (or the whole result when it has none), or why none came. */
   reply: unknown;
   /** The ledger entries of the operations the last requests involved; the whole ledger when none. */
@@ -45,13 +51,34 @@ export interface FailureExplanation {
   oracles?: OracleFailure[];
 }
 
+/** A step's status as a glyph beside its text: ✓ passed, ✗ failed (or could not run as written), – skipped. */
+export const stepGlyph = (status: string) => (status === "PASSED" ? "✓" : status === "SKIPPED" ? "–" : "✗");
+
+/** The scenario's steps, a line each with its glyph. */
+export const stepsText = (steps: ReadonlyArray<{ text: string; status: string }>) => steps.map((s) => `${stepGlyph(s.status)} ${s.text}`).join("\n");
+
 /** Lomi's ledger as a failure shows it, an entry a line: the same text in conformance.md and .html. */
 export const ledgerText = (ledger: readonly LedgerEntry[]) => ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n");
 
 /** The history records an oracle's violation points at, a record a line, each bounded. */
 export const recordsText = (records: OracleFailure["violations"][number]["records"]) => records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n");
 
+/** One call as a failure shows it. */
+export interface Exchange {
+  agent: string;
+  tool: string;
+  sent: string;
+  reply: unknown;
+}
+
+/** The arguments' JSON text: as sent when the writer kept it, else as read back. */
+const sentText = (e: { args: unknown; sent?: string | undefined }) => e.sent ?? boundedJson(e.args, 20_000);
+/** A reply as a failure shows it: its structuredContent (or the whole result), or why none came. */
+const replyOf = (e: { reply?: unknown; error?: string | undefined }) => e.error ?? (e.reply as { structuredContent?: unknown } | undefined)?.structuredContent ?? e.reply;
+
 const MAX_LEDGER = 30;
+/** Calls kept of a failed scenario: the last ones, where the failure is. */
+export const MAX_EXCHANGES = 40;
 const MAX_LOG = 4_000;
 
 /** What the After hook of a failed scenario attaches: every value bounded, so any reply can be written and read back. */
@@ -76,7 +103,7 @@ export function explainFailure(step: string | undefined, message: string, contex
     return { ...none, lost: `the explanation of this failure could not be built: its context is not readable at ${issue?.path.join(".") || "(root)"} (${issue?.message})` };
   }
   const last = parsed.data.exchanges.at(-1);
-  const reply = last ? (last.error ?? (last.reply as { structuredContent?: unknown } | undefined)?.structuredContent ?? last.reply) : undefined;
+  const reply = last ? replyOf(last) : undefined;
   const ledger = parsed.data.ledger.flatMap((e) => {
     const entry = ledgerEntrySchema.safeParse(e);
     return entry.success ? [entry.data] : [];
@@ -87,8 +114,9 @@ export function explainFailure(step: string | undefined, message: string, contex
   return {
     step,
     message,
-    request: last && { agent: last.agent, tool: last.tool, args: last.args },
+    request: last && { agent: last.agent, tool: last.tool, args: last.args, sent: sentText(last) },
     reply,
+    exchanges: parsed.data.exchanges.map((e) => ({ agent: e.agent, tool: e.tool, sent: sentText(e), reply: replyOf(e) })),
     ledger: (involved.length > 0 ? involved : ledger).slice(-MAX_LEDGER),
     brokerLog: parsed.data.brokerLog,
     ...(unread > 0 ? { lost: `${unread} ledger entries could not be read` } : {}),

@@ -1,7 +1,7 @@
 import { loadRules } from "../rules.js";
 import { coverageSummary, sourceCoverage } from "../source-coverage.js";
 import { boundedText } from "./bounded-json.js";
-import { ledgerText, recordsText } from "./failure-context.js";
+import { ledgerText, recordsText, stepGlyph } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
 import { titleOf, listedRules, ranOf, shardTimesText, type RunSummary } from "./write-reports.js";
 
@@ -23,14 +23,22 @@ function verdictText(r: RuleReport, run: RunSummary): string {
   return ran < inSuite && r.verdict !== "not-selected" ? `${r.verdict} (${ran} of ${inSuite} scenarios ran)` : r.verdict;
 }
 
+/** A step's row class: its colour on the page beside its glyph. */
+const stepClass = (status: string) => (status === "PASSED" ? "ok" : status === "SKIPPED" ? "skip" : "bad");
+
 function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>): string {
   return [
     `<dl class="failure">`,
     `<dt>Failed at</dt><dd><code>${escape(f.step ?? "?")}</code></dd>`,
     f.lost ? `<dt>Not shown</dt><dd>${escape(f.lost)}</dd>` : "",
+    f.steps && f.steps.length > 0 ? `<dt>Steps</dt><dd><ol class="steps">${f.steps.map((s) => `<li class="${stepClass(s.status)}"><span class="glyph">${stepGlyph(s.status)}</span> ${escape(s.text)}</li>`).join("")}</ol></dd>` : "",
     `<dt>Expected / found</dt><dd>${pre(f.message)}</dd>`,
-    f.request ? `<dt>Request (${escape(f.request.agent)}): <code>${escape(f.request.tool)}</code></dt><dd>${pre(f.request.args)}</dd>` : "",
-    f.reply !== undefined ? `<dt>Reply</dt><dd>${pre(f.reply)}</dd>` : "",
+    ...(f.exchanges && f.exchanges.length > 0
+      ? [`<dt>Calls, in order (${f.exchanges.length})</dt><dd><ol class="calls">${f.exchanges.map((e) => `<li>${escape(e.agent)} → <code>${escape(e.tool)}</code>${pre(e.sent)}reply:${pre(e.reply)}</li>`).join("")}</ol></dd>`]
+      : [
+          f.request ? `<dt>Request (${escape(f.request.agent)}): <code>${escape(f.request.tool)}</code></dt><dd>${pre(f.request.sent ?? f.request.args)}</dd>` : "",
+          f.reply !== undefined ? `<dt>Reply</dt><dd>${pre(f.reply)}</dd>` : "",
+        ]),
     f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(ledgerText(f.ledger))}</dd>` : "",
     f.brokerLog ? `<dt>Broker log (end)</dt><dd>${pre(f.brokerLog.slice(-2000))}</dd>` : "",
     ...(f.oracles ?? []).map(
@@ -43,13 +51,47 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
   ].join("");
 }
 
-function ruleSection(r: RuleReport, run: RunSummary): string {
+/** A verdict's glyph beside its colour: the page reads the same without colour. */
+const GLYPH: Record<RuleReport["verdict"], string> = { pass: "✓", fail: "✗", baselined: "✗", "not-applicable": "–", uncovered: "?", "not-selected": "·" };
+const SCENARIO_GLYPH: Record<string, string> = { pass: "✓", fail: "✗", baselined: "✗", "not-applicable": "–" };
+
+/** A scenario's key: the same scenario under several rules is one failure. */
+const scenarioKey = (s: { uri: string; line: number | undefined; name: string }) => `${s.uri}:${s.line ?? "?"}:${s.name}`;
+
+/** Each failed scenario once, with the rules it fails, numbered for the links every rule section gives to it. */
+function failedScenarios(run: RunSummary): Array<{ id: string; scenario: RuleReport["scenarios"][number]; rules: string[] }> {
+  const byKey = new Map<string, { id: string; scenario: RuleReport["scenarios"][number]; rules: string[] }>();
+  for (const r of run.rules) {
+    for (const s of r.scenarios.filter((x) => x.failure !== undefined)) {
+      const key = scenarioKey(s);
+      const known = byKey.get(key) ?? { id: `failure-${byKey.size + 1}`, scenario: s, rules: [] };
+      known.rules.push(r.id);
+      byKey.set(key, known);
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** Every failed scenario, each rendered once: the rules it blames link here. */
+function failuresSection(failed: ReturnType<typeof failedScenarios>): string {
+  if (failed.length === 0) return "";
+  const items = failed.map(
+    ({ id, scenario: s, rules }) =>
+      `<details id="${id}" class="rule failed-scenario" open><summary><span class="glyph bad">✗</span> <b>${escape(s.name)}</b> <small>${escape(s.uri)}:${s.line ?? "?"}</small> · fails ${rules.map((r) => `<a class="chip" style="background:${COLOUR.fail}" href="#${r}">${r}</a>`).join(" ")}</summary>${failureBlock(s.failure!)}</details>`,
+  );
+  return `<section class="failures"><h2>Failed scenarios (${failed.length})</h2>${items.join("")}</section>`;
+}
+
+function ruleSection(r: RuleReport, run: RunSummary, failureIds: ReadonlyMap<string, string>): string {
   const scenarios = r.scenarios
-    .map((s) => `<li><span class="dot" style="background:${COLOUR[s.verdict === "baselined" ? "baselined" : s.verdict]}"></span>${escape(s.name)} <small>${escape(s.uri)}:${s.line ?? "?"} · ${s.verdict}</small>${s.reason && !s.failure ? `<div class="reason">${escape(s.reason)}</div>` : ""}${s.failure ? failureBlock(s.failure) : ""}</li>`)
+    .map((s) => {
+      const failure = s.failure ? failureIds.get(scenarioKey(s)) : undefined;
+      return `<li><span class="dot" style="background:${COLOUR[s.verdict === "baselined" ? "baselined" : s.verdict]}"></span><span class="glyph">${SCENARIO_GLYPH[s.verdict] ?? "?"}</span> ${escape(s.name)} <small>${escape(s.uri)}:${s.line ?? "?"} · ${s.verdict}</small>${s.reason && !s.failure ? `<div class="reason">${escape(s.reason)}</div>` : ""}${failure ? ` <a href="#${failure}">the failure ↓</a>` : ""}</li>`;
+    })
     .join("");
   return [
     // A failed rule is open from the start: what failed is what a reader came for.
-    `<details id="${r.id}" class="rule"${r.verdict === "fail" ? " open" : ""}><summary><span class="chip" style="background:${COLOUR[r.verdict]}">${r.id}</span> <b>${escape(verdictText(r, run))}</b> · ${r.level} · ${escape(r.title)}</summary>`,
+    `<details id="${r.id}" class="rule verdict-${r.verdict}"${r.verdict === "fail" ? " open" : ""}><summary><span class="chip" style="background:${COLOUR[r.verdict]}">${GLYPH[r.verdict]} ${r.id}</span> <b>${escape(verdictText(r, run))}</b> · ${r.level} · ${escape(r.title)}</summary>`,
     `<blockquote>${escape(r.source)}</blockquote>`,
     r.decision ? `<p><b>Decision:</b> ${escape(r.decision)}</p>` : "",
     r.reason ? `<p class="reason">${escape(r.reason)}</p>` : "",
@@ -92,20 +134,22 @@ export function htmlReport(run: RunSummary): string {
   for (const r of run.rules) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
   const grid = [...byFamily]
     .map(([family, rules]) => {
-      const cells = rules.map((r) => `<a class="cell" href="#${r.id}" title="${r.id}: ${escape(verdictText(r, run))} — ${escape(r.title)}" style="background:${COLOUR[r.verdict]}">${r.id.slice(family.length + 1)}<small>${r.level[0]}</small></a>`).join("");
+      const cells = rules.map((r) => `<a class="cell verdict-${r.verdict}" href="#${r.id}" title="${r.id}: ${escape(verdictText(r, run))} — ${escape(r.title)}" style="background:${COLOUR[r.verdict]}">${r.id.slice(family.length + 1)}<small>${GLYPH[r.verdict]} ${r.level[0]}</small></a>`).join("");
       return `<tr><th title="${escape(families[family] ?? "")}">${family}<small>${escape(families[family] ?? "")}</small></th><td>${cells}</td></tr>`;
     })
     .join("");
   const listed = new Set(listedRules(run));
+  const failed = failedScenarios(run);
+  const failureIds = new Map(failed.map((f) => [scenarioKey(f.scenario), f.id]));
   const sections = [...byFamily]
     .map(([family, all]) => [family, all.filter((r) => listed.has(r))] as const)
     .filter(([, rules]) => rules.length > 0)
-    .map(([family, rules]) => `<h2>${family} · ${escape(families[family] ?? "")}</h2>${rules.map((r) => ruleSection(r, run)).join("")}`)
+    .map(([family, rules]) => `<section class="family"><h2>${family} · ${escape(families[family] ?? "")}</h2>${rules.map((r) => ruleSection(r, run, failureIds)).join("")}</section>`)
     .join("");
   const counts = (Object.keys(COLOUR) as RuleReport["verdict"][])
     .map((v) => [v, run.rules.filter((r) => r.verdict === v).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([v, n]) => `<span class="legend"><span class="dot" style="background:${COLOUR[v]}"></span>${n} ${v}</span>`)
+    .map(([v, n]) => `<span class="legend"><span class="dot" style="background:${COLOUR[v]}"></span>${GLYPH[v]} ${n} ${v}</span>`)
     .join(" ");
   const identity = run.broker.serverInfo ? ` (${escape(run.broker.serverInfo.name)} ${escape(run.broker.serverInfo.version)})` : "";
   return `<!doctype html>
@@ -125,11 +169,18 @@ details.rule:target{outline:3px solid #0969da} summary{cursor:pointer}
 blockquote{margin:8px 0;padding-left:10px;border-left:3px solid #d0d7de;color:#57606a}
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}
 table.source td{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top} .reason{color:#57606a} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
+.glyph{font-weight:700;margin-right:4px} ol.steps{list-style:none;padding-left:0;font-family:monospace} ol.steps .ok .glyph{color:#1a7f37} ol.steps .bad{color:#cf222e;font-weight:600} ol.steps .skip{color:#6e7781}
+.banner{padding:12px 16px;border-radius:6px;color:#fff;margin:12px 0;font-size:16px} .banner code{display:block;margin-top:6px;background:rgba(0,0,0,.25);padding:6px;border-radius:4px;white-space:pre-wrap}
+.tools{margin:12px 0} .tools input[type=search]{width:280px;padding:4px 8px}
+body.failures-only details.rule:not(.verdict-fail):not(.failed-scenario), body.failures-only .cell:not(.verdict-fail){display:none} .hidden{display:none}
 </style></head><body>
 <h1>Lomi conformance: ${titleOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
+${run.verdict === "not-run" ? `<div class="banner" style="background:${COLOUR.fail}">✗ NOT RUN: nothing was judged. ${escape(run.problems[0] ?? "")}${run.command ? `<code>${escape(run.command)}</code>` : ""}</div>` : ""}
 <div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed${run.shards ? `<br>${escape(shardTimesText(run.shards))}` : ""}</div>
 <div>${counts}</div>
+<div class="tools"><label><input type="checkbox" id="failures-only"> failures only</label> · <input type="search" id="search" placeholder="search rules and scenarios (ID, words)"></div>
 ${causes(run)}
+${failuresSection(failed)}
 <table class="grid">${grid}</table>
 ${sections}
 <h2>Source coverage</h2>
@@ -138,6 +189,12 @@ ${sourceSection(run)}
 // A cell links to its rule: open it, so the link lands on its content.
 const open = () => { const d = document.getElementById(location.hash.slice(1)); if (d && d.tagName === "DETAILS") d.open = true; };
 addEventListener("hashchange", open); open();
+// "failures only" hides every rule that did not fail; the search keeps the rules and failures whose text holds every word typed.
+document.getElementById("failures-only").addEventListener("change", (e) => document.body.classList.toggle("failures-only", e.target.checked));
+document.getElementById("search").addEventListener("input", (e) => {
+  const words = e.target.value.toLowerCase().split(/\s+/).filter(Boolean);
+  for (const d of document.querySelectorAll("details.rule")) d.classList.toggle("hidden", !words.every((w) => d.textContent.toLowerCase().includes(w)));
+});
 </script>
 </body></html>
 `;

@@ -16,6 +16,8 @@ export interface RunInputs {
   shard?: string;
   /** Chosen scenarios' label (a rerun of failures, a name): judged like a --tags run, on the rules reached. */
   selection?: string;
+  /** The command line, for the reports to show. */
+  command?: string;
   baseline: Baseline;
   baselineFile: string | undefined;
   level: Level;
@@ -66,6 +68,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     tags: i.tags,
     ...(i.shard !== undefined ? { shard: i.shard } : {}),
     ...(i.selection !== undefined ? { selection: i.selection } : {}),
+    ...(i.command !== undefined ? { command: i.command } : {}),
     baseline: i.baselineFile,
     startedAt: i.startedAt,
     durationMs: i.durationMs,

@@ -60,6 +60,8 @@ interface Running {
   noAnswer: Set<string>;
   /** The oracles the scenario's history broke. */
   oracles: OracleFailure[];
+  /** Each test step's status, by test step. */
+  statuses: Map<string, string>;
   finished: boolean;
 }
 
@@ -168,6 +170,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         blame: new Map(),
         noAnswer: new Set(),
         oracles: [],
+        statuses: new Map(),
         finished: false,
       });
     }
@@ -175,6 +178,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const s = started.get(e.testStepFinished.testCaseStartedId);
       const r = e.testStepFinished.testStepResult;
       if (s) {
+        s.statuses.set(e.testStepFinished.testStepId, r.status);
         s.ms += Number(r.duration.seconds) * 1000 + r.duration.nanos / 1e6;
         if (SEVERITY.indexOf(r.status) > SEVERITY.indexOf(s.worst)) {
           s.worst = r.status;
@@ -202,6 +206,16 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     if (!step) return undefined;
     const node = step.astNodeIds[0] ?? "";
     return { text: `${(keywords.get(node) ?? "").trim()} ${step.text}`.trim(), at: `${pickle!.uri}:${lines.get(node) ?? "?"}` };
+  };
+
+  /** The scenario's steps as written, each with its status (Background's included). */
+  const stepsOf = (s: Running): Array<{ text: string; status: string }> => {
+    const pickle = pickles.get(s.pickleId);
+    const testSteps = testCases.get(s.testCaseId)?.testSteps ?? [];
+    return (pickle?.steps ?? []).map((p) => {
+      const id = testSteps.find((t) => t.pickleStepId === p.id)?.id;
+      return { text: `${(keywords.get(p.astNodeIds[0] ?? "") ?? "").trim()} ${p.text}`.trim(), status: (id && s.statuses.get(id)) || "SKIPPED" };
+    });
   };
 
   return [...started.values()]
@@ -252,7 +266,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(blamed ? blamed : {}),
         ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
         ...(broken ? { configProblem: broken } : {}),
-        ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, reason!, s.context), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
+        ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, reason!, s.context), steps: stepsOf(s), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
       };
     });

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { badgeSvg } from "./badge.js";
 import { boundedText } from "./bounded-json.js";
-import { ledgerText, recordsText } from "./failure-context.js";
+import { ledgerText, recordsText, stepsText } from "./failure-context.js";
 import { junitXml } from "./junit.js";
 import { htmlReport } from "./html-report.js";
 import type { BaselineEntryReport } from "./baseline.js";
@@ -20,6 +20,8 @@ export interface RunSummary {
   tags: string | undefined;
   /** Set on one shard's own reports ("2/3"): a part of a run, judged on the rules it reached. */
   shard?: string;
+  /** The command line that made this run, as typed (the NOT RUN banner shows it). */
+  command?: string;
   /** Set when the run chose some scenarios (what it chose, in words): judged on the rules it reached. */
   selection?: string;
   /** Set on a merged run's reports: each shard's times, and the longest (what the sharded run took). */
@@ -120,6 +122,8 @@ const MAX_PROBLEMS = 20;
 // A table cell keeps every word: a note cut mid-word hid what failed.
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const clip = (value: unknown, max = 1500) => boundedText(value, max, 1);
+/** Calls conformance.md shows of a failed scenario (conformance.html shows them all). */
+const MD_EXCHANGES = 4;
 
 /** One failed scenario, explained: the rules it checks, the step, what it expected, the request, the reply, the ledger. */
 function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number]): string[] {
@@ -130,9 +134,19 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
   out.push("");
   if (!f) return [...out, "```", clip(s.reason ?? ""), "```", "</details>", ""];
   if (f.lost) out.push(`Not shown: ${f.lost}.`, "");
-  out.push(`Failed at: \`${f.step ?? "?"}\``, "", "Expected / found:", "```", clip(f.message), "```");
-  if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.args), "```");
-  if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
+  out.push(`Failed at: \`${f.step ?? "?"}\``, "");
+  if (f.steps && f.steps.length > 0) out.push("Steps:", "```", stepsText(f.steps), "```");
+  out.push("Expected / found:", "```", clip(f.message), "```");
+  const calls = f.exchanges ?? [];
+  if (calls.length > 0) {
+    // The last calls, each request byte for byte as sent: the failure is at the end.
+    const shown = calls.slice(-MD_EXCHANGES);
+    out.push(`Calls (${calls.length > shown.length ? `the last ${shown.length} of ${calls.length}; all in conformance.html` : `${calls.length}, in order`}):`);
+    for (const [i, e] of shown.entries()) out.push(`${calls.length - shown.length + i + 1}. ${e.agent} → \`${e.tool}\``, "```json", clip(e.sent), "```", "   reply:", "```json", clip(e.reply), "```");
+  } else {
+    if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.sent ?? f.request.args), "```");
+    if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
+  }
   if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(ledgerText(f.ledger)), "```");
   for (const o of f.oracles ?? []) {
     out.push(`Oracle \`${o.id}\` (${o.rules.join(", ")}): ${o.title}`);
@@ -200,7 +214,7 @@ export function markdownReport(run: RunSummary): string {
 }
 
 /** The summary of a run that never started: every report says NOT RUN and why, so a CI gate reading them sees the cause. */
-export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "seed" | "level" | "tags" | "startedAt" | "requireAll">, profileName: string): RunSummary {
+export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "seed" | "level" | "tags" | "startedAt" | "requireAll" | "command">, profileName: string): RunSummary {
   return {
     ...run,
     baseline: undefined,

@@ -27,7 +27,8 @@ test("a failure keeps the last request and reply, and the ledger entries of the 
     ledger: [ledgerEntry(1, "op-other"), ledgerEntry(2, "op-2")],
     brokerLog: "",
   });
-  assert.deepEqual(f.request, { agent: "agent", tool: "lomi_terminal_create", args: { requestKey: "k" } });
+  assert.deepEqual(f.request, { agent: "agent", tool: "lomi_terminal_create", args: { requestKey: "k" }, sent: '{"requestKey":"k"}' });
+  assert.deepEqual(f.exchanges?.map((e) => e.tool), ["lomi_connect", "lomi_terminal_create"], "every call, in order");
   assert.deepEqual(f.reply, { status: "ok", data: { operation: { operationId: "op-2" } } });
   assert.deepEqual(f.ledger.map((e) => e.operationId), ["op-2"]);
 });
@@ -115,10 +116,34 @@ test("conformance.md keeps every word of a long note", () => {
 test("conformance.html is one self-contained page: a cell per rule coloured by verdict, each rule opening to its source and failure", () => {
   const failed = { name: "retry", uri: "features/retry.feature", line: 9, verdict: "fail" as const, reason: "boom", failure: explainFailure("Then Lomi saw 1 dispatch", "expected 1, saw 2", { exchanges: [{ agent: "agent", tool: "lomi_terminal_create", args: { requestKey: "k<1>" }, reply: { structuredContent: { status: "ok" } } }], ledger: [], brokerLog: "" }) };
   const html = htmlReport(run("not-conformant", [{ ...ruleReport("IDEM-01", "fail", [failed]), source: "A retry returns the first operation.", decision: "Keys are per pairing." }, ruleReport("OP-01", "pass")]));
-  assert.match(html, /<a class="cell" href="#IDEM-01"[^>]*style="background:#cf222e">01/);
-  assert.match(html, /<a class="cell" href="#OP-01"[^>]*style="background:#1a7f37">01/);
-  assert.match(html, /<details id="IDEM-01" class="rule" open>[\s\S]*A retry returns the first operation\.[\s\S]*Keys are per pairing\.[\s\S]*Then Lomi saw 1 dispatch[\s\S]*expected 1, saw 2[\s\S]*lomi_terminal_create[\s\S]*k&lt;1&gt;/);
+  assert.match(html, /<a class="cell verdict-fail" href="#IDEM-01"[^>]*style="background:#cf222e">01<small>✗ M/);
+  assert.match(html, /<a class="cell verdict-pass" href="#OP-01"[^>]*style="background:#1a7f37">01<small>✓ M/);
+  assert.match(html, /<details id="IDEM-01" class="rule verdict-fail" open>[\s\S]*A retry returns the first operation\.[\s\S]*Keys are per pairing\.[\s\S]*<a href="#failure-1">the failure ↓<\/a>/);
+  assert.match(html, /<details id="failure-1" class="rule failed-scenario" open>[\s\S]*Then Lomi saw 1 dispatch[\s\S]*expected 1, saw 2[\s\S]*lomi_terminal_create[\s\S]*k&lt;1&gt;/);
+  assert.match(html, /id="failures-only"[\s\S]*id="search"/, "a failures-only filter and a search box");
   assert.doesNotMatch(html, /(src|href)="https?:/, "nothing is fetched from the network");
+});
+
+test("a failure that blames two rules is rendered once on the page, linked from both, with its steps and its request as sent", () => {
+  const sent = '{"retryEpoch":"e","requestKey":"k","__proto__":{"x":1}}';
+  const context = JSON.parse(JSON.stringify({ exchanges: [{ agent: "agent", tool: "lomi_terminal_create", args: {}, sent, reply: { structuredContent: { status: "ok" } } }], ledger: [], brokerLog: "" }));
+  context.exchanges[0].args = JSON.parse(sent);
+  const failure = { ...explainFailure("Then the reply is the error INVALID_ARGUMENT", "expected INVALID_ARGUMENT, found ok", context), steps: [{ text: "Given the agent is connected", status: "PASSED" }, { text: "When it sends the arguments", status: "PASSED" }, { text: "Then the reply is the error INVALID_ARGUMENT", status: "FAILED" }, { text: "And Lomi saw nothing", status: "SKIPPED" }] };
+  const failed = { name: "proto", uri: "features/sch.feature", line: 4, verdict: "fail" as const, reason: "found ok", failure };
+  const html = htmlReport(run("not-conformant", [ruleReport("SCH-01", "fail", [failed]), ruleReport("SCH-06", "fail", [failed]), ruleReport("OP-01", "pass")]));
+  assert.equal(html.match(/expected INVALID_ARGUMENT, found ok/g)?.length, 1, "one failure block, not one per rule");
+  assert.equal(html.match(/href="#failure-1"/g)?.length, 2, "each rule it blames links to it");
+  assert.match(html, /fails <a class="chip"[^>]*href="#SCH-01">SCH-01<\/a> <a class="chip"[^>]*href="#SCH-06">SCH-06<\/a>/);
+  assert.match(html, /__proto__/, "the request as sent, its __proto__ key included");
+  assert.match(html, /<span class="glyph">✓<\/span> Given the agent is connected[\s\S]*<span class="glyph">✗<\/span> Then the reply is the error[\s\S]*<span class="glyph">–<\/span> And Lomi saw nothing/);
+  const md = markdownReport(run("not-conformant", [ruleReport("SCH-01", "fail", [failed]), ruleReport("SCH-06", "fail", [failed])]));
+  assert.ok(md.includes(sent), "conformance.md quotes the request byte for byte");
+  assert.match(md, /Steps:\n```\n✓ Given the agent is connected\n✓ When it sends the arguments\n✗ Then the reply is the error INVALID_ARGUMENT\n– And Lomi saw nothing\n```/);
+});
+
+test("a NOT RUN page shows a coloured banner with the command that was run", () => {
+  const notRun = notRunSummary("the broker command exited", { broker: { adapter: "command", serverInfo: undefined }, seed: 1, level: "must", tags: undefined, startedAt: "2026-01-01T00:00:00.000Z", requireAll: false, command: "lomi-conformance --broker-cmd 'node b.mjs'" }, "stdio");
+  assert.match(htmlReport(notRun), /<div class="banner"[^>]*>✗ NOT RUN: nothing was judged\. the broker command exited<code>lomi-conformance --broker-cmd &#39;node b.mjs&#39;|<div class="banner"[^>]*>✗ NOT RUN: nothing was judged\. the broker command exited<code>lomi-conformance --broker-cmd 'node b.mjs'/);
 });
 
 const scenarioResult = (name: string, tags: string[], verdict: ScenarioResult["verdict"], reason?: string): ScenarioResult => ({ name, uri: "features/x.feature", line: 3, tags, verdict, status: verdict === "pass" ? "PASSED" : "FAILED", reason, durationMs: 12 });
