@@ -29,8 +29,10 @@ export interface TeethRun {
   durationMs: number;
   /** Why the run gave no verdicts (exit 2): the harness's problem, never read as "breaks nothing". */
   notRun?: string;
-  /** The rules the mutant declares it breaks (mutants/): what its run is held to. */
+  /** The rules the mutant declares it breaks (mutants/) that these runs can judge: what its run is held to. */
   declares?: string[];
+  /** Declared rules the in-process control cannot judge (a kill at a process's start): shown over stdio instead. */
+  elsewhere?: string[];
   /** The scenarios that failed on it (those that kill it), each with the rules its failure blamed. */
   killedBy?: Array<{ scenario: string; at: string; rules: string[] }>;
   /** When the run judged only some scenarios: which, and why the others cannot show the defect. */
@@ -145,7 +147,8 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
         : await judge(m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
-    runs[i] = { ...run, declares: m.breaks };
+    const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
+    runs[i] = { ...run, declares: m.breaks.filter((id) => !unjudged.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.
     const { outside, missed } = precisionOf(runs[i]!);
@@ -225,7 +228,7 @@ function killedText(r: TeethRun): string[] {
   if (r.notRun !== undefined) return [`  ${r.broker}: not run (${r.notRun})`];
   const { outside, missed } = precisionOf(r);
   const verdict = outside.length > 0 ? `blames rules it does not break: ${outside.join(", ")}` : missed ? "none of its declared rules failed" : "precise";
-  const head = `  ${r.broker} (declares ${(r.declares ?? []).join(", ") || "nothing"}${r.scope ? `; ${r.scope}` : ""}): ${verdict}`;
+  const head = `  ${r.broker} (declares ${(r.declares ?? []).join(", ") || "nothing judged here"}${r.elsewhere ? `; ${r.elsewhere.join(", ")} only over stdio` : ""}${r.scope ? `; ${r.scope}` : ""}): ${verdict}`;
   const kills = r.killedBy ?? [];
   return [head, ...(kills.length === 0 ? ["      no scenario kills it"] : kills.map((k) => `      ${k.at} ${k.scenario} → ${k.rules.join(", ")}`))];
 }

@@ -1,16 +1,19 @@
 import type { ScenarioResult } from "./scenario-results.js";
 
 /**
- * Failures grouped by their likely root cause: the step that failed and what it found, with the
- * values that differ from scenario to scenario (identifiers, numbers, quoted names) taken out. One
- * defect (a retry that creates a second operation) fails many scenarios of many rules the same
- * way; the reports open with the groups, largest first, so a reader starts at the cause.
+ * Failures grouped by the finding that caused them: an oracle's finding (which oracle, which rules),
+ * or else the check that failed (the step, with what varies between scenarios taken out, and the
+ * tool it judged). One defect (a retry that creates a second operation) fails many scenarios the
+ * same way; the reports open with the groups, largest first, each shown by its plainest failure
+ * quoted verbatim, identifiers and values kept, so a reader starts at the cause.
  */
 export interface FailureGroup {
-  /** The failed step, its values taken out ("Then operation "…" reads succeeded"). */
+  /** The failed step of the group's plainest failure, as written. */
   step: string;
-  /** The first line of what it found, its values taken out. */
+  /** What that failure found, its first line verbatim (expected and found values kept). */
   cause: string;
+  /** What the group shares: an oracle's finding, or a step's check of a tool. */
+  finding: string;
   scenarios: Array<{ name: string; uri: string; line: number | undefined }>;
   /** The rules these failures count against. */
   rules: string[];
@@ -18,13 +21,12 @@ export interface FailureGroup {
 
 const PREFIXES = /^(ConformanceViolation|AssertionError(?: \[ERR_ASSERTION\])?|HarnessFault|Error): /;
 
-/** A step's text or a message with what varies between scenarios taken out. */
+/** A step's text or a message with what varies between scenarios taken out: a key to group by, never shown. */
 export function normalised(text: string): string {
   return text
     .replace(PREFIXES, "")
     .replace(/[[{].*$/s, "…") // a reply or ledger quoted whole: its shape is not the cause
     .replace(/"[^"]*"/g, '"…"')
-    .replace(/\blomi_[a-z_]+\b/g, "lomi_…") // one defect shows on every tool it touches
     .replace(/\b[a-z]+[-_][A-Za-z0-9]{6,}\b/g, "<id>") // op-jb7rub4gnxwp, epoch-…, term-…
     .replace(/\b[0-9a-f]{16,}\b/g, "<hex>")
     .replace(/\d+(\.\d+)?/g, "N")
@@ -33,20 +35,43 @@ export function normalised(text: string): string {
 }
 
 const firstLine = (text: string | undefined) => (text ?? "").split("\n").find((l) => l.trim() !== "") ?? "";
+const MAX_CAUSE = 400;
+
+/** The finding a failure shares with others of the same defect, in words. */
+function findingOf(s: ScenarioResult): string {
+  const oracle = s.failure?.oracles?.[0];
+  if (oracle) return `oracle ${oracle.id} (${oracle.violations[0]?.rules.join(", ") ?? oracle.rules.join(", ")})`;
+  const tool = s.failure?.request?.tool;
+  return `check "${normalised(s.failure?.step ?? "(a hook)")}"${tool ? ` of ${tool}` : ""}`;
+}
+
+/** The plainest failure of a group: the shortest thing found, the one a reader takes in at once. */
+const plainness = (s: ScenarioResult) => firstLine(causeOf(s)).length;
+const causeOf = (s: ScenarioResult) => s.failure?.oracles?.[0]?.violations[0]?.message ?? s.reason;
 
 /** The groups of the failures the gate counts (`counted`), largest first; a failure alone is a group of one. */
 export function failureGroups(results: readonly ScenarioResult[], counted: (s: ScenarioResult) => boolean): FailureGroup[] {
-  const groups = new Map<string, FailureGroup>();
+  const groups = new Map<string, { members: ScenarioResult[]; rules: string[] }>();
   for (const s of results.filter((x) => x.verdict === "fail" && counted(x))) {
-    const step = normalised(s.failure?.step ?? "(a hook)");
-    const cause = normalised(firstLine(s.reason)).slice(0, 300);
-    const key = `${step}\u0000${cause}`;
-    const group = groups.get(key) ?? { step, cause, scenarios: [], rules: [] };
-    group.scenarios.push({ name: s.name, uri: s.uri, line: s.line });
+    const key = findingOf(s);
+    const group = groups.get(key) ?? { members: [], rules: [] };
+    group.members.push(s);
     for (const id of s.blame ?? []) if (!group.rules.includes(id)) group.rules.push(id);
     groups.set(key, group);
   }
-  return [...groups.values()].sort((a, b) => b.scenarios.length - a.scenarios.length || a.step.localeCompare(b.step));
+  return [...groups]
+    .map(([finding, { members, rules }]) => {
+      const plainest = [...members].sort((a, b) => plainness(a) - plainness(b))[0]!;
+      const cause = firstLine(causeOf(plainest)).replace(PREFIXES, "");
+      return {
+        step: plainest.failure?.step ?? "(a hook)",
+        cause: cause.length > MAX_CAUSE ? `${cause.slice(0, MAX_CAUSE)}…` : cause,
+        finding,
+        scenarios: [plainest, ...members.filter((m) => m !== plainest)].map((m) => ({ name: m.name, uri: m.uri, line: m.line })),
+        rules,
+      };
+    })
+    .sort((a, b) => b.scenarios.length - a.scenarios.length || a.cause.length - b.cause.length);
 }
 
 /**

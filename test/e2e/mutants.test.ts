@@ -42,12 +42,13 @@ async function judge(m: Mutant) {
   return { ...run, report: JSON.parse(read("conformance.json")) as { verdict: string; rules: Rules }, markdown: read("conformance.md") };
 }
 
-test("there are at least 12 mutants, one or more per rule family, each breaking rules of its own family", () => {
+test("there are at least 12 mutants, one or more per rule family, each breaking rules of its own family among those it declares", () => {
   assert.ok(MUTANTS.length >= 12, `${MUTANTS.length} mutants`);
   assert.equal(new Set(MUTANTS.map((m) => m.name)).size, MUTANTS.length, "names are unique");
   for (const family of new Set([...FAMILIES, ...Object.keys(rules.families)])) assert.ok(MUTANTS.some((m) => m.family === family), `no mutant breaks ${family}`);
   for (const m of MUTANTS) {
-    for (const id of m.breaks) assert.ok(rulesOf(m.family).includes(id), `${m.name} claims to break ${id}, not a ${m.family} rule of docs/rules.json`);
+    for (const id of m.breaks) assert.ok(rules.rules.some((r) => r.id === id), `${m.name} claims to break ${id}, not a rule of docs/rules.json`);
+    assert.ok(m.breaks.some((id) => rulesOf(m.family).includes(id)), `${m.name} declares no ${m.family} rule`);
     assert.ok(m.breaks.length > 0, `${m.name}: a mutant is run on the rules it breaks, so it must name them`);
   }
 });
@@ -65,10 +66,9 @@ describe("every mutant is judged not conformant, with the family it breaks named
       const explained = failed.flatMap((r) => r.scenarios).filter((x) => x.verdict === "fail" && x.failure?.step && ((x.failure.request && x.failure.reply !== undefined) || (x.failure.brokerLog !== undefined && /did not complete MCP initialize[\s\S]*the broker process exited/.test(x.failure.message ?? ""))));
       assert.ok(explained.length > 0, "a failed scenario carries its step, request and reply (or, at start, the broker's log) into conformance.json");
       assert.match(markdown, /Failed at: `[^`]+`[\s\S]*(Request \(|the broker process exited)/);
-      for (const id of m.breaks) {
-        assert.equal(report.rules.find((r) => r.id === id)?.verdict, "fail", `${id} should fail`);
-        assert.match(markdown, new RegExp(`\\| ${id} \\| [A-Z]+ \\| ❌ fail`), `conformance.md names ${id} as failed`);
-      }
+      // Blamed precisely through this adapter too: some rule it declares fails, none it does not.
+      assert.deepEqual(failed.map((r) => r.id).filter((id) => !m.breaks.includes(id)), [], `${m.name} declares ${m.breaks.join(", ")}`);
+      for (const r of failed) assert.match(markdown, new RegExp(`\\| ${r.id} \\| [A-Z]+ \\| ❌ fail`), `conformance.md names ${r.id} as failed`);
     });
   }
 });

@@ -168,3 +168,24 @@ describe("histories that break an invariant are flagged by it", () => {
     only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once", ["INPUT-03"]);
   });
 });
+
+test("docs/explore.md lists each oracle with the rules its findings may blame", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { kitPath } = await import("../../protocol/kit-root.js");
+  const { ORACLES } = await import("../../harness/oracles/index.js");
+  const doc = readFileSync(kitPath("docs/explore.md"), "utf8");
+  for (const o of ORACLES.filter((x) => x.id !== "refusals-dispatch-nothing")) {
+    const row = doc.match(new RegExp(`^\\| \`${o.id}\`(?: \\(ledger\\))? \\| ([^|]+) \\|`, "m"));
+    assert.ok(row, `docs/explore.md has no row for ${o.id}`);
+    assert.deepEqual(row[1]!.trim().split(", ").sort(), [...o.rules].sort(), `${o.id}'s rules in docs/explore.md`);
+  }
+});
+
+test("a __proto__ key the agent sent is SCH-06's, in the oracle's finding and in the dispatch compared with it", () => {
+  // As JSON.parse reads what the agent wrote: "__proto__" an own key.
+  const sent = JSON.parse(`${JSON.stringify(runArgs()).slice(0, -1)},"__proto__":{"polluted":true}}`);
+  const h = history([admit(r("running"), sent), dispatch(op, runArgs())], true);
+  const failures = failuresOf(checkHistory(h));
+  assert.deepEqual(failures.map((f) => f.id).sort(), ["effects-requested", "rejected-input"]);
+  assert.deepEqual([...new Set(failures.flatMap((f) => f.violations.flatMap((v) => v.rules)))], ["SCH-06"]);
+});

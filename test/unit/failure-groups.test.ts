@@ -31,10 +31,22 @@ test("failures of one defect form one group, whatever identifiers, numbers and n
     () => true,
   );
   assert.equal(groups.length, 2);
-  assert.deepEqual(groups[0]!.scenarios.map((s) => s.name), ["a", "b"]);
+  assert.deepEqual(groups[0]!.scenarios.map((s) => s.name), ["b", "a"], "the plainest failure first");
   assert.deepEqual(groups[0]!.rules, ["IDEM-01", "OP-01", "REV-31"]);
-  assert.doesNotMatch(groups[0]!.cause, /jb7rub|\d/);
+  assert.equal(groups[0]!.cause, "lomi_file_write answered op-zz7rub4gnxwq, a new operation, at revision 17", "the plainest failure, quoted verbatim: identifiers and values kept");
+  assert.equal(groups[0]!.step, 'Then the reply returns the prior operation "second"');
   assert.deepEqual(failureGroups([failed("a", "Then x", "y", ["OP-01"])], () => false), [], "a baselined failure is not a cause the gate counts");
+});
+
+test("failures an oracle finding explains group by that finding, whichever step failed first", () => {
+  const byOracle = (name: string, step: string, message: string): ScenarioResult => {
+    const f = failed(name, step, `${message}\nmore`, ["IDEM-01"]);
+    return { ...f, failure: { ...f.failure!, oracles: [{ id: "idempotency", title: "t", rules: ["IDEM-01"], violations: [{ message: "a retry of lomi_terminal_run \"run-1\" with the same arguments made another operation (op-2, the first was op-1)", rules: ["IDEM-01"], records: [] }] }] } };
+  };
+  const groups = failureGroups([byOracle("a", "Then operation \"x\" is the first", "expected op-1, found op-2"), byOracle("b", "Then Lomi saw 1 dispatch", "saw 2 dispatches of run-1 in Lomi's ledger, expected 1")], () => true);
+  assert.equal(groups.length, 1);
+  assert.equal(groups[0]!.finding, "oracle idempotency (IDEM-01)");
+  assert.match(groups[0]!.cause, /made another operation \(op-2, the first was op-1\)/);
 });
 
 test("every scenario failing at its start the same way is a setup problem; a failure later, or another cause, is not", () => {
