@@ -20,6 +20,7 @@ import { opAdmissionAsCompletion } from "./op-admission-as-completion.js";
 import { opFailureAsMcpError } from "./op-failure-as-mcp-error.js";
 import { revStaleRevisionDispatched } from "./rev-stale-revision-dispatched.js";
 import { revStaleRevisionRebased } from "./rev-stale-revision-rebased.js";
+import { schPrototypeKeysDropped } from "./sch-prototype-keys-dropped.js";
 import { schUnknownFieldsDropped } from "./sch-unknown-fields-dropped.js";
 import { UNTYPED_CODE_MUTANTS } from "./untyped-codes.js";
 
@@ -27,6 +28,7 @@ import { UNTYPED_CODE_MUTANTS } from "./untyped-codes.js";
 export const MUTANTS: readonly Mutant[] = [
   envErrorsWithoutIsError,
   schUnknownFieldsDropped,
+  schPrototypeKeysDropped,
   authDenialReadsAsPending,
   authForeignReceiptsShown,
   opAdmissionAsCompletion,
