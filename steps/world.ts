@@ -6,7 +6,7 @@ import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver
 import { sweep } from "../harness/driver/sweep.js";
 import { historyOf } from "../harness/explore/history.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
-import { inputRules } from "../harness/oracles/finding-rules.js";
+import { failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
 import { configError, violation } from "../harness/harness-error.js";
@@ -85,6 +85,8 @@ export class LomiWorld extends World<RunParameters> {
   readonly runtimes = new Map<string, string>();
   readonly leases = new Map<string, NamedLease>();
   lastReply: Reply | undefined;
+  /** The reply to the last exact resend of a named request ("retries"): its refusal breaks IDEM-01, not the rule the scenario cites. */
+  retried: Reply | undefined;
   /** lomi_events_read cursors per agent and workspace, and the last page read. */
   readonly eventCursors = new Map<string, string>();
   lastEventPage: EventPage | undefined;
@@ -247,7 +249,8 @@ export class LomiWorld extends World<RunParameters> {
     const envelope: Envelope = reply.envelope;
     if (envelope.status !== "ok") {
       this.unverifiedError = undefined;
-      throw violation(`${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${boundedJson(reply.args)}`);
+      const named = failureReadAsError(reply.tool, envelope.code) ? ["OP-03"] : reply === this.retried ? ["IDEM-01"] : [];
+      throw violation(`${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${boundedJson(reply.args)}`, named);
     }
     return envelope.data;
   }

@@ -60,6 +60,21 @@ function traced(facts: Facts): Traced[] {
   return found;
 }
 
+/**
+ * The agent's call a dispatch answers but for its retry epoch (a broker that swapped a stale epoch
+ * for a fresh one), and the rule that epoch's staleness breaks: from a crashed instance EPOCH-01,
+ * from another connection EPOCH-04, past its 24 hours EPOCH-03.
+ */
+function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: LedgerEntry): { call: IndexedCall; rule: string } | undefined {
+  if (isInput(entry.tool)) return undefined;
+  const received = argsOf(entry);
+  const call = facts.calls.find((c) => c.agent === agent && c.tool === entry.tool && c.args.requestKey === received.requestKey && c.args.retryEpoch !== received.retryEpoch && changedField(c, received) === undefined);
+  if (!call) return undefined;
+  const given = facts.calls.find((c) => c.tool === "lomi_connect" && c.envelope?.status === "ok" && c.envelope.data.retryEpoch === call.args.retryEpoch);
+  const rule = given && crashBetween(facts.crashes, given.index, call.index) ? "EPOCH-01" : given && given.connection !== call.connection ? "EPOCH-04" : "EPOCH-03";
+  return { call, rule };
+}
+
 const describe = (e: LedgerEntry) => `${e.tool} ${e.operationId} (ledger entry ${e.sequence})`;
 /** The history record of a ledger entry, for the violation to show. */
 const at = (facts: Facts, e: LedgerEntry) => (facts.ledgerAt.has(e.sequence) ? [facts.ledgerAt.get(e.sequence)!] : []);
@@ -73,7 +88,7 @@ const at = (facts: Facts, e: LedgerEntry) => (facts.ledgerAt.has(e.sequence) ? [
  */
 export const effectsRequested: Oracle = {
   id: "effects-requested",
-  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", ...CHANGED_FIELD_RULES],
+  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", ...CHANGED_FIELD_RULES],
   title: "every native effect traces to one request an agent sent, as sent, and none is done twice",
   needsLedger: true,
   check(facts) {
@@ -82,6 +97,11 @@ export const effectsRequested: Oracle = {
     for (const { entry, agent, calls, changed } of traced(facts)) {
       if (calls.length === 0 && changed.length > 0) {
         found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]!.text}`, records: at(facts, entry), rules: changedFieldRules(entry.tool, changed[0]!.field) });
+        continue;
+      }
+      const renewed = calls.length === 0 ? underAnotherEpoch(facts, agent, entry) : undefined;
+      if (renewed) {
+        found.push({ message: `Lomi received ${describe(entry)} under retryEpoch ${String(argsOf(entry).retryEpoch)}, while the agent sent it under ${String(renewed.call.args.retryEpoch)}: the broker renewed an epoch that granted no new submission`, records: [renewed.call.index, ...at(facts, entry)], rules: [renewed.rule] });
         continue;
       }
       if (calls.length === 0) {

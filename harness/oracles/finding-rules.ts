@@ -123,5 +123,15 @@ export function refusalRules(tool: string, code: string, args: Record<string, un
   }
 }
 
+/**
+ * Refusals of a receipt read that say nothing about the receipt: the broker could not look right
+ * now, or refused the reader (its pairing, its arguments, a key lookup that must name its project)
+ * before looking.
+ */
+export const NOT_ABOUT_THE_RECEIPT: ReadonlySet<string> = new Set(["STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE", "PAIRING_REQUIRED", "PAIRING_DENIED", "INVALID_ARGUMENT", "PROJECT_REQUIRED"]);
+
+/** A read of a receipt answered with an error that is the operation's own failure: a failure read as an error, OP-03's. */
+export const failureReadAsError = (tool: string, code: string) => (tool === "lomi_operation_get" || tool === "lomi_operation_lookup") && code !== "NOT_FOUND" && !NOT_ABOUT_THE_RECEIPT.has(code);
+
 /** Whether a broker crash lies between two history records. */
 export const crashBetween = (crashes: readonly number[], from: number, to: number) => crashes.some((c) => c > from && c < to);

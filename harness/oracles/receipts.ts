@@ -1,12 +1,7 @@
 import { admissionOf, eventsIn, forgettable, receiptIn, toldKey, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
-import { crashBetween } from "./finding-rules.js";
+import { crashBetween, NOT_ABOUT_THE_RECEIPT } from "./finding-rules.js";
 
-/**
- * Refusals that say nothing about the receipt: the broker could not look right now, or refused the
- * reader (its pairing, its arguments, a key lookup that must name its project) before looking.
- */
-const NOT_ABOUT_THE_RECEIPT = new Set(["STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE", "PAIRING_REQUIRED", "PAIRING_DENIED", "INVALID_ARGUMENT", "PROJECT_REQUIRED"]);
 
 /**
  * Receipts a completed lomi_store_reconcile may have removed, by the time of each call: those it
