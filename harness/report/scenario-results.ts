@@ -246,9 +246,12 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const named = (s.failedStepId === undefined ? [] : (s.blame.get(s.failedStepId) ?? [])).filter((id) => knownRules().has(id));
       // No answer in time (a call's --timeout-ms, or cucumber's own step timeout) blames no rule: a slow broker is judged on its rules, never on a clock.
       const late = s.failedStepId !== undefined && (s.noAnswer.has(s.failedStepId) || CUCUMBER_TIMEOUT.test(s.message ?? ""));
-      const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, named, late) : undefined;
       // An oracle's finding fails the rules it breaks, whichever step (or none) failed.
       const oracleRules = [...new Set(s.oracles.flatMap((o) => o.rules))].filter((id) => knownRules().has(id));
+      // A step whose check names no rule, in a scenario whose history an oracle found broken, met that
+      // defect: the finding is blamed, and the rules the step checks are not judged past it.
+      const explained = oracleRules.length > 0 && named.length === 0;
+      const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, named, late || explained) : undefined;
       const blamed =
         verdict !== "fail" || (stepBlame === undefined && oracleRules.length === 0)
           ? stepBlame

@@ -11,7 +11,7 @@ const matrix: TeethMatrix = {
   tags: "@X",
   runs: [
     { broker: "reference broker", exitCode: 0, fails: [], durationMs: 1 },
-    { broker: "m-one", exitCode: 1, fails: ["IDEM-01", "OP-02"], durationMs: 1 },
+    { broker: "m-one", exitCode: 1, fails: ["IDEM-01", "OP-02"], durationMs: 1, declares: ["IDEM-01", "OP-02"], killedBy: [{ scenario: "a retry", at: "features/x.feature:3", rules: ["IDEM-01", "OP-02"] }] },
     { broker: "m-two", exitCode: 2, fails: [], durationMs: 1, notRun: "it crashed" },
   ],
   rules: [
@@ -36,9 +36,18 @@ test("teeth names each rule's mutants, the rules none breaks with their reason, 
   const finished = { ...matrix, runs: matrix.runs.slice(0, 2) };
   assert.equal(teethExitCode(finished), 1, "MUST rules with neither a mutant nor a reason");
   assert.equal(teethExitCode({ ...finished, rules: matrix.rules.filter((r) => r.id !== "EVT-02"), notJudged: [] }), 0);
+  assert.match(text, /m-one \(declares IDEM-01, OP-02\): precise\n +features\/x\.feature:3 a retry → IDEM-01, OP-02/, "the scenarios that kill each mutant");
   const md = teethMarkdown(matrix);
   assert.match(md, /\| mutant \| IDEM-01 \|/);
   assert.match(md, /\| m-one \| ✗ \|/);
+});
+
+test("a mutant that fails a rule it does not declare, or none it does, fails teeth: the kit blamed imprecisely", () => {
+  const judged = (fails: string[]): TeethMatrix => ({ ...matrix, runs: [matrix.runs[0]!, { broker: "m-one", exitCode: 1, fails, durationMs: 1, declares: ["IDEM-01"] }], rules: [], notJudged: [], declaredOnly: true });
+  assert.equal(teethExitCode(judged(["IDEM-01"])), 0);
+  assert.equal(teethExitCode(judged(["IDEM-01", "REV-01"])), 1, "REV-01 is blamed on a defect that does not break it");
+  assert.equal(teethExitCode(judged([])), 1, "no declared rule failed: no teeth for this mutant");
+  assert.match(teethText(judged(["IDEM-01", "REV-01"])), /m-one \(declares IDEM-01\): blames rules it does not break: REV-01[\s\S]*Precision: 0 of 1 mutants fail only rules they declare/);
 });
 
 test("an untyped-<code> mutant answers its code as a generic failure in replies and receipts, and leaves other codes alone", () => {

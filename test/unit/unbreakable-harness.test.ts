@@ -195,7 +195,7 @@ test("the issue's case: arguments sent as an array, answered with a JSON-RPC inv
     });
     assert.equal(report.rules.find((r) => r.id === "SCH-06")?.verdict, "fail");
     const md = readFileSync(path.join(dir, "conformance.md"), "utf8");
-    assert.match(md, /Request \(agent\): `lomi_terminal_create`\n```json\n\[\n "ws-alpha"\n\]/, "the request is shown as it was sent");
+    assert.match(md, /1\. agent → `lomi_terminal_create`\n```json\n\["ws-alpha"\]\n```/, "the request is shown as it was sent");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
