@@ -9,15 +9,19 @@ Feature: Store capacity and deliberate maintenance
   @CAP-01 @CAP-04 @CAP-05 @slow
   Scenario: A full store refuses new operations until a deliberate reconciliation
     Given the agent has filled the receipt store through the broker
+    # checks CAP-05
     Then the store status shows 4096 receipts of 4096
+    # checks CAP-01
     When the agent creates a terminal "One more" in workspace "ws-alpha" as "extra"
     Then the reply is the error RESOURCE_EXHAUSTED
     And Lomi saw 0 dispatches of "extra"
     When the agent connects to workspace "ws-alpha"
     And the agent creates a terminal "One more" in workspace "ws-alpha" as "extra-2"
     Then the reply is the error RESOURCE_EXHAUSTED
+    # checks CAP-05
     When the clock advances by 25 hours
     Then the store status shows 4096 receipts of 4096
+    # checks CAP-04
     When the agent asks to reconcile the store
     Then the reconciliation awaits the user
     When the user approves the store reconciliation

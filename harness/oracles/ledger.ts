@@ -2,6 +2,7 @@ import type { LedgerEntry } from "../../protocol/control-api.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical, eventsIn, forgettable, toldKey, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+import { crashBetween } from "./finding-rules.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
@@ -97,7 +98,7 @@ export const effectStateAgrees: Oracle = {
           found.push({ message: `${operationId} reads ${said}; Lomi settled it ${String(lomi.detail.state)} with effectState ${lomi.effectState}`, records: [settledRead.index], rules: ["OP-04"] });
         } else if (!lomi && (settledRead.effectState !== "none" || effects.has(operationId))) {
           // Settled by nobody across a restart: an unfinished operation must read outcome_unknown (DUR-01).
-          const rules = facts.crashes.some((x) => x < settledRead.index) ? ["DUR-01"] : ["OP-04"];
+          const rules = crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, settledRead.index) ? ["DUR-01"] : ["OP-04"];
           found.push({ message: `${operationId} reads ${said}; Lomi never settled it${effects.has(operationId) ? ", and its ledger records effects" : ""}`, records: [settledRead.index], rules });
         }
       }
