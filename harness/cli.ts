@@ -23,6 +23,11 @@ Usage:
                                   (lomi-conformance merge --help)
   lomi-conformance check HISTORY.jsonl
                                   the checker alone, on a recorded history (docs/explore.md)
+  lomi-conformance record --history FILE -- CMD [ARGS…]
+  lomi-conformance record --history FILE --listen PORT --to URL
+                                  between a real MCP client and a broker, records their traffic
+                                  for check, as a stdio server or a loopback HTTP proxy
+                                  (lomi-conformance record --help)
   lomi-conformance lint           the features, the rules, the source map and the generated docs
                                   checked with no broker, in seconds: every authoring mistake at
                                   once, file:line each (exit 2), with the step, rule or sentence
@@ -380,6 +385,8 @@ async function merge(dirs: string[], values: ReturnType<typeof parse>["values"])
 const print = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 
 async function main(): Promise<number> {
+  // record has options of its own, and the broker's command after `--` (harness/record/command.ts).
+  if (process.argv[2] === "record") return (await import("./record/command.js")).recordCommand(process.argv.slice(3));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse();
@@ -436,7 +443,7 @@ async function main(): Promise<number> {
   }
   if (values.json) throw new UsageError("--json goes with the catalogue and coverage commands");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue, coverage, teeth, lint and merge`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, record, catalogue, coverage, teeth, lint and merge`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;

@@ -1,0 +1,70 @@
+import { spawn } from "node:child_process";
+import type { Clock } from "../../protocol/ports.js";
+import { configError } from "../harness-error.js";
+import type { HistoryFile } from "./history-file.js";
+import { jsonLines } from "./lines.js";
+import { LiveJudge } from "./live.js";
+import { TrafficRecorder } from "./tap.js";
+
+export interface StdioRecordOptions {
+  history: HistoryFile;
+  command: string;
+  args: string[];
+  live: boolean;
+  clock: Clock;
+  /** Where --live lines go (the recorder's stderr, beside the broker's). */
+  print: (line: string) => void;
+}
+
+/**
+ * `record --history FILE -- CMD ARGS…`: an MCP stdio server standing in for CMD. CMD runs as its
+ * child; every byte the client writes goes to CMD's stdin and every byte CMD writes to stdout comes
+ * back, as they arrive and untouched (the recorder reads a copy); CMD's stderr is ours. Answers
+ * CMD's exit code. CMD ending while the client is still there is a broker crash: it is recorded,
+ * and the recorder ends too, so the client sees its server gone and may start it again (a new
+ * connection, appended to the same history).
+ */
+export function recordStdio(o: StdioRecordOptions): Promise<number> {
+  const label = `stdio-${o.history.run}`;
+  const live = o.live ? new LiveJudge(o.history.records, o.print) : undefined;
+  const recorder = new TrafficRecorder(
+    (record) => {
+      o.history.append(record);
+      live?.changed();
+    },
+    o.clock,
+    label,
+  );
+  const tap = recorder.connection(label);
+  const child = spawn(o.command, o.args, { stdio: ["pipe", "pipe", "inherit"] });
+  // A client that goes away mid-write, or a broker that died, is not the recorder's failure.
+  child.stdin.on("error", () => undefined);
+  process.stdout.on("error", () => undefined);
+  // The recorder ending for any reason (a signal included) ends its broker.
+  const stopChild = () => child.kill();
+  process.once("exit", stopChild);
+
+  let clientGone = false;
+  process.stdin.pipe(child.stdin);
+  process.stdin.on("data", jsonLines((m) => tap.fromClient(m)));
+  process.stdin.once("end", () => (clientGone = true));
+  child.stdout.pipe(process.stdout);
+  child.stdout.on("data", jsonLines((m) => tap.fromServer(m)));
+
+  return new Promise((resolve, reject) => {
+    child.once("error", (error) => {
+      process.off("exit", stopChild);
+      reject(configError(`cannot start the broker ${o.command} (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+    });
+    // 'close': the broker's stdout is read to its end, so every reply it sent is recorded first.
+    child.once("close", (code, signal) => {
+      process.off("exit", stopChild);
+      if (clientGone) tap.end("the client closed the connection");
+      else tap.crashed({ exitCode: code, signal });
+      o.history.close();
+      process.stdin.unpipe(child.stdin);
+      process.stdin.pause();
+      resolve(code ?? 1);
+    });
+  });
+}
