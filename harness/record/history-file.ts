@@ -13,8 +13,8 @@ const RUN_OF_LABEL = /^(?:stdio|http)-(\d+)/;
  * those already there.
  */
 export class HistoryFile {
-  /** Every record of the file, earlier runs' included, in order: what --live judges. */
-  readonly records: HistoryRecord[];
+  /** What the file held before this run: --live judges this run's records after them. */
+  readonly earlier: readonly HistoryRecord[];
   /** This run's number: one more than the last run the file shows. */
   readonly run: number;
   private readonly fd: number;
@@ -29,18 +29,22 @@ export class HistoryFile {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw configError(`cannot read the history ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
-    this.records = text.trim() === "" ? [] : parseRecords(text, file);
-    this.run = 1 + Math.max(0, ...this.records.flatMap(runsOf));
+    const earlier = text.trim() === "" ? [] : parseRecords(text, file);
+    this.run = 1 + Math.max(0, ...earlier.flatMap(runsOf));
     try {
       this.fd = openSync(file, "a");
     } catch (error) {
       throw configError(`cannot write the history ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
-    if (this.records.length === 0) this.append({ type: "header", format: HISTORY_FORMAT, source, ledger: false, clock: "recorder" });
+    if (earlier.length === 0) {
+      const header: HistoryRecord = { type: "header", format: HISTORY_FORMAT, source, ledger: false, clock: "recorder" };
+      this.append(header);
+      earlier.push(header);
+    }
+    this.earlier = earlier;
   }
 
   append(record: HistoryRecord): void {
-    this.records.push(record);
     writeSync(this.fd, formatHistory([record]));
   }
 

@@ -57,12 +57,12 @@ const jsonOf = (bytes: Buffer): unknown => {
  * the history never sees — and passes every response back as it comes, JSON or event stream.
  */
 export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
-  const live = o.live ? new LiveJudge(o.history.records, o.print) : undefined;
+  const live = o.live ? new LiveJudge(o.history.earlier, o.print) : undefined;
   const run = `http-${o.history.run}`;
   const recorder = new TrafficRecorder(
     (record) => {
       o.history.append(record);
-      live?.changed();
+      live?.add(record);
     },
     o.clock,
     run,
@@ -140,6 +140,7 @@ export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
       agent.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       o.history.close();
+      await live?.close();
     },
   };
 }

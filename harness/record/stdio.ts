@@ -26,11 +26,11 @@ export interface StdioRecordOptions {
  */
 export function recordStdio(o: StdioRecordOptions): Promise<number> {
   const label = `stdio-${o.history.run}`;
-  const live = o.live ? new LiveJudge(o.history.records, o.print) : undefined;
+  const live = o.live ? new LiveJudge(o.history.earlier, o.print) : undefined;
   const recorder = new TrafficRecorder(
     (record) => {
       o.history.append(record);
-      live?.changed();
+      live?.add(record);
     },
     o.clock,
     label,
@@ -64,7 +64,8 @@ export function recordStdio(o: StdioRecordOptions): Promise<number> {
       o.history.close();
       process.stdin.unpipe(child.stdin);
       process.stdin.pause();
-      resolve(code ?? 1);
+      // The last calls' findings are printed before the recorder ends.
+      void (live?.close() ?? Promise.resolve()).then(() => resolve(code ?? 1));
     });
   });
 }

@@ -1,0 +1,52 @@
+// What `lomi-conformance record` adds to each message: the median round trip of lomi_workspace_list
+// against the reference broker over stdio, direct, through the recorder, and through the recorder
+// with --live (which judges the whole history after each call), measured in the same run, in rounds
+// that alternate the order. Prints each median, the time added per call and the ratio to direct.
+// BENCH_CALLS calls a sample (default 1,000, after 100 to warm), BENCH_ROUNDS rounds (default 3).
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { summarize } from "./summary.js";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const BROKER = [process.execPath, "bin/lomi-broker.js", "--simulate", "--approve-pairings", "--seed", "1", "--clock", "virtual"];
+const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-record-bench-"));
+
+const WAYS: Record<string, (round: number) => string[]> = {
+  direct: () => BROKER.slice(1),
+  recorder: (round) => ["bin/lomi-conformance.js", "record", "--history", path.join(dir, `plain-${round}.jsonl`), "--", ...BROKER],
+  "recorder --live": (round) => ["bin/lomi-conformance.js", "record", "--history", path.join(dir, `live-${round}.jsonl`), "--live", "--", ...BROKER],
+};
+
+/** Median milliseconds of one call's round trip, over CALLS sequential calls. */
+async function medianRoundTrip(args: string[]): Promise<number> {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" }));
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < CALLS + 100; i++) {
+      const started = process.hrtime.bigint();
+      await client.callTool({ name: "lomi_workspace_list", arguments: {} });
+      if (i >= 100) samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return summarize(samples).median;
+  } finally {
+    await client.close();
+  }
+}
+
+process.stdout.write(`record overhead: ${CALLS} sequential lomi_workspace_list calls a sample, ${ROUNDS} round(s)\n`);
+const medians: Record<string, number[]> = Object.fromEntries(Object.keys(WAYS).map((w) => [w, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? Object.keys(WAYS) : Object.keys(WAYS).reverse();
+  for (const way of order) medians[way]!.push(await medianRoundTrip(WAYS[way]!(round)));
+}
+const direct = summarize(medians.direct!).median;
+for (const [way, values] of Object.entries(medians)) {
+  const median = summarize(values).median;
+  const added = way === "direct" ? "" : `  +${((median - direct) * 1000).toFixed(0)} µs a call, ${(median / direct).toFixed(2)}× direct`;
+  process.stdout.write(`  ${way.padEnd(18)} ${median.toFixed(3)} ms${added}\n`);
+}
