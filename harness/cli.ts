@@ -21,8 +21,11 @@ Usage:
                                   the report folders of a run's shards (--shard), or of an explore
                                   campaign's parts, as one run: one verdict, one exit code
                                   (lomi-conformance merge --help)
-  lomi-conformance check HISTORY.jsonl
-                                  the checker alone, on a recorded history (docs/explore.md)
+  lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]
+                                  the checker alone, on a recorded history (docs/explore.md): what
+                                  it judged and what it could not, and why; --report writes the
+                                  history with the violating records marked; --scenario prints a
+                                  Gherkin skeleton of each violating exchange
   lomi-conformance record --history FILE -- CMD [ARGS…]
   lomi-conformance record --history FILE --listen PORT --to URL
                                   between a real MCP client and a broker, records their traffic
@@ -177,6 +180,8 @@ const OPTIONS = {
   durations: { type: "string" },
   "write-durations": { type: "string" },
   jobs: { type: "string", default: "2" },
+  report: { type: "string" },
+  scenario: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -405,10 +410,11 @@ async function main(): Promise<number> {
   }
   if (positionals[0] === "merge") return merge(positionals.slice(1), values);
   if (positionals[0] === "check") {
-    if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl");
+    if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]");
     const { checkCommand } = await import("./explore/command.js");
-    return checkCommand(positionals[1]!, (t) => process.stdout.write(t));
+    return checkCommand(positionals[1]!, (t) => process.stdout.write(t), { report: values.report, scenario: values.scenario });
   }
+  if (values.report !== undefined || values.scenario) throw new UsageError("--report and --scenario go with check: lomi-conformance check HISTORY.jsonl --report FILE.md --scenario");
   if (positionals.join(" ") === "explore") return explore(values);
   if (positionals.join(" ") === "lint") {
     const { lintSuite } = await import("./lint.js");
