@@ -2,23 +2,17 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { holdIdleConnections } from "../../protocol/idle-connections.js";
-import type { Clock } from "../../protocol/ports.js";
 import { refusalOf } from "../../reference-broker/http-guard.js";
 import { jsonRpcError, MCP_PATH } from "../../reference-broker/http-endpoint.js";
-import type { HistoryFile } from "./history-file.js";
 import { sseMessages } from "./lines.js";
-import { LiveJudge } from "./live.js";
-import { TrafficRecorder, type ConnectionTap } from "./tap.js";
+import { startRecording, type RecordingOptions } from "./recording.js";
+import type { ConnectionTap } from "./tap.js";
 
-export interface HttpRecordOptions {
-  history: HistoryFile;
+export interface HttpRecordOptions extends RecordingOptions {
   /** Where the recorder listens, on 127.0.0.1 (0 picks a free port). */
   port: number;
   /** The broker's Streamable HTTP endpoint. */
   to: URL;
-  live: boolean;
-  clock: Clock;
-  print: (line: string) => void;
 }
 
 export interface HttpRecorder {
@@ -57,16 +51,8 @@ const jsonOf = (bytes: Buffer): unknown => {
  * the history never sees — and passes every response back as it comes, JSON or event stream.
  */
 export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
-  const live = o.live ? new LiveJudge(o.history.earlier, o.print) : undefined;
   const run = `http-${o.history.run}`;
-  const recorder = new TrafficRecorder(
-    (record) => {
-      o.history.append(record);
-      live?.add(record);
-    },
-    o.clock,
-    run,
-  );
+  const { recorder, live } = startRecording(o, run);
   const sessions = new Map<string, ConnectionTap>();
   let connections = 0;
   let port = o.port;

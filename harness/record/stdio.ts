@@ -1,19 +1,11 @@
 import { spawn } from "node:child_process";
-import type { Clock } from "../../protocol/ports.js";
 import { configError } from "../harness-error.js";
-import type { HistoryFile } from "./history-file.js";
 import { jsonLines } from "./lines.js";
-import { LiveJudge } from "./live.js";
-import { TrafficRecorder } from "./tap.js";
+import { startRecording, type RecordingOptions } from "./recording.js";
 
-export interface StdioRecordOptions {
-  history: HistoryFile;
+export interface StdioRecordOptions extends RecordingOptions {
   command: string;
   args: string[];
-  live: boolean;
-  clock: Clock;
-  /** Where --live lines go (the recorder's stderr, beside the broker's). */
-  print: (line: string) => void;
 }
 
 /**
@@ -26,15 +18,7 @@ export interface StdioRecordOptions {
  */
 export function recordStdio(o: StdioRecordOptions): Promise<number> {
   const label = `stdio-${o.history.run}`;
-  const live = o.live ? new LiveJudge(o.history.earlier, o.print) : undefined;
-  const recorder = new TrafficRecorder(
-    (record) => {
-      o.history.append(record);
-      live?.add(record);
-    },
-    o.clock,
-    label,
-  );
+  const { recorder, live } = startRecording(o, label);
   const tap = recorder.connection(label);
   const child = spawn(o.command, o.args, { stdio: ["pipe", "pipe", "inherit"] });
   // A client that goes away mid-write, or a broker that died, is not the recorder's failure.
