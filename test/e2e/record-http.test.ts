@@ -1,12 +1,19 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { readHistory, type CallRecord } from "../../harness/explore/history.js";
+import { HistoryFile } from "../../harness/record/history-file.js";
+import { recordHttp } from "../../harness/record/http-proxy.js";
+import { systemClock } from "../../protocol/ports.js";
 import { check, startAnnouncing, stop } from "../support/recorder.js";
 
 const TOKEN = "s3cret-token-never-recorded";
@@ -74,4 +81,29 @@ test("record --listen --to: two SDK clients at once through the proxy, one histo
   assert.doesNotMatch(recorder.stderr(), /VIOLATION/);
   const judged = check(history);
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
+});
+
+test("record --listen --to reads replies a broker streams as server-sent events, as it reads JSON ones", async () => {
+  // An MCP server of the SDK's own that answers every POST with an event stream (its default).
+  const server = new McpServer({ name: "streaming-broker", version: "1.0.0" });
+  server.registerTool("lomi_workspace_list", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { controlApiVersion: "1.0", status: "ok", data: { workspaces: [] } } }));
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+  await server.connect(transport);
+  const upstream = http.createServer((req, res) => void transport.handleRequest(req, res));
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-record-sse-"));
+  const history = new HistoryFile(path.join(dir, "traffic.jsonl"), "test");
+  const proxy = await recordHttp({ history, port: 0, to: new URL(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`), live: false, clock: systemClock, print: () => undefined });
+  try {
+    const client = await httpClient("agent-s", proxy.url, undefined);
+    const reply = await client.callTool({ name: "lomi_workspace_list", arguments: {} });
+    await client.close();
+    const [call] = readHistory(history.file).records.filter((r): r is CallRecord => r.type === "call");
+    assert.deepEqual(call!.reply, { status: "answered", content: [{ type: "text", text: "{}" }], structuredContent: reply.structuredContent });
+    assert.equal(call!.agent, "agent-s");
+  } finally {
+    await proxy.close();
+    upstream.closeAllConnections();
+    await new Promise((resolve) => upstream.close(resolve));
+  }
 });
