@@ -85,7 +85,7 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   for (const v of verdicts) {
     const head = `${v.verdict.toUpperCase().replace("-", " ")} ${v.id} (${v.rules.join(", ")}): ${v.title}`;
     out(`  ${head}${v.verdict === "not-applicable" ? ` — ${v.reason}` : ""}\n`);
-    if (v.verdict === "fail") for (const x of v.violations) out(`      ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
+    if (v.verdict === "fail") for (const x of v.violations) out(`      ${x.rules.join(", ")}: ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
   }
   const failed = failuresOf(verdicts);
   out(`${judgedLine(verdicts)}\n`);

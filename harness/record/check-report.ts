@@ -73,7 +73,7 @@ export function markdownReport(file: string, history: History, verdicts: readonl
   out.push("## Verdicts", "", "| oracle | rules | verdict |", "|---|---|---|", ...verdicts.map((v) => `| ${v.id} | ${v.rules.join(", ")} | ${cell(verdictText(v))} |`), "");
   if (failed.length > 0) {
     out.push("## Violations", "");
-    for (const v of failed) for (const x of v.violations) out.push(`- **${v.id}** (${v.rules.join(", ")}): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
+    for (const v of failed) for (const x of v.violations) out.push(`- **${v.id}** (${x.rules.join(", ")}): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
     out.push("");
   }
   out.push("## The history", "", "Records marked ❌ are cited by a violation.", "", "| # | agent @ connection | call | reply | cited by |", "|---|---|---|---|---|");
@@ -97,7 +97,7 @@ export function htmlReport(file: string, history: History, verdicts: readonly Or
     const by = cited.get(i);
     return [`<tr id="r${i}"${by ? ' class="cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html(by?.join(", ") ?? "")}</td></tr>`];
   });
-  const violations = failed.flatMap((v) => v.violations.map((x) => `<li><b>${html(v.id)}</b> (${html(v.rules.join(", "))}): ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`));
+  const violations = failed.flatMap((v) => v.violations.map((x) => `<li><b>${html(v.id)}</b> (${html(x.rules.join(", "))}): ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>lomi-conformance check: ${html(file)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}tr.cited{background:#fdd}code{font-size:12px}.verdict{font-size:1.2em;font-weight:bold}</style></head>

@@ -12,7 +12,7 @@ export const notApplicableLines = (): string[] =>
 export function findings(records: readonly HistoryRecord[]): string[] {
   if (!records.some((r) => r.type === "call")) return [];
   return checkHistory(historyOf([...records])).flatMap((v) =>
-    v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${v.rules.join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [],
+    v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${x.rules.join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [],
   );
 }
 

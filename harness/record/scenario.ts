@@ -80,7 +80,7 @@ function exchange(records: readonly HistoryRecord[], cited: readonly number[]): 
 
 /**
  * `check --scenario`: each violation's exchange as a Gherkin scenario in the suite's step vocabulary,
- * tagged with the oracle's rules, the recorded replies as comments. The suite's oracles judge every
+ * tagged with the rules the finding breaks, the recorded replies as comments. The suite's oracles judge every
  * scenario's history, so the skeleton fails a broker that still does what was recorded; a team adds
  * the Then steps that say what the rule requires, and keeps it as a regression scenario.
  */
@@ -134,11 +134,11 @@ export function scenarioSkeleton(history: History, verdicts: readonly OracleVerd
       });
       scenarios.push(
         [
-          `  ${v.rules.map((r) => `@${r}`).join(" ")}`,
+          `  ${x.rules.map((r) => `@${r}`).join(" ")}`,
           `  Scenario: Recorded — ${v.title} (records ${x.records.join(", ")})`,
           `    # ${v.id}: ${x.message}`,
           ...steps,
-          `    # Then: what ${v.rules.join(", ")} require${v.rules.length === 1 ? "s" : ""} here; the ${v.id} oracle judges this scenario's history after its steps either way`,
+          `    # Then: what ${x.rules.join(", ")} require${x.rules.length === 1 ? "s" : ""} here; the ${v.id} oracle judges this scenario's history after its steps either way`,
         ].join("\n"),
       );
     }

@@ -102,7 +102,7 @@ test("record through a mutant broker: --live names the rule as it happens, and c
 
   const judged = check(history);
   assert.equal(judged.code, 1, judged.stdout);
-  assert.match(judged.stdout, /FAIL envelopes \(ENV-01, ENV-02, ENV-04\)/);
+  assert.match(judged.stdout, /FAIL envelopes \(.*\n\s+ENV-02: lomi_connect replied status "error" with isError false.*\[records 2\]/);
   assert.match(judged.stdout, /VIOLATION of envelopes/);
 });
 
