@@ -4,7 +4,6 @@
 // and through the recorder's proxy. Measured in the same run, in rounds that alternate the order.
 // Prints each median, the time added per call and the ratio to the direct connection of its transport.
 // BENCH_CALLS calls a sample (default 1,000, after 100 to warm), BENCH_ROUNDS rounds (default 3).
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { startAnnouncing } from "../test/support/recorder.js";
 import { summarize } from "./summary.js";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -19,23 +19,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BROKER = [process.execPath, "bin/lomi-broker.js", "--simulate", "--approve-pairings", "--seed", "1", "--clock", "virtual"];
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-record-bench-"));
 
-/** A node process that prints the URL it serves on stderr. */
-async function serving(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let seen = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (c: Buffer) => {
-      seen += c.toString();
-      const found = pattern.exec(seen);
-      if (found) resolve(found[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}: ${seen}`)));
-  });
-  return { child, url };
-}
-
-const httpBroker = await serving([...BROKER.slice(1), "--transport", "http", "--port", "0"], /listening on (http:\/\/\S+)/);
-const proxy = await serving(["bin/lomi-conformance.js", "record", "--history", path.join(dir, "http.jsonl"), "--listen", "0", "--to", httpBroker.url], /record: (http:\/\/\S+) →/);
+const httpBroker = await startAnnouncing([...BROKER.slice(1), "--transport", "http", "--port", "0"], /listening on (http:\/\/\S+)/);
+const proxy = await startAnnouncing(["bin/lomi-conformance.js", "record", "--history", path.join(dir, "http.jsonl"), "--listen", "0", "--to", httpBroker.url], /record: (http:\/\/\S+) →/);
 process.once("exit", () => [proxy, httpBroker].forEach((s) => s.child.kill()));
 
 const stdio = (args: string[]) => () => new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" });
