@@ -21,8 +21,16 @@ Usage:
                                   the report folders of a run's shards (--shard), or of an explore
                                   campaign's parts, as one run: one verdict, one exit code
                                   (lomi-conformance merge --help)
-  lomi-conformance check HISTORY.jsonl
-                                  the checker alone, on a recorded history (docs/explore.md)
+  lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]
+                                  the checker alone, on a recorded history (docs/explore.md): what
+                                  it judged and what it could not, and why; --report writes the
+                                  history with the violating records marked; --scenario prints a
+                                  Gherkin skeleton of each violating exchange
+  lomi-conformance record --history FILE -- CMD [ARGS…]
+  lomi-conformance record --history FILE --listen PORT --to URL
+                                  between a real MCP client and a broker, records their traffic
+                                  for check, as a stdio server or a loopback HTTP proxy
+                                  (lomi-conformance record --help)
   lomi-conformance lint           the features, the rules, the source map and the generated docs
                                   checked with no broker, in seconds: every authoring mistake at
                                   once, file:line each (exit 2), with the step, rule or sentence
@@ -172,6 +180,8 @@ const OPTIONS = {
   durations: { type: "string" },
   "write-durations": { type: "string" },
   jobs: { type: "string", default: "2" },
+  report: { type: "string" },
+  scenario: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -380,6 +390,8 @@ async function merge(dirs: string[], values: ReturnType<typeof parse>["values"])
 const print = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 
 async function main(): Promise<number> {
+  // record has options of its own, and the broker's command after `--` (harness/record/command.ts).
+  if (process.argv[2] === "record") return (await import("./record/command.js")).recordCommand(process.argv.slice(3));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse();
@@ -398,10 +410,11 @@ async function main(): Promise<number> {
   }
   if (positionals[0] === "merge") return merge(positionals.slice(1), values);
   if (positionals[0] === "check") {
-    if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl");
+    if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]");
     const { checkCommand } = await import("./explore/command.js");
-    return checkCommand(positionals[1]!, (t) => process.stdout.write(t));
+    return checkCommand(positionals[1]!, (t) => process.stdout.write(t), { report: values.report, scenario: values.scenario });
   }
+  if (values.report !== undefined || values.scenario) throw new UsageError("--report and --scenario go with check: lomi-conformance check HISTORY.jsonl --report FILE.md --scenario");
   if (positionals.join(" ") === "explore") return explore(values);
   if (positionals.join(" ") === "lint") {
     const { lintSuite } = await import("./lint.js");
@@ -436,7 +449,7 @@ async function main(): Promise<number> {
   }
   if (values.json) throw new UsageError("--json goes with the catalogue and coverage commands");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, catalogue, coverage, teeth, lint and merge`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, record, catalogue, coverage, teeth, lint and merge`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;

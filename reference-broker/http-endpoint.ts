@@ -35,7 +35,8 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-function jsonRpcError(res: http.ServerResponse, status: number, message: string, code = -32000, headers: http.OutgoingHttpHeaders = {}): void {
+/** A JSON-RPC error as an HTTP answer, for what is refused before MCP (the recorder's proxy answers the same way). */
+export function jsonRpcError(res: http.ServerResponse, status: number, message: string, code = -32000, headers: http.OutgoingHttpHeaders = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import { DEFAULT_CLOCK_START, type WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter, BrokerWiring } from "../adapters/broker-adapter.js";
 import { makeAdapter } from "../adapters/index.js";
-import { HISTORY_FORMAT, type CallRecord, type FaultKind, type HistoryRecord, type ReplyRecord } from "../explore/history.js";
+import { answeredReply, HISTORY_FORMAT, type CallRecord, type FaultKind, type HistoryRecord, type ReplyRecord } from "../explore/history.js";
 import { harnessFault, HarnessError } from "../harness-error.js";
 import type { CallAnswer, McpConnection } from "../mcp-connection.js";
 import type { RawToolResult } from "../reply-checks.js";
@@ -127,9 +126,7 @@ export class Driver {
     }
     let reply: ReplyRecord;
     if ("reply" in answer) {
-      const { structuredContent, isError, content } = answer.reply;
-      // The text block is left out when it only mirrors structuredContent, as the format allows.
-      reply = { status: "answered", ...(isError !== undefined ? { isError } : {}), structuredContent, ...(isDeepStrictEqual(content, mirrorOf(structuredContent)) ? {} : { content }) };
+      reply = answeredReply(answer.reply);
     } else {
       reply = { status: "lost", reason: answer.error };
       // No answer ends the connection; a JSON-RPC error is an answer on a connection that stands.

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { inProcessParts } from "../adapters/index.js";
@@ -68,18 +69,37 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   return 1;
 }
 
+export interface CheckOptions {
+  /** Also write the history with its verdicts to this file: markdown, or HTML for a .html name. */
+  report?: string;
+  /** Also print a Gherkin skeleton of each violating exchange. */
+  scenario?: boolean;
+}
+
 /** `lomi-conformance check HISTORY.jsonl`: the checker alone; 0 no violation, 1 a violation, 2 a malformed file. */
-export function checkCommand(file: string, out: (text: string) => void): number {
+export async function checkCommand(file: string, out: (text: string) => void, options: CheckOptions = {}): Promise<number> {
   const history = readHistory(file);
   const verdicts = checkHistory(history);
-  const calls = history.records.filter((r) => r.type === "call").length;
-  out(`lomi-conformance check: ${file}: ${calls} calls, ${history.ledger === undefined ? "no effect ledger" : `${history.ledger.length} ledger entries`}\n`);
+  const { historySummary, judgedLine } = await import("../record/check-report.js");
+  out(`lomi-conformance check: ${file}: ${historySummary(history).join("\n  ")}\n`);
   for (const v of verdicts) {
     const head = `${v.verdict.toUpperCase().replace("-", " ")} ${v.id} (${v.rules.join(", ")}): ${v.title}`;
     out(`  ${head}${v.verdict === "not-applicable" ? ` — ${v.reason}` : ""}\n`);
-    if (v.verdict === "fail") for (const x of v.violations) out(`      ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
+    if (v.verdict === "fail") for (const x of v.violations) out(`      ${x.rules.join(", ")}: ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
   }
   const failed = failuresOf(verdicts);
+  out(`${judgedLine(verdicts)}\n`);
+  if (options.report !== undefined) {
+    const { htmlReport, markdownReport } = await import("../record/check-report.js");
+    const page = options.report.endsWith(".html") ? htmlReport(file, history, verdicts) : markdownReport(file, history, verdicts);
+    try {
+      writeFileSync(options.report, page);
+    } catch (error) {
+      throw configError(`cannot write the report ${options.report} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    out(`report: ${options.report}\n`);
+  }
+  if (options.scenario) out((await import("../record/scenario.js")).scenarioSkeleton(history, verdicts));
   out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}\n`);
   return failed.length === 0 ? 0 : 1;
 }

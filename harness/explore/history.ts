@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { ledgerEntrySchema } from "../../protocol/control-api.js";
 import { isoTime } from "../../protocol/fields.js";
 import { configError } from "../harness-error.js";
+import { mirrorOf } from "../oracles/envelope.js";
 
 // A recorded history: JSON Lines, one record a line, in the order things happened. docs/explore.md
 // describes the format for teams that record their own traffic and run `lomi-conformance check`.
@@ -16,6 +18,11 @@ export const headerRecord = z.strictObject({
   seed: z.number().int().nonnegative().optional(),
   /** True when the history ends with Lomi's effect ledger (an explore run); a team's own traffic has none. */
   ledger: z.boolean().default(false),
+  /**
+   * Whose clock the times are on: Lomi's (absent), or a recorder's between a client and a broker,
+   * which never sees Lomi's — then no check compares a time with one Lomi gave (an epoch's expiry).
+   */
+  clock: z.enum(["lomi", "recorder"]).optional(),
 });
 
 /** What came back for a call: the MCP tool result, or nothing (the connection died, the call timed out). */
@@ -24,6 +31,12 @@ export const replyRecord = z.discriminatedUnion("status", [
   z.strictObject({ status: z.literal("lost"), reason: z.string() }),
 ]);
 export type ReplyRecord = z.infer<typeof replyRecord>;
+
+/** The answered reply of a tool result, its text block left out when it only mirrors structuredContent (as the format allows). */
+export function answeredReply(result: { isError?: boolean; structuredContent?: unknown; content?: unknown }): ReplyRecord {
+  const { isError, structuredContent, content } = result;
+  return { status: "answered", ...(isError !== undefined ? { isError } : {}), structuredContent, ...(isDeepStrictEqual(content, mirrorOf(structuredContent)) ? {} : { content }) };
+}
 
 /**
  * One tools/call and its reply. `agent` is the pairing identity (the MCP client's name), `connection`
@@ -106,6 +119,13 @@ export function formatHistory(records: readonly HistoryRecord[]): string {
 
 /** Parses JSONL; a line that is not a history record is a configuration error naming the line. */
 export function parseHistory(text: string, name = "history"): History {
+  const records = parseRecords(text, name);
+  if (!records.some((r) => r.type === "call")) throw configError(`${name} holds no call records; see docs/explore.md for the format`);
+  return historyOf(records);
+}
+
+/** The records of a JSONL history, which may hold no call yet (a recorder appends to it). */
+export function parseRecords(text: string, name = "history"): HistoryRecord[] {
   const records: HistoryRecord[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -124,8 +144,7 @@ export function parseHistory(text: string, name = "history"): History {
     }
     records.push(parsed.data);
   }
-  if (!records.some((r) => r.type === "call")) throw configError(`${name} holds no call records; see docs/explore.md for the format`);
-  return historyOf(records);
+  return records;
 }
 
 export function readHistory(file: string): History {

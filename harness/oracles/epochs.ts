@@ -11,8 +11,10 @@ export const epochAuthority: Oracle = {
   rules: ["EPOCH-01", "EPOCH-03", "EPOCH-04"],
   title: "a stale, foreign or expired retry epoch admits nothing new",
   needsLedger: false,
-  check({ calls, crashes, owners }) {
+  check({ history, calls, crashes, owners }) {
     const found: Violation[] = [];
+    // A recorder's clock is not Lomi's: an expiry on Lomi's clock cannot be compared with it.
+    const onLomisClock = history.header?.clock !== "recorder";
     const epochs = new Map<string, { index: number; connection: string; expiresAt: number }>();
     for (const c of calls) {
       if (c.tool === "lomi_connect" && c.envelope?.status === "ok" && typeof c.envelope.data.retryEpoch === "string") {
@@ -28,7 +30,7 @@ export const epochAuthority: Oracle = {
           ? ["from a broker instance that has since crashed", "EPOCH-01"]
           : epoch.connection !== c.connection
             ? [`given to connection ${epoch.connection}, used from ${c.connection}`, "EPOCH-04"]
-            : Date.parse(c.sentAt) > epoch.expiresAt
+            : onLomisClock && Date.parse(c.sentAt) > epoch.expiresAt
               ? [`expired at ${new Date(epoch.expiresAt).toISOString()} on Lomi's clock (sent at ${c.sentAt})`, "EPOCH-03"]
               : undefined;
       if (why) found.push({ message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why[0]}`, records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index], rules: [why[1]] });

@@ -88,7 +88,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   const command = run("lomi-conformance", "stepz");
   assert.equal(command.status, 2);
-  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, catalogue, coverage, teeth, lint and merge/);
+  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, record, catalogue, coverage, teeth, lint and merge/);
   // A mutant or variant that does not exist is refused before any scenario, not by each one's set-up.
   for (const option of ["--mutant", "--variant"]) {
     const unknown = run("lomi-conformance", option, "nope");

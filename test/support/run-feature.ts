@@ -5,15 +5,18 @@ import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { kitPath } from "../../protocol/kit-root.js";
 import { readScenarioResults, type ScenarioResult } from "../../harness/report/scenario-results.js";
 
-/** Runs one feature's text with the kit's steps, in this process against the in-process broker; answers cucumber's success and each scenario's result. */
-export async function runFeature(text: string): Promise<{ success: boolean; results: ScenarioResult[] }> {
+/**
+ * Runs one feature's text with the kit's steps, in this process against the in-process broker (a
+ * mutant's or a variant's when `worldParameters` names one); answers cucumber's success and each scenario's result.
+ */
+export async function runFeature(text: string, worldParameters: Record<string, string | number | boolean> = {}): Promise<{ success: boolean; results: ScenarioResult[] }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-feature-"));
   const feature = path.join(dir, "test.feature");
   writeFileSync(feature, text);
   const messages = path.join(dir, "messages.ndjson");
   const root = kitPath(".");
   const { runConfiguration } = await loadConfiguration(
-    { file: false, provided: { paths: [feature], import: [path.join(root, "steps/**/*.ts")], strict: true, format: [`message:${messages}`] } },
+    { file: false, provided: { paths: [feature], import: [path.join(root, "steps/**/*.ts")], strict: true, format: [`message:${messages}`], worldParameters } },
     { cwd: root },
   );
   const { success } = await runCucumber(runConfiguration, { cwd: root });

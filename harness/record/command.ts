@@ -1,0 +1,107 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { systemClock } from "../../protocol/ports.js";
+import { configError } from "../harness-error.js";
+import { HistoryFile } from "./history-file.js";
+
+export const RECORD_HELP = `lomi-conformance record — record the traffic between a real MCP client and a broker as a
+lomi-history/1 file, for lomi-conformance check (docs/implementers.md, "Judging your real traffic")
+
+Usage:
+  lomi-conformance record --history FILE [--live] -- CMD [ARGS…]
+        a stdio MCP server standing in for the broker command CMD: name this command in your MCP
+        client's configuration where the broker's was. CMD runs as its child; every message passes
+        both ways unchanged, byte for byte, its stderr included.
+  lomi-conformance record --history FILE [--live] --listen PORT --to URL
+        a reverse proxy on http://127.0.0.1:PORT/mcp in front of the broker's Streamable HTTP
+        endpoint URL: point your client at it instead. One history for all sessions, each its own
+        connection. Host and Origin are checked as the reference broker checks them; the bearer
+        token goes to the broker as the client sent it, and never into the history. Stop it with
+        Ctrl+C (or SIGTERM).
+
+Options:
+  --history FILE   the history to append to (made if missing; each finished call is written at once,
+                   so a killed recorder loses at most the calls in flight)
+  --live           on stderr, each oracle violation as soon as the history shows it (rules, records,
+                   one line); the oracles that need Lomi's effect ledger say once that they are not
+                   applicable. Messages are never held back for it.
+  --listen PORT    with --to: the port on 127.0.0.1 (0 picks a free one; the address is printed)
+  --to URL         with --listen: the broker's endpoint, e.g. http://127.0.0.1:3333/mcp
+  -h, --help       this text
+
+The history records each tools/call with the client's name (initialize's clientInfo.name) as its
+agent, overlapping calls with a shared concurrent mark, and a broker-crash fault when CMD exits while
+its client is still connected. Judge it with lomi-conformance check FILE.`;
+
+const OPTIONS = {
+  history: { type: "string" },
+  live: { type: "boolean", default: false },
+  listen: { type: "string" },
+  to: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+export type RecordRequest =
+  | { form: "help" }
+  | { form: "stdio"; history: string; live: boolean; command: string; args: string[] }
+  | { form: "http"; history: string; live: boolean; port: number; to: URL };
+
+const usage = (problem: string) => configError(`record: ${problem}; lomi-conformance record --help shows its forms`);
+
+/** The command line after `record`, read: the recorder's options before `--`, the broker's command after. */
+export function parseRecordArgs(argv: readonly string[]): RecordRequest {
+  const split = argv.indexOf("--");
+  const own = split === -1 ? [...argv] : argv.slice(0, split);
+  const broker = split === -1 ? [] : argv.slice(split + 1);
+  let values: { history?: string; live: boolean; listen?: string; to?: string; help: boolean };
+  try {
+    values = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const positional = /^Unexpected argument '([^']+)'/.exec((error as Error).message)?.[1];
+    throw usage(positional ? `${positional} comes before --; the broker's command goes after --, e.g. record --history FILE -- ${positional}` : (error as Error).message);
+  }
+  if (values.help) return { form: "help" };
+  if (values.history === undefined || values.history === "") throw usage("--history FILE is required: where the traffic is recorded");
+  const history = path.resolve(values.history);
+  if (values.listen !== undefined || values.to !== undefined) {
+    if (split !== -1) throw usage("name either a broker command after -- or --listen and --to, not both");
+    if (values.listen === undefined || values.to === undefined) throw usage("--listen and --to go together");
+    const port = Number(values.listen);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--listen takes a port from 0 to 65535, not ${values.listen}`);
+    let to: URL;
+    try {
+      to = new URL(values.to);
+    } catch {
+      throw usage(`--to takes the broker's URL, such as http://127.0.0.1:3333/mcp, not ${values.to}`);
+    }
+    if (to.protocol !== "http:" && to.protocol !== "https:") throw usage(`--to takes an http(s) URL, not ${to.protocol}`);
+    return { form: "http", history, live: values.live, port, to };
+  }
+  if (split === -1) throw usage("the broker's command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…]");
+  if (broker.length === 0) throw usage("no broker command after --");
+  return { form: "stdio", history, live: values.live, command: broker[0]!, args: broker.slice(1) };
+}
+
+const printErr = (line: string) => void process.stderr.write(`${line}\n`);
+
+/** `lomi-conformance record …`: answers the exit code (the broker's, for the stdio form). */
+export async function recordCommand(argv: readonly string[]): Promise<number> {
+  const request = parseRecordArgs(argv);
+  if (request.form === "help") {
+    process.stdout.write(`${RECORD_HELP}\n`);
+    return 0;
+  }
+  if (request.form === "stdio") {
+    // The source names the program only: its arguments, like a URL's query, may carry a secret.
+    const history = new HistoryFile(request.history, `lomi-conformance record (stdio): ${path.basename(request.command)}`);
+    const { recordStdio } = await import("./stdio.js");
+    return recordStdio({ history, command: request.command, args: request.args, live: request.live, clock: systemClock, print: printErr });
+  }
+  const history = new HistoryFile(request.history, `lomi-conformance record (http): ${request.to.origin}${request.to.pathname}`);
+  const { recordHttp } = await import("./http-proxy.js");
+  const proxy = await recordHttp({ history, port: request.port, to: request.to, live: request.live, clock: systemClock, print: printErr });
+  // Stopped by a signal (the CLI exits on SIGINT and SIGTERM): the calls still in flight are recorded lost.
+  process.once("exit", () => void proxy.close());
+  printErr(`lomi-conformance record: ${proxy.url} → ${request.to.href}, recording into ${request.history}`);
+  return new Promise<number>(() => undefined);
+}

@@ -1,0 +1,33 @@
+import { parentPort, workerData } from "node:worker_threads";
+import type { HistoryRecord } from "../explore/history.js";
+import { findings, type FromJudge, type ToJudge } from "./live.js";
+
+// The judging thread of --live (live.ts): judges the history as records come, coalescing those that
+// come while it judges, and sends back each violation not seen before.
+const port = parentPort!;
+const records: HistoryRecord[] = (workerData as { records: HistoryRecord[] }).records;
+// What the file held before this run was judged when it was recorded: only new findings are news.
+const seen = new Set(findings(records));
+let scheduled = false;
+
+function judge(): void {
+  scheduled = false;
+  for (const line of findings(records)) {
+    if (seen.has(line)) continue;
+    seen.add(line);
+    port.postMessage({ type: "line", line } satisfies FromJudge);
+  }
+}
+
+port.on("message", (m: ToJudge) => {
+  if (m.type === "record") {
+    records.push(m.record);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(judge);
+    }
+  } else {
+    judge();
+    port.postMessage({ type: "drained" } satisfies FromJudge);
+  }
+});

@@ -1,0 +1,68 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { historyOf, type HistoryRecord } from "../explore/history.js";
+import { checkHistory, ORACLES } from "../oracles/index.js";
+
+/** The one line `--live` prints for each oracle no recorded traffic can judge. */
+export const notApplicableLines = (): string[] =>
+  ORACLES.filter((o) => o.needsLedger).map((o) => `lomi-conformance record: not applicable: ${o.id} (${o.rules.join(", ")}) needs Lomi's effect ledger`);
+
+/** Every violation the history shows, one line each (rules, oracle, records, what broke). */
+export function findings(records: readonly HistoryRecord[]): string[] {
+  if (!records.some((r) => r.type === "call")) return [];
+  return checkHistory(historyOf([...records])).flatMap((v) =>
+    v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${x.rules.join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [],
+  );
+}
+
+/** What the main thread and the judging thread say to each other. */
+export type ToJudge = { type: "record"; record: HistoryRecord } | { type: "drain" };
+export type FromJudge = { type: "line"; line: string } | { type: "drained" };
+
+/**
+ * The judging thread: compiled, it is the .js beside this file; run from the sources, it loads tsx
+ * first (a worker does not inherit the main thread's loader).
+ */
+function judgeThread(records: readonly HistoryRecord[]): Worker {
+  const here = fileURLToPath(import.meta.url);
+  const entry = new URL(`./live-worker${path.extname(here)}`, import.meta.url);
+  if (here.endsWith(".js")) return new Worker(entry, { workerData: { records } });
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
+  return new Worker(boot, { eval: true, workerData: { records } });
+}
+
+/**
+ * `--live`: each record goes to a judging thread, which judges the whole history as it grows and
+ * sends back each violation not seen before; the thread that passes the messages on never waits
+ * for a judgement (the oracles take milliseconds on a long history). The ledger oracles say at once
+ * that they are not applicable.
+ */
+export class LiveJudge {
+  private readonly worker: Worker;
+  private drained: (() => void) | undefined;
+
+  constructor(records: readonly HistoryRecord[], print: (line: string) => void) {
+    for (const line of notApplicableLines()) print(line);
+    this.worker = judgeThread(records);
+    this.worker.unref();
+    this.worker.on("message", (m: FromJudge) => {
+      if (m.type === "line") print(m.line);
+      else this.drained?.();
+    });
+  }
+
+  add(record: HistoryRecord): void {
+    this.worker.postMessage({ type: "record", record } satisfies ToJudge);
+  }
+
+  /** Waits until every record sent so far is judged and its findings printed, then ends the thread. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.drained = resolve;
+      this.worker.postMessage({ type: "drain" } satisfies ToJudge);
+    });
+    await this.worker.terminate();
+  }
+}
