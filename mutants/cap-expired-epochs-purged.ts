@@ -32,7 +32,8 @@ class PurgingStore extends DelegatingReceiptStore {
 export const capExpiredEpochsPurged: Mutant = {
   name: "cap-expired-epochs-purged",
   family: "CAP",
-  breaks: ["CAP-03", "CAP-05", "EPOCH-03"],
+  // Expired epochs stay until deliberate maintenance (CAP-03), which lomi_store_reconcile is (CAP-04: what it removes is theirs to remove); its status hides them (CAP-05); a retry under a purged epoch no longer returns its operation (EPOCH-03).
+  breaks: ["CAP-03", "CAP-04", "CAP-05", "EPOCH-03"],
   defect: "expired retry epochs are deleted by housekeeping whenever the store is read or written, instead of staying until deliberate maintenance",
   needs: "own-store",
   parts: {

@@ -22,16 +22,15 @@ export function untypedReply(reply: EnvelopeToolResult, code: ErrorCode): Envelo
 }
 
 /**
- * What an untyped-<code> mutant contradicts: the rules whose sentence (docs/rules.json) names the
- * code, and the rules whose docs/decisions.md entry makes the code the answer their scenarios check.
+ * What an untyped-<code> mutant contradicts: the rules whose sentence names the code, or whose
+ * decision (docs/rules.json, from docs/decisions.md) makes it the answer their scenarios check.
  */
 function rulesNaming(code: ErrorCode): string[] {
-  const named = loadRules().rules.filter((r) => new RegExp(`\\b${code}\\b`).test(r.title)).map((r) => r.id);
-  return [...new Set([...named, ...(DECIDED[code] ?? [])])];
+  const names = (text: string | undefined) => new RegExp(`\\b${code}\\b`).test(text ?? "");
+  return loadRules()
+    .rules.filter((r) => names(r.title) || names(r.decision))
+    .map((r) => r.id);
 }
-
-/** Codes docs/decisions.md fixes for a rule whose sentence does not name them (the decision says which). */
-const DECIDED: Partial<Record<ErrorCode, string[]>> = {};
 
 /** The error code a generated mutant loses, or undefined for another mutant. */
 export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.find((c) => m.name === `untyped-${c.toLowerCase().replace(/_/g, "-")}`);

@@ -9,7 +9,8 @@ const worldFile = (name: string) => kitPath("fixtures/worlds", `${name}.json`);
 export async function ensurePaired(world: LomiWorld, agent: string): Promise<void> {
   const first = await world.call(agent, "lomi_workspace_list", {});
   if (first.envelope.status === "ok") return;
-  world.expectError("PAIRING_REQUIRED", first);
+  // A session the user has not approved answers PAIRING_REQUIRED to every tool: AUTH-01.
+  world.expectError("PAIRING_REQUIRED", first, ["AUTH-01"]);
   await world.control.decide(LomiWorld.clientNameOf(agent), "approve");
   world.okData(await world.call(agent, "lomi_workspace_list", {}));
 }

@@ -272,13 +272,14 @@ export class LomiWorld extends World<RunParameters> {
    * Checks the last reply is the given error (or one of them, where a rule allows several); only
    * this clears the "unchecked error" flag. A wrong code quotes the rules and decisions that want it.
    */
-  expectError(codes: string | readonly string[], reply: Reply | undefined = this.lastReply): ErrorEnvelope {
+  /** `breaks`: the rule another answer breaks, when the step knows it better than the scenario's tags. */
+  expectError(codes: string | readonly string[], reply: Reply | undefined = this.lastReply, breaks: readonly string[] = []): ErrorEnvelope {
     if (!reply) throw configError("no reply yet");
     const wanted = typeof codes === "string" ? [codes] : codes;
     const expected = wanted.join(" or ");
     const envelope = reply.envelope;
     // Input its schema refuses breaks the rule of what was wrong with it (an unknown field SCH-01, a prototype key SCH-06, …), whatever the scenario cites.
-    const broken = wanted.includes("INVALID_ARGUMENT") ? inputRules(reply.tool, reply.args) : [];
+    const broken = wanted.includes("INVALID_ARGUMENT") ? inputRules(reply.tool, reply.args) : breaks;
     if (envelope.status !== "error") {
       throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`, broken);
     }

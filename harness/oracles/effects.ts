@@ -25,9 +25,9 @@ type Change = { field: string; text: string };
  * undefined: sent as received. A prototype key the agent sent counts even when Lomi's copy has none
  * of its own (an object copy drops it): arguments are judged as sent.
  */
-function changedField(call: IndexedCall, received: Record<string, unknown>): Change | undefined {
+function changedField(call: IndexedCall, received: Record<string, unknown>, ignored: readonly string[] = []): Change | undefined {
   const has = (f: string) => Object.hasOwn(received, f);
-  const field = Object.keys(call.args).find((f) => !IDENTITY.has(f) && (has(f) || PROTOTYPE_KEYS.has(f)) && canonical(has(f) ? received[f] : undefined) !== canonical(call.args[f]));
+  const field = Object.keys(call.args).find((f) => !IDENTITY.has(f) && !ignored.includes(f) && (has(f) || PROTOTYPE_KEYS.has(f)) && canonical(has(f) ? received[f] : undefined) !== canonical(call.args[f]));
   return field === undefined ? undefined : { field, text: `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${has(field) ? canonical(received[field]) : "no such field"}` };
 }
 
@@ -75,6 +75,20 @@ function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Ledge
   return { call, rule };
 }
 
+/**
+ * The agent's input a dispatch carries under another sequence than it sent (a broker that numbers
+ * input itself), and the rule the sequence the agent sent should have met: one already acknowledged
+ * with the same payload INPUT-03, with another INPUT-04; one ahead of the next INPUT-05.
+ */
+function underAnotherSequence(facts: Facts, agent: string | undefined, entry: LedgerEntry): { call: IndexedCall; rule: string } | undefined {
+  if (!isInput(entry.tool)) return undefined;
+  const received = argsOf(entry);
+  const call = facts.calls.find((c) => c.agent === agent && c.tool === entry.tool && c.args.leaseId === received.leaseId && c.args.inputSequence !== received.inputSequence && changedField(c, received, ["inputSequence"]) === undefined);
+  if (!call) return undefined;
+  const before = facts.calls.find((c) => c.index < call.index && c.tool === call.tool && c.args.leaseId === call.args.leaseId && c.args.inputSequence === call.args.inputSequence && c.envelope?.status === "ok");
+  return { call, rule: before === undefined ? "INPUT-05" : canonical(before.args) === canonical(call.args) ? "INPUT-03" : "INPUT-04" };
+}
+
 const describe = (e: LedgerEntry) => `${e.tool} ${e.operationId} (ledger entry ${e.sequence})`;
 /** The history record of a ledger entry, for the violation to show. */
 const at = (facts: Facts, e: LedgerEntry) => (facts.ledgerAt.has(e.sequence) ? [facts.ledgerAt.get(e.sequence)!] : []);
@@ -88,7 +102,7 @@ const at = (facts: Facts, e: LedgerEntry) => (facts.ledgerAt.has(e.sequence) ? [
  */
 export const effectsRequested: Oracle = {
   id: "effects-requested",
-  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", ...CHANGED_FIELD_RULES],
+  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", "INPUT-03", "INPUT-04", "INPUT-05", ...CHANGED_FIELD_RULES],
   title: "every native effect traces to one request an agent sent, as sent, and none is done twice",
   needsLedger: true,
   check(facts) {
@@ -97,6 +111,11 @@ export const effectsRequested: Oracle = {
     for (const { entry, agent, calls, changed } of traced(facts)) {
       if (calls.length === 0 && changed.length > 0) {
         found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]!.text}`, records: at(facts, entry), rules: changedFieldRules(entry.tool, changed[0]!.field) });
+        continue;
+      }
+      const renumbered = calls.length === 0 ? underAnotherSequence(facts, agent, entry) : undefined;
+      if (renumbered) {
+        found.push({ message: `Lomi received ${describe(entry)} as inputSequence ${String(argsOf(entry).inputSequence)}, while the agent sent it as ${String(renumbered.call.args.inputSequence)}: the broker renumbered input`, records: [renumbered.call.index, ...at(facts, entry)], rules: [renumbered.rule] });
         continue;
       }
       const renewed = calls.length === 0 ? underAnotherEpoch(facts, agent, entry) : undefined;
