@@ -72,12 +72,15 @@ function failedScenarios(run: RunSummary): Array<{ id: string; scenario: RuleRep
   return [...byKey.values()];
 }
 
+const OPEN_FAILURES = 3;
+
 /** Every failed scenario, each rendered once: the rules it blames link here. */
 function failuresSection(failed: ReturnType<typeof failedScenarios>): string {
   if (failed.length === 0) return "";
+  // The first few open: a long run's failures would bury the grid below them.
   const items = failed.map(
-    ({ id, scenario: s, rules }) =>
-      `<details id="${id}" class="rule failed-scenario" open><summary><span class="glyph bad">✗</span> <b>${escape(s.name)}</b> <small>${escape(s.uri)}:${s.line ?? "?"}</small> · fails ${rules.map((r) => `<a class="chip" style="background:${COLOUR.fail}" href="#${r}">${r}</a>`).join(" ")}</summary>${failureBlock(s.failure!)}</details>`,
+    ({ id, scenario: s, rules }, i) =>
+      `<details id="${id}" class="rule failed-scenario"${i < OPEN_FAILURES ? " open" : ""}><summary><span class="glyph bad">✗</span> <b>${escape(s.name)}</b> <small>${escape(s.uri)}:${s.line ?? "?"}</small> · fails ${rules.map((r) => `<a class="chip" style="background:${COLOUR.fail}" href="#${r}">${r}</a>`).join(" ")}</summary>${failureBlock(s.failure!)}</details>`,
   );
   return `<section class="failures"><h2>Failed scenarios (${failed.length})</h2>${items.join("")}</section>`;
 }
