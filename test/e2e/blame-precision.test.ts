@@ -33,9 +33,13 @@ test("every mutant fails only the rules it declares, and at least one of them, o
   });
   assert.deepEqual(problems, [], run.output.slice(-4000));
   assert.equal(run.code, 0, run.output.slice(-3000));
-  // Each hand-written mutant is caught: a precise mutant that fails nothing would be no test at all.
+  // Each hand-written mutant is caught, and its failure explains itself: the step, its steps ✓/✗, the calls as sent.
+  type Explained = { rules: Array<{ scenarios: Array<{ verdict: string; failure?: { step?: string; steps?: unknown[]; exchanges?: Array<{ sent: string }> } }> }> };
   for (const m of MUTANTS.filter((x) => !x.breaks.every((id) => mutants.find((r) => r.broker === x.name)?.elsewhere?.includes(id)))) {
     assert.ok((mutants.find((r) => r.broker === m.name)?.fails.length ?? 0) > 0, `${m.name} is caught`);
+    const report = JSON.parse(readFileSync(path.join(reports, "teeth", m.name, "conformance.json"), "utf8")) as Explained;
+    const failures = report.rules.flatMap((r) => r.scenarios).flatMap((x) => (x.verdict === "fail" && x.failure ? [x.failure] : []));
+    assert.ok(failures.some((f) => f.step && (f.steps?.length ?? 0) > 0 && (f.exchanges?.length ?? 0) > 0), `${m.name}'s failures carry their step, steps and calls`);
   }
 });
 
