@@ -6,7 +6,7 @@ import type { Oracle, Violation } from "./oracle.js";
  */
 export const outcomeUnknownAfterCrash: Oracle = {
   id: "outcome-unknown-after-crash",
-  rules: ["DUR-01"],
+  rules: ["DUR-01", "DUR-02"],
   title: "outcome_unknown only for operations unfinished at a crash",
   needsLedger: false,
   check({ sightings, crashes, owners }) {
@@ -21,10 +21,12 @@ export const outcomeUnknownAfterCrash: Oracle = {
       const crash = crashes.find((c) => c < unknown.index && (c > born || born === unknown.index) && !settledBefore(c));
       if (crash === undefined) {
         const lastBefore = receipts.filter((s) => s.index < unknown.index).at(-1);
+        // Read settled before a crash, then outcome_unknown: a settled receipt changed across it (DUR-02).
+        const changedByCrash = crashes.some((c) => c < unknown.index && settledBefore(c));
         found.push({
           message: `${operationId} reads outcome_unknown with no broker crash while it was unfinished${lastBefore ? ` (it last read ${lastBefore.state})` : ""}`,
           records: [...(lastBefore ? [lastBefore.index] : []), unknown.index],
-          rules: ["DUR-01"],
+          rules: [changedByCrash ? "DUR-02" : "DUR-01"],
         });
       }
     }
