@@ -6,7 +6,16 @@ import { spawn } from "node:child_process";
 
 // The type check needs no build and nothing needs it, so it shares the last group's spare CPU (the
 // crash run waits on restarts); three e2e files at a time fill the waits of the ones that sleep.
-const GROUPS = [["build"], ["test:unit"], ["test:e2e"], ["test:features", "test:crash", "typecheck"]];
+const ALL = [["build"], ["test:unit"], ["test:e2e"], ["test:features", "test:crash", "typecheck"]];
+// `node scripts/test-all.mjs test:unit test:features` runs only the parts named, grouped as above
+// (.ci/run's pass on another Node line runs a few of them with the same summary).
+const named = process.argv.slice(2);
+const unknown = named.filter((part) => !ALL.flat().includes(part));
+if (unknown.length > 0) {
+  process.stderr.write(`test-all: no part ${unknown.join(", ")}; the parts are ${ALL.flat().join(", ")}\n`);
+  process.exit(2);
+}
+const GROUPS = named.length === 0 ? ALL : ALL.map((group) => group.filter((part) => named.includes(part))).filter((group) => group.length > 0);
 
 // The tests reach nothing but loopback, so none needs extra TLS roots; Node 20 parses the file
 // NODE_EXTRA_CA_CERTS names at the start of every process (75 ms of CPU each on a 2-core machine),
@@ -32,7 +41,7 @@ const started = Date.now();
 const results = [];
 for (const group of GROUPS) results.push(...(await Promise.all(group.map((part) => run(part, group.length === 1)))));
 
-process.stdout.write("\nnpm test summary:\n");
+process.stdout.write(`\nnpm test summary (Node ${process.versions.node}):\n`);
 for (const r of results) process.stdout.write(`  ${r.ok ? "ok    " : "FAILED"} ${r.part.padEnd(14)} ${r.seconds.toFixed(1).padStart(7)} s${r.ok ? "" : ` (${r.how})`}\n`);
 const failed = results.filter((r) => !r.ok).length;
 process.stdout.write(`parts: ${results.length - failed} passed, ${failed} failed; ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`);
