@@ -32,7 +32,12 @@ export async function preflightCommand(command: BrokerCommand, seed: number, tim
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-preflight-"));
   const [cmd] = splitCommand(command.line);
   const transport = commandTransport(command, brokerEnvironment({ nativeUrl: server.url, storePath: path.join(dir, "receipts.sqlite"), seed }, 0));
-  const fail = (cause: string) => configError(`the broker command "${command.line}" ${cause}.\n${stderrExcerpt(transport.diagnosticsHead(), transport.diagnostics())}`);
+  // The broker is stopped and its stderr read to the end first: a broker that wrote a banner on stdout
+  // and then its error on stderr is told with that error, not as one that wrote nothing.
+  const fail = async (cause: string) => {
+    await transport.drain();
+    return configError(`the broker command "${command.line}" ${cause}.\n${stderrExcerpt(transport.diagnosticsHead(), transport.diagnostics())}`);
+  };
   let connection: McpConnection | undefined;
   try {
     try {
@@ -40,14 +45,14 @@ export async function preflightCommand(command: BrokerCommand, seed: number, tim
     } catch (error) {
       if (transport.pid === undefined) {
         const code = /\b(ENOENT|EACCES)\b/.exec((error as Error).message)?.[1];
-        throw fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${(error as Error).message})`);
+        throw await fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${(error as Error).message})`);
       }
-      throw fail(transport.endedByBroker ? `did not complete MCP initialize: ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`);
+      throw await fail(transport.endedByBroker ? `did not complete MCP initialize: ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`);
     }
     try {
       await connection.listTools();
     } catch (error) {
-      throw fail(transport.endedByBroker ? `answered initialize, then ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `answered initialize but not tools/list within ${timeoutMs} ms (${(error as Error).message})`);
+      throw await fail(transport.endedByBroker ? `answered initialize, then ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `answered initialize but not tools/list within ${timeoutMs} ms (${(error as Error).message})`);
     }
     return connection.serverInfo();
   } finally {

@@ -1,11 +1,26 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 const MAX_DIAGNOSTICS = 20_000;
 /** How much of the start of stderr is kept apart: a crash's first line says most. */
 const HEAD_CHARS = 1_500;
+/** How much of a stdout line that is not JSON-RPC the cause quotes: a banner or log line whole, a dump's start. */
+const QUOTED_CHARS = 500;
+/** How long, after the broker's group is killed, its stderr may take to reach us before the cause is told without the rest. */
+const DRAIN_MS = 2_000;
+/**
+ * How long a broker that wrote a line that is not JSON-RPC lives on before it is killed: one that
+ * prints a banner goes on to say on stderr what it does or what went wrong, and that is what its
+ * team needs to read next to the banner.
+ */
+const GARBAGE_GRACE_MS = 1_000;
+
+/** A line the broker wrote, quoted as it was (JSON string escapes show control characters), cut at QUOTED_CHARS. */
+function quotedLine(line: string): string {
+  return line.length <= QUOTED_CHARS ? JSON.stringify(line) : `${JSON.stringify(line.slice(0, QUOTED_CHARS))}… (${line.length} characters in all)`;
+}
 
 /** Process groups this harness started and has not seen end: killed if the harness itself exits. */
 const liveGroups = new Set<number>();
@@ -41,8 +56,10 @@ export class StdioProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  /** stdout not yet split into lines: the SDK's ReadBuffer drops a line it cannot parse, and the cause must quote it. */
+  private pending = Buffer.alloc(0);
   private exited: Promise<void> | undefined;
+  private closed: Promise<void> | undefined;
   private stderr = "";
   private stderrHead = "";
   private killedByHarness = false;
@@ -70,6 +87,7 @@ export class StdioProcessTransport implements Transport {
     const child = spawn(this.command, this.args, { cwd: this.cwd, env: this.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    this.closed = new Promise((resolve) => child.once("close", () => resolve()));
     child.stderr!.on("data", (chunk: Buffer) => {
       if (this.stderrHead.length < HEAD_CHARS) this.stderrHead = (this.stderrHead + chunk.toString()).slice(0, HEAD_CHARS);
       this.stderr = (this.stderr + chunk.toString()).slice(-MAX_DIAGNOSTICS);
@@ -93,18 +111,20 @@ export class StdioProcessTransport implements Transport {
   private read(chunk: Buffer): void {
     // Once the transport has ended, later output (a garbage line arriving before the kill lands) must not replace the first cause.
     if (this.ending !== undefined) return;
-    this.buffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    this.pending = Buffer.concat([this.pending, chunk]);
+    for (let end = this.pending.indexOf(0x0a); end !== -1; end = this.pending.indexOf(0x0a)) {
+      const line = this.pending.toString("utf8", 0, end).replace(/\r$/, "");
+      this.pending = this.pending.subarray(end + 1);
+      let message: JSONRPCMessage;
       try {
-        message = this.buffer.readMessage();
+        message = deserializeMessage(line);
       } catch (error) {
-        this.ending = `the broker wrote a line on stdout that is not a JSON-RPC message (${(error as Error).message.split("\n")[0]}); in stdio mode stdout must carry only MCP`;
+        const what = error instanceof SyntaxError ? "not JSON" : "JSON, but not a JSON-RPC message";
+        this.ending = `the broker wrote a line on stdout that is not a JSON-RPC message: ${quotedLine(line)} (${what}); in stdio mode stdout must carry only MCP`;
         this.onerror?.(new Error(this.ending));
-        this.kill();
+        setTimeout(() => this.kill(), GARBAGE_GRACE_MS);
         return;
       }
-      if (message === null) return;
       this.onmessage?.(message);
     }
   }
@@ -127,6 +147,19 @@ export class StdioProcessTransport implements Transport {
     this.kill();
     if (this.child?.pid === undefined) return; // never started: no exit will come
     await this.exited;
+  }
+
+  /**
+   * Kills the group and waits until its stderr has been read to the end (or DRAIN_MS passed: a
+   * process that left the group may hold the pipe open), so what the kit says the broker wrote there
+   * is all it wrote before it was stopped.
+   */
+  async drain(): Promise<void> {
+    await this.close();
+    if (this.closed === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
+    clearTimeout(timer);
   }
 
   get pid(): number | undefined {

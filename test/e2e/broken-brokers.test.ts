@@ -34,7 +34,14 @@ function runAgainst(command: string, name: string) {
 const AT_START = [
   { name: "not found", command: "no-such-broker-command", because: /"no-such-broker-command" was not found: no program "no-such-broker-command" on PATH/, stderr: /wrote nothing on stderr/ },
   { name: "exits at start", command: "node test/fixtures/brokers/exit-at-start.mjs", because: /did not complete MCP initialize: the broker process exited \(code 3\)/, stderr: /stderr:\n {2}fake-broker: cannot open the receipt store: permission denied/ },
-  { name: "garbage on stdout", command: "node test/fixtures/brokers/garbage-stdout.mjs", because: /wrote a line on stdout that is not a JSON-RPC message .*"Starting f/, stderr: /wrote nothing on stderr/ },
+  { name: "garbage on stdout", command: "node test/fixtures/brokers/garbage-stdout.mjs", because: /wrote a line on stdout that is not a JSON-RPC message: "Starting fake broker v1\.0 on stdio\.\.\." \(not JSON\)/, stderr: /wrote nothing on stderr/ },
+  // Its stderr comes after the banner that stops it: read to the end before the cause is told, and the banner quoted whole.
+  {
+    name: "banner, then stderr",
+    command: "node test/fixtures/brokers/banner-then-stderr.mjs",
+    because: /not a JSON-RPC message: "Acme Lomi broker 0\.3\.1 — store \.\/receipts\.sqlite, native http:\/\/127\.0\.0\.1:\d+, seed 1, ready for MCP on stdio" \(not JSON\)/,
+    stderr: /stderr:\n {2}acme-broker: listening on stdio\n {2}acme-broker: waiting for initialize/,
+  },
   { name: "silent", command: "node test/fixtures/brokers/hang.mjs", because: new RegExp(`did not answer MCP initialize within ${BUDGET_MS} ms`), stderr: /wrote nothing on stderr/ },
 ];
 
