@@ -242,7 +242,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
   const seed = integer("--seed", values.seed, 0, 2 ** 31 - 1);
   const { parameters, name } = brokerOf(values, seed, integer("--timeout-ms", values["timeout-ms"], 1));
   if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");
-  const brokerArgs = (["broker-cmd", "broker-image", "mutant", "variant"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]]));
+  const replayArgs = [...(["broker-cmd", "broker-image", "mutant", "variant"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]])), "--reports", values.reports];
   return exploreCommand({
     seed,
     runs: integer("--runs", values.runs, 1),
@@ -250,12 +250,13 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
     timeBudgetS: integer("--time-budget", values["time-budget"], 1),
     parameters,
     brokerName: name,
-    brokerArgs,
+    replayArgs,
     replay: values.replay === undefined ? undefined : { path: values.replay, replayPath: values["replay-path"]! },
     reports: path.resolve(values.reports),
     regressions: values.regressions && path.resolve(values.regressions),
     ...(values.shard !== undefined ? { part: parseShard(values.shard) } : {}),
     out: (t) => process.stdout.write(t),
+    tty: process.stdout.isTTY === true,
   });
 }
 

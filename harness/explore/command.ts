@@ -7,7 +7,7 @@ import { kitVersion } from "../shards/manifest.js";
 import { shardText, type ShardSpec } from "../shards/shard-option.js";
 import type { RunParameters } from "../run-parameters.js";
 import { checkHistory, failuresOf } from "../oracles/index.js";
-import { explore } from "./explore.js";
+import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "./history.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
 
@@ -18,17 +18,37 @@ export interface ExploreCommandOptions {
   timeBudgetS: number;
   parameters: RunParameters;
   brokerName: string;
-  /** The broker options as given, for the replay command line. */
-  brokerArgs: string[];
+  /** The options a replay repeats as given: the broker's, and --reports (a replay must not write over reports/). */
+  replayArgs: string[];
   replay: { path: string; replayPath: string } | undefined;
   reports: string;
   regressions: string | undefined;
   /** --shard K/N: this part of the campaign only (merge joins the parts). */
   part?: ShardSpec;
   out: (text: string) => void;
+  /** Whether `out` is a terminal: progress is then one live line, not a line per run. */
+  tty?: boolean;
 }
 
 const quote = (s: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, "\\$1")}"`);
+
+/**
+ * A line per run, so a CI log (no terminal) shows the campaign moving rather than minutes of
+ * silence; on a terminal the same line is redrawn in place, and the summary replaces it.
+ */
+function progressPrinter(o: ExploreCommandOptions): (p: ExploreProgress) => void {
+  const tty = o.tty ?? false;
+  return (p) => {
+    // Shrinking tries many cases that no longer violate: a log keeps only each smaller one that still does.
+    if (p.shrinking && !p.violated && !tty) return;
+    const line = o.replay
+      ? `the case replayed: ${p.runSteps} steps${p.violated ? ", violates" : ""}`
+      : p.shrinking
+        ? `shrinking: run ${p.executions}${p.violated ? `, still violates in ${p.runSteps} steps` : ""}`
+        : `run ${p.executions} of ${o.runs}: ${p.runSteps} steps, ${p.steps} in all${p.violated ? "; VIOLATION found, shrinking it" : ""}`;
+    o.out(tty ? `\r\x1b[2K${line}${p.violated && !p.shrinking ? "\n" : ""}` : `${line}\n`);
+  };
+}
 
 /** `lomi-conformance explore`: answers the exit code (0 no violation, 1 a violation). */
 export async function exploreCommand(o: ExploreCommandOptions): Promise<number> {
@@ -40,6 +60,7 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   const part = o.part && !o.replay ? o.part : undefined;
   o.out(`lomi-conformance explore: seed ${o.seed}, ${o.replay ? "replaying one case" : `${part ? `part ${shardText(part)}: ` : ""}${o.runs} runs of at most ${o.steps} steps, time budget ${o.timeBudgetS} s`}, broker ${broker}\n`);
   const result = await explore({
+    onProgress: progressPrinter(o),
     seed: o.seed,
     runs: o.runs,
     steps: o.steps,
@@ -49,10 +70,11 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     replay: o.replay,
     ...(part ? { part } : {}),
   });
+  if (o.tty) o.out("\r\x1b[2K");
   const { violation, ...summary } = result;
   const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
   o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
-  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", quote(violation.path), "--replay-path", quote(violation.replayPath), ...o.brokerArgs.map(quote)].join(" ");
+  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", quote(violation.path), "--replay-path", quote(violation.replayPath), ...o.replayArgs.map(quote)].join(" ");
   const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay: replay! } };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {

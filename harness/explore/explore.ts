@@ -25,6 +25,21 @@ export interface ExploreOptions {
   adapter?: () => BrokerAdapter;
   /** Called with every run's history (the determinism test compares them). */
   onHistory?: (records: HistoryRecord[]) => void;
+  /** Called after every run, shrinking runs included: what a person or a CI log follows. */
+  onProgress?: (progress: ExploreProgress) => void;
+}
+
+/** Where a campaign stands after a run. */
+export interface ExploreProgress {
+  /** Runs done, shrinking runs included. */
+  executions: number;
+  steps: number;
+  /** Steps of the run just done. */
+  runSteps: number;
+  /** The run just done was one of the shrinking of a violation (no longer one of the `runs` asked for). */
+  shrinking: boolean;
+  /** The run just done violated an invariant. */
+  violated: boolean;
 }
 
 export interface ExploreViolation {
@@ -83,6 +98,7 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
     for (const r of records) if (r.type === "fault") faults[r.kind]++;
     o.onHistory?.(records);
     const failed = failuresOf(checkHistory(historyOf(records)));
+    o.onProgress?.({ executions, steps, runSteps: system.steps.length, shrinking, violated: failed.length > 0 });
     if (failed.length === 0) return;
     last = { invariants: failed, steps: system.steps, history: records };
     shrinking = true;

@@ -13,6 +13,7 @@ test("explore against a process broker prints the seed first, then runs, steps a
   assert.equal(code, 0, output);
   assert.match(output.split("\n")[0]!, /^lomi-conformance explore: seed 3, /);
   assert.match(output, /runs 1 \(\+0 shrinking\), steps \d+/);
+  assert.match(output, /^run 1 of 1: \d+ steps, \d+ in all$/m, "not on a terminal, a line per run");
   assert.match(output, /faults injected: hold \d+, fail \d+, lose-reply \d+,.* broker-crash \d+/);
   const report = JSON.parse(readFileSync(path.join(reports, "explore.json"), "utf8")) as { violation?: unknown; result: { runs: number } };
   assert.equal(report.violation, undefined);
@@ -24,12 +25,15 @@ test("a violation prints the invariant, the shrunk steps and a replay line that 
   const found = await conformance(["explore", "--mutant", "op-failure-as-mcp-error", "--reports", reports]);
   assert.equal(found.code, 1, found.output);
   assert.match(found.output, /VIOLATION of receipts-readable/);
+  assert.match(found.output, /^run 1 of 100: \d+ steps, \d+ in all(; VIOLATION found, shrinking it)?$/m);
+  assert.match(found.output, /^shrinking: run \d+, still violates in \d+ steps$/m, "shrinking shows too");
   const replay = /^replay: lomi-conformance (explore .*)$/m.exec(found.output)?.[1];
   assert.ok(replay, found.output);
+  assert.ok(replay.endsWith(` --reports ${reports}`), `the replay line keeps the run's --reports, so it writes over no other reports: ${replay}`);
   const history = readFileSync(path.join(reports, "explore-history.jsonl"), "utf8");
   const again = path.join(dir, "again");
   const args = [...replay.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
-  const replayed = await conformance([...args, "--reports", again]);
+  const replayed = await conformance([...args.slice(0, -2), "--reports", again]);
   assert.equal(replayed.code, 1, replayed.output);
   assert.equal(readFileSync(path.join(again, "explore-history.jsonl"), "utf8"), history);
 
