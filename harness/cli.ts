@@ -1,5 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { shellSyntaxIn } from "./command-line.js";
 import { HarnessError } from "./harness-error.js";
 import { suggestOption } from "./option-suggestion.js";
 import { checkTagSelection } from "./tag-selection.js";
@@ -54,7 +55,8 @@ Broker under test (one of):
   --mutant NAME          in this process, a deliberately broken broker of mutants/ (the suite must fail it)
   --variant NAME         in this process, a legal variant of variants/ (the suite must pass it)
   --broker-cmd "CMD"     a stdio MCP server the harness starts, kills (SIGKILL, its whole process
-                         group) and restarts; it gets LOMI_NATIVE_URL, LOMI_STORE_PATH and LOMI_SEED
+                         group) and restarts; it gets LOMI_NATIVE_URL, LOMI_STORE_PATH and LOMI_SEED.
+                         No shell reads it: for > | && ; $VAR or VAR=value, give "sh -c '…'"
   --broker-url URL       a broker already running, over Streamable HTTP (e.g. http://127.0.0.1:3333/mcp).
                          Start it with LOMI_NATIVE_URL=http://127.0.0.1:PORT: the harness serves the
                          simulated Lomi there (--native-port). Crash scenarios are not applicable.
@@ -215,6 +217,8 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   }
   if (values["broker-cmd"] !== undefined) {
     if (values["broker-cmd"].trim() === "") throw new UsageError("--broker-cmd needs a command");
+    const shell = shellSyntaxIn(values["broker-cmd"]);
+    if (shell) throw new UsageError(shell);
     return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, ...common }, name: `command: ${values["broker-cmd"]}` };
   }
   if (values["broker-url"] !== undefined) {

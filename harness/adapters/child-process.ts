@@ -2,17 +2,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, watch } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { splitCommand } from "../command-line.js";
 import { configError, notApplicable } from "../harness-error.js";
 import { McpConnection } from "../mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability, StartKills } from "./broker-adapter.js";
 import { USER_NODE_OPTIONS } from "../step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 import { prepareSpares, takeSpare } from "./warm-spare.js";
-
-/** Splits a command line on spaces, keeping "quoted words" together. */
-export function splitCommand(command: string): string[] {
-  return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-}
 
 /** A broker command line and the directory it runs in: the user's, in every process the harness starts (its workers run in the kit's folder). */
 export interface BrokerCommand {

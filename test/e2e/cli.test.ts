@@ -55,6 +55,14 @@ test("a conformance run refused for its options still writes every report, sayin
   assert.equal(existsSync(path.join(steps.cwd, "reports")), false);
 });
 
+test("a --broker-cmd with shell syntax is refused before any broker starts, with the sh -c form, and the reports say NOT RUN", () => {
+  const r = run("lomi-conformance", "--broker-cmd", "node broker.mjs > log.txt", "--reports", "out");
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--broker-cmd runs its command without a shell, so ">" \(a redirection in a shell\) would reach the program as an argument.*--broker-cmd "sh -c 'node broker\.mjs > log\.txt'"/);
+  assert.match(JSON.parse(readFileSync(path.join(r.cwd, "out", "conformance.json"), "utf8")).headline, /^NOT RUN: --broker-cmd runs its command without a shell/);
+  assert.deepEqual(readdirSync(r.cwd), ["out"], "nothing started, nothing written but the reports");
+});
+
 test("lomi-broker without a bridge says what to pass", () => {
   const r = run("lomi-broker", "--store", "/tmp/x.sqlite");
   assert.equal(r.status, 2);

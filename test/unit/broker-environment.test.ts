@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { brokerEnvironment, splitCommand } from "../../harness/adapters/child-process.js";
+import { brokerEnvironment } from "../../harness/adapters/child-process.js";
+import { shellSyntaxIn, splitCommand } from "../../harness/command-line.js";
 import { USER_NODE_OPTIONS } from "../../harness/step-files.js";
 
 const wiring = { nativeUrl: "http://127.0.0.1:4545", storePath: "/tmp/s/receipts.sqlite", seed: 7, faults: ["crash-after-reserve" as const] };
@@ -34,6 +35,25 @@ test("a broker gets NODE_OPTIONS as the user gave them, not the options the harn
 
 test("a command line splits on spaces and keeps quoted words together", () => {
   assert.deepEqual(splitCommand(`node "my broker.js" --flag 'a b'`), ["node", "my broker.js", "--flag", "a b"]);
+});
+
+test("a command line with shell syntax is refused with the sh -c form that does what it meant; quoted words and sh -c lines pass", () => {
+  const refused = [
+    ["node broker.mjs > log.txt", '">" (a redirection in a shell)', `--broker-cmd "sh -c 'node broker.mjs > log.txt'"`],
+    ["node broker.mjs 2>>err.log", '"2>>err.log" (a redirection in a shell)', `sh -c 'node broker.mjs 2>>err.log'`],
+    ["node broker.mjs | tee out", '"|" (a pipe in a shell)', `sh -c 'node broker.mjs | tee out'`],
+    ["npm run build && node dist/broker.js", '"&&" (a command list in a shell)', `sh -c 'npm run build && node dist/broker.js'`],
+    ["LOG=debug DEBUG=1 node broker.mjs", '"LOG=debug" (a variable assignment in a shell)', `or set the variables with env: --broker-cmd "env LOG=debug DEBUG=1 node broker.mjs"`],
+    ["node $HOME/broker.mjs --name 'it's'", '"$HOME/broker.mjs" (an expansion in a shell)', `sh -c "node $HOME/broker.mjs --name 'it's'"`],
+    ["~/bin/broker --stdio", '"~/bin/broker" (a home directory (~) in a shell)', "sh -c '~/bin/broker --stdio'"],
+  ];
+  for (const [line, word, form] of refused) {
+    const why = shellSyntaxIn(line!);
+    assert.ok(why?.includes(word!), `${line}: ${why}`);
+    assert.ok(why.includes(form!), `${line}: ${why}`);
+  }
+  for (const line of [`sh -c 'node broker.mjs > log.txt'`, `node broker.mjs --url "http://x/?a=1&b=2" --x=1`, `node "a|b.mjs" --level=debug`, "env LOG=debug node broker.mjs", "python3 -m broker"])
+    assert.equal(shellSyntaxIn(line), undefined, line);
 });
 
 test("npm, as a broker command reaches it, is offline and never answers yes: npx runs only what the user's repository installed", () => {
