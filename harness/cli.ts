@@ -2,7 +2,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { shellSyntaxIn } from "./command-line.js";
 import { HarnessError } from "./harness-error.js";
-import { suggestOption } from "./option-suggestion.js";
+import { suggestOption, suggestWord } from "./option-suggestion.js";
 import { checkTagSelection } from "./tag-selection.js";
 import { parseShard } from "./shards/shard-option.js";
 import type { Level } from "./report/rule-verdicts.js";
@@ -265,7 +265,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "catalogue", "coverage", "teeth", "lint", "merge"];
+const COMMANDS = ["steps", "explore", "check", "record", "catalogue", "coverage", "teeth", "lint", "merge"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -413,6 +413,14 @@ async function main(): Promise<number> {
     process.stdout.write(`${positionals[0] === "merge" ? MERGE_HELP : HELP}\n`);
     return 0;
   }
+  const [command] = positionals;
+  if (command !== undefined && !COMMANDS.includes(command)) {
+    const meant = suggestWord(command, COMMANDS);
+    const message = `unknown command ${command}${meant ? `; did you mean ${meant}?` : ""} (the commands are ${COMMANDS.join(", ")}; a conformance run takes none)`;
+    // Perhaps a run was meant, as with a misspelt option: reports say why none ran, so a CI gate shows it.
+    await writeNotRun(reportsDirOf(process.argv.slice(2)), message, { broker: "not started", seed: 1, level: "must", tags: undefined, startedAt: new Date().toISOString(), requireAll: false });
+    throw new UsageError(message);
+  }
   if (positionals[0] === "merge") return merge(positionals.slice(1), values);
   if (positionals[0] === "check") {
     if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]");
@@ -454,7 +462,7 @@ async function main(): Promise<number> {
   }
   if (values.json) throw new UsageError("--json goes with the catalogue and coverage commands");
   if (positionals.length > 0) {
-    if (positionals.join(" ") !== "steps") throw new UsageError(`unknown command ${positionals.join(" ")}; the commands are steps, explore, check, record, catalogue, coverage, teeth, lint and merge`);
+    if (positionals.join(" ") !== "steps") throw new UsageError(`${command} takes no word after it, not ${positionals.slice(1).join(" ")}`);
     const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;

@@ -94,9 +94,15 @@ test("lomi-conformance names one broker at a time and says which options go toge
   const faults = run("lomi-conformance", "--broker-url", "http://127.0.0.1:1/mcp", "--broker-faults");
   assert.equal(faults.status, 2);
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
-  const command = run("lomi-conformance", "stepz");
-  assert.equal(command.status, 2);
-  assert.match(command.stderr, /unknown command stepz; the commands are steps, explore, check, record, catalogue, coverage, teeth, lint and merge/);
+  // A misspelt command gets the one meant, and, as a misspelt option does, reports saying why nothing ran.
+  for (const [typo, meant] of [["stepz", "steps"], ["lnit", "lint"], ["covrage", "coverage"]]) {
+    const command = run("lomi-conformance", typo!, "--reports", "out");
+    assert.equal(command.status, 2);
+    assert.match(command.stderr, new RegExp(`unknown command ${typo}; did you mean ${meant}\\? \\(the commands are steps, explore, check, record, catalogue, coverage, teeth, lint, merge; a conformance run takes none\\)`));
+    assert.match(JSON.parse(readFileSync(path.join(command.cwd, "out", "conformance.json"), "utf8")).headline, new RegExp(`^NOT RUN: unknown command ${typo}; did you mean ${meant}\\?`));
+  }
+  assert.doesNotMatch(run("lomi-conformance", "frobnicate").stderr, /did you mean/);
+  assert.match(run("lomi-conformance", "steps", "all").stderr, /steps takes no word after it, not all/);
   // A mutant or variant that does not exist is refused before any scenario, not by each one's set-up.
   for (const option of ["--mutant", "--variant"]) {
     const unknown = run("lomi-conformance", option, "nope");
@@ -134,6 +140,9 @@ test("lomi-conformance refuses a malformed tag expression with cucumber's messag
   assert.equal(none.status, 2);
   assert.match(none.stderr, /--tags "@NOPE-99" selects no scenario/);
   assert.doesNotMatch(none.stdout, /scenarios? \(/, "nothing ran");
+  const bare = run("lomi-conformance", "--tags", "IDEM-01", "--reports", "/tmp/lomi-cli-no-tags");
+  assert.equal(bare.status, 2);
+  assert.match(bare.stderr, /--tags "IDEM-01" selects no scenario; did you mean --tags "@IDEM-01"\?/);
 });
 
 test("lomi-conformance catalogue prints the tool catalogue, and --json its JSON Schemas", async () => {
