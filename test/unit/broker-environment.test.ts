@@ -48,8 +48,8 @@ test("a command line with shell syntax is refused with the sh -c form that does 
     ["~/bin/broker --stdio", '"~/bin/broker" (a home directory (~) in a shell)', "sh -c '~/bin/broker --stdio'"],
   ];
   for (const [line, word, form] of refused) {
-    const why = shellSyntaxIn(line!);
-    assert.ok(why?.includes(word!), `${line}: ${why}`);
+    const why = shellSyntaxIn(line!) ?? "";
+    assert.ok(why.includes(word!), `${line}: ${why}`);
     assert.ok(why.includes(form!), `${line}: ${why}`);
   }
   for (const line of [`sh -c 'node broker.mjs > log.txt'`, `node broker.mjs --url "http://x/?a=1&b=2" --x=1`, `node "a|b.mjs" --level=debug`, "env LOG=debug node broker.mjs", "python3 -m broker"])
