@@ -8,17 +8,24 @@ import { test } from "node:test";
 import Database from "better-sqlite3";
 
 const V0_FIXTURE = new URL("../fixtures/stores/unversioned-v0.sqlite", import.meta.url);
-// As root every file is writable, so the read-only case runs the broker as "nobody", as the probe did.
-const AS_ANOTHER_USER = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+// As root every file is writable: the read-only case runs the broker as root without its
+// capabilities (setpriv drops them, CAP_DAC_OVERRIDE included, so a mode 444 file is read-only to it
+// and the kit root owns stays readable however private its folder), or else as "nobody".
+const AS_ROOT = process.getuid?.() === 0;
+const SETPRIV = ["--inh-caps=-all", "--bounding-set=-all", "--"];
+const setprivWorks = AS_ROOT && spawnSync("setpriv", [...SETPRIV, "true"], { stdio: "ignore" }).status === 0;
+const AS_ANOTHER_USER = AS_ROOT && !setprivWorks ? { uid: 65534, gid: 65534 } : {};
 // That user must be able to read the kit: a private checkout (a mode 700 folder on the way) is not.
 const broker = path.resolve("bin/lomi-broker.js");
 const kitUnreadable =
-  spawnSync(process.execPath, ["-e", `require("node:fs").accessSync(${JSON.stringify(broker)}, 4)`], AS_ANOTHER_USER).status === 0
+  setprivWorks || spawnSync(process.execPath, ["-e", `require("node:fs").accessSync(${JSON.stringify(broker)}, 4)`], AS_ANOTHER_USER).status === 0
     ? false
-    : `user nobody cannot read ${broker} (a folder on its way is private), so the broker cannot run as another user here`;
+    : `no setpriv to drop root's capabilities, and user nobody cannot read ${broker} (a folder on its way is private), so the broker cannot run without the right to write every file here`;
 
-async function brokerOn(store: string, asAnotherUser = false): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ["bin/lomi-broker.js", "--simulate", "--store", store], { stdio: ["ignore", "ignore", "pipe"], ...(asAnotherUser ? AS_ANOTHER_USER : {}) });
+async function brokerOn(store: string, unprivileged = false): Promise<{ code: number | null; stderr: string }> {
+  const args = ["bin/lomi-broker.js", "--simulate", "--store", store];
+  const [command, argv] = unprivileged && setprivWorks ? ["setpriv", [...SETPRIV, process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, argv, { stdio: ["ignore", "ignore", "pipe"], ...(unprivileged ? AS_ANOTHER_USER : {}) });
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   const [code] = (await once(child, "exit")) as [number | null];
