@@ -13,8 +13,11 @@ if ! command -v dockerd >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io >/dev/null
 fi
 nohup dockerd >/tmp/dockerd.log 2>&1 &
+dockerd_pid=$!
 for _ in $(seq 1 60); do
   if docker version >/dev/null 2>&1; then exit 0; fi
+  # A dockerd that exited will not come up: no need to wait out the minute.
+  if ! kill -0 "$dockerd_pid" 2>/dev/null; then break; fi
   sleep 1
 done
 echo "dockerd did not come up; see /tmp/dockerd.log. The container test will be not applicable" >&2
