@@ -42,10 +42,10 @@ export async function walkThrough(client: Client): Promise<Exchange[]> {
   await client.listTools(); // the SDK client then checks every reply against the published output schemas
   const list = await call("1. List the workspaces", "lomi_workspace_list", {});
   const workspaceId: string = list.data.workspaces.find((w: { approved: boolean }) => w.approved).workspaceId;
-  const connected = await call("1. Connect to the approved workspace", "lomi_connect", { workspaceId });
+  const connected = await call("2. Connect to the approved workspace", "lomi_connect", { workspaceId });
   const { retryEpoch, domainRevision } = connected.data;
 
-  const created = await call("2. Create a terminal", "lomi_terminal_create", {
+  const created = await call("3. Create a terminal", "lomi_terminal_create", {
     workspaceId,
     cwdRelative: "",
     title: "Tests",
@@ -53,19 +53,19 @@ export async function walkThrough(client: Client): Promise<Exchange[]> {
     retryEpoch,
     requestKey: "create-test-terminal-1",
   });
-  const terminal = await settle("3. Read the operation until it settles", created.data.operation.operationId);
+  const terminal = await settle("4. Read the operation until it settles", created.data.operation.operationId);
   const { terminalSessionId } = terminal.result;
 
-  await call("4. Refresh the layout before the next layout mutation", "lomi_panel_list", { workspaceId });
+  await call("5. Refresh the layout before the next layout mutation", "lomi_panel_list", { workspaceId });
 
   const runArgs = { workspaceId, terminalSessionId, command: "npm test", retryEpoch, requestKey: "run-tests-1" };
   // The reply to this first request is lost on the way back (here: the agent drops it unread).
   await client.callTool({ name: "lomi_terminal_run", arguments: runArgs });
-  exchanges.push({ step: "5. Run the tests; the reply is lost", request: { name: "lomi_terminal_run", arguments: runArgs } });
-  const retried = await call("5. Retry lomi_terminal_run after a lost reply: the same retryEpoch, requestKey and arguments", "lomi_terminal_run", runArgs);
-  await call("5. Or find it by its retry identity", "lomi_operation_lookup", { retryEpoch, requestKey: "run-tests-1", tool: "lomi_terminal_run" });
-  await settle("6. Read the command's operation until it settles", retried.data.operation.operationId);
-  await call("7. Read the terminal's output", "lomi_terminal_read", { workspaceId, terminalSessionId });
+  exchanges.push({ step: "6. Run the tests; the reply is lost", request: { name: "lomi_terminal_run", arguments: runArgs } });
+  const retried = await call("7. Retry lomi_terminal_run after a lost reply: the same retryEpoch, requestKey and arguments", "lomi_terminal_run", runArgs);
+  await call("8. Or find it by its retry identity", "lomi_operation_lookup", { retryEpoch, requestKey: "run-tests-1", tool: "lomi_terminal_run" });
+  await settle("9. Read the command's operation until it settles", retried.data.operation.operationId);
+  await call("10. Read the terminal's output", "lomi_terminal_read", { workspaceId, terminalSessionId });
   return exchanges;
 }
 

@@ -112,7 +112,7 @@ Exit codes: 0 conformant over the run's profile (every rule it judged passed, or
 baseline expects; the rules it could not judge are named), 1 a rule failed, a baseline entry is stale,
 or (with --require-all) a rule was not judged, 2 harness or configuration error, a typo in a feature
 file included (the message names the file and line).
-Reports: conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml, messages.ndjson.`;
+Reports: conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml, messages.ndjson.`;
 
 const MERGE_HELP = `lomi-conformance merge — a run's shards, or an explore campaign's parts, as one run
 

@@ -1,6 +1,6 @@
 import { citedRules } from "../rules.js";
 import type { ScenarioResult } from "./scenario-results.js";
-import type { RunSummary } from "./write-reports.js";
+import { titleOf, type RunSummary } from "./write-reports.js";
 
 const xml = (text: string) =>
   text
@@ -50,12 +50,14 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
   });
   // A run that never started errors (CI shows it as broken), it does not fail.
   const errored = run.verdict === "not-run";
-  const cause = xml([run.headline, ...run.problems.filter((p) => !run.headline.includes(p))].join("\n"));
-  const gate = errored ? `<error message="${attribute(run.headline)}" type="not-run">${cause}</error>` : run.problems.length > 0 ? `<failure message="${attribute(`${run.headline} (${run.problems.length} gate problem(s))`)}" type="${run.verdict}">${cause}</failure>` : "";
+  // The headline as the other reports' titles give it: a partial run says so here too.
+  const headline = titleOf(run, (t) => t);
+  const cause = xml([headline, ...run.problems.filter((p) => !headline.includes(p))].join("\n"));
+  const gate = errored ? `<error message="${attribute(headline)}" type="not-run">${cause}</error>` : run.problems.length > 0 ? `<failure message="${attribute(`${headline} (${run.problems.length} gate problem(s))`)}" type="${run.verdict}">${cause}</failure>` : "";
   if (gate && !errored) failures++;
-  cases.push(`    <testcase classname="lomi-conformance" name="${GATE_CASE}" time="0"><properties>${property("headline", run.headline)}</properties>${gate}</testcase>`);
+  cases.push(`    <testcase classname="lomi-conformance" name="${GATE_CASE}" time="0"><properties>${property("headline", headline)}</properties>${gate}</testcase>`);
   const errors = errored ? 1 : 0;
-  const suiteProps = [property("verdict", run.verdict), property("headline", run.headline), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level)].join("");
+  const suiteProps = [property("verdict", run.verdict), property("headline", headline), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level)].join("");
   const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(run.durationMs / 1000).toFixed(3)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="lomi conformance" ${counts}>

@@ -234,6 +234,14 @@ export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "s
 }
 
 /**
+ * conformance.json: the run, with `title` beside `headline`: the headline as every report's title
+ * gives it, a partial run saying so ("partial run (tags @IDEM-01): 3 of 120 rules reached; on those: …").
+ */
+export function jsonReport(run: RunSummary): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(run).flatMap(([key, value]) => (key === "headline" ? [[key, value], ["title", titleOf(run, (t) => t)]] : [[key, value]])));
+}
+
+/**
  * Writes every report. Each is made on its own: one that cannot be made (a fault of the harness's)
  * is written as a note saying so and why, the others are written whole, and the faults are answered
  * so the run can report them as the harness's own.
@@ -241,7 +249,7 @@ export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "s
 export function writeReports(dir: string, run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): string[] {
   const writers: Array<[string, () => string, (why: string) => string]> = [
     ["junit.xml", () => junitXml(run, results, baselined), (why) => `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="lomi conformance" tests="1" failures="0" errors="1"><testsuite name="lomi conformance" tests="1" failures="0" errors="1"><testcase classname="lomi-conformance" name="lomi-conformance gate"><error message="the harness could not write this report">${why.replace(/[<>&"]/g, " ")}</error></testcase></testsuite></testsuites>\n`],
-    ["conformance.json", () => `${JSON.stringify(run, null, 2)}\n`, (why) => `${JSON.stringify({ verdict: run.verdict, headline: run.headline, reportError: why }, null, 2)}\n`],
+    ["conformance.json", () => `${JSON.stringify(jsonReport(run), null, 2)}\n`, (why) => `${JSON.stringify({ verdict: run.verdict, headline: run.headline, reportError: why }, null, 2)}\n`],
     ["conformance.md", () => markdownReport(run), (why) => `## Lomi conformance: ${run.headline}\n\nThe harness could not write this report: ${why}\n`],
     ["conformance.svg", () => badgeSvg(run), () => badgeSvg(notRunSummary("report error", run, run.profile.name))],
     ["conformance.html", () => htmlReport(run), (why) => `<!doctype html><meta charset="utf-8"><title>Lomi conformance</title><p>The harness could not write this report: ${why.replace(/[<>&"]/g, " ")}</p>\n`],

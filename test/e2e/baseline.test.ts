@@ -130,7 +130,7 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   assert.match(readFileSync(path.join(staleDir, "conformance.svg"), "utf8"), /<title>lomi conformance: not conformant/);
   const junit = readFileSync(path.join(staleDir, "junit.xml"), "utf8");
   assert.match(junit, /<property name="verdict" value="not-conformant"\/>/);
-  assert.match(junit, /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="NOT CONFORMANT[^"]*"\/><\/properties><failure message="NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-01/);
+  assert.match(junit, /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="partial run \(tags @OP-01\): [^"]*; on those: NOT CONFORMANT[^"]*"\/><\/properties><failure message="partial run \(tags @OP-01\): [^"]*NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">partial run \(tags @OP-01\): [^<]*NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-01/);
   assert.match(junit, /<property name="rule" value="OP-01"\/>/);
 
   // By scenario (the default): one entry per failing scenario, each by its exact name.

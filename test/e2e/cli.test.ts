@@ -6,6 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { kitPath } from "../../protocol/kit-root.js";
 import { freePort } from "../../harness/free-port.js";
+import { REPORT_FILES } from "../../harness/report/write-reports.js";
 import { stepVocabulary } from "../../harness/step-vocabulary.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
 
@@ -33,6 +34,8 @@ for (const bin of ["lomi-broker", "lomi-sim", "lomi-conformance"]) {
 test("--help names --shard, --durations and --write-durations; merge --help explains merging shards and explore parts", () => {
   const help = run("lomi-conformance", "--help");
   for (const option of ["--shard K/N", "--durations FILE", "--write-durations FILE", "lomi-conformance merge DIR…"]) assert.ok(help.stdout.includes(option), option);
+  const reports = /^Reports: (.*)\.$/m.exec(help.stdout)?.[1]?.split(", ") ?? [];
+  assert.deepEqual([...reports].sort(), [...REPORT_FILES].sort(), "--help's Reports: line names every report a run writes");
   const merge = run("lomi-conformance", "merge", "--help");
   assert.equal(merge.status, 0, merge.stderr);
   assert.match(merge.stdout, /^lomi-conformance merge — /);

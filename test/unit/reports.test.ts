@@ -6,7 +6,7 @@ import type { RuleReport } from "../../harness/report/rule-verdicts.js";
 import { htmlReport } from "../../harness/report/html-report.js";
 import { junitXml } from "../../harness/report/junit.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { markdownReport, notRunSummary, type RunSummary } from "../../harness/report/write-reports.js";
+import { jsonReport, markdownReport, notRunSummary, type RunSummary } from "../../harness/report/write-reports.js";
 
 const ledgerEntry = (sequence: number, operationId: string) => ({
   sequence,
@@ -99,6 +99,12 @@ test("a --tags run says it is partial, lists only the rules it reached, and how 
   assert.match(md, /\| IDEM-01 \| MUST \| ✅ pass \(1 of 5 scenarios ran\) \|/);
   assert.doesNotMatch(md, /OP-01/);
   assert.match(htmlReport(partial), /pass \(1 of 5 scenarios ran\)/);
+  // junit.xml's gate and conformance.json's title say it too; the JSON keeps the verdict line as headline.
+  assert.match(junitXml(partial, [], () => undefined), /<property name="headline" value="partial run \(tags @IDEM-01\): 1 of 2 rules reached; on those: conformant"\/>/);
+  const json = jsonReport(partial);
+  assert.equal(json.title, "partial run (tags @IDEM-01): 1 of 2 rules reached; on those: conformant");
+  assert.equal(json.headline, "conformant");
+  assert.deepEqual(Object.keys(json).slice(Object.keys(json).indexOf("headline"), Object.keys(json).indexOf("headline") + 2), ["headline", "title"]);
 });
 
 test("a run of chosen scenarios says it is partial and which it chose", () => {
