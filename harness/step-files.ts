@@ -7,8 +7,13 @@ export const COMPILED = import.meta.url.endsWith(".js");
 /** The step definitions cucumber loads: compiled beside a compiled harness, else the TypeScript. */
 export const STEP_FILES = COMPILED ? path.join(KIT_ROOT, "dist/steps/**/*.js") : path.join(KIT_ROOT, "steps/**/*.ts");
 
-/** The step files, and in compiled form the module that maps them to the TypeScript (harness/step-source-maps.cjs). */
-export const STEP_SUPPORT = { import: [STEP_FILES], requireModule: COMPILED ? [path.join(KIT_ROOT, "harness/step-source-maps.cjs")] : [] };
+/**
+ * The step files, and in compiled form the module that maps them to the TypeScript
+ * (harness/step-source-maps.cjs). That module is a support file cucumber requires before it imports
+ * the steps, not a `requireModule`: cucumber warns at every run and lint that a requireModule
+ * without `require` paths is likely a mistake.
+ */
+export const STEP_SUPPORT = { import: [STEP_FILES], require: COMPILED ? [path.join(KIT_ROOT, "harness/step-source-maps.cjs")] : [] };
 
 /**
  * What cucumber's parallel workers need in NODE_OPTIONS to load the TypeScript (tsx); compiled steps

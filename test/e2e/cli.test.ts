@@ -178,6 +178,7 @@ test("lomi-conformance lint passes the kit's suite and names a draft's mistakes 
   const clean = run("lomi-conformance", "lint");
   assert.equal(clean.status, 0, clean.stdout + clean.stderr);
   assert.match(clean.stdout, /lomi-conformance lint: no problems/);
+  assert.equal(clean.stderr, "", "cucumber warns of nothing (a requireModule without require paths once warned at every lint and run)");
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-lint-draft-"));
   writeFileSync(
     path.join(dir, "draft.feature"),
