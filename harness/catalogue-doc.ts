@@ -16,7 +16,17 @@ export const BRIDGE_JSON = kitPath("docs/native-bridge.json");
 /** A real call and reply per tool, taken from a run of the suite (npm run catalogue): each is checked against its contract by a test. */
 export const CATALOGUE_EXAMPLES = kitPath("docs/catalogue-examples.json");
 
-export const catalogueExamples = z.record(z.string(), z.strictObject({ args: z.record(z.string(), z.unknown()), reply: z.unknown() }));
+const call = z.strictObject({ args: z.record(z.string(), z.unknown()), reply: z.unknown() });
+export const catalogueExamples = z.record(
+  z.string(),
+  z.strictObject({
+    ...call.shape,
+    /** Calls whose ok reply has another shape (another data.status): a reconciliation that completed beside one that awaited the user. */
+    also: z.array(call).optional(),
+    /** The refusals the suite's scenarios made this tool answer against the reference broker. */
+    refusals: z.array(z.enum(ERROR_CODES)).optional(),
+  }),
+);
 export type CatalogueExamples = z.infer<typeof catalogueExamples>;
 
 type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; required?: string[]; description?: string; [k: string]: unknown };
@@ -94,15 +104,50 @@ export function bridgeJson(): unknown {
   };
 }
 
-/** A JSON Schema's type in a few words: "string (1-128, [A-Za-z0-9._:-])", "one of a | b", "object". */
+/** A number's bounds in words, leaving out JavaScript's safe-integer limits, which bound nothing a reply holds. */
+function numberBounds(s: JsonSchema): string {
+  const real = (n: unknown) => typeof n === "number" && Math.abs(n) < Number.MAX_SAFE_INTEGER;
+  const low = real(s.exclusiveMinimum) ? `more than ${s.exclusiveMinimum}` : real(s.minimum) ? `${s.minimum}` : undefined;
+  const high = real(s.exclusiveMaximum) ? `less than ${s.exclusiveMaximum}` : real(s.maximum) ? `${s.maximum}` : undefined;
+  if (low !== undefined && high !== undefined) return low.startsWith("more") || high.startsWith("less") ? `${low}, ${high.startsWith("less") ? high : `at most ${high}`}` : `${low} to ${high}`;
+  if (low !== undefined) return low.startsWith("more") ? low : `${low} or more`;
+  return high === undefined ? "" : high.startsWith("less") ? high : `at most ${high}`;
+}
+
+/** "1-128 characters", "1 or more items": a length's bounds in words. */
+const lengthBounds = (min: unknown, max: unknown, unit: string) => (min === undefined && max === undefined ? "" : max === undefined ? `${min} or more ${unit}` : `${min ?? 0}-${max} ${unit}`);
+
+/** A union's variants (anyOf or oneOf), or the schema itself. */
+const variantsOf = (s: JsonSchema): JsonSchema[] => (s.anyOf ?? s.oneOf ?? [s]) as JsonSchema[];
+
+/** The key whose constant tells a union's objects apart ("tool", "kind"), if one does. */
+function discriminatorOf(objects: JsonSchema[]): string | undefined {
+  if (objects.length < 2) return undefined;
+  return Object.keys(objects[0]!.properties ?? {}).find((key) => {
+    const values = objects.map((o) => o.properties?.[key]?.const);
+    return values.every((v) => v !== undefined) && new Set(values).size === objects.length;
+  });
+}
+
+/** An object named by its keys: "object {text}". */
+const keysOf = (o: JsonSchema) => `object {${Object.keys(o.properties ?? {}).join(", ")}}`;
+
+/** A JSON Schema's type in a few words: "string (1-128 characters, pattern …)", "one of a | b", "object by `kind`: …". */
 function typeOf(s: JsonSchema): string {
   if (Array.isArray(s.enum)) return `one of ${(s.enum as unknown[]).map((v) => JSON.stringify(v)).join(" | ")}`;
   if (s.const !== undefined) return JSON.stringify(s.const);
-  for (const key of ["anyOf", "oneOf"] as const) if (Array.isArray(s[key])) return (s[key] as JsonSchema[]).map(typeOf).join(" or ");
+  if (s.anyOf || s.oneOf) {
+    const variants = variantsOf(s);
+    const objects = variants.filter((v) => v.type === "object");
+    const key = discriminatorOf(objects);
+    // Objects told apart by a constant are named by it, the others by their keys: never "object or object or …".
+    const named = key ? [`object by \`${key}\`: ${objects.map((o) => JSON.stringify(o.properties![key]!.const)).join(" | ")}`] : objects.length > 1 ? objects.map(keysOf) : objects.map(typeOf);
+    return [...named, ...variants.filter((v) => v.type !== "object").map(typeOf)].join(" or ");
+  }
   const limits = [
-    s.minLength !== undefined || s.maxLength !== undefined ? `${s.minLength ?? 0}-${s.maxLength ?? "∞"} characters` : "",
-    s.minimum !== undefined || s.maximum !== undefined ? `${s.minimum ?? "-∞"} to ${s.maximum ?? "∞"}` : "",
-    s.minItems !== undefined || s.maxItems !== undefined ? `${s.minItems ?? 0}-${s.maxItems ?? "∞"} items` : "",
+    lengthBounds(s.minLength, s.maxLength, "characters"),
+    s.type === "integer" || s.type === "number" ? numberBounds(s) : "",
+    lengthBounds(s.minItems, s.maxItems, "items"),
     // A format says it in a word; its generated pattern would fill the cell.
     typeof s.pattern === "string" && typeof s.format !== "string" ? `pattern \`${s.pattern}\`` : "",
     typeof s.format === "string" ? s.format : "",
@@ -113,19 +158,31 @@ function typeOf(s: JsonSchema): string {
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-/** The object a field holds, directly or as the items of its array: its own fields get rows of their own. */
-const objectIn = (s: JsonSchema): JsonSchema | undefined => {
-  const inner = s.type === "array" && s.items ? (s.items as JsonSchema) : s;
-  return inner.type === "object" && inner.properties ? inner : undefined;
-};
-
-/** One row a field, nested fields under their parent's path ("workspaces[].workspaceId"), so every key a reply may carry is named. */
-function fieldRows(schema: JsonSchema, prefix: string): string[] {
+/**
+ * One row a field, nested fields under their parent's path ("workspaces[].workspaceId"), so every key
+ * a reply may carry is named: an object that may be null gets its keys' rows too, and a union of
+ * objects told apart by a constant gets the keys they share once and each one's own under a "when".
+ */
+function fieldRows(schema: JsonSchema, prefix: string, when = ""): string[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).flatMap(([name, p]) => {
     const path = `${prefix}${name}`;
-    const nested = objectIn(p);
-    return [`| \`${path}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(p.description ?? "")} |`, ...(nested ? fieldRows(nested, `${path}${p.type === "array" ? "[]" : ""}.`) : [])];
+    const inner = p.type === "array" && p.items ? (p.items as JsonSchema) : p;
+    const under = `${path}${inner === p ? "" : "[]"}.`;
+    const objects = variantsOf(inner).filter((v) => v.type === "object" && v.properties);
+    const row = `| \`${path}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(when + (p.description ?? ""))} |`;
+    const key = discriminatorOf(objects);
+    if (!key) return [row, ...objects.flatMap((o) => fieldRows(o, under, objects.length > 1 ? `${when}In ${keysOf(o)}. ` : when))];
+    // The keys every variant has alike are one row each; the rest are each variant's own.
+    const shared = (k: string) => k !== key && objects.every((o) => o.properties![k] !== undefined && JSON.stringify(o.properties![k]) === JSON.stringify(objects[0]!.properties![k]) && (o.required ?? []).includes(k) === (objects[0]!.required ?? []).includes(k));
+    const pick = (o: JsonSchema, keep: (k: string) => boolean): JsonSchema => ({ ...o, properties: Object.fromEntries(Object.entries(o.properties!).filter(([k]) => keep(k))) });
+    const told = `| \`${under}${key}\` | ${cell(typeOf({ enum: objects.map((o) => o.properties![key]!.const) }))} | yes | ${cell(`${when}Which kind of ${name} this is: the rows that begin "When \`${key}\` is" hold for that kind only.`)} |`;
+    return [
+      row,
+      told,
+      ...fieldRows(pick(objects[0]!, shared), under, when),
+      ...objects.flatMap((o) => fieldRows(pick(o, (k) => k !== key && !shared(k)), under, `${when}When \`${key}\` is ${JSON.stringify(o.properties![key]!.const)}. `)),
+    ];
   });
 }
 
@@ -173,8 +230,16 @@ export function catalogueMarkdown(examples: CatalogueExamples): string {
     out.push("Input:", "", ...fieldsTable(jsonSchemaOf(c.input, "input")), "");
     out.push("`data` of an ok reply:", "", ...fieldsTable(jsonSchemaOf(c.data, "output")), "");
     if (c.kind === "operation") out.push("`data.operation.result` once the operation confirmed (or partly confirmed) its effect:", "", ...fieldsTable(jsonSchemaOf(c.result, "output")), "");
-    out.push(`Refusals it may answer besides its validators' narrower ones: ${KIND_ERRORS[c.kind].map((e) => `\`${e}\``).join(", ")}.`, "");
-    if (example) out.push("Example call (arguments):", "", ...json(example.args), "", "Its reply's `structuredContent`:", "", ...json(example.reply), "");
+    // A tool's own refusals: those of its kind, and those the suite's scenarios make it answer (USER_DENIED of a declined reconciliation).
+    const provoked = example?.refusals ?? [];
+    const refusals = ERROR_CODES.filter((e) => KIND_ERRORS[c.kind].includes(e) || provoked.includes(e));
+    out.push(`Refusals it may answer (those of its kind, and those the suite's scenarios require of it): ${refusals.map((e) => `\`${e}\``).join(", ")}.${provoked.length > 0 ? ` The scenarios require ${provoked.map((e) => `\`${e}\``).join(", ")}.` : ""}`, "");
+    for (const [i, e] of [example, ...(example?.also ?? [])].entries()) {
+      if (!e) continue;
+      const shape = (e.reply as { data?: { status?: unknown } }).data?.status;
+      const which = i === 0 ? "Example call" : `Another reply shape${typeof shape === "string" ? ` (\`data.status\`: \`${shape}\`)` : ""}: a call`;
+      out.push(`${which} (arguments):`, "", ...json(e.args), "", "Its reply's `structuredContent`:", "", ...json(e.reply), "");
+    }
   }
   return `${out.join("\n")}\n`;
 }
@@ -185,15 +250,17 @@ export function readExamples(): CatalogueExamples {
 
 /** Why an example does not fit its tool's contract (its arguments by the input schema, its reply by the output schema), or []. */
 export function exampleProblems(examples: CatalogueExamples): string[] {
-  return Object.entries(examples).flatMap(([tool, e]) => {
+  return Object.entries(examples).flatMap(([tool, first]) => {
     const c = contractOf(tool);
     if (!c) return [`${tool}: not a tool of the catalogue`];
-    const input = c.input.safeParse(e.args);
-    const output = outputSchemaOf(c).safeParse(e.reply);
-    return [
-      ...(input.success ? [] : [`${tool}: the example's arguments break its input schema ${describeIssues(input.error)}`]),
-      ...(output.success ? [] : [`${tool}: the example's reply breaks its output schema ${describeIssues(output.error)}`]),
-    ];
+    return [first, ...(first.also ?? [])].flatMap((e) => {
+      const input = c.input.safeParse(e.args);
+      const output = outputSchemaOf(c).safeParse(e.reply);
+      return [
+        ...(input.success ? [] : [`${tool}: the example's arguments break its input schema ${describeIssues(input.error)}`]),
+        ...(output.success ? [] : [`${tool}: the example's reply breaks its output schema ${describeIssues(output.error)}`]),
+      ];
+    });
   });
 }
 

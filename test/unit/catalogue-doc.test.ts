@@ -36,11 +36,31 @@ test("the published JSON Schemas accept every example and refuse a key the schem
   const examples = readExamples();
   const tools = (catalogueJson() as { tools: { name: string; inputSchema: object; outputSchema: object }[] }).tools;
   for (const tool of tools) {
-    const example = examples[tool.name]!;
     const input = ajv.compile(tool.inputSchema);
     const output = ajv.compile(tool.outputSchema);
-    assert.ok(input(example.args), `${tool.name} input: ${ajv.errorsText(input.errors)}`);
-    assert.ok(output(example.reply), `${tool.name} output: ${ajv.errorsText(output.errors)}`);
-    assert.equal(output({ ...(example.reply as object), extra: true }), false, `${tool.name}: an extra key passed its output schema`);
+    for (const example of [examples[tool.name]!, ...(examples[tool.name]!.also ?? [])]) {
+      assert.ok(input(example.args), `${tool.name} input: ${ajv.errorsText(input.errors)}`);
+      assert.ok(output(example.reply), `${tool.name} output: ${ajv.errorsText(output.errors)}`);
+      assert.equal(output({ ...(example.reply as object), extra: true }), false, `${tool.name}: an extra key passed its output schema`);
+    }
   }
+});
+
+// A team writing from docs/ alone needs every key a reply may hold, the kinds of a union by name, bounds
+// as the schema says them, a reconciliation that completed, and the refusals the scenarios require.
+test("docs/catalogue.md names every nested key, names union kinds by their constant, says bounds right, and lists the refusals scenarios require", () => {
+  const md = catalogueMarkdown(readExamples());
+  const section = (tool: string) => md.split(`### ${tool}\n`)[1]!.split("\n### ")[0]!;
+  const reconcile = section("lomi_store_reconcile");
+  for (const key of ["removed.receipts", "removed.retryEpochs", "removed.events", "kept.receipts", "kept.unfinished", "kept.outcomeUnknown"]) assert.ok(reconcile.includes(`| \`${key}\` |`), `${key} has no row`);
+  assert.match(reconcile, /data\.status`: `completed`/, "a completed reconciliation is shown");
+  assert.match(reconcile, /Refusals it may answer[^\n]*The scenarios require[^\n]*`USER_DENIED`/);
+  assert.match(section("lomi_connect"), /Refusals it may answer[^\n]*The scenarios require[^\n]*`RESOURCE_EXHAUSTED`/);
+  assert.doesNotMatch(md, /object or object/, "a union of objects is named by what tells them apart");
+  assert.match(section("lomi_operation_get"), /\| `operation` \| object by `tool`: "lomi_terminal_create" \\\| "lomi_terminal_run" /);
+  assert.match(section("lomi_operation_get"), /\| `operation\.result` \| [^|]* \| (yes|no) \| When `tool` is "lomi_terminal_run"\./);
+  assert.match(section("lomi_panel_list"), /\| `panels\[\]\.terminalSessionId` \| [^|]* \| (yes|no) \| When `kind` is "terminal"\./);
+  assert.doesNotMatch(md, /-∞|9007199254740991/, "no safe-integer limit or minus infinity where the schema gives none");
+  assert.match(section("lomi_file_write"), /\| `content` \| object \{text\} or object \{base64\} \|/);
+  assert.match(section("lomi_store_status"), /\| `receipts\.limit` \| integer \(more than 0\) \|/);
 });
