@@ -75,3 +75,30 @@ Feature: Store capacity and deliberate maintenance
     And the agent asks to reconcile the store
     Then the reply is the error USER_DENIED
     And the store status shows 1 receipt of 4096
+
+  @CAP-04
+  Scenario: Retention runs from a receipt's last change, and the reply counts what it removed and what the store kept
+    Given the next dispatch of lomi_terminal_create is held
+    When the agent creates a terminal "Late" in workspace "ws-alpha" as "late"
+    And the clock advances by 25 hours
+    And Lomi completes the held dispatch of "late"
+    Then operation "late" reads succeeded
+    When the agent asks to reconcile the store
+    And the user approves the store reconciliation
+    And the agent asks to reconcile the store
+    Then the reconciliation removed 0 receipts, 0 retry epochs and 0 events, and kept 1 receipt, 0 unfinished and 0 outcome_unknown
+    When the clock advances by 25 hours
+    And the agent asks to reconcile the store
+    And the user approves the store reconciliation
+    And the agent asks to reconcile the store
+    Then the reconciliation removed 1 receipt, 1 retry epoch and 3 events, and kept 0 receipts, 0 unfinished and 0 outcome_unknown
+
+  @CAP-04
+  Scenario: A settled operation named in forgetOperationIds is removed whatever its age, an unknown one is ignored, and the user is asked about both
+    When the agent creates a terminal "Done" in workspace "ws-alpha" as "done"
+    Then operation "done" reads succeeded
+    When the agent asks to reconcile the store forgetting "done" and the unknown operation "op-never-admitted"
+    Then the store reconciliation the user is asked about names 24 hours and the operations "done" and "op-never-admitted"
+    When the user approves the store reconciliation
+    And the agent asks to reconcile the store forgetting "done" and the unknown operation "op-never-admitted"
+    Then the reconciliation removed 1 receipt, 0 retry epochs and 3 events, and kept 0 receipts, 0 unfinished and 0 outcome_unknown

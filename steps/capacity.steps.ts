@@ -116,6 +116,18 @@ When("{agent} asks to reconcile the store forgetting {string}", async function (
   await this.call(agent, "lomi_store_reconcile", { forgetOperationIds: [this.operationId(alias)] });
 });
 
+When("{agent} asks to reconcile the store forgetting {string} and the unknown operation {string}", async function (this: LomiWorld, agent: string, alias: string, unknown: string) {
+  await this.call(agent, "lomi_store_reconcile", { forgetOperationIds: [this.operationId(alias), unknown] });
+});
+
+// What the user is asked must say what will be removed: the retention and every operation named (docs/decisions.md).
+Then("the store reconciliation the user is asked about names {int} hours and the operations {string} and {string}", async function (this: LomiWorld, hours: number, alias: string, unknown: string) {
+  const pending = (await this.control.approvals()).filter((a) => a.subject === "store-reconcile" && a.state === "pending");
+  assert.equal(pending.length, 1, `one pending store reconciliation in Lomi, not ${pending.length}`);
+  const { detail } = pending[0]!;
+  for (const word of [String(hours), this.operationId(alias), unknown]) assert.ok(detail.includes(word), `the approval's detail ${JSON.stringify(detail)} does not name ${word}`);
+});
+
 Then("the reconciliation awaits the user", function (this: LomiWorld) {
   const data = this.dataOf("lomi_store_reconcile");
   assert.deepEqual([data.status, data.removed], ["awaiting_user", null]);
@@ -141,6 +153,16 @@ Then("the reconciliation removed {int} receipt(s) and {int} retry epoch(s)", fun
   assert.equal(data.status, "completed");
   assert.deepEqual([data.removed?.receipts, data.removed?.retryEpochs], [receipts, retryEpochs]);
 });
+
+Then(
+  "the reconciliation removed {int} receipt(s), {int} retry epoch(s) and {int} event(s), and kept {int} receipt(s), {int} unfinished and {int} outcome_unknown",
+  function (this: LomiWorld, receipts: number, retryEpochs: number, events: number, keptReceipts: number, unfinished: number, outcomeUnknown: number) {
+    requireOwnStore(this);
+    const data = this.dataOf("lomi_store_reconcile");
+    assert.equal(data.status, "completed");
+    assert.deepEqual({ removed: data.removed, kept: data.kept }, { removed: { receipts, retryEpochs, events }, kept: { receipts: keptReceipts, unfinished, outcomeUnknown } });
+  },
+);
 
 Then("the retry epoch of {agent} for workspace {string} expires 24 hours after Lomi's clock", async function (this: LomiWorld, agent: string, workspaceId: string) {
   const connect = this.agent(agent).connects.get(workspaceId);

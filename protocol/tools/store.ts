@@ -35,20 +35,34 @@ export const storeReconcile = {
       .int()
       .min(0)
       .max(8760)
-      .describe("Remove settled receipts older than this many hours on Lomi's clock: 0-8760, default 24.")
+      .describe("Remove settled receipts whose last change (updatedAt) is at least this many hours old on Lomi's clock: 0-8760, default 24.")
       .optional(),
     forgetOperationIds: z
       .array(field.operationId)
       .max(RECONCILE_MAX_NAMED)
       .describe(
-        `Unfinished or outcome_unknown operations to forget as well (at most ${RECONCILE_MAX_NAMED} operationIds), once you have inspected the real resources; without it they are kept.`,
+        `Operations of this pairing to forget whatever their state and age (at most ${RECONCILE_MAX_NAMED} operationIds): unfinished or outcome_unknown ones once you have inspected the real resources, since without it they are kept. An ID the store does not hold is ignored.`,
       )
       .optional(),
   }),
   data: z.strictObject({
     status: z.enum(["awaiting_user", "completed"]),
     approvalId: id,
-    removed: z.strictObject({ receipts: z.number().int(), retryEpochs: z.number().int(), events: z.number().int() }).nullable(),
-    kept: z.strictObject({ receipts: z.number().int(), unfinished: z.number().int(), outcomeUnknown: z.number().int() }).nullable(),
+    removed: z
+      .strictObject({
+        receipts: z.number().int().describe("Receipts removed."),
+        retryEpochs: z.number().int().describe("Expired retry epochs removed: those no remaining receipt refers to."),
+        events: z.number().int().describe("Events removed with the receipts: one per state an operation entered, as lomi_events_read showed them."),
+      })
+      .nullable()
+      .describe("What this reconciliation removed; null while it awaits the user."),
+    kept: z
+      .strictObject({
+        receipts: z.number().int().describe("Receipts left in the store, every pairing's."),
+        unfinished: z.number().int().describe("Of those, operations not settled yet."),
+        outcomeUnknown: z.number().int().describe("Of those, operations in outcome_unknown."),
+      })
+      .nullable()
+      .describe("The whole store afterwards (what lomi_store_status then shows); null while it awaits the user."),
   }),
 } satisfies ObservationContract;
