@@ -8,6 +8,7 @@ Feature: Result envelope and input schemas
   @ENV-04
   Scenario: tools/list publishes strict input schemas and output schemas for every tool
     Then every tool in tools/list has an input schema that rejects unknown fields and an output schema
+    And every tool in tools/list publishes the catalogue's output schema and annotations
     And tools/list includes "lomi_workspace_list, lomi_connect, lomi_panel_list, lomi_terminal_create, lomi_operation_get, lomi_operation_lookup, lomi_operation_cancel, lomi_events_read"
 
   @ENV-01 @ENV-02 @ENV-03
