@@ -17,6 +17,8 @@ const SKIP = CHROMIUM || process.env.LOMI_REQUIRE_CHROMIUM ? false : "chromium i
 // No --hide-scrollbars or #fragment for the screenshot: with either, this chromium paints a blank page.
 // One CSS pixel per device pixel, so a cell is as many pixels wide as the page's style says.
 const HEADLESS = ["--headless", "--no-sandbox", "--disable-gpu", "--force-device-scale-factor=1", "--window-size=1280,1600"];
+// The grid comes after the failed scenario, open with its steps and calls: the shot is tall enough to hold both.
+const SHOT = [...HEADLESS.slice(0, -1), "--window-size=1280,5000"];
 const CELL_PX = 34; // .cell{width:34px;height:34px}
 const CORNER_PX = 4; // .cell{border-radius:4px}
 
@@ -29,7 +31,7 @@ interface Cell {
 function gridOf(dom: string): Cell[][] {
   const table = /<table class="grid">([\s\S]*?)<\/table>/.exec(dom)?.[1] ?? "";
   return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(([, row]) =>
-    [...row!.matchAll(/<a class="cell"[^>]*style="background:\s*(#[0-9a-f]{6})[^"]*">(\d+)<small>(\w)<\/small><\/a>/g)].map(([, colour, id, level]) => ({ colour: colour!, label: `${id}${level}` })),
+    [...row!.matchAll(/<a class="cell[^"]*"[^>]*style="background:\s*(#[0-9a-f]{6})[^"]*">(\d+)<small>([^<]+)<\/small><\/a>/g)].map(([, colour, id, mark]) => ({ colour: colour!, label: `${id} ${mark}` })),
   );
 }
 
@@ -76,21 +78,33 @@ function regionsOf(png: PNG, colours: string[]): Region[] {
 test("conformance.html renders in a real browser: the grid's cells, colours and labels as its DOM says, a failed rule opened to its failure", { skip: SKIP }, async () => {
   assert.ok(CHROMIUM, "LOMI_REQUIRE_CHROMIUM is set but no chromium is installed (apt-get install chromium)");
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-html-report-"));
-  // A mutant that opens a fresh operation per retry fails IDEM-01; OP-05 passes beside it.
-  const r = await conformance(["--broker-cmd", "node mutants/lomi-mutant.js idem-fresh-operation-per-retry", "--tags", "@IDEM-01 or @OP-05", ...TIMEOUT_ARGS, "--reports", dir]);
+  // A mutant that opens a fresh operation per retry fails IDEM-01; OP-05 passes beside it. One scenario
+  // of each, so the page holds one failure, open, above the grid.
+  const r = await conformance([
+    "--broker-cmd",
+    "node mutants/lomi-mutant.js idem-fresh-operation-per-retry",
+    "--tags",
+    "@IDEM-01 or @OP-05",
+    "--name",
+    "^(The same request after a lost MCP reply returns the same operation|The terminal walk-through of the source works verbatim)$",
+    ...TIMEOUT_ARGS,
+    "--reports",
+    dir,
+  ]);
   assert.equal(r.code, 1, r.output.slice(-2000));
   const page = pathToFileURL(path.join(dir, "conformance.html")).href;
 
   const dom = spawnSync(CHROMIUM, [...HEADLESS, "--dump-dom", `${page}#OP-05`], { encoding: "utf8", timeout: 6 * BUDGET_MS });
   assert.equal(dom.status, 0, dom.stderr);
-  assert.match(dom.stdout, /<details id="OP-05" class="rule" open="">/, "a cell's link opens its rule (the page's script)");
-  assert.match(dom.stdout, /<details id="IDEM-01" class="rule" open="">[\s\S]*?Failed at/, "a failed rule is open with its failure");
+  assert.match(dom.stdout, /<details id="OP-05" class="rule[^"]*" open="">/, "a cell's link opens its rule (the page's script)");
+  assert.match(dom.stdout, /<details id="IDEM-01" class="rule verdict-fail" open="">/, "a failed rule is open");
+  assert.match(dom.stdout, /<details id="[^"]+" class="rule failed-scenario" open="">[\s\S]*?Failed at/, "its failure is open too");
   const grid = gridOf(dom.stdout);
   const colours = [...new Set(grid.flat().map((c) => c.colour))];
   assert.ok(grid.length >= 10 && colours.includes("#cf222e") && colours.includes("#1a7f37"), `the DOM's grid has its families and both a failed and a passed rule: ${JSON.stringify(colours)}`);
 
   const shot = path.join(dir, "conformance.png");
-  const run = spawnSync(CHROMIUM, [...HEADLESS, `--screenshot=${shot}`, page], { encoding: "utf8", timeout: 6 * BUDGET_MS });
+  const run = spawnSync(CHROMIUM, [...SHOT, `--screenshot=${shot}`, page], { encoding: "utf8", timeout: 6 * BUDGET_MS });
   assert.equal(run.status, 0, run.stderr);
   const png = PNG.sync.read(readFileSync(shot));
   assert.equal(png.width, 1280);
@@ -109,7 +123,7 @@ test("conformance.html renders in a real browser: the grid's cells, colours and 
     grid.map((row) => row.map((c) => c.colour)),
     `the screenshot's cells (rows top to bottom, left to right) have the DOM's verdict colours; screenshot in ${shot}`,
   );
-  // Each cell carries its label (a two-digit number over a level letter) in white; an empty or unlabelled cell has none.
+  // Each cell carries its label (a two-digit number over its verdict's glyph and level letter) in white; an unlabelled cell has none.
   for (const [i, row] of rows.entries())
     for (const [j, cell] of row.entries()) assert.ok(cell.glyphPixels >= 15, `cell ${grid[i]![j]!.label} of row ${i + 1} is painted without its label's glyphs (${cell.glyphPixels} white pixels); screenshot in ${shot}`);
   process.stdout.write(`# screenshot: ${shot}; ${cells.length} cells in ${rows.length} rows; glyph pixels per cell ${Math.min(...cells.map((c) => c.glyphPixels))} to ${Math.max(...cells.map((c) => c.glyphPixels))}\n`);
