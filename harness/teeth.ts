@@ -147,8 +147,10 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
         : await judge(m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
+    // Held to the declared rules this selection judges: the control passed them (a rule not applicable in-process is shown over stdio).
     const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
-    runs[i] = { ...run, declares: m.breaks.filter((id) => !unjudged.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
+    const judged = new Set(controlRules.filter((r) => r.verdict === "pass").map((r) => r.id));
+    runs[i] = { ...run, declares: m.breaks.filter((id) => judged.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.
     const { outside, missed } = precisionOf(runs[i]!);

@@ -248,9 +248,10 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const late = s.failedStepId !== undefined && (s.noAnswer.has(s.failedStepId) || CUCUMBER_TIMEOUT.test(s.message ?? ""));
       // An oracle's finding fails the rules it breaks, whichever step (or none) failed.
       const oracleRules = [...new Set(s.oracles.flatMap((o) => o.rules))].filter((id) => knownRules().has(id));
-      // A step that failed in a scenario whose history an oracle found broken met that defect: the
-      // finding is blamed, and the rules the step checks are not judged past it.
-      const explained = oracleRules.length > 0;
+      // A step whose check names no rule, in a scenario whose history an oracle found broken, met that
+      // defect: the finding is blamed, and the rules the step checks are not judged past it. A check
+      // that names its rule keeps it.
+      const explained = oracleRules.length > 0 && named.length === 0;
       const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, named, late || explained) : undefined;
       const blamed =
         verdict !== "fail" || (stepBlame === undefined && oracleRules.length === 0)
