@@ -99,11 +99,14 @@ Feature: Leases and ordered terminal input
     When the agent acquires the lease of the terminal of "term" as "mine"
     And the agent sends input 1 "ls\n" under lease "mine"
     And agent "bob" acquires the lease of the terminal of "term" as "bobs"
+    # checks INPUT-08
     And the agent sends input 2 "pwd\n" under lease "mine"
     Then the reply is the error LEASE_EXPIRED
     And the error names the field "leaseId"
+    # checks INPUT-18
     When the agent sends input 1 "ls\n" under lease "mine"
     Then the reply acknowledges the prior dispatch of input 1 under lease "mine"
+    # checks INPUT-08
     When agent "bob" sends input 1 "whoami\n" under lease "bobs"
     Then the reply acknowledges a new dispatch
     And Lomi saw 2 "input.sent" effects

@@ -5,7 +5,8 @@ import type { Mutant } from "./mutant.js";
 export const durUnknownReportedSucceeded: Mutant = {
   name: "dur-unknown-reported-succeeded",
   family: "DUR",
-  breaks: ["DUR-01", "DUR-06", "OP-04"],
+  // Unfinished at the crash, it must read outcome_unknown (DUR-01, DUR-06), not complete (OP-04); a reconciliation must keep it (CAP-04).
+  breaks: ["DUR-01", "DUR-06", "OP-04", "CAP-04"],
   defect: "on restart, operations left unfinished are recorded succeeded with their effect complete, where the truth is unknown",
   needs: "crash",
   // One crash scenario shows it (of DUR-01's six, each a broker restart over stdio).

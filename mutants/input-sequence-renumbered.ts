@@ -14,7 +14,8 @@ export const inputSequenceRenumbered: Mutant = {
       const next = nextBy.get(core) ?? new Map<string, number>();
       nextBy.set(core, next);
       const given = args.inputSequence;
-      if (typeof given !== "string" || !/^\d+$/.test(given)) return call(name, args);
+      // Only a sequence in its canonical form ("1", not "01" or 1): a malformed one stays the schema's to refuse.
+      if (typeof given !== "string" || !/^(0|[1-9]\d*)$/.test(given)) return call(name, args);
       const key = String(args.leaseId);
       // The next sequence it expects, learned from what Lomi acknowledged: a repeat or a gap becomes that one.
       const expected = next.get(key) ?? Number(given);

@@ -2,7 +2,7 @@ import type { LedgerEntry } from "../../protocol/control-api.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
-import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules } from "./finding-rules.js";
+import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
 
 // Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
 // each effect answers: no native work without a request, none twice, none for a refusal.
@@ -83,10 +83,10 @@ function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Ledge
 function underAnotherSequence(facts: Facts, agent: string | undefined, entry: LedgerEntry): { call: IndexedCall; rule: string } | undefined {
   if (!isInput(entry.tool)) return undefined;
   const received = argsOf(entry);
-  const call = facts.calls.find((c) => c.agent === agent && c.tool === entry.tool && c.args.leaseId === received.leaseId && c.args.inputSequence !== received.inputSequence && changedField(c, received, ["inputSequence"]) === undefined);
-  if (!call) return undefined;
-  const before = facts.calls.find((c) => c.index < call.index && c.tool === call.tool && c.args.leaseId === call.args.leaseId && c.args.inputSequence === call.args.inputSequence && c.envelope?.status === "ok");
-  return { call, rule: before === undefined ? "INPUT-05" : canonical(before.args) === canonical(call.args) ? "INPUT-03" : "INPUT-04" };
+  const candidates = facts.calls.filter((c) => c.agent === agent && c.tool === entry.tool && c.args.leaseId === received.leaseId && c.args.inputSequence !== received.inputSequence && changedField(c, received, ["inputSequence"]) === undefined);
+  // The call whose acknowledgement names the sequence Lomi received, else the last that could be it.
+  const call = candidates.find((c) => c.envelope?.status === "ok" && c.envelope.data.inputSequence === received.inputSequence) ?? candidates.at(-1);
+  return call && { call, rule: sentSequenceRule(facts.calls, call) };
 }
 
 const describe = (e: LedgerEntry) => `${e.tool} ${e.operationId} (ledger entry ${e.sequence})`;

@@ -1,5 +1,6 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
+import { canonical, type IndexedCall } from "./facts.js";
 
 // Which rule a finding breaks, read from what was found (the field, the refusal code, the zod
 // issue), never the whole list an oracle makes checkable: one defect fails the rules it breaks and
@@ -132,6 +133,20 @@ export const NOT_ABOUT_THE_RECEIPT: ReadonlySet<string> = new Set(["STORE_UNAVAI
 
 /** A read of a receipt answered with an error that is the operation's own failure: a failure read as an error, OP-03's. */
 export const failureReadAsError = (tool: string, code: string) => (tool === "lomi_operation_get" || tool === "lomi_operation_lookup") && code !== "NOT_FOUND" && !NOT_ABOUT_THE_RECEIPT.has(code);
+
+/**
+ * The rule an input sent under `call`'s lease and sequence should have met, when the broker treated it
+ * otherwise (acknowledged or dispatched it under another sequence): a sequence already acknowledged
+ * with the same payload INPUT-03, with another INPUT-04; a sequence no earlier input took INPUT-05
+ * when it skips ahead, else INPUT-02 (the next one, sent once).
+ */
+export function sentSequenceRule(calls: readonly IndexedCall[], call: IndexedCall): string {
+  const sameLease = calls.filter((c) => c.index < call.index && c.tool === call.tool && c.args.leaseId === call.args.leaseId && c.envelope?.status === "ok");
+  const before = sameLease.find((c) => c.args.inputSequence === call.args.inputSequence);
+  if (before) return canonical(before.args) === canonical(call.args) ? "INPUT-03" : "INPUT-04";
+  const highest = Math.max(0, ...sameLease.map((c) => Number(c.args.inputSequence)).filter(Number.isFinite));
+  return Number(call.args.inputSequence) > highest + 1 ? "INPUT-05" : "INPUT-02";
+}
 
 /** Whether a broker crash lies between two history records. */
 export const crashBetween = (crashes: readonly number[], from: number, to: number) => crashes.some((c) => c > from && c < to);

@@ -1,6 +1,7 @@
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
+import { sentSequenceRule } from "./finding-rules.js";
 
 const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
 const payloadOf = (tool: string, args: Record<string, unknown>) => canonical({ tool, ...args });
@@ -11,7 +12,7 @@ const payloadOf = (tool: string, args: Record<string, unknown>) => canonical({ t
  */
 export const inputOnce: Oracle = {
   id: "input-once",
-  rules: ["INPUT-02", "INPUT-03", "INPUT-04"],
+  rules: ["INPUT-02", "INPUT-03", "INPUT-04", "INPUT-05"],
   title: "no input sequence delivered twice",
   needsLedger: false,
   check({ calls }) {
@@ -21,7 +22,7 @@ export const inputOnce: Oracle = {
       if (!isInput(c.tool) || c.envelope?.status !== "ok") continue;
       const ack = c.envelope.data as { leaseId?: unknown; inputSequence?: unknown; dispatchId?: unknown; acknowledged?: unknown };
       if (ack.inputSequence !== c.args.inputSequence || ack.leaseId !== c.args.leaseId) {
-        found.push({ message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`, records: [c.index], rules: ["INPUT-02"] });
+        found.push({ message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`, records: [c.index], rules: [sentSequenceRule(calls, c)] });
         continue;
       }
       const key = `${String(c.args.leaseId)}\u0000${String(c.args.inputSequence)}`;

@@ -32,6 +32,8 @@ const EPOCH_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 function unreadable(facts: Facts, toldAt: number, c: IndexedCall, code: string): string[] {
   if (code !== "NOT_FOUND") return ["OP-03"];
+  // Gone after a reconciliation that could not remove it (never seen settled, not named): it kept too little (CAP-04).
+  if (facts.calls.some((r) => r.tool === "lomi_store_reconcile" && r.index > toldAt && r.index < c.index && r.envelope?.status === "ok" && r.envelope.data.status === "completed")) return ["CAP-04"];
   const told = facts.calls.find((x) => x.index === toldAt);
   const expired = told !== undefined && Date.parse(c.sentAt) - Date.parse(told.sentAt) > EPOCH_LIFETIME_MS;
   return ["IDEM-05", ...(expired ? ["CAP-03"] : []), ...(crashBetween(facts.crashes, toldAt, c.index) ? ["DUR-02"] : []), ...(told && told.connection !== c.connection && !crashBetween(facts.crashes, toldAt, c.index) ? ["EPOCH-04"] : [])];
@@ -45,7 +47,7 @@ function unreadable(facts: Facts, toldAt: number, c: IndexedCall, code: string):
  */
 export const receiptsReadable: Oracle = {
   id: "receipts-readable",
-  rules: ["IDEM-05", "DUR-02", "OP-03", "EPOCH-04", "CAP-03"],
+  rules: ["IDEM-05", "DUR-02", "OP-03", "EPOCH-04", "CAP-03", "CAP-04"],
   title: "every operationId an agent was told stays readable by its pairing",
   needsLedger: false,
   check(facts) {
