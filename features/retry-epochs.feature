@@ -49,8 +49,10 @@ Feature: Retry epochs
 
   @EPOCH-02 @CAP-03
   Scenario: Each lomi_connect gives a new epoch, and the old one stays in the store
+    # checks EPOCH-02
     When the agent connects to workspace "ws-alpha"
     And the agent connects to workspace "ws-alpha"
     Then the store status shows 3 retry epochs, 0 of them expired
+    # checks CAP-03
     When the clock advances by 25 hours
     Then the store status shows 3 retry epochs, 3 of them expired
