@@ -4,6 +4,7 @@ import type { WorldSeed } from "../protocol/control-api.js";
 import type { BrokerAdapter } from "../harness/adapters/broker-adapter.js";
 import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver.js";
 import { sweep } from "../harness/driver/sweep.js";
+import { REFUSED_TOGETHER } from "../harness/in-flight.js";
 import { historyOf } from "../harness/explore/history.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
 import { failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
@@ -192,6 +193,19 @@ export class LomiWorld extends World<RunParameters> {
     if (this.deathExpected) return this.callIntoDeath(agentName, tool, args);
     this.agent(agentName);
     return this.took(tool, args, await this.driver.call(agentName, tool, args));
+  }
+
+  /**
+   * A call made while others may be in flight (`together`): a JSON-RPC error to it is a broker that
+   * cannot take calls together, answered REFUSED_TOGETHER for the caller to make it again alone;
+   * any other answer, and every answer to a call made alone, is judged as `call` judges it.
+   */
+  async callAlongside(agentName: string, tool: string, args: Record<string, unknown>, together: boolean): Promise<Reply | typeof REFUSED_TOGETHER> {
+    if (!together) return this.call(agentName, tool, args);
+    this.assertErrorsVerified();
+    this.agent(agentName);
+    const answer = await this.driver.call(agentName, tool, args);
+    return "rpcError" in answer && answer.rpcError ? REFUSED_TOGETHER : this.took(tool, args, answer);
   }
 
   /** A call's answer as the scenario goes on from it: its envelope checked, what it shows observed, an error left for a step to check. */

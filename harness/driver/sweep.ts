@@ -1,11 +1,11 @@
 import { EVENTS_PAGE_MAX } from "../../protocol/tools/operation.js";
 import type { CallRecord } from "../explore/history.js";
 import { looseEnvelope } from "../oracles/facts.js";
-import { inFlight } from "../in-flight.js";
+import { inFlight, REFUSED_TOGETHER } from "../in-flight.js";
 import { clientNameOf, type Driver } from "./driver.js";
 
 /** Reads of operations in flight at once. */
-const READS_IN_FLIGHT = 8;
+const READS_IN_FLIGHT = 16;
 /** How many pages of one workspace's feed the sweep reads at most (4,096 receipts make about 60). */
 const MAX_PAGES = 200;
 
@@ -86,7 +86,11 @@ export async function sweep(driver: Driver, options: { restartToSwitch?: boolean
       // Several reads in flight: thousands of receipts behind a slow broker take a round trip a lane.
       // A broker that stopped answering would make every read wait --timeout-ms: one lost reply ends the sweep.
       const ids = [...operationIds];
-      const allAnswered = await inFlight(ids.length, READS_IN_FLIGHT, async (i) => "reply" in (await driver.call(reader, "lomi_operation_get", { operationId: ids[i]! })));
+      // A broker that cannot take reads in flight together answers them a JSON-RPC error: they go one at a time.
+      const allAnswered = await inFlight(ids.length, READS_IN_FLIGHT, async (i, together) => {
+        const answer = await driver.call(reader, "lomi_operation_get", { operationId: ids[i]! });
+        return together && "rpcError" in answer && answer.rpcError ? REFUSED_TOGETHER : "reply" in answer;
+      });
       if (!allAnswered) return { agentsNotRead: [...agentsNotRead, agent] };
       for (const [workspaceId, from] of feeds) {
         let cursor = from;
