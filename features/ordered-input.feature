@@ -102,7 +102,6 @@ Feature: Leases and ordered terminal input
     And client "bob" of Lomi takes over the lease of the terminal of "term"
     # checks INPUT-08
     And the agent sends input 2 "pwd\n" under lease "mine"
-    # checks INPUT-08
     Then the reply is the error LEASE_EXPIRED
     And the error names the field "leaseId"
     # checks INPUT-18
