@@ -68,7 +68,7 @@ Feature: Panel captures
     Then the reply is the error INVALID_ARGUMENT
     And the error names the field "requestKey"
 
-  @AUTH-11 @needs-multi-connection
+  @AUTH-11
   Scenario: A panel is captured only through its own workspace, approved for the pairing
     Given the agent opens a browser on "https://docs.lomi.test/" in workspace "ws-alpha" as "docs"
     When agent "other" calls lomi_workspace_list

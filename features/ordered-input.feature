@@ -93,12 +93,13 @@ Feature: Leases and ordered terminal input
     Then the reply is the error LEASE_REQUIRED
     And Lomi saw 0 "input.sent" effects
 
-  @INPUT-08 @INPUT-18 @needs-multi-connection
+  # The other pairing takes the lease in Lomi, as a client served by another broker would: the
+  # takeover is Lomi's, and a broker serving one connection at a time is judged on it too.
+  @INPUT-08 @INPUT-18
   Scenario: A takeover by another pairing expires the previous holder's lease
-    Given agent "bob" is connected to workspace "ws-alpha"
     When the agent acquires the lease of the terminal of "term" as "mine"
     And the agent sends input 1 "ls\n" under lease "mine"
-    And agent "bob" acquires the lease of the terminal of "term" as "bobs"
+    And client "bob" of Lomi takes over the lease of the terminal of "term"
     # checks INPUT-08
     And the agent sends input 2 "pwd\n" under lease "mine"
     Then the reply is the error LEASE_EXPIRED
@@ -106,11 +107,9 @@ Feature: Leases and ordered terminal input
     # checks INPUT-18
     When the agent sends input 1 "ls\n" under lease "mine"
     Then the reply acknowledges the prior dispatch of input 1 under lease "mine"
-    # checks INPUT-08
-    When agent "bob" sends input 1 "whoami\n" under lease "bobs"
-    Then the reply acknowledges a new dispatch
-    And Lomi saw 2 "input.sent" effects
-    And reading the terminal of "term" 100 characters at a time gives "ls\nwhoami\n"
+    # checks INPUT-08, INPUT-18
+    And Lomi saw 1 "input.sent" effect
+    And reading the terminal of "term" 100 characters at a time gives "ls\n"
 
   @INPUT-09
   Scenario: A new acquire revokes the earlier lease, and the new lease starts again at 1

@@ -54,11 +54,11 @@ Feature: Pairing, approval and explicit targets
     When the agent connects to workspace "ws-beta"
     Then the reply is ok
 
-  @AUTH-05 @needs-multi-connection
+  @AUTH-05
   Scenario: Another pairing's receipt answers as one that does not exist
     Given the agent is connected to workspace "ws-alpha"
-    And agent "mallory" is connected to workspace "ws-alpha"
     When the agent creates a terminal "Tests" in workspace "ws-alpha" as "mine"
+    And agent "mallory" is connected to workspace "ws-alpha"
     Then agent "mallory" cannot tell "mine" from an operation that does not exist
 
   @AUTH-03
@@ -70,11 +70,11 @@ Feature: Pairing, approval and explicit targets
       """
     Then the reply is the error NOT_FOUND
 
-  @AUTH-05 @EVT-01 @needs-multi-connection
+  @AUTH-05 @EVT-01
   Scenario: Another pairing reads no events of this pairing's operations
     Given the agent is connected to workspace "ws-alpha"
-    And agent "mallory" is connected to workspace "ws-alpha"
     When the agent creates a terminal "Tests" in workspace "ws-alpha" as "mine"
+    And agent "mallory" is connected to workspace "ws-alpha"
     And agent "mallory" reads the events of workspace "ws-alpha"
     # checks AUTH-05
     Then the page has no events

@@ -41,7 +41,7 @@ Feature: Retry epochs
     Then the reply is the error RETRY_EPOCH_INVALID
     And Lomi saw no dispatch at all
 
-  @EPOCH-04 @needs-multi-connection
+  @EPOCH-04
   Scenario: Another connection of the same pairing reads the pairing's receipts
     When the agent creates a terminal "Tests" in workspace "ws-alpha" as "first"
     And agent "agent@2" reads operation "first"

@@ -5,6 +5,7 @@ import { HarnessError } from "./harness-error.js";
 import { suggestOption, suggestWord } from "./option-suggestion.js";
 import { checkTagSelection } from "./tag-selection.js";
 import { parseShard } from "./shards/shard-option.js";
+import { exitOnStopSignals } from "./stop-signal.js";
 import type { Level } from "./report/rule-verdicts.js";
 import type { RunParameters } from "./run-parameters.js";
 
@@ -470,8 +471,9 @@ async function main(): Promise<number> {
   return conformance(values);
 }
 
-// Ctrl+C or a CI runner's SIGTERM: exit, so the exit hooks kill every broker process group.
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(2));
+// Ctrl+C or a CI runner's SIGTERM: a run under way writes its reports with what finished, then the
+// process exits, so the exit hooks kill every broker process group.
+exitOnStopSignals(2, (text) => process.stderr.write(`lomi-conformance: ${text}\n`));
 
 main().then(
   (code) => process.exit(code),

@@ -32,6 +32,12 @@ export function shardLine(shard: string, line: string, done: number, total: numb
   return `[shard ${shard}] ${line}${eta}`;
 }
 
+/** A scenario still running after this long gets a line saying so, and another each time as long again: a slow broker's run is slow, not stuck. */
+export const LONG_SCENARIO_MS = 30_000;
+
+/** How many "still running" lines a scenario running for `ms` has earned. */
+export const longNotesDue = (ms: number) => Math.floor(ms / LONG_SCENARIO_MS);
+
 /** The live line on a terminal: count, share, elapsed and an estimate of what remains. */
 export function liveLine(done: number, total: number, elapsedMs: number, running: string | undefined): string {
   const eta = done > 0 ? ` · about ${clock((elapsedMs / done) * (total - done))} left` : "";
@@ -47,7 +53,9 @@ export default class ProgressFormatter extends Formatter {
   static override readonly documentation = "Lomi: one line per finished scenario, or a live line on a terminal";
   private readonly pickles = new Map<string, { name: string; tags: string[] }>();
   private readonly testCases = new Map<string, string>();
-  private readonly started = new Map<string, { pickleId: string; at: number; worst: TestStepResultStatus }>();
+  private readonly started = new Map<string, { pickleId: string; at: number; worst: TestStepResultStatus; finished?: true; longNotes: number }>();
+  /** Looks at the scenarios running, for the ones that take long (unref'd: it never keeps the process alive). */
+  private readonly watch = setInterval(() => this.noteLong(), LONG_SCENARIO_MS / 6).unref();
   private total = 0;
   private done = 0;
   private runStartedAt = Date.now();
@@ -72,7 +80,7 @@ export default class ProgressFormatter extends Formatter {
     if (e.testRunStarted) this.runStartedAt = toMs(e.testRunStarted.timestamp);
     if (e.testCaseStarted) {
       const pickleId = this.testCases.get(e.testCaseStarted.testCaseId)!;
-      this.started.set(e.testCaseStarted.id, { pickleId, at: toMs(e.testCaseStarted.timestamp), worst: "UNKNOWN" as TestStepResultStatus });
+      this.started.set(e.testCaseStarted.id, { pickleId, at: toMs(e.testCaseStarted.timestamp), worst: "UNKNOWN" as TestStepResultStatus, longNotes: 0 });
       const pickle = this.pickles.get(pickleId)!;
       if (pickle.tags.includes(SLOW_TAG)) this.keep(`note: ${scenarioLabel(pickle.name, pickle.tags)} is known to take long; the run is not stuck`);
       else if (this.tty) this.live(scenarioLabel(pickle.name, pickle.tags));
@@ -93,13 +101,26 @@ export default class ProgressFormatter extends Formatter {
       const s = this.started.get(e.testCaseFinished.testCaseStartedId);
       if (!s) return;
       this.done++;
+      s.finished = true;
       const pickle = this.pickles.get(s.pickleId)!;
       const finished = finishedLine(this.done, this.total, scenarioLabel(pickle.name, pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at);
       const line = this.shard ? shardLine(this.shard, finished, this.done, this.total, Date.now() - this.runStartedAt) : finished;
       if (!this.tty || s.worst === "FAILED") this.keep(line);
       else this.live(undefined);
     }
+    if (e.testRunFinished) clearInterval(this.watch);
     if (e.testRunFinished && this.tty) this.log("\r\x1b[2K");
+  }
+
+  /** A line for each scenario that has run long, and again each time as long again: `  CAP-01 …: still running after 1 min 0 s`. */
+  private noteLong(): void {
+    for (const s of this.started.values()) {
+      const ms = Date.now() - s.at;
+      if (s.finished || longNotesDue(ms) <= s.longNotes) continue;
+      s.longNotes = longNotesDue(ms);
+      const pickle = this.pickles.get(s.pickleId)!;
+      this.keep(progressLine(scenarioLabel(pickle.name, pickle.tags), `still running after ${clock(ms)}`));
+    }
   }
 
   /** A line that stays: on a terminal it replaces the live line, which is redrawn below it. */

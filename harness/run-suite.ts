@@ -1,8 +1,12 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { pipeline } from "node:stream/promises";
+import type { Envelope } from "@cucumber/messages";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
-import { FEATURES_DIR, scenarioCatalogue, scenarioKey } from "./feature-catalogue.js";
+import { FEATURES_DIR, scenarioCatalogue, scenarioKey, type ScenarioEntry } from "./feature-catalogue.js";
+import { onStop, type StopSignal } from "./stop-signal.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "./report/baseline.js";
 import { concludeRun } from "./report/conclude-run.js";
 import { DEFAULT_DURATIONS, readDurations, writeDurations } from "./shards/durations.js";
@@ -24,6 +28,7 @@ import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-file
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
+const require = createRequire(import.meta.url);
 /** This folder's progress formatter, compiled or TypeScript as this module is. */
 const PROGRESS_FORMATTER = fileURLToPath(new URL(`./progress-formatter${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
@@ -119,12 +124,10 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   if (authoring.length > 0) throw configError(`the suite has ${authoring.length} authoring problem(s) (lomi-conformance lint):\n${lintText(authoring)}`);
 
   const started = Date.now();
-  await runCucumber({ ...runConfiguration, support }, { cwd: ROOT });
-
-  const results = readScenarioResults(messages);
-  // Lint refused undefined and ambiguous steps already; should one get through, it is still the suite's fault.
-  refuseBrokenSuite(results);
-  const { code, run } = concludeRun({
+  const envelopes: Envelope[] = [];
+  const conclude = (results: ScenarioResult[], stopped?: string) =>
+    concludeRun({
+      ...(stopped !== undefined ? { stopped } : {}),
     rules: rulesFile.rules,
     results,
     suite: all,
@@ -142,9 +145,28 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     reports: o.reports,
-    writeBaseline: o.writeBaseline,
+    // A stopped run's failures are not all there are: it writes no baseline.
+    writeBaseline: stopped === undefined ? o.writeBaseline : undefined,
     baselineEntries: o.baselineEntries,
   });
+  // A stop signal (a CI job's timeout, Ctrl+C) ends the run where it is: the reports say what finished, the rest NOT RUN.
+  const ignoreStop = onStop(async (signal) => {
+    const sofar = envelopes.slice();
+    const results = readScenarioResults(writeMessages(messages, sofar));
+    conclude([...results, ...notRunAfterStop(ordered, results, signal)], `the run was stopped by ${signal} after ${results.length} of ${ordered.length} scenario(s)`);
+    await writeCucumberHtml(path.join(o.reports, "cucumber.html"), sofar);
+  });
+  try {
+    await runCucumber({ ...runConfiguration, support }, { cwd: ROOT }, (e) => envelopes.push(e));
+  } finally {
+    ignoreStop();
+  }
+  envelopes.length = 0;
+
+  const results = readScenarioResults(messages);
+  // Lint refused undefined and ambiguous steps already; should one get through, it is still the suite's fault.
+  refuseBrokenSuite(results);
+  const { code, run } = conclude(results);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
   if (o.shard) {
     writeShardManifest(o.reports, {
@@ -180,6 +202,36 @@ function shardPart<T extends { uri: string; name: string }>(selection: readonly 
   const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1]!;
   if (part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
   return part;
+}
+
+/**
+ * The message stream as the run left it, written whole beside the formatter's file and moved over it:
+ * the formatter's writes still queued then land in the file it had open, not in this one.
+ */
+function writeMessages(file: string, envelopes: readonly Envelope[]): string {
+  const whole = `${file}.stopped`;
+  writeFileSync(whole, envelopes.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  renameSync(whole, file);
+  return file;
+}
+
+/** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), by the formatter cucumber uses. */
+async function writeCucumberHtml(file: string, envelopes: readonly Envelope[]): Promise<void> {
+  const { CucumberHtmlStream } = createRequire(require.resolve("@cucumber/cucumber"))("@cucumber/html-formatter") as typeof import("@cucumber/html-formatter");
+  const html = new CucumberHtmlStream();
+  const done = pipeline(html, createWriteStream(`${file}.stopped`));
+  for (const e of envelopes) html.write(e);
+  html.end();
+  await done;
+  renameSync(`${file}.stopped`, file);
+}
+
+/** The scenarios a stopped run did not finish, each NOT RUN with the reason (not applicable: never a pass, never a failure). */
+function notRunAfterStop(ordered: readonly ScenarioEntry[], finished: readonly ScenarioResult[], signal: StopSignal): ScenarioResult[] {
+  const done = new Set(finished.map((r) => `${r.uri}:${r.line}`));
+  return ordered
+    .filter((s) => !done.has(`${s.uri}:${s.line}`))
+    .map((s) => ({ name: s.name, uri: s.uri, line: s.line, tags: s.tags, verdict: "not-applicable", status: "NOT RUN", reason: `NOT RUN: the run was stopped by ${signal} before this scenario finished`, durationMs: 0 }));
 }
 
 /** A feature file from its uri as the catalogue names it (`features/x.feature`). */

@@ -6,6 +6,7 @@ import {
   ledgerReply,
   pairingsReply,
   restartRuntimeReply,
+  takeOverLeaseReply,
   snapshotReply,
   faultReply,
   type WorldSeed,
@@ -13,6 +14,7 @@ import {
 import { filesSnapshotReply } from "../protocol/files-control.js";
 import { nativeErrorSchema } from "../protocol/native-bridge.js";
 import type { FileContent } from "../protocol/tools/files.js";
+import type { RuntimeRef } from "../protocol/tools/input.js";
 import { LomiError } from "../protocol/errors.js";
 import { harnessFault } from "./harness-error.js";
 
@@ -90,6 +92,9 @@ export class SimControl {
   }
   restartRuntime(panelId: string) {
     return this.request("POST", CONTROL_PATHS.restartRuntime, { panelId }, restartRuntimeReply);
+  }
+  takeOverLease(clientName: string, runtime: RuntimeRef) {
+    return this.request("POST", CONTROL_PATHS.takeOverLease, { clientName, runtime }, takeOverLeaseReply);
   }
   files() {
     return this.request("GET", CONTROL_PATHS.files, undefined, filesSnapshotReply);

@@ -1,8 +1,8 @@
 import { randomInt } from "node:crypto";
 import type { WorldSeed } from "../protocol/control-api.js";
-import { simulatorHandlers } from "../simulator/handlers.js";
 import { SimulatorHost } from "../simulator/host.js";
-import { serveHandlers, type RunningServer } from "../simulator/http-server.js";
+import { serveRoutes, type RunningServer } from "../simulator/http-server.js";
+import { simulatorRoutes } from "../simulator/routes.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess } from "../simulator/in-process-route.js";
 import type { SimulatorPlacement } from "./adapters/broker-adapter.js";
 import { configError } from "./harness-error.js";
@@ -24,7 +24,7 @@ export async function serveSimulatorOn(port: number, world: WorldSeed, seed: num
 
 async function serveHost(port: number, host: SimulatorHost): Promise<ServedHost> {
   try {
-    return { host, server: await serveHandlers(simulatorHandlers(host), port) };
+    return { host, server: await serveRoutes(simulatorRoutes(host), port) };
   } catch (error) {
     throw configError(`the simulated Lomi cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another --native-port`);
   }

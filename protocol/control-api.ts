@@ -4,6 +4,7 @@ import { projectFilesSeed } from "./files-control.js";
 import { effectStateSchema } from "./states.js";
 import { conversationSeed } from "./tools/chat.js";
 import { repositorySeed } from "./tools/git.js";
+import { runtimeRef } from "./tools/input.js";
 import { panelSchema } from "./tools/workspace.js";
 
 // The simulator's control API: what a harness uses to seed the world, play the user, inject faults and
@@ -19,6 +20,7 @@ export const CONTROL_PATHS = {
   advanceClock: "/control/v1/clock/advance",
   layoutChange: "/control/v1/layout/change",
   restartRuntime: "/control/v1/runtime/restart",
+  takeOverLease: "/control/v1/leases/take-over",
   approvals: "/control/v1/approvals",
   decideApproval: "/control/v1/approvals/decide",
   decisions: "/control/v1/decisions",
@@ -102,6 +104,9 @@ export const advanceClockReply = z.strictObject({ now: z.number().int() });
 export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
 /** The new identity of the panel's runtime, named as the panel's kind names it. */
+/** Another client of Lomi (another pairing, served by another broker or none) takes a runtime's lease: the holder's lease expires. */
+export const takeOverLeaseRequest = z.strictObject({ clientName: z.string().min(1).max(128), runtime: runtimeRef });
+export const takeOverLeaseReply = z.strictObject({ leaseId: id });
 export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id }), z.strictObject({ generation: id })]);
 
 export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;

@@ -100,9 +100,9 @@ async function main(parts: BrokerParts): Promise<void> {
   if (values.simulate) {
     // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) costs a broker
     // that serves a real Lomi most of its start-up time, paid again after every crash.
-    const [{ SimulatorHost }, { controlApiHandlers }, { serveHandlers }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess }, { readWorldFile }] = await Promise.all([
+    const [{ SimulatorHost }, { controlApiRoutes }, { serveRoutes }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess }, { readWorldFile }] = await Promise.all([
       import("../simulator/host.js"),
-      import("../simulator/handlers.js"),
+      import("../simulator/routes.js"),
       import("../simulator/http-server.js"),
       import("../simulator/lomi-clock.js"),
       import("../simulator/in-process-route.js"),
@@ -117,7 +117,7 @@ async function main(parts: BrokerParts): Promise<void> {
     if (values["control-port"] !== undefined) {
       const controlPort = Number(values["control-port"]);
       if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65535) fail(`--control-port must be a port number, not ${values["control-port"]}`);
-      const control = await serveHandlers(controlApiHandlers(host), controlPort);
+      const control = await serveRoutes(controlApiRoutes(host), controlPort);
       process.stderr.write(`lomi-broker: simulated Lomi's control API on ${control.url} (clock ${clock})\n`);
     }
     nativeUrl = IN_PROCESS_ORIGIN;

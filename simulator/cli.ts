@@ -2,10 +2,10 @@ import { parseArgs } from "node:util";
 import { advanceClockReply, CONTROL_PATHS } from "../protocol/control-api.js";
 import { LomiError } from "../protocol/errors.js";
 import { parseDuration } from "./duration.js";
-import { simulatorHandlers } from "./handlers.js";
+import { simulatorRoutes } from "./routes.js";
 import { SimulatorHost } from "./host.js";
 import { CLOCK_MODES, type ClockMode } from "./lomi-clock.js";
-import { serveHandlers } from "./http-server.js";
+import { serveRoutes } from "./http-server.js";
 import { readWorldFile } from "./world-file.js";
 
 const HELP = `lomi-sim — the simulated Lomi (native bridge + control API over HTTP on 127.0.0.1)
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${values.seed}`);
   const world = readWorldFile(values.world);
   if (values["approve-pairings"]) world.autoApprovePairings = true;
-  const server = await serveHandlers(simulatorHandlers(new SimulatorHost(world, seed, clock)), port);
+  const server = await serveRoutes(simulatorRoutes(new SimulatorHost(world, seed, clock)), port);
   process.stdout.write(`lomi-sim listening on ${server.url}\n`);
   const stop = async () => {
     await server.close();

@@ -1,9 +1,10 @@
 import { http, HttpResponse, type HttpHandler, type JsonBodyType } from "msw";
 import type { SimulatorHost } from "./host.js";
-import { controlApiRoutes, LOST_REPLY, simulatorRoutes, type RouteTable } from "./routes.js";
+import { LOST_REPLY, simulatorRoutes, type RouteTable } from "./routes.js";
 
 /**
- * A simulated Lomi's routes as one msw handler, served over HTTP. One, not one per route: msw parses
+ * A simulated Lomi's routes as one msw handler, for tests and benches of clients that msw serves
+ * (brokers in other processes get the routes from node:http directly: http-server.ts serveRoutes). One, not one per route: msw parses
  * every handler it tries (its URL pattern, the request's cookies), so a handler that looks the route
  * up in the table costs a fraction of a list that msw walks to the route.
  */
@@ -17,9 +18,4 @@ function routesHandler(table: RouteTable): HttpHandler {
 
 export function simulatorHandlers(host: SimulatorHost): HttpHandler[] {
   return [routesHandler(simulatorRoutes(host))];
-}
-
-/** The control API alone, for a simulated Lomi whose bridge only its own process uses (lomi-broker --simulate). */
-export function controlApiHandlers(host: SimulatorHost): HttpHandler[] {
-  return [routesHandler(controlApiRoutes(host))];
 }

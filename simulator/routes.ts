@@ -13,6 +13,7 @@ import {
   releaseRequest,
   resetRequest,
   restartRuntimeRequest,
+  takeOverLeaseRequest,
 } from "../protocol/control-api.js";
 import { asLomiError, LomiError, type ErrorCode } from "../protocol/errors.js";
 import { describeIssues, specificIssues } from "../protocol/schema-issues.js";
@@ -159,6 +160,7 @@ function controlRoutes(host: SimulatorHost): SimulatorRoute[] {
     }),
     post(CONTROL_PATHS.layoutChange, layoutChangeRequest, (b) => ({ domainRevision: sim().changeLayout(b.workspaceId) })),
     post(CONTROL_PATHS.restartRuntime, restartRuntimeRequest, (b) => sim().restartRuntime(b.panelId)),
+    post(CONTROL_PATHS.takeOverLease, takeOverLeaseRequest, (b) => sim().takeOverLease(b.clientName, b.runtime)),
     get(CONTROL_PATHS.approvals, () => ({ approvals: sim().approvals.all() })),
     post(CONTROL_PATHS.decideApproval, decideApprovalRequest, (b) => sim().approvals.decide(b.approvalId, b.decision)),
     get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),

@@ -18,6 +18,7 @@ import { FileWorld } from "./files/file-world.js";
 import { Ledger } from "./ledger.js";
 import type { NativeContext, NativeOperation, NativeTool, Settle, Target } from "./native-tool.js";
 import { RuntimeIo } from "./runtime-io.js";
+import { runtimeKey } from "./leases.js";
 import { NATIVE_TOOLS } from "./tools/index.js";
 import { clockFactory, type ClockFactory, type LomiClock } from "./lomi-clock.js";
 import { WorldState, type WorkspaceState } from "./world-state.js";
@@ -260,6 +261,13 @@ export class Simulator {
     const restarted = panel.kind === "browser" ? { browserGeneration: this.ctx.browsers.restart(panel) } : this.world.restartRuntime(panelId);
     this.tick();
     return restarted;
+  }
+
+  /** Another client of Lomi takes the runtime's lease (Lomi's own act, whichever broker serves that client): the holder's lease expires, taken over. */
+  takeOverLease(clientName: string, runtime: RuntimeRef): { leaseId: string } {
+    const { leaseId } = this.world.leases.grant(runtimeKey(runtime), this.world.requestPairing(clientName).pairingId);
+    this.tick();
+    return { leaseId };
   }
 
   ledgerEntries(): readonly LedgerEntry[] {

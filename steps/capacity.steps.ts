@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
-import { inFlight } from "../harness/in-flight.js";
+import { inFlight, REFUSED_TOGETHER } from "../harness/in-flight.js";
 import { PROGRESS_MEDIA_TYPE } from "../harness/report/attachments.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/report/bounded-json.js";
@@ -31,6 +31,10 @@ function progressEvery(world: LomiWorld, total: number, what: string): () => voi
   };
 }
 
+/** The progress log's note that a fill went on one call at a time: slower, and why. */
+const inTurnNote = (world: LomiWorld) => () =>
+  world.attach("the broker answered a JSON-RPC error to a call made while others were in flight: the fill goes on one call at a time, that call first", { mediaType: PROGRESS_MEDIA_TYPE });
+
 /** Filling the store, or counting what it holds, assumes it holds this scenario's records only. */
 const requireOwnStore = (world: LomiWorld) => requireCapability(world.adapter, "own-store");
 
@@ -44,7 +48,7 @@ async function status(world: LomiWorld, agent: string) {
  * works while the harness checks replies, and no terminal's queue grows (thousands queued on one
  * terminal made the fill slower and left unfinished receipts, which a reconciliation keeps).
  */
-const FILL_TERMINALS = 8;
+const FILL_TERMINALS = 16;
 
 /** Fills the store through the broker's own tools: terminals, then commands until the limit. */
 Given("{agent} has filled the receipt store through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
@@ -69,16 +73,14 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
   }
   const { retryEpoch } = this.epochFor(agent, workspaceId);
   const { receipts } = await status(this, agent);
-  let next = receipts.count;
   const report = progressEvery(this, receipts.limit - receipts.count, "receipts");
-  const lane = async (terminalSessionId: string) => {
-    while (next < receipts.limit) {
-      const i = next++;
-      this.okData(await this.call(agent, "lomi_terminal_run", { workspaceId, terminalSessionId, command: "true", retryEpoch, requestKey: `fill-${i}` }));
-      report();
-    }
-  };
-  await Promise.all(terminals.map(lane));
+  // A lane per terminal; one at a time, the first terminal takes every command.
+  await inFlight(receipts.limit - receipts.count, terminals.length, async (k, together, lane) => {
+    const reply = await this.callAlongside(agent, "lomi_terminal_run", { workspaceId, terminalSessionId: terminals[lane]!, command: "true", retryEpoch, requestKey: `fill-${receipts.count + k}` }, together);
+    if (reply === REFUSED_TOGETHER) return reply;
+    this.okData(reply);
+    report();
+  }, inTurnNote(this));
   const after = await status(this, agent);
   assert.equal(after.receipts.count, after.receipts.limit, "the store should now be full");
 });
@@ -86,10 +88,12 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
 Given("{agent} has filled the retry epochs through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
   const { retryEpochs } = await status(this, agent);
   const report = progressEvery(this, retryEpochs.limit - retryEpochs.count, "retry epochs");
-  await inFlight(retryEpochs.limit - retryEpochs.count, FILL_IN_FLIGHT, async () => {
-    this.okData(await this.call(agent, "lomi_connect", { workspaceId: "ws-alpha" }));
+  await inFlight(retryEpochs.limit - retryEpochs.count, FILL_IN_FLIGHT, async (_, together) => {
+    const reply = await this.callAlongside(agent, "lomi_connect", { workspaceId: "ws-alpha" }, together);
+    if (reply === REFUSED_TOGETHER) return reply;
+    this.okData(reply);
     report();
-  });
+  }, inTurnNote(this));
   const after = await status(this, agent);
   assert.equal(after.retryEpochs.count, after.retryEpochs.limit, "the epochs should now be at their limit");
 });

@@ -45,6 +45,12 @@ When("{agent} acquires the lease of the terminal of {string} as {string}", async
   await acquire(this, agent, alias, workspaceId, { kind: "terminal", terminalSessionId });
 });
 
+// Lomi's act, whichever broker serves the other client: a broker serving one connection at a time is judged on it without a restart, which would expire the lease itself.
+When("client {string} of Lomi takes over the lease of the terminal of {string}", async function (this: LomiWorld, clientName: string, terminal: string) {
+  const { terminalSessionId } = await terminalOf(this, terminal);
+  await this.control.takeOverLease(clientName, { kind: "terminal", terminalSessionId });
+});
+
 When("{agent} takes the lease the terminal of {string} came with as {string}", async function (this: LomiWorld, agent: string, terminal: string, alias: string) {
   const { workspaceId, terminalSessionId } = await terminalOf(this, terminal);
   const leaseId = (await this.settledAs(terminal, "lomi_terminal_create")).result?.leaseId;

@@ -1,15 +1,16 @@
 import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
 import type { WorldSeed } from "../protocol/control-api.js";
-import type { BrokerAdapter } from "../harness/adapters/broker-adapter.js";
+import { WHY_NOT, type BrokerAdapter } from "../harness/adapters/broker-adapter.js";
 import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver.js";
-import { sweep } from "../harness/driver/sweep.js";
+import { sweep, unsettledOperation } from "../harness/driver/sweep.js";
+import { REFUSED_TOGETHER } from "../harness/in-flight.js";
 import { historyOf } from "../harness/explore/history.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
 import { failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
-import { configError, violation } from "../harness/harness-error.js";
+import { configError, notApplicable, violation } from "../harness/harness-error.js";
 import { checkedReply, type McpConnection, type Reply } from "../harness/mcp-connection.js";
 import { contractData } from "../harness/reply-checks.js";
 import { runParametersSchema, type RunParameters } from "../harness/run-parameters.js";
@@ -174,9 +175,31 @@ export class LomiWorld extends World<RunParameters> {
     return clientNameOf(agentName);
   }
 
-  connection(name: string): Promise<McpConnection> {
+  async connection(name: string): Promise<McpConnection> {
     this.agent(name);
+    await this.reach(name);
     return this.driver.connection(name);
+  }
+
+  /** The retry epochs the agents held when the broker was restarted to serve another agent: a later step sending under one depends on two connections at once. */
+  private readonly epochsBeforeSwitch = new Set<string>();
+
+  /**
+   * A broker that serves one connection at a time (a stdio process) serves another agent after a
+   * restart on the same store, as it would when one client goes and another comes: first every
+   * operation the connected agents were told of is read until it settles (a restart would leave a
+   * running one outcome_unknown, which the scenario is not about). One that does not settle within
+   * --timeout-ms makes the scenario not applicable here, with the reason.
+   */
+  private async reach(name: string): Promise<void> {
+    const d = this.driver;
+    const open = d.connectionNames();
+    if (d.adapter.capabilities.has("multi-connection") || d.hasConnection(name) || open.length === 0) return;
+    const running = await unsettledOperation(d, open, this.run.timeoutMs);
+    if (running) throw notApplicable(`${d.adapter.description} ${WHY_NOT["multi-connection"]}: serving ${name} needs a restart, and ${running.agent}'s operation ${running.operationId} is still ${running.state}`);
+    for (const agent of this.agents.values()) for (const c of agent.connects.values()) this.epochsBeforeSwitch.add(c.retryEpoch);
+    await d.crash({ reason: `${name} connects: this broker serves one connection at a time, so a new instance on the same store serves it once the operations of ${open.join(", ")} have settled` });
+    await d.restart();
   }
 
   /** Set when a scenario expects the broker to die (a crash hook) during its next call. */
@@ -189,9 +212,23 @@ export class LomiWorld extends World<RunParameters> {
   /** Calls a tool as an agent; the reply's envelope is already checked (ENV rules). */
   async call(agentName: string, tool: string, args: Record<string, unknown>): Promise<Reply> {
     this.assertErrorsVerified();
+    await this.reach(agentName);
     if (this.deathExpected) return this.callIntoDeath(agentName, tool, args);
     this.agent(agentName);
     return this.took(tool, args, await this.driver.call(agentName, tool, args));
+  }
+
+  /**
+   * A call made while others may be in flight (`together`): a JSON-RPC error to it is a broker that
+   * cannot take calls together, answered REFUSED_TOGETHER for the caller to make it again alone;
+   * any other answer, and every answer to a call made alone, is judged as `call` judges it.
+   */
+  async callAlongside(agentName: string, tool: string, args: Record<string, unknown>, together: boolean): Promise<Reply | typeof REFUSED_TOGETHER> {
+    if (!together) return this.call(agentName, tool, args);
+    this.assertErrorsVerified();
+    this.agent(agentName);
+    const answer = await this.driver.call(agentName, tool, args);
+    return "rpcError" in answer && answer.rpcError ? REFUSED_TOGETHER : this.took(tool, args, answer);
   }
 
   /** A call's answer as the scenario goes on from it: its envelope checked, what it shows observed, an error left for a step to check. */
@@ -211,6 +248,7 @@ export class LomiWorld extends World<RunParameters> {
   async callAsMcpAllows(agentName: string, tool: string, args: unknown): Promise<void> {
     this.assertErrorsVerified();
     this.agent(agentName);
+    await this.reach(agentName);
     // The harness sends what the scenario wrote, an array or a string included: that is the point.
     const sent = args as Record<string, unknown>;
     const answer = await this.driver.call(agentName, tool, sent);
@@ -421,6 +459,7 @@ export class LomiWorld extends World<RunParameters> {
   epochFor(agentName: string, workspaceId: string): { retryEpoch: string; projects: Array<{ projectId: string }> } {
     const c = this.agent(agentName).connects.get(workspaceId);
     if (!c) throw configError(`${agentName} has not connected to ${workspaceId}`);
+    if (this.epochsBeforeSwitch.has(c.retryEpoch)) throw notApplicable(`${this.adapter.description} ${WHY_NOT["multi-connection"]}: ${agentName}'s retry epoch in ${workspaceId} came from the instance restarted to serve another agent`);
     return c;
   }
 

@@ -35,7 +35,7 @@ export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection",
 /** Why a broker without the capability cannot take part, after its description. */
 export const WHY_NOT: Readonly<Record<Capability, string>> = {
   crash: "cannot be crashed and restarted by the harness",
-  "multi-connection": "serves one MCP connection at a time",
+  "multi-connection": "serves one MCP connection at a time (a new process for each), so two connections to one running instance cannot be shown",
   faults: "has no fault hooks (LOMI_BROKER_FAULTS; --broker-faults says it has); see docs/implementers.md",
   "own-store": "keeps one store for every scenario: a scenario that fills the store or counts what it holds needs a store of its own",
   "kill-at-start": "cannot be killed by the harness at a chosen moment of its start (only a broker process can)",

@@ -1,5 +1,6 @@
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { FileContent } from "../../protocol/tools/files.js";
+import type { RuntimeRef } from "../../protocol/tools/input.js";
 import type { FaultKind } from "../explore/history.js";
 import { SimControl, type ControlFetch } from "../sim-control.js";
 
@@ -72,6 +73,11 @@ export class RecordingControl extends SimControl {
   override async restartRuntime(panelId: string) {
     const reply = await super.restartRuntime(panelId);
     this.recorder.fault("runtime-restart", { panelId });
+    return reply;
+  }
+  override async takeOverLease(clientName: string, runtime: RuntimeRef) {
+    const reply = await super.takeOverLease(clientName, runtime);
+    this.recorder.fault("world-change", { what: "another client of Lomi takes over a runtime's lease", clientName, runtime });
     return reply;
   }
   override async otherProgramWrites(projectId: string, path: string, content: FileContent) {

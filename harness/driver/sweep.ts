@@ -1,11 +1,15 @@
 import { EVENTS_PAGE_MAX } from "../../protocol/tools/operation.js";
+import { isSettled, type OperationState } from "../../protocol/states.js";
 import type { CallRecord } from "../explore/history.js";
 import { looseEnvelope } from "../oracles/facts.js";
-import { inFlight } from "../in-flight.js";
+import { inFlight, REFUSED_TOGETHER } from "../in-flight.js";
 import { clientNameOf, type Driver } from "./driver.js";
 
 /** Reads of operations in flight at once. */
-const READS_IN_FLIGHT = 8;
+const READS_IN_FLIGHT = 16;
+/** Timers as found at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
+const realSetTimeout = globalThis.setTimeout;
+const realNow = performance.now.bind(performance);
 /** How many pages of one workspace's feed the sweep reads at most (4,096 receipts make about 60). */
 const MAX_PAGES = 200;
 
@@ -39,6 +43,29 @@ function toldByAgent(driver: Driver): Map<string, Told> {
     if (r.tool === "lomi_events_read" && workspaceId && typeof data.nextCursor === "string") mine.feeds.set(workspaceId, data.nextCursor);
   }
   return told;
+}
+
+/**
+ * An operation the agents on these connections were told of that is not settled yet, each read until
+ * it settles or `timeoutMs` has passed: what a restart of a one-connection broker would leave
+ * outcome_unknown. One that cannot be read (a refusal) is not waited for.
+ */
+export async function unsettledOperation(driver: Driver, connections: readonly string[], timeoutMs: number): Promise<{ agent: string; operationId: string; state: string } | undefined> {
+  const told = toldByAgent(driver);
+  const deadline = realNow() + timeoutMs;
+  for (const connection of connections) {
+    const agent = clientNameOf(connection);
+    for (const operationId of told.get(agent)?.operationIds ?? []) {
+      for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+        const answer = await driver.call(connection, "lomi_operation_get", { operationId });
+        const state = "reply" in answer ? (okDataOf(answer.reply.structuredContent)?.operation as { state?: unknown } | undefined)?.state : undefined;
+        if (typeof state !== "string" || isSettled(state as OperationState)) break;
+        if (realNow() > deadline) return { agent, operationId, state };
+        await new Promise((resolve) => realSetTimeout(resolve, pause));
+      }
+    }
+  }
+  return undefined;
 }
 
 /** A connection of the agent's to read on: one it has open, else a new one where the broker can take it without a restart. */
@@ -86,7 +113,11 @@ export async function sweep(driver: Driver, options: { restartToSwitch?: boolean
       // Several reads in flight: thousands of receipts behind a slow broker take a round trip a lane.
       // A broker that stopped answering would make every read wait --timeout-ms: one lost reply ends the sweep.
       const ids = [...operationIds];
-      const allAnswered = await inFlight(ids.length, READS_IN_FLIGHT, async (i) => "reply" in (await driver.call(reader, "lomi_operation_get", { operationId: ids[i]! })));
+      // A broker that cannot take reads in flight together answers them a JSON-RPC error: they go one at a time.
+      const allAnswered = await inFlight(ids.length, READS_IN_FLIGHT, async (i, together) => {
+        const answer = await driver.call(reader, "lomi_operation_get", { operationId: ids[i]! });
+        return together && "rpcError" in answer && answer.rpcError ? REFUSED_TOGETHER : "reply" in answer;
+      });
       if (!allAnswered) return { agentsNotRead: [...agentsNotRead, agent] };
       for (const [workspaceId, from] of feeds) {
         let cursor = from;

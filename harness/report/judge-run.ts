@@ -27,6 +27,8 @@ export interface RunInputs {
   seed: number;
   startedAt: string;
   durationMs: number;
+  /** Why the run stopped before its last scenario (a signal): it is NOT RUN to the end, whatever the rules that finished say. */
+  stopped?: string;
 }
 
 const countBy = (ids: string[]): Record<string, number> => {
@@ -54,8 +56,9 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const baselinedScenarioReason = (x: ScenarioResult) =>
     x.verdict !== "fail" ? undefined : (i.baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
   const expectedFailures = i.results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
-  // A broker that failed every scenario at its start was not judged at all: a setup problem (exit 2), not a verdict.
-  const setup = setupProblemOf(i.results);
+  // A broker that failed every scenario at its start was not judged at all: a setup problem (exit 2), not a verdict;
+  // a stopped run is not judged as a whole either (its rules still show what finished).
+  const setup = i.stopped ?? setupProblemOf(i.results);
   const verdict = setup !== undefined ? "not-run" : problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
   // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
   const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!partial || r.verdict !== "not-selected"));

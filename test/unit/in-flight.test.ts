@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { inFlight } from "../../harness/in-flight.js";
+import { inFlight, REFUSED_TOGETHER } from "../../harness/in-flight.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -40,4 +40,36 @@ test("an answer of false ends it early and says so; a throw is rethrown after th
   assert.equal(running, 0, "the calls in flight ended before the error came back");
   assert.ok(inFlightAtThrow <= 2);
   assert.equal(await inFlight(0, 3, async () => false), true, "nothing to do is done");
+});
+
+test("a call refused together is made again alone, and the rest go one at a time, each index done once", async () => {
+  const done: number[] = [];
+  const alone: number[] = [];
+  let running = 0;
+  let mostAlone = 0;
+  let heard = 0;
+  const finished = await inFlight(
+    30,
+    4,
+    async (i, together, lane) => {
+      running++;
+      await tick();
+      running--;
+      if (together && i === 6) return REFUSED_TOGETHER;
+      if (!together) {
+        mostAlone = Math.max(mostAlone, running + 1);
+        assert.equal(lane, 0, "one at a time runs on the first lane");
+        alone.push(i);
+      }
+      done.push(i);
+    },
+    () => heard++,
+  );
+  assert.equal(finished, true);
+  assert.deepEqual([...done].sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i), "every index once, the refused one included");
+  assert.equal(alone[0], 6, "the refused call is made again first");
+  assert.ok(alone.length >= 30 - 10, `the rest went alone (${alone.length})`);
+  assert.equal(mostAlone, 1, "alone means nothing else in flight");
+  assert.equal(heard, 1);
+  assert.equal(await inFlight(5, 2, async (_, together) => (together ? REFUSED_TOGETHER : false)), false, "refused alone too: it stops");
 });

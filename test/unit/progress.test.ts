@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { finishedLine, liveLine, progressLine, scenarioLabel, shardLine } from "../../harness/progress-formatter.js";
+import { finishedLine, liveLine, LONG_SCENARIO_MS, longNotesDue, progressLine, scenarioLabel, shardLine } from "../../harness/progress-formatter.js";
 
 test("a finished scenario is one line: count of total, its first rule and name, the outcome and seconds", () => {
   const label = scenarioLabel("A retry after a lost reply", ["@idempotency", "@IDEM-01", "@EPOCH-03"]);
@@ -20,4 +20,10 @@ test("a long step's progress is one line under its scenario, its first line only
 test("a shard's line names the shard and estimates what is left of it from its pace so far; its last line has no estimate", () => {
   assert.equal(shardLine("2/3", "[10/90] REV-01 x … passed 0.1 s", 10, 90, 20_000), "[shard 2/3] [10/90] REV-01 x … passed 0.1 s · about 2 min 40 s left");
   assert.equal(shardLine("2/3", "[90/90] REV-01 x … passed 0.1 s", 90, 90, 180_000), "[shard 2/3] [90/90] REV-01 x … passed 0.1 s");
+});
+
+test("a scenario running long earns a still-running line at each LONG_SCENARIO_MS, none before", () => {
+  assert.equal(longNotesDue(LONG_SCENARIO_MS - 1), 0);
+  assert.equal(longNotesDue(LONG_SCENARIO_MS), 1);
+  assert.equal(longNotesDue(3.5 * LONG_SCENARIO_MS), 3);
 });

@@ -4,7 +4,8 @@ import { CONTROL_PATHS } from "../../protocol/control-api.js";
 import { NATIVE_PATHS } from "../../protocol/native-bridge.js";
 import { simulatorHandlers } from "../../simulator/handlers.js";
 import { SimulatorHost } from "../../simulator/host.js";
-import { serveHandlers } from "../../simulator/http-server.js";
+import { serveHandlers, serveRoutes } from "../../simulator/http-server.js";
+import { simulatorRoutes } from "../../simulator/routes.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
@@ -12,12 +13,12 @@ after(stopRouting);
 
 type Answer = { status: number; body: unknown } | "network failure";
 
-/** The same request to the same simulated Lomi, served over HTTP by msw and called in-process. */
+/** The same request to the same simulated Lomi, served over HTTP by msw, over HTTP by node:http alone, and called in-process. */
 async function both(path: string, init: { method: string; body?: string }, prefix = "") {
   const answers: Answer[] = [];
-  for (const serving of ["http", "in-process"] as const) {
+  for (const serving of ["msw", "node:http", "in-process"] as const) {
     const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, 3);
-    const server = serving === "http" ? await serveHandlers(simulatorHandlers(host)) : undefined;
+    const server = serving === "msw" ? await serveHandlers(simulatorHandlers(host)) : serving === "node:http" ? await serveRoutes(simulatorRoutes(host)) : undefined;
     if (!server) routeInProcess(host);
     const call = server ? (url: string, i: typeof init) => fetch(url, i) : inProcessFetch;
     const base = (server?.url ?? IN_PROCESS_ORIGIN) + prefix;
@@ -34,7 +35,8 @@ async function both(path: string, init: { method: string; body?: string }, prefi
       await server?.close();
     }
   }
-  assert.deepEqual(answers[1], answers[0], "in-process answers as over HTTP");
+  assert.deepEqual(answers[1], answers[0], "node:http serves the routes as msw does");
+  assert.deepEqual(answers[2], answers[0], "in-process answers as over HTTP");
   return answers[0]!;
 }
 
@@ -63,12 +65,13 @@ test("a path a proxy prefixed still reaches its route; a path no route has is 40
   const prefixed = await both(NATIVE_PATHS.clock, { method: "POST", body: "{}" }, "/lomi");
   assert.equal(prefixed !== "network failure" && prefixed.status, 200);
   const host = new SimulatorHost(readWorldFile(), 1);
-  const server = await serveHandlers(simulatorHandlers(host));
-  try {
-    assert.equal((await fetch(`${server.url}/native/v1/nothing`, { method: "POST", body: "{}" })).status, 404);
-    assert.equal((await fetch(`${server.url}${NATIVE_PATHS.clock}`, { method: "GET" })).status, 404, "the clock is a POST");
-  } finally {
-    await server.close();
+  for (const server of [await serveHandlers(simulatorHandlers(host)), await serveRoutes(simulatorRoutes(host))]) {
+    try {
+      assert.equal((await fetch(`${server.url}/native/v1/nothing`, { method: "POST", body: "{}" })).status, 404);
+      assert.equal((await fetch(`${server.url}${NATIVE_PATHS.clock}`, { method: "GET" })).status, 404, "the clock is a POST");
+    } finally {
+      await server.close();
+    }
   }
   routeInProcess(host);
   await assert.rejects(inProcessFetch(`${IN_PROCESS_ORIGIN}/native/v1/nothing`, { method: "POST", body: "{}" }), /no simulated Lomi answers POST/);
