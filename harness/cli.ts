@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { shellSyntaxIn } from "./command-line.js";
 import { HarnessError } from "./harness-error.js";
 import { suggestOption, suggestWord } from "./option-suggestion.js";
+import { isFeaturePlace } from "./scenario-choice.js";
 import { checkTagSelection } from "./tag-selection.js";
 import { parseShard } from "./shards/shard-option.js";
 import type { Level } from "./report/rule-verdicts.js";
@@ -13,7 +14,9 @@ const DEFAULT_NATIVE_PORT = 4545;
 const HELP = `lomi-conformance — run the Lomi conformance suite against a broker and report per rule
 
 Usage:
-  lomi-conformance [options]
+  lomi-conformance [options] [features/FILE.feature[:LINE]…]
+                                  a conformance run; FILE:LINE runs the scenario at or around
+                                  that line (as cucumber takes it), combinable with --tags and --name
   lomi-conformance steps          print the step vocabulary, with an example of each step
   lomi-conformance explore [--seed N] [--runs K] [--steps M] [--time-budget S] [broker options]
                                   seeded model-based runs with faults, each history judged by the
@@ -303,8 +306,15 @@ async function checkTags(tags: string | undefined): Promise<void> {
   if (tags !== undefined) checkTagSelection(tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
 }
 
+/** The scenarios FILE:LINE words and --name choose within --tags, or undefined when only --tags chooses; refused (exit 2) when they choose none. */
+async function chosenScenarios(values: ReturnType<typeof parse>["values"], places: readonly string[]) {
+  const { chooseScenarios } = await import("./scenario-choice.js");
+  const { FEATURES_DIR, scenarioCatalogue } = await import("./feature-catalogue.js");
+  return chooseScenarios({ places, name: values.name, tags: values.tags }, scenarioCatalogue(), path.dirname(FEATURES_DIR));
+}
+
 /** A conformance run: the suite against the broker the options name, judged per rule, into the reports. */
-async function conformance(values: ReturnType<typeof parse>["values"]): Promise<number> {
+async function conformance(values: ReturnType<typeof parse>["values"], places: readonly string[] = []): Promise<number> {
   const reports = path.resolve(values.reports);
   const startedAt = new Date().toISOString();
   const known = { broker: "not started", seed: Number.isSafeInteger(Number(values.seed)) ? Number(values.seed) : 1, level: values.level as Level, tags: values.tags };
@@ -327,9 +337,9 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
     // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
     await checkTags(values.tags);
+    const only = await chosenScenarios(values, places);
     // A --mutant or --variant name that is neither: refused now, not by every scenario's set-up in turn.
     if (parameters.adapter === "in-process") await (await import("./adapters/index.js")).inProcessParts(parameters);
-    const only = values.name === undefined ? undefined : (await import("./tag-selection.js")).selectByName(values.name, values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
     const { clearReports, runSuite } = await import("./run-suite.js");
     clearReports(reports);
     if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
@@ -413,10 +423,12 @@ async function main(): Promise<number> {
     process.stdout.write(`${positionals[0] === "merge" ? MERGE_HELP : HELP}\n`);
     return 0;
   }
+  // A conformance run of some scenarios: features/FILE.feature:LINE words, as cucumber takes them.
+  if (positionals.length > 0 && positionals.every(isFeaturePlace)) return conformance(values, positionals);
   const [command] = positionals;
   if (command !== undefined && !COMMANDS.includes(command)) {
     const meant = suggestWord(command, COMMANDS);
-    const message = `unknown command ${command}${meant ? `; did you mean ${meant}?` : ""} (the commands are ${COMMANDS.join(", ")}; a conformance run takes none)`;
+    const message = `unknown command ${command}${meant ? `; did you mean ${meant}?` : ""} (the commands are ${COMMANDS.join(", ")}; a conformance run takes none, or scenarios as features/FILE.feature:LINE)`;
     // Perhaps a run was meant, as with a misspelt option: reports say why none ran, so a CI gate shows it.
     await writeNotRun(reportsDirOf(process.argv.slice(2)), message, { broker: "not started", seed: 1, level: "must", tags: undefined, startedAt: new Date().toISOString(), requireAll: false });
     throw new UsageError(message);
