@@ -76,6 +76,9 @@ Options:
   --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash", "not @needs-crash"
   --name REGEX           only the scenarios whose names match (a JavaScript regular expression), of
                          those --tags selects; judged as a partial run
+  --rerun-failed DIR     only the scenarios that failed in the run whose reports are in DIR (those whose
+                         rules an earlier step left unjudged included), with its seed and broker
+                         options unless given; with nothing left failing there, exits 0 at once
   --parallel N           worker processes (default 1; 1 with --broker-url); the feature files of the
                          longest scenarios (fixtures/durations.json) are handed out first
   --reports DIR          where reports go (default reports/)
@@ -161,6 +164,7 @@ const OPTIONS = {
   "broker-faults": { type: "boolean", default: false },
   tags: { type: "string" },
   name: { type: "string" },
+  "rerun-failed": { type: "string" },
   parallel: { type: "string", default: "1" },
   reports: { type: "string", default: "reports" },
   seed: { type: "string", default: "1" },
@@ -192,7 +196,7 @@ const OPTIONS = {
 
 function parse() {
   try {
-    return parseArgs({ allowPositionals: true, options: OPTIONS, strict: true });
+    return parseArgs({ allowPositionals: true, options: OPTIONS, strict: true, tokens: true });
   } catch (error) {
     const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
     if (!unknown) throw new UsageError((error as Error).message);
@@ -243,13 +247,45 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   return { parameters: { adapter: "in-process", ...common }, name: "reference broker (in-process)" };
 }
 
+/** The options that name the broker, as the command line gave them: recorded for a rerun, printed in a replay line. */
+const BROKER_OPTIONS = ["broker", "broker-cmd", "broker-url", "native-port", "broker-image", "broker-faults", "mutant", "variant"] as const;
+function brokerArgs(values: ReturnType<typeof parse>["values"]): string[] {
+  return BROKER_OPTIONS.flatMap((k) => {
+    const value = values[k];
+    return value === undefined || value === false ? [] : value === true ? [`--${k}`] : [`--${k}`, value];
+  });
+}
+
+/**
+ * A rerun's options: the earlier run's seed, broker and call budget wherever the command line names
+ * none of its own, so the failures are run again as they failed.
+ */
+function withRerunOptions(parsed: ReturnType<typeof parse>, prior: { seed: number; invocation: { broker: string[]; timeoutMs: number; oracles: boolean } | undefined }): ReturnType<typeof parse>["values"] {
+  const given = new Set(parsed.tokens.flatMap((t) => (t.kind === "option" ? [t.name] : [])));
+  const values = { ...parsed.values };
+  if (!given.has("seed")) values.seed = String(prior.seed);
+  const named = BROKER_OPTIONS.some((k) => given.has(k));
+  if (!prior.invocation) {
+    // Reports of an older kit do not say which broker ran: the reference broker must not stand in for it unasked.
+    if (!named) throw new UsageError("--rerun-failed: that run's reports do not record its broker options; name the broker (--broker-cmd, --broker-url, ...)");
+    return values;
+  }
+  if (!named) {
+    const recorded = parseArgs({ args: prior.invocation.broker, options: OPTIONS, strict: true }).values;
+    for (const k of BROKER_OPTIONS) Object.assign(values, { [k]: recorded[k] });
+  }
+  if (!given.has("timeout-ms")) values["timeout-ms"] = String(prior.invocation.timeoutMs);
+  if (!given.has("oracles")) values.oracles = prior.invocation.oracles ? "on" : "off";
+  return values;
+}
+
 /** explore loads only when asked for: it brings fast-check and the mutants. */
 async function explore(values: ReturnType<typeof parse>["values"]): Promise<number> {
   const { exploreCommand } = await import("./explore/command.js");
   const seed = integer("--seed", values.seed, 0, 2 ** 31 - 1);
   const { parameters, name } = brokerOf(values, seed, integer("--timeout-ms", values["timeout-ms"], 1));
   if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");
-  const replayArgs = [...(["broker-cmd", "broker-image", "mutant", "variant"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]])), "--reports", values.reports];
+  const replayArgs = [...brokerArgs(values), "--reports", values.reports];
   return exploreCommand({
     seed,
     runs: integer("--runs", values.runs, 1),
@@ -307,18 +343,27 @@ async function checkTags(tags: string | undefined): Promise<void> {
 }
 
 /** The scenarios FILE:LINE words and --name choose within --tags, or undefined when only --tags chooses; refused (exit 2) when they choose none. */
-async function chosenScenarios(values: ReturnType<typeof parse>["values"], places: readonly string[]) {
+async function chosenScenarios(values: ReturnType<typeof parse>["values"], places: readonly string[], among: { names: ReadonlySet<string>; label: string } | undefined) {
   const { chooseScenarios } = await import("./scenario-choice.js");
   const { FEATURES_DIR, scenarioCatalogue } = await import("./feature-catalogue.js");
-  return chooseScenarios({ places, name: values.name, tags: values.tags }, scenarioCatalogue(), path.dirname(FEATURES_DIR));
+  return chooseScenarios({ places, name: values.name, tags: values.tags, ...(among ? { among } : {}) }, scenarioCatalogue(), path.dirname(FEATURES_DIR));
 }
 
 /** A conformance run: the suite against the broker the options name, judged per rule, into the reports. */
-async function conformance(values: ReturnType<typeof parse>["values"], places: readonly string[] = []): Promise<number> {
+async function conformance(parsed: ReturnType<typeof parse>, places: readonly string[] = []): Promise<number> {
+  let { values } = parsed;
   const reports = path.resolve(values.reports);
   const startedAt = new Date().toISOString();
   const known = { broker: "not started", seed: Number.isSafeInteger(Number(values.seed)) ? Number(values.seed) : 1, level: values.level as Level, tags: values.tags };
   try {
+    // A rerun reads the earlier run before anything is cleared: its reports may be the ones this run replaces.
+    const rerunDir = values["rerun-failed"];
+    const rerun = rerunDir === undefined ? undefined : (await import("./rerun.js")).rerunOfReports(path.resolve(rerunDir), shown(rerunDir));
+    if (rerunDir !== undefined && rerun === undefined) {
+      process.stdout.write(`lomi-conformance: the run in ${shown(rerunDir)} failed no scenario: nothing to rerun\n`);
+      return 0;
+    }
+    if (rerun) values = withRerunOptions(parsed, rerun);
     if (!["must", "should", "may"].includes(known.level)) throw new UsageError(`--level must be must, should or may, not ${values.level}`);
     const seed = integer("--seed", values.seed);
     const parallel = integer("--parallel", values.parallel, 1, 64);
@@ -337,7 +382,7 @@ async function conformance(values: ReturnType<typeof parse>["values"], places: r
     process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
     // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
     await checkTags(values.tags);
-    const only = await chosenScenarios(values, places);
+    const only = await chosenScenarios(values, places, rerun?.among);
     // A --mutant or --variant name that is neither: refused now, not by every scenario's set-up in turn.
     if (parameters.adapter === "in-process") await (await import("./adapters/index.js")).inProcessParts(parameters);
     const { clearReports, runSuite } = await import("./run-suite.js");
@@ -364,6 +409,8 @@ async function conformance(values: ReturnType<typeof parse>["values"], places: r
       ...(shard ? { shard } : {}),
       ...(only ? { only } : {}),
       command: commandLine(),
+      invocation: { broker: brokerArgs(values), timeoutMs, oracles: values.oracles === "on" },
+      ...(rerun ? { rerunOf: rerun.rerunOf } : {}),
       ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
       ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),
     });
@@ -424,7 +471,7 @@ async function main(): Promise<number> {
     return 0;
   }
   // A conformance run of some scenarios: features/FILE.feature:LINE words, as cucumber takes them.
-  if (positionals.length > 0 && positionals.every(isFeaturePlace)) return conformance(values, positionals);
+  if (positionals.length > 0 && positionals.every(isFeaturePlace)) return conformance(parsed, positionals);
   const [command] = positionals;
   if (command !== undefined && !COMMANDS.includes(command)) {
     const meant = suggestWord(command, COMMANDS);
@@ -479,7 +526,7 @@ async function main(): Promise<number> {
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;
   }
-  return conformance(values);
+  return conformance(parsed);
 }
 
 // Ctrl+C or a CI runner's SIGTERM: exit, so the exit hooks kill every broker process group.

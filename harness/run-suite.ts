@@ -20,6 +20,7 @@ import { REPORT_FILES } from "./report/write-reports.js";
 import { profileOf } from "./profiles.js";
 import { loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
+import type { Invocation, RerunOf } from "./report/run-record.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
@@ -48,6 +49,9 @@ export interface SuiteOptions {
   only?: { names: ReadonlySet<string>; label: string };
   /** The command line as typed, for the reports. */
   command?: string;
+  /** How the run was called, recorded for a rerun of its failures; and the run this one re-runs, if it does. */
+  invocation?: Invocation;
+  rerunOf?: RerunOf;
   /** The measured durations --shard balances by (default: the kit's, fixtures/durations.json). */
   durationsFile?: string;
   /** Where to write this run's scenario durations (--write-durations). */
@@ -132,6 +136,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     ...(o.shard ? { shard: shardText(o.shard) } : {}),
     ...(o.only ? { selection: o.only.label } : {}),
     ...(o.command !== undefined ? { command: o.command } : {}),
+    ...(o.invocation ? { invocation: o.invocation } : {}),
+    ...(o.rerunOf ? { rerunOf: o.rerunOf } : {}),
     baseline,
     baselineFile: o.baselineFile,
     level: o.level,

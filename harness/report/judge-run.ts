@@ -4,6 +4,8 @@ import { baselineWarnings, type Baseline } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
+import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
+import { scenarioSeed } from "../run-parameters.js";
 import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
 
 export interface RunInputs {
@@ -27,6 +29,8 @@ export interface RunInputs {
   seed: number;
   startedAt: string;
   durationMs: number;
+  invocation?: Invocation;
+  rerunOf?: RerunOf;
 }
 
 const countBy = (ids: string[]): Record<string, number> => {
@@ -84,6 +88,18 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     rules,
     baselineEntries: entries,
     scenariosInSuite,
+    scenarioVerdicts: i.results.map((x): ScenarioVerdictEntry => ({
+      name: x.name,
+      uri: x.uri,
+      ...(x.line !== undefined ? { line: x.line } : {}),
+      verdict: baselinedScenarioReason(x) !== undefined ? "baselined" : x.verdict,
+      // As steps/support.ts derives it: the seed that replays this scenario alone.
+      seed: scenarioSeed(i.seed, `${x.uri}:${x.name}`),
+      ...(x.blame ? { blame: x.blame } : {}),
+      ...(x.harnessFault !== undefined ? { harnessFault: true } : {}),
+    })),
+    ...(i.invocation ? { invocation: i.invocation } : {}),
+    ...(i.rerunOf ? { rerunOf: i.rerunOf } : {}),
   };
   return { run, baselinedScenarioReason };
 }

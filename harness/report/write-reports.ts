@@ -9,6 +9,7 @@ import type { BaselineEntryReport } from "./baseline.js";
 import type { FailureGroup } from "./failure-groups.js";
 import { LEVELS, type Level, type RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
+import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
 
 /** not-run: the broker failed its preflight (or the harness failed) before any scenario ran (exit 2). */
 export type RunVerdict = "conformant" | "conformant-with-baseline" | "not-conformant" | "not-run";
@@ -55,6 +56,12 @@ export interface RunSummary {
   baselineEntries: BaselineEntryReport[];
   /** How many scenarios of the whole suite cite each rule: a --tags run may reach only some. */
   scenariosInSuite: Record<string, number>;
+  /** Every scenario's own verdict and seed, for a rerun of the failures and a comparison of two runs. */
+  scenarioVerdicts?: ScenarioVerdictEntry[];
+  /** How the run was called, as far as a rerun of its failures repeats it. */
+  invocation?: Invocation;
+  /** Set on a rerun's reports (--rerun-failed): the run it re-ran. */
+  rerunOf?: RerunOf;
 }
 
 export interface ShardTimes {
