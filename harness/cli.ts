@@ -25,6 +25,12 @@ Usage:
                                   the report folders of a run's shards (--shard), or of an explore
                                   campaign's parts, as one run: one verdict, one exit code
                                   (lomi-conformance merge --help)
+  lomi-conformance compare BASE HEAD [--reports OUT]
+                                  what changed between two runs' reports (a base branch's and a pull
+                                  request's; a run's or a merge of its shards): per rule and per
+                                  scenario newly failing, fixed, still failing, newly not judged,
+                                  flaky; on the console and into OUT (default HEAD)/compare.md (a PR
+                                  comment) and compare.json; exit 1 when anything newly fails
   lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]
                                   the checker alone, on a recorded history (docs/explore.md): what
                                   it judged and what it could not, and why; --report writes the
@@ -304,7 +310,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "record", "catalogue", "coverage", "teeth", "lint", "merge"];
+const COMMANDS = ["steps", "explore", "check", "record", "catalogue", "coverage", "teeth", "lint", "merge", "compare"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -481,6 +487,12 @@ async function main(): Promise<number> {
     throw new UsageError(message);
   }
   if (positionals[0] === "merge") return merge(positionals.slice(1), values);
+  if (positionals[0] === "compare") {
+    if (positionals.length !== 3) throw new UsageError("compare takes two reports folders: lomi-conformance compare BASE HEAD [--reports OUT]");
+    const { compareCommand } = await import("./compare/command.js");
+    const out = parsed.tokens.some((t) => t.kind === "option" && t.name === "reports") ? values.reports : positionals[2]!;
+    return compareCommand({ base: shown(positionals[1]!), head: shown(positionals[2]!), out: path.resolve(out), write: (t) => process.stdout.write(t) });
+  }
   if (positionals[0] === "check") {
     if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]");
     const { checkCommand } = await import("./explore/command.js");

@@ -17,6 +17,7 @@ import { lintSuite, lintText } from "./lint.js";
 import type { LoadedLibrary } from "./step-vocabulary.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
 import { REPORT_FILES } from "./report/write-reports.js";
+import { COMPARE_FILES } from "./compare/command.js";
 import { profileOf } from "./profiles.js";
 import { loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
@@ -71,7 +72,7 @@ function refuseBrokenSuite(results: ScenarioResult[]): void {
 export function clearReports(dir: string): void {
   mkdirSync(dir, { recursive: true });
   // Only the report files go: --reports may name a folder that holds other things.
-  for (const f of [...REPORT_FILES, SHARD_MANIFEST]) rmSync(path.join(dir, f), { force: true });
+  for (const f of [...REPORT_FILES, SHARD_MANIFEST, ...COMPARE_FILES]) rmSync(path.join(dir, f), { force: true });
 }
 
 /** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
