@@ -85,6 +85,12 @@ Options:
   --rerun-failed DIR     only the scenarios that failed in the run whose reports are in DIR (those whose
                          rules an earlier step left unjudged included), with its seed and broker
                          options unless given; with nothing left failing there, exits 0 at once
+  --retries N            run a failed scenario again, up to N times, each on a fresh broker and store (the
+                         scenario's seed, then seeds derived from it); one that fails, then passes, is
+                         flaky: every report lists each attempt's seed and replay command, and a rule
+                         at the level with a flaky scenario fails the gate (default 0)
+  --flaky-ok             a flaky rule passes the gate (the reports still say it is flaky)
+  --scenario-seed N      each scenario's first attempt takes seed N (a flaky attempt's replay line)
   --parallel N           worker processes (default 1; 1 with --broker-url); the feature files of the
                          longest scenarios (fixtures/durations.json) are handed out first
   --reports DIR          where reports go (default reports/)
@@ -171,6 +177,9 @@ const OPTIONS = {
   tags: { type: "string" },
   name: { type: "string" },
   "rerun-failed": { type: "string" },
+  retries: { type: "string", default: "0" },
+  "flaky-ok": { type: "boolean", default: false },
+  "scenario-seed": { type: "string" },
   parallel: { type: "string", default: "1" },
   reports: { type: "string", default: "reports" },
   seed: { type: "string", default: "1" },
@@ -217,7 +226,8 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   if (values.oracles !== "on" && values.oracles !== "off") throw new UsageError(`--oracles must be on or off, not ${values.oracles}`);
   const historiesDir = values.histories === undefined ? undefined : path.resolve(values.histories);
   // What every broker's run parameters carry, whatever the adapter.
-  const common = { seed, timeoutMs, oracles: values.oracles === "on", ...(historiesDir ? { historiesDir } : {}) };
+  const replaySeed = values["scenario-seed"] === undefined ? undefined : integer("--scenario-seed", values["scenario-seed"], 0, 2 ** 32 - 1);
+  const common = { seed, timeoutMs, oracles: values.oracles === "on", ...(historiesDir ? { historiesDir } : {}), ...(replaySeed !== undefined ? { replaySeed } : {}) };
   if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
   if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
   if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
@@ -416,6 +426,8 @@ async function conformance(parsed: ReturnType<typeof parse>, places: readonly st
       ...(only ? { only } : {}),
       command: commandLine(),
       invocation: { broker: brokerArgs(values), timeoutMs, oracles: values.oracles === "on" },
+      retries: integer("--retries", values.retries, 0, 10),
+      flakyOk: values["flaky-ok"],
       ...(rerun ? { rerunOf: rerun.rerunOf } : {}),
       ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
       ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),

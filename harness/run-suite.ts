@@ -22,6 +22,7 @@ import { profileOf } from "./profiles.js";
 import { loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
 import type { Invocation, RerunOf } from "./report/run-record.js";
+import { readAttempts } from "./report/attempts.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
@@ -53,6 +54,10 @@ export interface SuiteOptions {
   /** How the run was called, recorded for a rerun of its failures; and the run this one re-runs, if it does. */
   invocation?: Invocation;
   rerunOf?: RerunOf;
+  /** --retries: a failed scenario is run again up to this many times, on a fresh broker and store; one that then passes is flaky. */
+  retries?: number;
+  /** --flaky-ok: a flaky rule passes the gate. */
+  flakyOk?: boolean;
   /** The measured durations --shard balances by (default: the kit's, fixtures/durations.json). */
   durationsFile?: string;
   /** Where to write this run's scenario durations (--write-durations). */
@@ -105,6 +110,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
         paths: part || o.only ? cucumberPaths(ordered) : featurePaths(ordered),
         ...STEP_SUPPORT,
         strict: true,
+        retry: o.retries ?? 0,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
         worldParameters: o.parameters,
@@ -139,6 +145,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     ...(o.command !== undefined ? { command: o.command } : {}),
     ...(o.invocation ? { invocation: o.invocation } : {}),
     ...(o.rerunOf ? { rerunOf: o.rerunOf } : {}),
+    attempts: readAttempts(messages),
+    flakyOk: o.flakyOk ?? false,
+    ...(o.parameters.replaySeed !== undefined ? { replaySeed: o.parameters.replaySeed } : {}),
     baseline,
     baselineFile: o.baselineFile,
     level: o.level,

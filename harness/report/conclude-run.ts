@@ -30,16 +30,19 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
   process.stdout.write(
-    `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
+    `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ${counted("flaky") > 0 ? `${counted("flaky")} flaky, ` : ""}` +
       `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
-      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
+      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable${run.scenarios.flaky ? `, ${run.scenarios.flaky} flaky` : ""}; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,
   );
-  for (const r of rules.filter((x) => ["fail", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
+  for (const r of rules.filter((x) => ["fail", "flaky", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
     if (r.verdict === "fail") process.stdout.write(`      ${r.id} (${r.level}): ${r.title}\n      source: "${r.source}"\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
+  for (const s of (run.scenarioVerdicts ?? []).filter((x) => x.verdict === "flaky")) {
+    process.stdout.write(`  FLAKY "${s.name}" (${s.uri}:${s.line ?? "?"}):\n${(s.attempts ?? []).map((a) => `      attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}: ${a.replay}\n`).join("")}`);
+  }
   for (const g of run.failureGroups.slice(0, 5)) {
     process.stdout.write(`  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`);
   }

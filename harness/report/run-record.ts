@@ -20,6 +20,8 @@ export const scenarioVerdictSchema = z.object({
   blame: z.array(z.string()).optional(),
   /** A harness fault stopped it: neither way judged. */
   harnessFault: z.boolean().optional(),
+  /** Under --retries, each attempt of a scenario tried more than once: its seed, verdict, why it failed, and the command that replays it alone. */
+  attempts: z.array(z.object({ attempt: z.number(), seed: z.number().optional(), verdict: z.string(), reason: z.string().optional(), replay: z.string() })).optional(),
 });
 export type ScenarioVerdictEntry = z.infer<typeof scenarioVerdictSchema>;
 
