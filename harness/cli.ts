@@ -99,6 +99,9 @@ Options:
                          failure does not fail the run, a baselined entry that passes does (stale)
   --write-baseline FILE  after the run, write a baseline that expects today's failures, each with a
                          reason to fill in (the run itself is judged as without it)
+  --update-baseline FILE judge the run with the baseline FILE, then rewrite it: stale entries dropped,
+                         new failures added with a placeholder reason (by --baseline-entries), every
+                         other entry kept with its reason (those a partial run did not reach too)
   --baseline-entries E   scenario (default): one entry per failing scenario, so one defect baselines
                          only what it breaks | rule: one entry per failing rule, every scenario of it
   --level L              must | should | may: which rules must pass to be conformant (default must)
@@ -148,6 +151,9 @@ DIR… are the report folders the parts wrote (their --reports), in any order:
 Options:
   --reports OUT          where the merged reports go (default reports/)
   --write-baseline FILE  (shards) write the baseline that expects the merged run's failures
+  --update-baseline FILE judge the run with the baseline FILE, then rewrite it: stale entries dropped,
+                         new failures added with a placeholder reason (by --baseline-entries), every
+                         other entry kept with its reason (those a partial run did not reach too)
   --baseline-entries E   scenario (default) | rule, as for a run
   --write-durations FILE (shards) write each scenario's duration into FILE, to balance the next shards by
 
@@ -188,6 +194,7 @@ const OPTIONS = {
   "require-all": { type: "boolean", default: false },
   "timeout-ms": { type: "string", default: "10000" },
   "write-baseline": { type: "string" },
+  "update-baseline": { type: "string" },
   "baseline-entries": { type: "string", default: "scenario" },
   runs: { type: "string", default: "100" },
   steps: { type: "string", default: "60" },
@@ -391,6 +398,11 @@ async function conformance(parsed: ReturnType<typeof parse>, places: readonly st
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     // A shard judges part of the suite: the baseline for the whole run is written from the merge.
     if (shard && values["write-baseline"] !== undefined) throw new UsageError("--write-baseline goes with a whole run or with merge, not with --shard (a shard sees only its part)");
+    if (shard && values["update-baseline"] !== undefined) throw new UsageError("--update-baseline goes with a run that is not a --shard (a shard sees only its part)");
+    if (values["update-baseline"] !== undefined && values.baseline !== undefined && path.resolve(values.baseline) !== path.resolve(values["update-baseline"])) {
+      throw new UsageError("--update-baseline FILE judges the run with FILE and rewrites it: leave out --baseline, or give the same file");
+    }
+    const baselineFile = values["update-baseline"] ?? values.baseline;
     if (!shard && values.durations !== undefined) throw new UsageError("--durations goes with --shard: it is what the shards are balanced by");
     if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
 
@@ -418,7 +430,8 @@ async function conformance(parsed: ReturnType<typeof parse>, places: readonly st
       parallel,
       reports,
       level: known.level,
-      baselineFile: values.baseline && shown(values.baseline),
+      baselineFile: baselineFile && shown(baselineFile),
+      ...(values["update-baseline"] !== undefined ? { updateBaseline: shown(values["update-baseline"]) } : {}),
       writeBaseline: values["write-baseline"] && shown(values["write-baseline"]),
       baselineEntries,
       requireAll: values["require-all"],

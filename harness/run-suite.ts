@@ -58,6 +58,8 @@ export interface SuiteOptions {
   retries?: number;
   /** --flaky-ok: a flaky rule passes the gate. */
   flakyOk?: boolean;
+  /** --update-baseline: the baseline file (also baselineFile) to rewrite after the run. */
+  updateBaseline?: string;
   /** The measured durations --shard balances by (default: the kit's, fixtures/durations.json). */
   durationsFile?: string;
   /** Where to write this run's scenario durations (--write-durations). */
@@ -160,6 +162,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     reports: o.reports,
     writeBaseline: o.writeBaseline,
     baselineEntries: o.baselineEntries,
+    ...(o.updateBaseline ? { updateBaseline: o.updateBaseline } : {}),
   });
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
   if (o.shard) {

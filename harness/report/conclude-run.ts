@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { baselineFileFor, type BaselineEntries } from "./baseline.js";
+import { updatedBaseline } from "./baseline-update.js";
 import { judgeRun, type RunInputs } from "./judge-run.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import { titleOf, writeReports, type RunSummary } from "./write-reports.js";
@@ -10,6 +11,8 @@ export interface Conclusion extends RunInputs {
   /** Where to write the baseline that expects this run's failures (--write-baseline), and by what (--baseline-entries). */
   writeBaseline: string | undefined;
   baselineEntries: BaselineEntries;
+  /** --update-baseline: the run's baseline file, rewritten after the run without its stale entries and with its new failures. */
+  updateBaseline?: string;
   /** A merged run's shard times, shown in its reports. */
   shards?: RunSummary["shards"];
 }
@@ -26,6 +29,8 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   const { rules, problems } = run;
   // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
   if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(o.baselineEntries, rules, results, o.baseline));
+  const update = o.updateBaseline ? updatedBaseline(o.baseline, run.baselineEntries, rules, results, judged.baselinedScenarioReason, o.baselineEntries) : undefined;
+  if (o.updateBaseline && update) writeFileSync(o.updateBaseline, update.text);
   const reportFaults = writeReports(o.reports, run, results, judged.baselinedScenarioReason);
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
@@ -50,6 +55,9 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   if (o.writeBaseline) {
     const written = o.baselineEntries === "rule" ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)` : `${new Set(results.filter((r: ScenarioResult) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
     process.stdout.write(`lomi-conformance: wrote a baseline of ${written} to ${o.writeBaseline}; replace each placeholder reason\n`);
+  }
+  if (o.updateBaseline && update) {
+    process.stdout.write(`lomi-conformance: updated the baseline ${o.updateBaseline}: ${update.dropped.length} stale entr${update.dropped.length === 1 ? "y" : "ies"} dropped${update.dropped.length > 0 ? ` (${update.dropped.join(", ")})` : ""}, ${update.added.length} new failure(s) added${update.added.length > 0 ? ` with a placeholder reason to replace (${update.added.join(", ")})` : ""}, ${update.kept} kept\n`);
   }
   const faults = results.filter((r) => r.harnessFault !== undefined);
   for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);

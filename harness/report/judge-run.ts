@@ -1,6 +1,6 @@
 import type { Profile } from "../profiles.js";
 import { citedRules, type Rule } from "../rules.js";
-import { baselineWarnings, type Baseline } from "./baseline.js";
+import { baselineWarnings, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
@@ -91,7 +91,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     profile,
     requireAll: i.requireAll,
     verdict,
-    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level),
+    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile)),
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
@@ -127,4 +127,15 @@ function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay
     ...(a.message ? { reason: a.message } : {}),
     replay: replay(x, a.seed),
   }));
+}
+
+/**
+ * When stale baseline entries are all that fails the gate, the headline says so first: every rule
+ * passed or failed as expected, and the fix is to the baseline, not the broker.
+ */
+function staleOnly(entries: readonly BaselineEntryReport[], problems: readonly string[], file: string | undefined): string | undefined {
+  const stale = entries.filter((e) => e.status === "stale");
+  if (stale.length === 0 || stale.length !== problems.length) return undefined;
+  const names = stale.map((e) => (e.kind === "scenario" ? `scenario "${e.name}"` : `rule ${e.name}`)).join(", ");
+  return `only because the baseline entr${stale.length === 1 ? "y" : "ies"} ${names} ${stale.length === 1 ? "is" : "are"} stale (passing now: remove ${stale.length === 1 ? "it" : "them"} from ${file ?? "the baseline"}, or run with --update-baseline ${file ?? "FILE"})`;
 }

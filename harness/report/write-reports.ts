@@ -97,11 +97,11 @@ export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "c
 export const levelWords = (level: Level) => LEVELS[level].join(", ").replace(/, (?=[A-Z]+$)/, " and ");
 
 /** "CONFORMANT over stdio: 111 of 117 MUST rules judged; not judged here: AUTH-05, …; run over HTTP …" */
-export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level): string {
+export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level, because?: string): string {
   const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT", "not-run": "NOT RUN" }[verdict];
   const notJudged = profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
   const notReached = (profile.notReached ?? []).length > 0 ? `; not judged because an earlier step of their scenarios failed: ${profile.notReached!.join(", ")}` : "";
-  return `${word} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${notJudged}${notReached}`;
+  return `${word}${because ? ` ${because}` : ""} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${notJudged}${notReached}`;
 }
 
 /** The scenario counts; `flaky` of the passes passed only on a retry, and count apart. */
