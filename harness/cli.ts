@@ -8,6 +8,7 @@ import { checkTagSelection } from "./tag-selection.js";
 import { parseShard } from "./shards/shard-option.js";
 import type { Level } from "./report/rule-verdicts.js";
 import type { RunParameters } from "./run-parameters.js";
+import type { Invocation } from "./report/run-record.js";
 
 const DEFAULT_NATIVE_PORT = 4545;
 
@@ -283,7 +284,7 @@ function brokerArgs(values: ReturnType<typeof parse>["values"]): string[] {
  * A rerun's options: the earlier run's seed, broker and call budget wherever the command line names
  * none of its own, so the failures are run again as they failed.
  */
-function withRerunOptions(parsed: ReturnType<typeof parse>, prior: { seed: number; invocation: { broker: string[]; timeoutMs: number; oracles: boolean } | undefined }): ReturnType<typeof parse>["values"] {
+function withRerunOptions(parsed: ReturnType<typeof parse>, prior: { seed: number; invocation: Invocation | undefined }): ReturnType<typeof parse>["values"] {
   const given = new Set(parsed.tokens.flatMap((t) => (t.kind === "option" ? [t.name] : [])));
   const values = { ...parsed.values };
   if (!given.has("seed")) values.seed = String(prior.seed);
@@ -299,6 +300,7 @@ function withRerunOptions(parsed: ReturnType<typeof parse>, prior: { seed: numbe
   }
   if (!given.has("timeout-ms")) values["timeout-ms"] = String(prior.invocation.timeoutMs);
   if (!given.has("oracles")) values.oracles = prior.invocation.oracles ? "on" : "off";
+  if (!given.has("retries") && prior.invocation.retries !== undefined) values.retries = String(prior.invocation.retries);
   return values;
 }
 
@@ -393,6 +395,7 @@ async function conformance(parsed: ReturnType<typeof parse>, places: readonly st
     const baselineEntries = values["baseline-entries"];
     if (baselineEntries !== "scenario" && baselineEntries !== "rule") throw new UsageError(`--baseline-entries must be scenario or rule, not ${baselineEntries}`);
     const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
+    const retries = integer("--retries", values.retries, 0, 10);
     const { parameters, name } = brokerOf(values, seed, timeoutMs);
     known.broker = parameters.adapter;
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
@@ -438,8 +441,8 @@ async function conformance(parsed: ReturnType<typeof parse>, places: readonly st
       ...(shard ? { shard } : {}),
       ...(only ? { only } : {}),
       command: commandLine(),
-      invocation: { broker: brokerArgs(values), timeoutMs, oracles: values.oracles === "on" },
-      retries: integer("--retries", values.retries, 0, 10),
+      invocation: { broker: brokerArgs(values), timeoutMs, oracles: values.oracles === "on", retries },
+      retries,
       flakyOk: values["flaky-ok"],
       ...(rerun ? { rerunOf: rerun.rerunOf } : {}),
       ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
