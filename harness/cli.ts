@@ -3,18 +3,22 @@ import { parseArgs } from "node:util";
 import { shellSyntaxIn } from "./command-line.js";
 import { HarnessError } from "./harness-error.js";
 import { suggestOption, suggestWord } from "./option-suggestion.js";
+import { isFeaturePlace } from "./scenario-choice.js";
 import { checkTagSelection } from "./tag-selection.js";
 import { parseShard } from "./shards/shard-option.js";
 import { exitOnStopSignals } from "./stop-signal.js";
 import type { Level } from "./report/rule-verdicts.js";
 import type { RunParameters } from "./run-parameters.js";
+import type { Invocation } from "./report/run-record.js";
 
 const DEFAULT_NATIVE_PORT = 4545;
 
 const HELP = `lomi-conformance — run the Lomi conformance suite against a broker and report per rule
 
 Usage:
-  lomi-conformance [options]
+  lomi-conformance [options] [features/FILE.feature[:LINE]…]
+                                  a conformance run; FILE:LINE runs the scenario at or around
+                                  that line (as cucumber takes it), combinable with --tags and --name
   lomi-conformance steps          print the step vocabulary, with an example of each step
   lomi-conformance explore [--seed N] [--runs K] [--steps M] [--time-budget S] [broker options]
                                   seeded model-based runs with faults, each history judged by the
@@ -23,6 +27,12 @@ Usage:
                                   the report folders of a run's shards (--shard), or of an explore
                                   campaign's parts, as one run: one verdict, one exit code
                                   (lomi-conformance merge --help)
+  lomi-conformance compare BASE HEAD [--reports OUT]
+                                  what changed between two runs' reports (a base branch's and a pull
+                                  request's; a run's or a merge of its shards): per rule and per
+                                  scenario newly failing, fixed, still failing, newly not judged,
+                                  flaky; on the console and into OUT (default HEAD)/compare.md (a PR
+                                  comment) and compare.json; exit 1 when anything newly fails
   lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]
                                   the checker alone, on a recorded history (docs/explore.md): what
                                   it judged and what it could not, and why; --report writes the
@@ -74,6 +84,15 @@ Options:
   --tags EXPR            cucumber tag expression, e.g. "@IDEM-01 or @needs-crash", "not @needs-crash"
   --name REGEX           only the scenarios whose names match (a JavaScript regular expression), of
                          those --tags selects; judged as a partial run
+  --rerun-failed DIR     only the scenarios that failed in the run whose reports are in DIR (those whose
+                         rules an earlier step left unjudged included), with its seed and broker
+                         options unless given; with nothing left failing there, exits 0 at once
+  --retries N            run a failed scenario again, up to N times, each on a fresh broker and store (the
+                         scenario's seed, then seeds derived from it); one that fails, then passes, is
+                         flaky: every report lists each attempt's seed and replay command, and a rule
+                         at the level with a flaky scenario fails the gate (default 0)
+  --flaky-ok             a flaky rule passes the gate (the reports still say it is flaky)
+  --scenario-seed N      each scenario's first attempt takes seed N (a flaky attempt's replay line)
   --parallel N           worker processes (default 1; 1 with --broker-url); the feature files of the
                          longest scenarios (fixtures/durations.json) are handed out first
   --reports DIR          where reports go (default reports/)
@@ -82,6 +101,9 @@ Options:
                          failure does not fail the run, a baselined entry that passes does (stale)
   --write-baseline FILE  after the run, write a baseline that expects today's failures, each with a
                          reason to fill in (the run itself is judged as without it)
+  --update-baseline FILE judge the run with the baseline FILE, then rewrite it: stale entries dropped,
+                         new failures added with a placeholder reason (by --baseline-entries), every
+                         other entry kept with its reason (those a partial run did not reach too)
   --baseline-entries E   scenario (default): one entry per failing scenario, so one defect baselines
                          only what it breaks | rule: one entry per failing rule, every scenario of it
   --level L              must | should | may: which rules must pass to be conformant (default must)
@@ -131,6 +153,9 @@ DIR… are the report folders the parts wrote (their --reports), in any order:
 Options:
   --reports OUT          where the merged reports go (default reports/)
   --write-baseline FILE  (shards) write the baseline that expects the merged run's failures
+  --update-baseline FILE judge the run with the baseline FILE, then rewrite it: stale entries dropped,
+                         new failures added with a placeholder reason (by --baseline-entries), every
+                         other entry kept with its reason (those a partial run did not reach too)
   --baseline-entries E   scenario (default) | rule, as for a run
   --write-durations FILE (shards) write each scenario's duration into FILE, to balance the next shards by
 
@@ -159,6 +184,10 @@ const OPTIONS = {
   "broker-faults": { type: "boolean", default: false },
   tags: { type: "string" },
   name: { type: "string" },
+  "rerun-failed": { type: "string" },
+  retries: { type: "string", default: "0" },
+  "flaky-ok": { type: "boolean", default: false },
+  "scenario-seed": { type: "string" },
   parallel: { type: "string", default: "1" },
   reports: { type: "string", default: "reports" },
   seed: { type: "string", default: "1" },
@@ -167,6 +196,7 @@ const OPTIONS = {
   "require-all": { type: "boolean", default: false },
   "timeout-ms": { type: "string", default: "10000" },
   "write-baseline": { type: "string" },
+  "update-baseline": { type: "string" },
   "baseline-entries": { type: "string", default: "scenario" },
   runs: { type: "string", default: "100" },
   steps: { type: "string", default: "60" },
@@ -190,7 +220,7 @@ const OPTIONS = {
 
 function parse() {
   try {
-    return parseArgs({ allowPositionals: true, options: OPTIONS, strict: true });
+    return parseArgs({ allowPositionals: true, options: OPTIONS, strict: true, tokens: true });
   } catch (error) {
     const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
     if (!unknown) throw new UsageError((error as Error).message);
@@ -205,7 +235,8 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   if (values.oracles !== "on" && values.oracles !== "off") throw new UsageError(`--oracles must be on or off, not ${values.oracles}`);
   const historiesDir = values.histories === undefined ? undefined : path.resolve(values.histories);
   // What every broker's run parameters carry, whatever the adapter.
-  const common = { seed, timeoutMs, oracles: values.oracles === "on", ...(historiesDir ? { historiesDir } : {}) };
+  const replaySeed = values["scenario-seed"] === undefined ? undefined : integer("--scenario-seed", values["scenario-seed"], 0, 2 ** 32 - 1);
+  const common = { seed, timeoutMs, oracles: values.oracles === "on", ...(historiesDir ? { historiesDir } : {}), ...(replaySeed !== undefined ? { replaySeed } : {}) };
   if (chosen.length > 1) throw new UsageError(`name one broker, not ${chosen.map((k) => `--${k}`).join(" and ")}`);
   if (values.broker !== undefined && values.broker !== "reference") throw new UsageError(`--broker takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker`);
   if (values["native-port"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--native-port goes with --broker-url");
@@ -241,13 +272,46 @@ function brokerOf(values: ReturnType<typeof parse>["values"], seed: number, time
   return { parameters: { adapter: "in-process", ...common }, name: "reference broker (in-process)" };
 }
 
+/** The options that name the broker, as the command line gave them: recorded for a rerun, printed in a replay line. */
+const BROKER_OPTIONS = ["broker", "broker-cmd", "broker-url", "native-port", "broker-image", "broker-faults", "mutant", "variant"] as const;
+function brokerArgs(values: ReturnType<typeof parse>["values"]): string[] {
+  return BROKER_OPTIONS.flatMap((k) => {
+    const value = values[k];
+    return value === undefined || value === false ? [] : value === true ? [`--${k}`] : [`--${k}`, value];
+  });
+}
+
+/**
+ * A rerun's options: the earlier run's seed, broker and call budget wherever the command line names
+ * none of its own, so the failures are run again as they failed.
+ */
+function withRerunOptions(parsed: ReturnType<typeof parse>, prior: { seed: number; invocation: Invocation | undefined }): ReturnType<typeof parse>["values"] {
+  const given = new Set(parsed.tokens.flatMap((t) => (t.kind === "option" ? [t.name] : [])));
+  const values = { ...parsed.values };
+  if (!given.has("seed")) values.seed = String(prior.seed);
+  const named = BROKER_OPTIONS.some((k) => given.has(k));
+  if (!prior.invocation) {
+    // Reports of an older kit do not say which broker ran: the reference broker must not stand in for it unasked.
+    if (!named) throw new UsageError("--rerun-failed: that run's reports do not record its broker options; name the broker (--broker-cmd, --broker-url, ...)");
+    return values;
+  }
+  if (!named) {
+    const recorded = parseArgs({ args: prior.invocation.broker, options: OPTIONS, strict: true }).values;
+    for (const k of BROKER_OPTIONS) Object.assign(values, { [k]: recorded[k] });
+  }
+  if (!given.has("timeout-ms")) values["timeout-ms"] = String(prior.invocation.timeoutMs);
+  if (!given.has("oracles")) values.oracles = prior.invocation.oracles ? "on" : "off";
+  if (!given.has("retries") && prior.invocation.retries !== undefined) values.retries = String(prior.invocation.retries);
+  return values;
+}
+
 /** explore loads only when asked for: it brings fast-check and the mutants. */
 async function explore(values: ReturnType<typeof parse>["values"]): Promise<number> {
   const { exploreCommand } = await import("./explore/command.js");
   const seed = integer("--seed", values.seed, 0, 2 ** 31 - 1);
   const { parameters, name } = brokerOf(values, seed, integer("--timeout-ms", values["timeout-ms"], 1));
   if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");
-  const replayArgs = [...(["broker-cmd", "broker-image", "mutant", "variant"] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]])), "--reports", values.reports];
+  const replayArgs = [...brokerArgs(values), "--reports", values.reports];
   return exploreCommand({
     seed,
     runs: integer("--runs", values.runs, 1),
@@ -266,7 +330,7 @@ async function explore(values: ReturnType<typeof parse>["values"]): Promise<numb
 }
 
 /** The commands other than a conformance run; a conformance run takes no positional word. */
-const COMMANDS = ["steps", "explore", "check", "record", "catalogue", "coverage", "teeth", "lint", "merge"];
+const COMMANDS = ["steps", "explore", "check", "record", "catalogue", "coverage", "teeth", "lint", "merge", "compare"];
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
@@ -304,23 +368,45 @@ async function checkTags(tags: string | undefined): Promise<void> {
   if (tags !== undefined) checkTagSelection(tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
 }
 
+/** The scenarios FILE:LINE words and --name choose within --tags, or undefined when only --tags chooses; refused (exit 2) when they choose none. */
+async function chosenScenarios(values: ReturnType<typeof parse>["values"], places: readonly string[], among: { names: ReadonlySet<string>; label: string } | undefined) {
+  const { chooseScenarios } = await import("./scenario-choice.js");
+  const { FEATURES_DIR, scenarioCatalogue } = await import("./feature-catalogue.js");
+  return chooseScenarios({ places, name: values.name, tags: values.tags, ...(among ? { among } : {}) }, scenarioCatalogue(), path.dirname(FEATURES_DIR));
+}
+
 /** A conformance run: the suite against the broker the options name, judged per rule, into the reports. */
-async function conformance(values: ReturnType<typeof parse>["values"]): Promise<number> {
+async function conformance(parsed: ReturnType<typeof parse>, places: readonly string[] = []): Promise<number> {
+  let { values } = parsed;
   const reports = path.resolve(values.reports);
   const startedAt = new Date().toISOString();
   const known = { broker: "not started", seed: Number.isSafeInteger(Number(values.seed)) ? Number(values.seed) : 1, level: values.level as Level, tags: values.tags };
   try {
+    // A rerun reads the earlier run before anything is cleared: its reports may be the ones this run replaces.
+    const rerunDir = values["rerun-failed"];
+    const rerun = rerunDir === undefined ? undefined : (await import("./rerun.js")).rerunOfReports(path.resolve(rerunDir), shown(rerunDir));
+    if (rerunDir !== undefined && rerun === undefined) {
+      process.stdout.write(`lomi-conformance: the run in ${shown(rerunDir)} failed no scenario: nothing to rerun\n`);
+      return 0;
+    }
+    if (rerun) values = withRerunOptions(parsed, rerun);
     if (!["must", "should", "may"].includes(known.level)) throw new UsageError(`--level must be must, should or may, not ${values.level}`);
     const seed = integer("--seed", values.seed);
     const parallel = integer("--parallel", values.parallel, 1, 64);
     const baselineEntries = values["baseline-entries"];
     if (baselineEntries !== "scenario" && baselineEntries !== "rule") throw new UsageError(`--baseline-entries must be scenario or rule, not ${baselineEntries}`);
     const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
+    const retries = integer("--retries", values.retries, 0, 10);
     const { parameters, name } = brokerOf(values, seed, timeoutMs);
     known.broker = parameters.adapter;
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     // A shard judges part of the suite: the baseline for the whole run is written from the merge.
     if (shard && values["write-baseline"] !== undefined) throw new UsageError("--write-baseline goes with a whole run or with merge, not with --shard (a shard sees only its part)");
+    if (shard && values["update-baseline"] !== undefined) throw new UsageError("--update-baseline goes with a run that is not a --shard (a shard sees only its part)");
+    if (values["update-baseline"] !== undefined && values.baseline !== undefined && path.resolve(values.baseline) !== path.resolve(values["update-baseline"])) {
+      throw new UsageError("--update-baseline FILE judges the run with FILE and rewrites it: leave out --baseline, or give the same file");
+    }
+    const baselineFile = values["update-baseline"] ?? values.baseline;
     if (!shard && values.durations !== undefined) throw new UsageError("--durations goes with --shard: it is what the shards are balanced by");
     if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
 
@@ -328,9 +414,9 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
     process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
     // Cucumber, the adapters and the reports load only now: --help and a usage error answer at once.
     await checkTags(values.tags);
+    const only = await chosenScenarios(values, places, rerun?.among);
     // A --mutant or --variant name that is neither: refused now, not by every scenario's set-up in turn.
     if (parameters.adapter === "in-process") await (await import("./adapters/index.js")).inProcessParts(parameters);
-    const only = values.name === undefined ? undefined : (await import("./tag-selection.js")).selectByName(values.name, values.tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
     const { clearReports, runSuite } = await import("./run-suite.js");
     clearReports(reports);
     if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
@@ -348,13 +434,18 @@ async function conformance(values: ReturnType<typeof parse>["values"]): Promise<
       parallel,
       reports,
       level: known.level,
-      baselineFile: values.baseline && shown(values.baseline),
+      baselineFile: baselineFile && shown(baselineFile),
+      ...(values["update-baseline"] !== undefined ? { updateBaseline: shown(values["update-baseline"]) } : {}),
       writeBaseline: values["write-baseline"] && shown(values["write-baseline"]),
       baselineEntries,
       requireAll: values["require-all"],
       ...(shard ? { shard } : {}),
       ...(only ? { only } : {}),
       command: commandLine(),
+      invocation: { broker: brokerArgs(values), timeoutMs, oracles: values.oracles === "on", retries },
+      retries,
+      flakyOk: values["flaky-ok"],
+      ...(rerun ? { rerunOf: rerun.rerunOf } : {}),
       ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
       ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),
     });
@@ -414,15 +505,23 @@ async function main(): Promise<number> {
     process.stdout.write(`${positionals[0] === "merge" ? MERGE_HELP : HELP}\n`);
     return 0;
   }
+  // A conformance run of some scenarios: features/FILE.feature:LINE words, as cucumber takes them.
+  if (positionals.length > 0 && positionals.every(isFeaturePlace)) return conformance(parsed, positionals);
   const [command] = positionals;
   if (command !== undefined && !COMMANDS.includes(command)) {
     const meant = suggestWord(command, COMMANDS);
-    const message = `unknown command ${command}${meant ? `; did you mean ${meant}?` : ""} (the commands are ${COMMANDS.join(", ")}; a conformance run takes none)`;
+    const message = `unknown command ${command}${meant ? `; did you mean ${meant}?` : ""} (the commands are ${COMMANDS.join(", ")}; a conformance run takes none, or scenarios as features/FILE.feature:LINE)`;
     // Perhaps a run was meant, as with a misspelt option: reports say why none ran, so a CI gate shows it.
     await writeNotRun(reportsDirOf(process.argv.slice(2)), message, { broker: "not started", seed: 1, level: "must", tags: undefined, startedAt: new Date().toISOString(), requireAll: false });
     throw new UsageError(message);
   }
   if (positionals[0] === "merge") return merge(positionals.slice(1), values);
+  if (positionals[0] === "compare") {
+    if (positionals.length !== 3) throw new UsageError("compare takes two reports folders: lomi-conformance compare BASE HEAD [--reports OUT]");
+    const { compareCommand } = await import("./compare/command.js");
+    const out = parsed.tokens.some((t) => t.kind === "option" && t.name === "reports") ? values.reports : positionals[2]!;
+    return compareCommand({ base: shown(positionals[1]!), head: shown(positionals[2]!), out: path.resolve(out), write: (t) => process.stdout.write(t) });
+  }
   if (positionals[0] === "check") {
     if (positionals.length !== 2) throw new UsageError("check takes one history file: lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]");
     const { checkCommand } = await import("./explore/command.js");
@@ -468,7 +567,7 @@ async function main(): Promise<number> {
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;
   }
-  return conformance(values);
+  return conformance(parsed);
 }
 
 // Ctrl+C or a CI runner's SIGTERM: a run under way writes its reports with what finished, then the

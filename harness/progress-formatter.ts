@@ -53,7 +53,7 @@ export default class ProgressFormatter extends Formatter {
   static override readonly documentation = "Lomi: one line per finished scenario, or a live line on a terminal";
   private readonly pickles = new Map<string, { name: string; tags: string[] }>();
   private readonly testCases = new Map<string, string>();
-  private readonly started = new Map<string, { pickleId: string; at: number; worst: TestStepResultStatus; finished?: true; longNotes: number }>();
+  private readonly started = new Map<string, { pickleId: string; at: number; worst: TestStepResultStatus; finished?: true; longNotes: number; attempt: number }>();
   /** Looks at the scenarios running, for the ones that take long (unref'd: it never keeps the process alive). */
   private readonly watch = setInterval(() => this.noteLong(), LONG_SCENARIO_MS / 6).unref();
   private total = 0;
@@ -80,7 +80,7 @@ export default class ProgressFormatter extends Formatter {
     if (e.testRunStarted) this.runStartedAt = toMs(e.testRunStarted.timestamp);
     if (e.testCaseStarted) {
       const pickleId = this.testCases.get(e.testCaseStarted.testCaseId)!;
-      this.started.set(e.testCaseStarted.id, { pickleId, at: toMs(e.testCaseStarted.timestamp), worst: "UNKNOWN" as TestStepResultStatus, longNotes: 0 });
+      this.started.set(e.testCaseStarted.id, { pickleId, at: toMs(e.testCaseStarted.timestamp), worst: "UNKNOWN" as TestStepResultStatus, longNotes: 0, attempt: e.testCaseStarted.attempt });
       const pickle = this.pickles.get(pickleId)!;
       if (pickle.tags.includes(SLOW_TAG)) this.keep(`note: ${scenarioLabel(pickle.name, pickle.tags)} is known to take long; the run is not stuck`);
       else if (this.tty) this.live(scenarioLabel(pickle.name, pickle.tags));
@@ -97,13 +97,19 @@ export default class ProgressFormatter extends Formatter {
       const status = e.testStepFinished.testStepResult.status;
       if (s && SEVERITY.indexOf(status) > SEVERITY.indexOf(s.worst)) s.worst = status;
     }
+    if (e.testCaseFinished?.willBeRetried) {
+      // --retries: the failed attempt is said, so a scenario that then passes does not hide it.
+      const s = this.started.get(e.testCaseFinished.testCaseStartedId);
+      const pickle = s && this.pickles.get(s.pickleId);
+      if (s && pickle) this.keep(`  ${scenarioLabel(pickle.name, pickle.tags)}: attempt ${s.attempt + 1} ${WORD[s.worst] ?? s.worst.toLowerCase()}; trying it again on a fresh broker (--retries)`);
+    }
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const s = this.started.get(e.testCaseFinished.testCaseStartedId);
       if (!s) return;
       this.done++;
       s.finished = true;
       const pickle = this.pickles.get(s.pickleId)!;
-      const finished = finishedLine(this.done, this.total, scenarioLabel(pickle.name, pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at);
+      const finished = `${finishedLine(this.done, this.total, scenarioLabel(pickle.name, pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at)}${s.attempt > 0 ? ` (attempt ${s.attempt + 1})` : ""}`;
       const line = this.shard ? shardLine(this.shard, finished, this.done, this.total, Date.now() - this.runStartedAt) : finished;
       if (!this.tty || s.worst === "FAILED") this.keep(line);
       else this.live(undefined);

@@ -7,6 +7,8 @@ const common = {
   oracles: z.boolean().optional(),
   /** Where each scenario's history (lomi-history/1) is written, one file a scenario: `lomi-conformance check` judges it again. */
   historiesDir: z.string().optional(),
+  /** --scenario-seed: every scenario's first attempt takes this seed in place of the one derived from the run's (a retry's replay line). */
+  replaySeed: z.number().int().nonnegative().optional(),
 };
 
 /** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */
@@ -34,4 +36,14 @@ export function scenarioSeed(runSeed: number, scenarioId: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
+}
+
+/**
+ * The seed of a scenario's attempt: the first takes the scenario's seed (derived from the run seed,
+ * or --scenario-seed), each retry (--retries) one derived from it, so a retry is a fresh try that
+ * its replay line repeats exactly.
+ */
+export function attemptSeed(run: { seed: number; replaySeed?: number | undefined }, scenarioId: string, attempt: number): number {
+  const first = run.replaySeed ?? scenarioSeed(run.seed, scenarioId);
+  return attempt === 0 ? first : scenarioSeed(first, `retry ${attempt}`);
 }

@@ -21,9 +21,12 @@ import { lintSuite, lintText } from "./lint.js";
 import type { LoadedLibrary } from "./step-vocabulary.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "./report/scenario-results.js";
 import { REPORT_FILES } from "./report/write-reports.js";
+import { COMPARE_FILES } from "./compare/command.js";
 import { profileOf } from "./profiles.js";
 import { loadRules } from "./rules.js";
 import type { RunParameters } from "./run-parameters.js";
+import type { Invocation, RerunOf } from "./report/run-record.js";
+import { readAttempts } from "./report/attempts.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 
@@ -53,6 +56,15 @@ export interface SuiteOptions {
   only?: { names: ReadonlySet<string>; label: string };
   /** The command line as typed, for the reports. */
   command?: string;
+  /** How the run was called, recorded for a rerun of its failures; and the run this one re-runs, if it does. */
+  invocation?: Invocation;
+  rerunOf?: RerunOf;
+  /** --retries: a failed scenario is run again up to this many times, on a fresh broker and store; one that then passes is flaky. */
+  retries?: number;
+  /** --flaky-ok: a flaky rule passes the gate. */
+  flakyOk?: boolean;
+  /** --update-baseline: the baseline file (also baselineFile) to rewrite after the run. */
+  updateBaseline?: string;
   /** The measured durations --shard balances by (default: the kit's, fixtures/durations.json). */
   durationsFile?: string;
   /** Where to write this run's scenario durations (--write-durations). */
@@ -72,7 +84,7 @@ function refuseBrokenSuite(results: ScenarioResult[]): void {
 export function clearReports(dir: string): void {
   mkdirSync(dir, { recursive: true });
   // Only the report files go: --reports may name a folder that holds other things.
-  for (const f of [...REPORT_FILES, SHARD_MANIFEST]) rmSync(path.join(dir, f), { force: true });
+  for (const f of [...REPORT_FILES, SHARD_MANIFEST, ...COMPARE_FILES]) rmSync(path.join(dir, f), { force: true });
 }
 
 /** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
@@ -105,6 +117,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
         paths: part || o.only ? cucumberPaths(ordered) : featurePaths(ordered),
         ...STEP_SUPPORT,
         strict: true,
+        retry: o.retries ?? 0,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
         worldParameters: o.parameters,
@@ -135,6 +148,11 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     ...(o.shard ? { shard: shardText(o.shard) } : {}),
     ...(o.only ? { selection: o.only.label } : {}),
     ...(o.command !== undefined ? { command: o.command } : {}),
+    ...(o.invocation ? { invocation: o.invocation } : {}),
+    ...(o.rerunOf ? { rerunOf: o.rerunOf } : {}),
+    attempts: readAttempts(messages),
+    flakyOk: o.flakyOk ?? false,
+    ...(o.parameters.replaySeed !== undefined ? { replaySeed: o.parameters.replaySeed } : {}),
     baseline,
     baselineFile: o.baselineFile,
     level: o.level,
@@ -148,6 +166,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     // A stopped run's failures are not all there are: it writes no baseline.
     writeBaseline: stopped === undefined ? o.writeBaseline : undefined,
     baselineEntries: o.baselineEntries,
+    ...(o.updateBaseline ? { updateBaseline: o.updateBaseline } : {}),
   });
   // A stop signal (a CI job's timeout, Ctrl+C) ends the run where it is: the reports say what finished, the rest NOT RUN.
   const ignoreStop = onStop(async (signal) => {

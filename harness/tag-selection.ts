@@ -17,23 +17,6 @@ export function checkTagSelection(expression: string, scenarios: ReadonlyArray<{
 }
 
 /**
- * The scenarios whose names a --name pattern matches (a JavaScript regular expression, as cucumber's
- * --name): their names, for runSuite's `only`. A pattern that does not compile, or matches no
- * scenario of the tags' selection, is refused before anything runs.
- */
-export function selectByName(pattern: string, tags: string | undefined, scenarios: ReadonlyArray<{ name: string; tags: readonly string[] }>): { names: ReadonlySet<string>; label: string } {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern);
-  } catch (error) {
-    throw configError(`--name: ${(error as Error).message}`);
-  }
-  const names = selectScenarios(tags, scenarios).filter((s) => re.test(s.name)).map((s) => s.name);
-  if (names.length === 0) throw configError(`--name ${JSON.stringify(pattern)} matches no scenario${tags ? ` of --tags "${tags}"` : ""}; \`lomi-conformance steps\` lists the features, and each scenario's name is the line after its Scenario keyword`);
-  return { names: new Set(names), label: `${names.length} scenario(s) named /${pattern}/` };
-}
-
-/**
  * The expression a --tags that selects nothing most likely meant, if that one selects something:
  * each tag written without its @ (IDEM-01), in the wrong case (@idem-01) or misspelt (@IDEM01) is
  * put as the suite's tag; the operators and parentheses stay as they are.

@@ -9,7 +9,7 @@ import { formatHistory, historyFileName } from "../harness/explore/history.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SimulatorFixture } from "../harness/simulator-fixture.js";
-import { runParametersSchema, scenarioSeed } from "../harness/run-parameters.js";
+import { attemptSeed, runParametersSchema } from "../harness/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
 import { CATALOGUE } from "../protocol/catalogue.js";
 import { CANCEL_OUTCOMES } from "../protocol/tools/operation.js";
@@ -91,11 +91,16 @@ defineParameterType({ name: "tool", regexp: oneOf(CATALOGUE.map((c) => c.name)),
 const RULES = loadRules().rules;
 const KNOWN_RULES = new Set(RULES.map((r) => r.id));
 
+/** How many times each scenario has started in this worker: cucumber retries (--retries) a failed one in the worker it failed in. */
+const attempts = new Map<string, number>();
+
 Before(async function (this: LomiWorld, { pickle }) {
   const cited = citedRules(pickle.tags.map((t) => t.name), KNOWN_RULES);
   this.rules = RULES.filter((r) => cited.includes(r.id));
-  const seed = scenarioSeed(this.run.seed, `${pickle.uri}:${pickle.name}`);
-  this.attach(`seed ${seed} (run seed ${this.run.seed})`, "text/plain");
+  const attempt = attempts.get(pickle.id) ?? 0;
+  attempts.set(pickle.id, attempt + 1);
+  const seed = attemptSeed(this.run, `${pickle.uri}:${pickle.name}`, attempt);
+  this.attach(`seed ${seed} (run seed ${this.run.seed}${attempt > 0 ? `, retry ${attempt}` : ""})`, "text/plain");
   await this.setUp(seed, `${pickle.uri}: ${pickle.name}`);
 });
 

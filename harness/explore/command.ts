@@ -10,6 +10,7 @@ import { checkHistory, failuresOf } from "../oracles/index.js";
 import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "./history.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
+import { shellWord } from "../shell-word.js";
 
 export interface ExploreCommandOptions {
   seed: number;
@@ -29,8 +30,6 @@ export interface ExploreCommandOptions {
   /** Whether `out` is a terminal: progress is then one live line, not a line per run. */
   tty?: boolean;
 }
-
-const quote = (s: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, "\\$1")}"`);
 
 /**
  * A line per run, so a CI log (no terminal) shows the campaign moving rather than minutes of
@@ -74,7 +73,7 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   const { violation, ...summary } = result;
   const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
   o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
-  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", quote(violation.path), "--replay-path", quote(violation.replayPath), ...o.replayArgs.map(quote)].join(" ");
+  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", shellWord(violation.path), "--replay-path", shellWord(violation.replayPath), ...o.replayArgs.map(shellWord)].join(" ");
   const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay: replay! } };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { baselineFileFor, type BaselineEntries } from "./baseline.js";
+import { updatedBaseline } from "./baseline-update.js";
 import { judgeRun, type RunInputs } from "./judge-run.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import { titleOf, writeReports, type RunSummary } from "./write-reports.js";
@@ -10,6 +11,8 @@ export interface Conclusion extends RunInputs {
   /** Where to write the baseline that expects this run's failures (--write-baseline), and by what (--baseline-entries). */
   writeBaseline: string | undefined;
   baselineEntries: BaselineEntries;
+  /** --update-baseline: the run's baseline file, rewritten after the run without its stale entries and with its new failures. */
+  updateBaseline?: string;
   /** A merged run's shard times, shown in its reports. */
   shards?: RunSummary["shards"];
 }
@@ -26,20 +29,25 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   const { rules, problems } = run;
   // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
   if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(o.baselineEntries, rules, results, o.baseline));
+  const update = o.updateBaseline ? updatedBaseline(o.baseline, run.baselineEntries, rules, results, judged.baselinedScenarioReason, o.baselineEntries) : undefined;
+  if (o.updateBaseline && update) writeFileSync(o.updateBaseline, update.text);
   const reportFaults = writeReports(o.reports, run, results, judged.baselinedScenarioReason);
 
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
   process.stdout.write(
-    `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ` +
+    `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ${counted("flaky") > 0 ? `${counted("flaky")} flaky, ` : ""}` +
       `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
-      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable; ` +
+      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable${run.scenarios.flaky ? `, ${run.scenarios.flaky} flaky` : ""}; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,
   );
-  for (const r of rules.filter((x) => ["fail", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
+  for (const r of rules.filter((x) => ["fail", "flaky", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
     if (r.verdict === "fail") process.stdout.write(`      ${r.id} (${r.level}): ${r.title}\n      source: "${r.source}"\n`);
   }
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
+  for (const s of (run.scenarioVerdicts ?? []).filter((x) => x.verdict === "flaky")) {
+    process.stdout.write(`  FLAKY "${s.name}" (${s.uri}:${s.line ?? "?"}):\n${(s.attempts ?? []).map((a) => `      attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}: ${a.replay}\n`).join("")}`);
+  }
   for (const g of run.failureGroups.slice(0, 5)) {
     process.stdout.write(`  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`);
   }
@@ -47,6 +55,9 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   if (o.writeBaseline) {
     const written = o.baselineEntries === "rule" ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)` : `${new Set(results.filter((r: ScenarioResult) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
     process.stdout.write(`lomi-conformance: wrote a baseline of ${written} to ${o.writeBaseline}; replace each placeholder reason\n`);
+  }
+  if (o.updateBaseline && update) {
+    process.stdout.write(`lomi-conformance: updated the baseline ${o.updateBaseline}: ${update.dropped.length} stale entr${update.dropped.length === 1 ? "y" : "ies"} dropped${update.dropped.length > 0 ? ` (${update.dropped.join(", ")})` : ""}, ${update.added.length} new failure(s) added${update.added.length > 0 ? ` with a placeholder reason to replace (${update.added.join(", ")})` : ""}, ${update.kept} kept\n`);
   }
   const faults = results.filter((r) => r.harnessFault !== undefined);
   for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);

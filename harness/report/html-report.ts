@@ -9,6 +9,7 @@ const COLOUR: Record<RuleReport["verdict"], string> = {
   pass: "#1a7f37",
   fail: "#cf222e",
   baselined: "#bf8700",
+  flaky: "#fb8f44",
   "not-applicable": "#6e7781",
   uncovered: "#8250df",
   "not-selected": "#d0d7de",
@@ -52,8 +53,8 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
 }
 
 /** A verdict's glyph beside its colour: the page reads the same without colour. */
-const GLYPH: Record<RuleReport["verdict"], string> = { pass: "✓", fail: "✗", baselined: "✗", "not-applicable": "–", uncovered: "?", "not-selected": "·" };
-const SCENARIO_GLYPH: Record<string, string> = { pass: "✓", fail: "✗", baselined: "✗", "not-applicable": "–" };
+const GLYPH: Record<RuleReport["verdict"], string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–", uncovered: "?", "not-selected": "·" };
+const SCENARIO_GLYPH: Record<string, string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–" };
 
 /** A scenario's key: the same scenario under several rules is one failure. */
 const scenarioKey = (s: { uri: string; line: number | undefined; name: string }) => `${s.uri}:${s.line ?? "?"}:${s.name}`;

@@ -1,9 +1,13 @@
 import type { Profile } from "../profiles.js";
 import { citedRules, type Rule } from "../rules.js";
-import { baselineWarnings, type Baseline } from "./baseline.js";
+import { baselineWarnings, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
+import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
+import { attemptSeed } from "../run-parameters.js";
+import { replayCommand, type Attempt } from "./attempts.js";
+import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
 import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
 
 export interface RunInputs {
@@ -29,6 +33,14 @@ export interface RunInputs {
   durationMs: number;
   /** Why the run stopped before its last scenario (a signal): it is NOT RUN to the end, whatever the rules that finished say. */
   stopped?: string;
+  invocation?: Invocation;
+  rerunOf?: RerunOf;
+  /** Each scenario cucumber tried more than once (--retries), by `uri:name`. */
+  attempts?: ReadonlyMap<string, readonly Attempt[]>;
+  /** --flaky-ok: a flaky rule passes the gate (said as a warning). */
+  flakyOk?: boolean;
+  /** --scenario-seed: every scenario's first seed, in place of the one its name derives. */
+  replaySeed?: number;
 }
 
 const countBy = (ids: string[]): Record<string, number> => {
@@ -47,10 +59,14 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const partial = i.tags !== undefined || i.shard !== undefined || i.selection !== undefined;
   const selected = partial ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
   const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known)));
-  const rules = judgeRules(i.rules, i.results, covered, selected, i.baseline, scenariosInSuite);
+  const attempts = i.attempts ?? new Map<string, readonly Attempt[]>();
+  const flaky = flakyScenarios(i.results, attempts);
+  const replay = (s: { uri: string; line: number | undefined }, seed: number | undefined) => replayCommand(s, i.seed, seed, i.invocation?.broker ?? []);
+  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, i.baseline, scenariosInSuite), flaky, attempts, replay);
   const entries = baselineReport(rules, i.results, i.baseline);
-  const problems = gateProblems(rules, i.level, i.results, entries, i.baseline, i.requireAll);
-  const conformant = problems.length === 0 && isConformant(rules, i.level, i.requireAll);
+  const gated = gatedRules(rules, i.flakyOk ?? false);
+  const problems = gateProblems(gated, i.level, i.results, entries, i.baseline, i.requireAll);
+  const conformant = problems.length === 0 && isConformant(gated, i.level, i.requireAll);
   const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
   /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
   const baselinedScenarioReason = (x: ScenarioResult) =>
@@ -78,15 +94,51 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     profile,
     requireAll: i.requireAll,
     verdict,
-    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level),
+    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile)),
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
-    warnings: baselineWarnings(i.baseline),
-    scenarios: summarize(i.results, expectedFailures),
+    warnings: [...baselineWarnings(i.baseline), ...flakyWarnings(rules, i.flakyOk ?? false)],
+    scenarios: summarize(i.results, expectedFailures, flaky.size),
     rules,
     baselineEntries: entries,
     scenariosInSuite,
+    scenarioVerdicts: i.results.map((x): ScenarioVerdictEntry => ({
+      name: x.name,
+      uri: x.uri,
+      ...(x.line !== undefined ? { line: x.line } : {}),
+      verdict: baselinedScenarioReason(x) !== undefined ? "baselined" : flaky.has(`${x.uri}:${x.name}`) ? "flaky" : x.verdict,
+      // As steps/support.ts derives it: the seed that replays this scenario alone.
+      seed: attemptSeed(i, `${x.uri}:${x.name}`, 0),
+      ...(x.blame ? { blame: x.blame } : {}),
+      ...(x.harnessFault !== undefined ? { harnessFault: true } : {}),
+      ...(attempts.has(`${x.uri}:${x.name}`) ? { attempts: attemptsOf(x, attempts.get(`${x.uri}:${x.name}`)!, replay) } : {}),
+    })),
+    ...(i.invocation ? { invocation: i.invocation } : {}),
+    ...(i.rerunOf ? { rerunOf: i.rerunOf } : {}),
   };
   return { run, baselinedScenarioReason };
+}
+
+/** A retried scenario's attempts as the reports list them: each one's seed, verdict and replay line. */
+function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay): NonNullable<ScenarioVerdictEntry["attempts"]> {
+  return tries.map((a, n) => ({
+    attempt: a.attempt,
+    ...(a.seed !== undefined ? { seed: a.seed } : {}),
+    // The last attempt's verdict is the scenario's own; every earlier one failed (cucumber retries only a failure).
+    verdict: n === tries.length - 1 ? x.verdict : "fail",
+    ...(a.message ? { reason: a.message } : {}),
+    replay: replay(x, a.seed),
+  }));
+}
+
+/**
+ * When stale baseline entries are all that fails the gate, the headline says so first: every rule
+ * passed or failed as expected, and the fix is to the baseline, not the broker.
+ */
+function staleOnly(entries: readonly BaselineEntryReport[], problems: readonly string[], file: string | undefined): string | undefined {
+  const stale = entries.filter((e) => e.status === "stale");
+  if (stale.length === 0 || stale.length !== problems.length) return undefined;
+  const names = stale.map((e) => (e.kind === "scenario" ? `scenario "${e.name}"` : `rule ${e.name}`)).join(", ");
+  return `only because the baseline entr${stale.length === 1 ? "y" : "ies"} ${names} ${stale.length === 1 ? "is" : "are"} stale (passing now: remove ${stale.length === 1 ? "it" : "them"} from ${file ?? "the baseline"}, or run with --update-baseline ${file ?? "FILE"})`;
 }

@@ -16,6 +16,10 @@ const property = (name: string, value: string) => `<property name="${xml(name)}"
 /** An attribute value: newlines kept as character references, so a message is whole in one attribute. */
 const attribute = (text: string) => xml(text).replace(/\n/g, "&#10;");
 
+/** One failed attempt of a retried scenario, as Surefire's rerun elements: its message, and its seed and replay line. */
+const rerunElement = (tag: "flakyFailure" | "rerunFailure", a: { attempt: number; seed?: number | undefined; reason?: string | undefined; replay: string }) =>
+  `<${tag} message="${attribute(`attempt ${a.attempt} (seed ${a.seed ?? "?"}): ${a.reason ?? "failed"}`)}" type="attempt-${a.attempt}"><stackTrace>${xml(`replay: ${a.replay}`)}</stackTrace></${tag}>`;
+
 /** The name CI shows for the gate's own test case: the same every run, so history and flakiness tools can follow it. */
 export const GATE_CASE = "lomi-conformance gate";
 
@@ -28,6 +32,9 @@ export const GATE_CASE = "lomi-conformance gate";
  */
 export function junitXml(run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): string {
   const known = new Set(run.rules.map((r) => r.id));
+  const verdicts = new Map((run.scenarioVerdicts ?? []).map((v) => [`${v.uri}:${v.name}`, v]));
+  /** A retried scenario's failed attempts but its last. */
+  const attemptsOf = (s: ScenarioResult) => (verdicts.get(`${s.uri}:${s.name}`)?.attempts ?? []).slice(0, -1);
   const byId = new Map(run.rules.map((r) => [r.id, r]));
   let failures = 0;
   let skipped = 0;
@@ -39,10 +46,14 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
     const cited = rules.map((id) => property("rule", id) + property(`${id} title`, byId.get(id)?.title ?? "") + property(`${id} source`, byId.get(id)?.source ?? "")).join("");
     const props = `<properties>${cited}${blame}${property("verdict", s.verdict)}</properties>`;
     const expected = baselined(s);
+    const tries = attemptsOf(s);
     let body = "";
     if (s.verdict === "not-applicable") body = `<skipped message="${attribute(`not applicable: ${s.reason ?? ""}`)}"/>`;
     else if (s.verdict === "fail" && expected !== undefined) body = `<skipped message="${attribute(`baselined (${expected}): ${s.reason ?? ""}`)}"/>`;
     else if (s.verdict === "fail") body = `<failure message="${attribute(`${failed.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
+    // Each earlier attempt as Maven Surefire writes a rerun, which Jenkins, GitLab and most JUnit readers show:
+    // <flakyFailure> in a test case that passed in the end, <rerunFailure> beside the <failure> of one that never did.
+    if (tries.length > 0 && (s.verdict === "pass" || body.startsWith("<failure"))) body += tries.map((a) => rerunElement(s.verdict === "pass" ? "flakyFailure" : "rerunFailure", a)).join("");
     if (body.startsWith("<skipped")) skipped++;
     if (body.startsWith("<failure")) failures++;
     const name = rules.length > 0 ? `[${rules.join(" ")}] ${s.name}` : s.name;

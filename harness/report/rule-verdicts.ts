@@ -3,15 +3,15 @@ import { baselinedScenario, NO_BASELINE, scenarioEntries, type Baseline, type Ba
 import type { FailureExplanation } from "./failure-context.js";
 import type { ScenarioResult } from "./scenario-results.js";
 
-/** `baselined`: it failed, and the run's baseline expected it to (never a pass). */
-export type RuleVerdict = "pass" | "fail" | "baselined" | "not-applicable" | "uncovered" | "not-selected";
+/** `baselined`: it failed, and the run's baseline expected it to (never a pass); `flaky`: a scenario failed, then passed on a retry (report/flaky.ts). */
+export type RuleVerdict = "pass" | "fail" | "baselined" | "flaky" | "not-applicable" | "uncovered" | "not-selected";
 export type Level = "must" | "should" | "may";
 
 export interface RuleScenario {
   name: string;
   uri: string;
   line: number | undefined;
-  verdict: ScenarioResult["verdict"] | "baselined";
+  verdict: ScenarioResult["verdict"] | "baselined" | "flaky";
   reason: string | undefined;
   /** Not judged because an earlier step of the scenario failed, not because this run's adapter cannot. */
   stopped?: true;

@@ -9,6 +9,7 @@ import type { BaselineEntryReport } from "./baseline.js";
 import type { FailureGroup } from "./failure-groups.js";
 import { LEVELS, type Level, type RuleReport } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
+import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
 
 /** not-run: the broker failed its preflight (or the harness failed) before any scenario ran (exit 2). */
 export type RunVerdict = "conformant" | "conformant-with-baseline" | "not-conformant" | "not-run";
@@ -50,11 +51,17 @@ export interface RunSummary {
   warnings: string[];
   /** The failures the gate counts, grouped by likely root cause, largest first. */
   failureGroups: FailureGroup[];
-  scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number };
+  scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number; flaky?: number };
   rules: RuleReport[];
   baselineEntries: BaselineEntryReport[];
   /** How many scenarios of the whole suite cite each rule: a --tags run may reach only some. */
   scenariosInSuite: Record<string, number>;
+  /** Every scenario's own verdict and seed, for a rerun of the failures and a comparison of two runs. */
+  scenarioVerdicts?: ScenarioVerdictEntry[];
+  /** How the run was called, as far as a rerun of its failures repeats it. */
+  invocation?: Invocation;
+  /** Set on a rerun's reports (--rerun-failed): the run it re-ran. */
+  rerunOf?: RerunOf;
 }
 
 export interface ShardTimes {
@@ -90,18 +97,20 @@ export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "c
 export const levelWords = (level: Level) => LEVELS[level].join(", ").replace(/, (?=[A-Z]+$)/, " and ");
 
 /** "CONFORMANT over stdio: 111 of 117 MUST rules judged; not judged here: AUTH-05, …; run over HTTP …" */
-export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level): string {
+export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level, because?: string): string {
   const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT", "not-run": "NOT RUN" }[verdict];
   const notJudged = profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
   const notReached = (profile.notReached ?? []).length > 0 ? `; not judged because an earlier step of their scenarios failed: ${profile.notReached!.join(", ")}` : "";
-  return `${word} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${notJudged}${notReached}`;
+  return `${word}${because ? ` ${because}` : ""} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${notJudged}${notReached}`;
 }
 
-export function summarize(results: ScenarioResult[], baselined: number) {
+/** The scenario counts; `flaky` of the passes passed only on a retry, and count apart. */
+export function summarize(results: ScenarioResult[], baselined: number, flaky = 0) {
   const fail = results.filter((r) => r.verdict === "fail").length;
   return {
     total: results.length,
-    pass: results.filter((r) => r.verdict === "pass").length,
+    pass: results.filter((r) => r.verdict === "pass").length - flaky,
+    ...(flaky > 0 ? { flaky } : {}),
     fail: fail - baselined,
     baselined,
     notApplicable: results.filter((r) => r.verdict === "not-applicable").length,
@@ -112,6 +121,7 @@ const ICON: Record<string, string> = {
   pass: "✅ pass",
   fail: "❌ fail",
   baselined: "🟨 baselined",
+  flaky: "🔁 flaky",
   "not-applicable": "➖ not applicable",
   uncovered: "⚠️ uncovered",
   "not-selected": "· not selected",
@@ -182,6 +192,14 @@ function causesSection(groups: readonly FailureGroup[]): string[] {
   return ["Likely root causes (failures grouped by the step that failed and what it found):", ...lines, ...more, ""];
 }
 
+/** Each flaky scenario (--retries) with every attempt's seed and the command that replays it. */
+function flakySection(run: RunSummary): string[] {
+  const flaky = (run.scenarioVerdicts ?? []).filter((s) => s.verdict === "flaky");
+  if (flaky.length === 0) return [];
+  const lines = flaky.flatMap((s) => [`- ${cell(s.name)} (${s.uri}:${s.line ?? "?"})`, ...(s.attempts ?? []).map((a) => `  - attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}${a.reason ? `: ${cell(a.reason)}` : ""} — \`${a.replay}\``)]);
+  return ["Flaky scenarios (failed, then passed on a retry):", ...lines, ""];
+}
+
 /** A compact table fit for a pull-request comment or a CI step summary, then the failures explained. */
 export function markdownReport(run: RunSummary): string {
   const identity = run.broker.serverInfo ? ` (${run.broker.serverInfo.name} ${run.broker.serverInfo.version})` : "";
@@ -190,12 +208,13 @@ export function markdownReport(run: RunSummary): string {
     `## Lomi conformance: ${titleOf(run, (t) => `\`${t}\``)}`,
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
-    `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable (of ${run.scenarios.total})`,
+    `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable${run.scenarios.flaky ? `, ${run.scenarios.flaky} flaky` : ""} (of ${run.scenarios.total})`,
     ...(run.shards ? [shardTimesText(run.shards)] : []),
     "",
     ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
     ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${cell(w)}`), ""] : []),
     ...causesSection(run.failureGroups),
+    ...flakySection(run),
     "| rule | level | verdict | scenarios | note |",
     "|---|---|---|---|---|",
   ];

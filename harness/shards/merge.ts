@@ -4,6 +4,8 @@ import { scenarioCatalogue, scenarioKey } from "../feature-catalogue.js";
 import { configError } from "../harness-error.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "../report/baseline.js";
 import { concludeRun } from "../report/conclude-run.js";
+import { recordedInvocation } from "../report/run-record.js";
+import { readAttempts } from "../report/attempts.js";
 import { readScenarioResults } from "../report/scenario-results.js";
 import type { ShardTimes } from "../report/write-reports.js";
 import type { Profile } from "../profiles.js";
@@ -88,6 +90,9 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
     writeBaseline: o.writeBaseline,
     baselineEntries: o.baselineEntries,
     shards: times,
+    attempts: readAttempts(messages),
+    // Every shard took the same options: the first's say how to rerun the merged run's failures.
+    ...(recordedInvocation(first!.dir) ? { invocation: recordedInvocation(first!.dir)! } : {}),
   });
   await writeCucumberHtml(path.join(o.reports, "cucumber.html"), merged);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);

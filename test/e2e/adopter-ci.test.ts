@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +20,7 @@ import { runWorkflow, type StepRun, type WorkflowContext } from "../support/work
 
 const RECIPE = kitPath("examples/ci/lomi-conformance.yml");
 const COMMENT_IF = "always() && github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository";
+const PULL_REQUEST_IF = "always() && github.event_name == 'pull_request'";
 
 type Report = { verdict: string; headline: string; scenarios: { total: number; fail: number }; rules: Array<{ id: string; verdict: string }> };
 
@@ -29,11 +30,24 @@ const stepOf = (runs: StepRun[], label: string) => {
   return found;
 };
 
-/** A stand-in for the GitHub CLI: records each call; `--edit-last` fails while there is no comment to edit, as gh's does. */
+/**
+ * A stand-in for the GitHub CLI: records each call; `--edit-last` fails while there is no comment to
+ * edit, as gh's does; `run list` finds a run of the base branch only when $FAKE_BASE_REPORTS names
+ * the reports it uploaded, and `run download … --dir D` puts them in D.
+ */
 function fakeGh(bin: string, log: string): void {
   mkdirSync(bin, { recursive: true });
   const gh = path.join(bin, "gh");
-  writeFileSync(gh, `#!/usr/bin/env bash\necho "$* token=$GH_TOKEN" >> "${log}"\nfor a in "$@"; do [ "$a" = --edit-last ] && [ ! -e "${log}.commented" ] && exit 1; done\ntouch "${log}.commented"\n`);
+  writeFileSync(
+    gh,
+    `#!/usr/bin/env bash
+echo "$* token=$GH_TOKEN" >> "${log}"
+if [ "$1 $2" = "run list" ]; then [ -n "$FAKE_BASE_REPORTS" ] && echo 4242; exit 0; fi
+if [ "$1 $2" = "run download" ]; then while [ $# -gt 0 ]; do [ "$1" = --dir ] && dir=$2; shift; done; mkdir -p "$dir" && cp -r "$FAKE_BASE_REPORTS"/. "$dir"; exit 0; fi
+for a in "$@"; do [ "$a" = --edit-last ] && [ ! -e "${log}.commented" ] && exit 1; done
+touch "${log}.commented"
+`,
+  );
   chmodSync(gh, 0o755);
 }
 
@@ -54,14 +68,16 @@ test("a broker's repository installs the packed kit offline and gates on it with
     "scripts/build.mjs": `import { cpSync, mkdirSync, readdirSync } from "node:fs";\nmkdirSync("dist", { recursive: true });\nfor (const f of readdirSync("src")) cpSync(\`src/\${f}\`, \`dist/\${f.replace(/\\.mjs$/, ".js")}\`);\n`,
   });
   const summary = path.join(outside, "step-summary.md");
+  // What the base branch's run uploaded, once the first test has made it.
+  const baseReports = path.join(outside, "base-reports");
   const ghLog = path.join(outside, "gh.log");
   fakeGh(path.join(outside, "bin"), ghLog);
   const uploaded: string[] = [];
   const context = (event: "same-repo" | "fork"): WorkflowContext => ({
     cwd: repo,
     env: { CI: "true", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_EVENT_NAME: "pull_request", npm_config_offline: "true", ...localPrebuilds(path.join(outside, "prebuilds")), PATH: `${path.join(outside, "bin")}:${process.env.PATH}` },
-    expressions: { "github.token": "token-of-the-run", "github.event.pull_request.number": "42" },
-    conditions: (c, failed) => (c === "always()" ? true : c === COMMENT_IF ? event === "same-repo" : c === "success()" ? !failed : undefined),
+    expressions: { "github.token": "token-of-the-run", "github.event.pull_request.number": "42", "github.repository": "me/my-broker", "github.base_ref": "main" },
+    conditions: (c, failed) => (c === "always()" || c === PULL_REQUEST_IF ? true : c === COMMENT_IF ? event === "same-repo" : c === "success()" ? !failed : undefined),
     uses: (step) => {
       if (step.uses?.startsWith("actions/upload-artifact@")) uploaded.push(String(step.with?.path));
     },
@@ -72,8 +88,11 @@ test("a broker's repository installs the packed kit offline and gates on it with
     // A scenario or two of each thing that needs the most of the kit where it is installed (fault hooks, crashes, a kill at start,
     // two workers), not the whole suite: the whole suite is judged in-process and over HTTP elsewhere in npm test, and the crash
     // and fault scenarios over stdio by test:crash.
-    const runs = await runWorkflow(RECIPE, { ...context("same-repo"), workflowEnv: { LOMI_TAGS: "@DUR-06 or @DUR-05 or @DUR-08 or @OP-05 or @SCH-06" } });
-    for (const label of ["Install", "Build the broker", "Conformance", "Summary", "Comment on the pull request"]) assert.equal(stepOf(runs, label).outcome, "success", `${label}:\n${stepOf(runs, label).output.slice(-4000)}`);
+    // @IDEM-01 too: these reports are the base branch's in the next test, which breaks it.
+    const runs = await runWorkflow(RECIPE, { ...context("same-repo"), workflowEnv: { LOMI_TAGS: "@DUR-06 or @DUR-05 or @DUR-08 or @OP-05 or @SCH-06 or @IDEM-01" } });
+    for (const label of ["Install", "Build the broker", "Conformance", "Reports of the base branch", "Compare with the base branch", "Summary", "Comment on the pull request"]) assert.equal(stepOf(runs, label).outcome, "success", `${label}:\n${stepOf(runs, label).output.slice(-4000)}`);
+    // The base branch has no run yet: nothing to compare with, and the comment is the run's report.
+    assert.match(stepOf(runs, "Compare with the base branch").output, /no reports of the base branch: nothing to compare with/);
     const r = report();
     assert.equal(r.verdict, "conformant", r.headline);
     assert.match(r.headline, /^CONFORMANT over stdio: /);
@@ -86,24 +105,48 @@ test("a broker's repository installs the packed kit offline and gates on it with
     assert.match(md, /^## Lomi conformance: partial run \(tags `[^`]+`\): .*CONFORMANT over stdio/m);
     assert.ok(!md.includes(repo) && !md.includes(os.tmpdir()), "the summary names no path of the runner");
     const gh = readFileSync(ghLog, "utf8").trim().split("\n");
-    assert.deepEqual(gh, ["pr comment 42 --body-file reports/conformance.md --edit-last token=token-of-the-run", "pr comment 42 --body-file reports/conformance.md token=token-of-the-run"]);
+    assert.deepEqual(gh, [
+      "run list --workflow lomi-conformance.yml --branch main --event push --status completed --limit 1 --json databaseId --jq .[0].databaseId // empty token=token-of-the-run",
+      "pr comment 42 --body-file reports/conformance.md --edit-last token=token-of-the-run",
+      "pr comment 42 --body-file reports/conformance.md token=token-of-the-run",
+    ]);
     assert.deepEqual(uploaded, ["reports/"]);
+    cpSync(path.join(repo, "reports"), baseReports, { recursive: true });
   });
 
   await t.test("a broken broker, a pull request from a fork: the gate fails naming the rule, the summary is written, no comment is tried", async () => {
     writeFileSync(summary, "");
     writeFileSync(ghLog, "");
-    const runs = await runWorkflow(RECIPE, { ...context("fork"), from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 or @OP-01" } });
+    const fork = context("fork");
+    const runs = await runWorkflow(RECIPE, { ...fork, env: { ...fork.env, FAKE_BASE_REPORTS: baseReports }, from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 or @OP-01" } });
     const gate = stepOf(runs, "Conformance");
     assert.equal(gate.outcome, "failure");
     assert.equal(gate.code, 1, gate.output.slice(-3000));
     assert.equal(stepOf(runs, "Summary").outcome, "success");
     assert.equal(stepOf(runs, "Comment on the pull request").outcome, "skipped");
-    assert.equal(readFileSync(ghLog, "utf8"), "");
+    assert.doesNotMatch(readFileSync(ghLog, "utf8"), /pr comment/);
     const r = report();
     assert.equal(r.verdict, "not-conformant");
     assert.equal(r.rules.find((x) => x.id === "IDEM-01")?.verdict, "fail");
-    assert.match(readFileSync(summary, "utf8"), /NOT CONFORMANT/);
+    // The base branch's reports (the correct broker's) were fetched and compared: IDEM-01 passed there and fails here.
+    const compared = stepOf(runs, "Compare with the base branch");
+    assert.equal(compared.code, 1, compared.output.slice(-3000));
+    assert.match(compared.output, /REGRESSED: \d+ rule\(s\) newly failing \([^)]*IDEM-01/);
+    assert.match(compared.output, /NEWLY FAILING IDEM-01 \(MUST\) pass → fail/);
+    const md = readFileSync(summary, "utf8");
+    assert.match(md, /^## Lomi conformance, compared with the base: REGRESSED/m);
+    assert.match(md, /NOT CONFORMANT/);
+    assert.ok(!md.includes(repo) && !md.includes(os.tmpdir()), "the comparison names no path of the runner");
+  });
+
+  await t.test("a pull request from the same repository with the base branch's reports: the comment is the comparison", async () => {
+    writeFileSync(ghLog, "");
+    const runs = await runWorkflow(RECIPE, { ...context("same-repo"), from: "Comment on the pull request" });
+    assert.equal(stepOf(runs, "Comment on the pull request").outcome, "success");
+    // The first comment was made in the first test: this one edits it.
+    assert.deepEqual(readFileSync(ghLog, "utf8").trim().split("\n"), ["pr comment 42 --body-file reports/compare.md --edit-last token=token-of-the-run"]);
+    // A runner starts clean: the next pull request has fetched no base reports yet.
+    rmSync(path.join(repo, "base-reports"), { recursive: true });
   });
 
   await t.test("with --parallel 1 the same broken broker is judged as with --parallel 2: the relative command runs in the repository in every worker", () => {

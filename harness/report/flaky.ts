@@ -1,0 +1,39 @@
+import type { Attempt } from "./attempts.js";
+import type { RuleReport } from "./rule-verdicts.js";
+import type { ScenarioResult } from "./scenario-results.js";
+
+const keyOf = (s: { uri: string; name: string }) => `${s.uri}:${s.name}`;
+
+/** The scenarios that failed and then passed on a retry (--retries), by `uri:name`. */
+export function flakyScenarios(results: readonly ScenarioResult[], attempts: ReadonlyMap<string, readonly Attempt[]>): Set<string> {
+  return new Set(results.filter((r) => r.verdict === "pass" && (attempts.get(keyOf(r)) ?? []).some((a) => a.failed)).map(keyOf));
+}
+
+/** The command that replays one attempt of a scenario alone (attempts.ts replayCommand, with the run's seed and broker). */
+export type Replay = (s: { uri: string; line: number | undefined }, seed: number | undefined) => string;
+
+/** "attempt 1 failed (seed 123: lomi-conformance …), attempt 2 passed (seed 456)": what a report says of a flaky scenario. */
+const attemptsText = (s: { uri: string; line: number | undefined }, tries: readonly Attempt[] | undefined, replay: Replay) =>
+  (tries ?? []).map((a) => `attempt ${a.attempt} ${a.failed ? "failed" : "passed"} (seed ${a.seed ?? "?"}${a.failed ? `; replay: ${replay(s, a.seed)}` : ""})`).join(", ");
+
+/**
+ * The rules with their flaky scenarios marked: a rule that would pass but for a scenario that passed
+ * only on a retry is flaky, its own verdict (a broker that sometimes breaks a rule breaks it).
+ */
+export function withFlakyRules(rules: readonly RuleReport[], flaky: ReadonlySet<string>, attempts: ReadonlyMap<string, readonly Attempt[]>, replay: Replay): RuleReport[] {
+  if (flaky.size === 0) return [...rules];
+  return rules.map((r) => {
+    const scenarios = r.scenarios.map((s) => (s.verdict === "pass" && flaky.has(keyOf(s)) ? { ...s, verdict: "flaky" as const, reason: `failed, then passed on a retry: ${attemptsText(s, attempts.get(keyOf(s)), replay)}` } : s));
+    const marked = scenarios.filter((s) => s.verdict === "flaky");
+    if (marked.length === 0) return r;
+    if (r.verdict !== "pass") return { ...r, scenarios };
+    return { ...r, scenarios, verdict: "flaky" as const, reason: `${marked.length} of ${scenarios.length} scenario(s) failed, then passed on a retry: ${marked[0]!.name}` };
+  });
+}
+
+/** The rules as the gate judges them: flaky fails a rule at the level, unless --flaky-ok lets it pass. */
+export const gatedRules = (rules: readonly RuleReport[], flakyOk: boolean): RuleReport[] => (flakyOk ? rules.map((r) => (r.verdict === "flaky" ? { ...r, verdict: "pass" as const } : r)) : [...rules]);
+
+/** Under --flaky-ok, each flaky rule is still said, without failing the run. */
+export const flakyWarnings = (rules: readonly RuleReport[], flakyOk: boolean): string[] =>
+  flakyOk ? rules.filter((r) => r.verdict === "flaky").map((r) => `${r.id} is flaky (${r.reason}); --flaky-ok lets it pass the gate`) : [];

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { PLACEHOLDER_REASON, type Baseline } from "../../harness/report/baseline.js";
+import { updatedBaseline } from "../../harness/report/baseline-update.js";
+import { judgeRun } from "../../harness/report/judge-run.js";
+import type { ScenarioResult } from "../../harness/report/scenario-results.js";
+import { profileOf } from "../../harness/profiles.js";
+import type { Rule } from "../../harness/rules.js";
+
+const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
+const RULES = [rule("OP-01"), rule("OP-03"), rule("EVT-01"), rule("CAP-01")];
+const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]): ScenarioResult => ({ name, uri: "features/x.feature", line: 1, tags, verdict, status: verdict === "fail" ? "FAILED" : "PASSED", reason: verdict === "fail" ? "boom" : undefined, durationMs: 1 });
+
+/** The run judged with the baseline in `file`, as a --tags run reaching these scenarios of a suite that also has a CAP-01 one. */
+function judge(results: ScenarioResult[], baseline: Baseline) {
+  return judgeRun({
+    rules: RULES,
+    results,
+    suite: [...results, scenario("fill", ["@CAP-01"], "pass"), scenario("cancel", ["@OP-03"], "pass")],
+    tags: "not @CAP-01",
+    baseline,
+    baselineFile: "baseline.json",
+    level: "must",
+    requireAll: false,
+    profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 10 }),
+    broker: { adapter: "reference", serverInfo: undefined },
+    seed: 1,
+    startedAt: new Date(0).toISOString(),
+    durationMs: 0,
+  });
+}
+
+const BASELINE: Baseline = {
+  file: "baseline.json",
+  rules: new Map([["CAP-01", "BRK-2: fills are slow"]]),
+  scenarios: new Map([
+    ["retry", "BRK-1: fixed last week"],
+    ["events", "BRK-3: still broken"],
+  ]),
+};
+
+test("--update-baseline drops the stale entry, adds the new failure with a placeholder, and keeps every other entry with its reason", () => {
+  const results = [scenario("retry", ["@OP-01"], "pass"), scenario("events", ["@EVT-01"], "fail"), scenario("cancel", ["@OP-03"], "fail")];
+  const { run, baselinedScenarioReason } = judge(results, BASELINE);
+  const update = updatedBaseline(BASELINE, run.baselineEntries, run.rules, results, baselinedScenarioReason, "scenario");
+  assert.deepEqual(JSON.parse(update.text), {
+    expectedFailures: [
+      { rule: "CAP-01", reason: "BRK-2: fills are slow" },
+      { scenario: "events", reason: "BRK-3: still broken" },
+      { scenario: "cancel", reason: PLACEHOLDER_REASON },
+    ],
+  });
+  assert.deepEqual(update.dropped, ['scenario "retry"']);
+  assert.deepEqual(update.added, ['scenario "cancel"']);
+  assert.equal(update.kept, 2, "the rule this partial run never reached stays");
+  assert.deepEqual(JSON.parse(updatedBaseline(BASELINE, run.baselineEntries, run.rules, results, baselinedScenarioReason, "rule").text).expectedFailures.at(-1), { rule: "OP-03", reason: PLACEHOLDER_REASON });
+});
+
+test("when a stale entry is all that fails the run, the headline says so first; with another failure, it does not", () => {
+  const onlyStale = judge([scenario("retry", ["@OP-01"], "pass"), scenario("events", ["@EVT-01"], "fail")], BASELINE).run;
+  assert.equal(onlyStale.verdict, "not-conformant");
+  assert.match(onlyStale.headline, /^NOT CONFORMANT only because the baseline entry scenario "retry" is stale \(passing now: remove it from baseline\.json, or run with --update-baseline baseline\.json\) over in-process: /);
+  const alsoFailing = judge([scenario("retry", ["@OP-01"], "pass"), scenario("cancel", ["@OP-03"], "fail")], BASELINE).run;
+  assert.match(alsoFailing.headline, /^NOT CONFORMANT over in-process: /);
+});
