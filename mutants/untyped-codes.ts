@@ -1,6 +1,6 @@
 import { buildToolResult, type Envelope, type EnvelopeToolResult, type ImageBlock } from "../protocol/envelope.js";
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors.js";
-import { loadRules } from "../harness/rules.js";
+import { rulesNamingCode } from "../harness/oracles/finding-rules.js";
 import type { Mutant } from "./mutant.js";
 import { sessionRewritingReplies } from "./rewriting-session.js";
 
@@ -22,15 +22,17 @@ export function untypedReply(reply: EnvelopeToolResult, code: ErrorCode): Envelo
 }
 
 /**
- * What an untyped-<code> mutant contradicts: the rules whose sentence names the code, or whose
- * decision (docs/rules.json, from docs/decisions.md) makes it the answer their scenarios check.
+ * What an untyped-<code> mutant contradicts: the rules whose sentence or decision names the code
+ * (harness/oracles/finding-rules.ts, the same reading a failed step blames by), and for NOT_FOUND,
+ * which a general decision makes the answer for any unknown target (docs/decisions.md, "A display
+ * name is an unknown target"), the rules whose scenarios refuse an unknown target with it.
  */
 function rulesNaming(code: ErrorCode): string[] {
-  const names = (text: string | undefined) => new RegExp(`\\b${code}\\b`).test(text ?? "");
-  return loadRules()
-    .rules.filter((r) => names(r.title) || names(r.decision))
-    .map((r) => r.id);
+  return [...new Set([...rulesNamingCode(code), ...(code === "NOT_FOUND" ? UNKNOWN_TARGET_RULES : [])])];
 }
+
+/** Rules whose scenarios refuse an unknown target (a workspace, a key, a conversation, a document, an app, an operation) with NOT_FOUND. */
+const UNKNOWN_TARGET_RULES = ["ENV-01", "SCH-03", "SCH-04", "SCH-34", "AUTH-41", "IDEM-05", "IDEM-06", "CANCEL-01"];
 
 /** The error code a generated mutant loses, or undefined for another mutant. */
 export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.find((c) => m.name === `untyped-${c.toLowerCase().replace(/_/g, "-")}`);

@@ -3,6 +3,7 @@ import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
 import { canReach, isSettled, type OperationState } from "../protocol/states.js";
 import { contractOf } from "../protocol/catalogue.js";
+import { expectedCodeRules } from "../harness/oracles/finding-rules.js";
 import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/report/bounded-json.js";
@@ -188,7 +189,9 @@ Then("operation {string} carries a terminal session and a lease", async function
 
 Then("operation {string} carries the error {code}", async function (this: LomiWorld, alias: string, code: string) {
   const receipt = await this.settled(alias);
-  assert.equal(receipt.error?.code, code, `operation ${alias}: ${boundedJson(receipt)}`);
+  if (receipt.error?.code === code) return;
+  const { tool, args } = this.request(alias);
+  throw violation(`operation ${alias}: expected its typed error ${code}, found ${receipt.error?.code ?? "none"}: ${boundedJson(receipt)}`, expectedCodeRules([code], tool, args, this.rules.map((r) => r.id)));
 });
 
 Then("operation {string} reports exit code {int}", async function (this: LomiWorld, alias: string, exitCode: number) {

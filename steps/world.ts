@@ -7,7 +7,7 @@ import { sweep, unsettledOperation } from "../harness/driver/sweep.js";
 import { REFUSED_TOGETHER } from "../harness/in-flight.js";
 import { historyOf } from "../harness/explore/history.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
-import { failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
+import { expectedCodeRules, failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
 import { configError, notApplicable, violation } from "../harness/harness-error.js";
@@ -317,7 +317,9 @@ export class LomiWorld extends World<RunParameters> {
     const expected = wanted.join(" or ");
     const envelope = reply.envelope;
     // Input its schema refuses breaks the rule of what was wrong with it (an unknown field SCH-01, a prototype key SCH-06, …), whatever the scenario cites.
-    const broken = wanted.includes("INVALID_ARGUMENT") ? inputRules(reply.tool, reply.args) : breaks;
+    // Else the rule that makes the expected code the answer (docs/decisions.md included), not every rule the scenario cites.
+    const schema = wanted.includes("INVALID_ARGUMENT") ? inputRules(reply.tool, reply.args) : [];
+    const broken = schema.length > 0 ? schema : breaks.length > 0 ? breaks : expectedCodeRules(wanted, reply.tool, reply.args, this.rules.map((r) => r.id));
     if (envelope.status !== "error") {
       throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`, broken);
     }

@@ -1,4 +1,5 @@
 import { contractOf } from "../../protocol/catalogue.js";
+import { loadRules } from "../rules.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical, type IndexedCall } from "./facts.js";
 
@@ -146,6 +147,39 @@ export function sentSequenceRule(calls: readonly IndexedCall[], call: IndexedCal
   if (before) return canonical(before.args) === canonical(call.args) ? "INPUT-03" : "INPUT-04";
   const highest = Math.max(0, ...sameLease.map((c) => Number(c.args.inputSequence)).filter(Number.isFinite));
   return Number(call.args.inputSequence) > highest + 1 ? "INPUT-05" : "INPUT-02";
+}
+
+let naming: Map<string, string[]> | undefined;
+
+/** The rules whose sentence, or decision (docs/decisions.md), names an error code: those that make it the answer. */
+export function rulesNamingCode(code: string): string[] {
+  naming ??= new Map();
+  const known = naming.get(code);
+  if (known) return known;
+  const names = (text: string | undefined) => new RegExp(`\\b${code}\\b`).test(text ?? "");
+  const found = loadRules().rules.filter((r) => names(r.title) || names(r.decision)).map((r) => r.id);
+  naming.set(code, found);
+  return found;
+}
+
+/**
+ * Codes a general decision makes the answer across rules ("An ID Lomi does not know … is refused
+ * with NOT_FOUND, the answer for any unknown target"): a scenario expecting one judges its own rules.
+ */
+const GENERAL_CODES: ReadonlySet<string> = new Set(["NOT_FOUND"]);
+
+/**
+ * The rules an answer other than the expected `codes` breaks: of those that make a code the answer,
+ * the ones the scenario cites; else the one the refusal's field or kind names (refusalRules); else
+ * all of them. None (the scenario's own rules then) for a code a general decision gives.
+ */
+export function expectedCodeRules(codes: readonly string[], tool: string, args: unknown, cited: readonly string[]): string[] {
+  const naming = [...new Set(codes.filter((c) => !GENERAL_CODES.has(c)).flatMap(rulesNamingCode))];
+  const mine = naming.filter((id) => cited.includes(id));
+  if (mine.length > 0 || naming.length === 0) return mine;
+  const plain = typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const byRefusal = codes.flatMap((c) => refusalRules(tool, c, plain)).filter((id) => naming.includes(id));
+  return byRefusal.length > 0 ? [...new Set(byRefusal)] : naming;
 }
 
 /** Whether a broker crash lies between two history records. */

@@ -61,7 +61,8 @@ export const receiptsReadable: Oracle = {
       const toldAt = id === undefined ? undefined : facts.told.get(toldKey(c.agent, id));
       if (!id || toldAt === undefined || toldAt >= c.index || c.reply.status !== "answered") continue;
       const env = c.envelope;
-      if (env?.status === "error" && !NOT_ABOUT_THE_RECEIPT.has(env.code) && !(env.code === "NOT_FOUND" && mayBeGone(id, c.index))) {
+      // A receipt a reconciliation may have removed is the steps' to judge, whatever its refusal says.
+      if (env?.status === "error" && !NOT_ABOUT_THE_RECEIPT.has(env.code) && !mayBeGone(id, c.index)) {
         found.push({ message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [toldAt, c.index], rules: unreadable(facts, toldAt, c, env.code) });
       } else if (env?.status === "ok" && receiptIn(c)?.operationId !== id) {
         found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [toldAt, c.index], rules: ["IDEM-05"] });

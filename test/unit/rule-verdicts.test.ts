@@ -19,10 +19,12 @@ const scenario = (tag: string, verdict: ScenarioResult["verdict"], reason?: stri
 const rules = [rule("A-01"), rule("A-02"), rule("A-03"), rule("A-04"), rule("A-05", "SHOULD")];
 const covered = new Set(["A-01", "A-02", "A-03", "A-05"]);
 
-test("fail beats not-applicable beats pass; no scenario means uncovered", () => {
-  const results = [scenario("A-01", "pass"), scenario("A-02", "pass"), scenario("A-02", "fail", "boom"), scenario("A-03", "pass"), scenario("A-03", "not-applicable", "no crash"), scenario("A-05", "pass")];
-  const verdicts = Object.fromEntries(judgeRules(rules, results, covered, undefined).map((r) => [r.id, r.verdict]));
-  assert.deepEqual(verdicts, { "A-01": "pass", "A-02": "fail", "A-03": "not-applicable", "A-04": "uncovered", "A-05": "pass" });
+test("fail beats not-applicable beats pass; a rule partly judged passes on what ran; no scenario means uncovered", () => {
+  const results = [scenario("A-01", "pass"), scenario("A-02", "pass"), scenario("A-02", "fail", "boom"), scenario("A-03", "pass"), scenario("A-03", "not-applicable", "no crash"), scenario("A-05", "not-applicable", "no crash")];
+  const judged = judgeRules(rules, results, covered, undefined);
+  const verdicts = Object.fromEntries(judged.map((r) => [r.id, r.verdict]));
+  assert.deepEqual(verdicts, { "A-01": "pass", "A-02": "fail", "A-03": "pass", "A-04": "uncovered", "A-05": "not-applicable" });
+  assert.equal(judged.find((r) => r.id === "A-03")?.reason, "pass (1 of 2 scenarios; the rest not judged here: no crash)");
 });
 
 test("not-applicable never counts as a pass for conformance", () => {
