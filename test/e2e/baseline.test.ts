@@ -124,7 +124,7 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   assert.match(stale.output, /stale baseline entry: rule OP-01/);
   // One verdict everywhere: a stale entry makes the run not conformant in all five reports.
   const staleDir = path.join(dir, "stale");
-  assert.match(stale.output, /lomi-conformance: partial run \(tags @OP-01\): \d+ of \d+ rules reached; on those: NOT CONFORMANT over in-process/);
+  assert.match(stale.output, /lomi-conformance: partial run \(tags @OP-01\): \d+ of \d+ rules reached; on those: NOT CONFORMANT only because the baseline entry rule OP-01 is stale .* over in-process/);
   assert.equal(report(staleDir).verdict, "not-conformant");
   assert.match(readFileSync(path.join(staleDir, "conformance.md"), "utf8"), /^## Lomi conformance: partial run \(tags `@OP-01`\): .*; on those: NOT CONFORMANT/);
   assert.match(readFileSync(path.join(staleDir, "conformance.svg"), "utf8"), /<title>lomi conformance: not conformant/);
