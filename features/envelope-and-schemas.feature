@@ -18,6 +18,7 @@ Feature: Result envelope and input schemas
       { "workspaceId": "ws-alpha" }
       """
     Then the reply is ok
+    # checks ENV-01
     When the agent calls lomi_panel_list with:
       """
       { "workspaceId": "ws-nowhere" }

@@ -79,7 +79,7 @@ export function changedFieldRules(tool: string, field: string): string[] {
 }
 
 /** The rules refusals-dispatch-nothing makes checkable: each refusal's own "nothing is dispatched". */
-export const REFUSAL_RULES = [...INPUT_RULES, ...CHANGED_FIELD_RULES, "SCH-04", "AUTH-03", "AUTH-04", "CAP-01", "DUR-05", "EPOCH-03", "EPOCH-04", "INPUT-01", "INPUT-04", "INPUT-05", "OP-03", "IDEM-02"];
+export const REFUSAL_RULES = [...INPUT_RULES, ...CHANGED_FIELD_RULES, "SCH-04", "AUTH-03", "AUTH-04", "CAP-01", "DUR-05", "EPOCH-03", "EPOCH-04", "INPUT-01", "INPUT-04", "INPUT-05", "INPUT-19", "OP-03", "IDEM-02"];
 
 /** The rule whose "nothing is dispatched" a refusal with this code breaks when Lomi received the request anyway. */
 export function refusalRules(tool: string, code: string, args: Record<string, unknown>): string[] {
@@ -120,8 +120,9 @@ export function refusalRules(tool: string, code: string, args: Record<string, un
     case "ALREADY_EXISTS":
       return ["SCH-04"];
     default:
-      // After a dispatch the outcome belongs in the receipt, never in an error reply.
-      return ["OP-03"];
+      // After a dispatch the outcome belongs in the receipt, never in an error reply; input has no
+      // receipt: one whose outcome the broker does not know answers NATIVE_UNAVAILABLE (INPUT-19).
+      return isOrderedInput(tool) ? ["INPUT-19"] : ["OP-03"];
   }
 }
 
@@ -142,9 +143,10 @@ export const failureReadAsError = (tool: string, code: string) => (tool === "lom
  * when it skips ahead, else INPUT-02 (the next one, sent once).
  */
 export function sentSequenceRule(calls: readonly IndexedCall[], call: IndexedCall): string {
-  const sameLease = calls.filter((c) => c.index < call.index && c.tool === call.tool && c.args.leaseId === call.args.leaseId && c.envelope?.status === "ok");
+  // Every ordered input of a lease shares its sequence (Ctrl+C and text alike, INPUT-14).
+  const sameLease = calls.filter((c) => c.index < call.index && isOrderedInput(c.tool) && c.args.leaseId === call.args.leaseId && c.envelope?.status === "ok");
   const before = sameLease.find((c) => c.args.inputSequence === call.args.inputSequence);
-  if (before) return canonical(before.args) === canonical(call.args) ? "INPUT-03" : "INPUT-04";
+  if (before) return before.tool === call.tool && canonical(before.args) === canonical(call.args) ? "INPUT-03" : "INPUT-04";
   const highest = Math.max(0, ...sameLease.map((c) => Number(c.args.inputSequence)).filter(Number.isFinite));
   return Number(call.args.inputSequence) > highest + 1 ? "INPUT-05" : "INPUT-02";
 }

@@ -16,7 +16,8 @@ function askedFor(c: IndexedCall, byKey: Map<string, { operationId: string; proj
   if (c.tool === "lomi_operation_get" || c.tool === "lomi_operation_cancel") return typeof c.args.operationId === "string" ? c.args.operationId : undefined;
   if (c.tool !== "lomi_operation_lookup") return undefined;
   const admitted = byKey.get(lookupKey(c.agent, c.args));
-  const otherProject = c.args.projectId !== undefined && admitted?.projectId !== undefined && c.args.projectId !== admitted.projectId;
+  // The key binds the anchor project (IDEM-04): a lookup naming another, or none where the admission named one, asks for another key.
+  const otherProject = admitted?.projectId !== undefined && c.args.projectId !== admitted.projectId;
   return otherProject ? undefined : admitted?.operationId;
 }
 
