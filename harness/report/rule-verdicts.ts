@@ -40,8 +40,10 @@ function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): Rule
   const base = { name: s.name, uri: s.uri, line: s.line };
   if (s.verdict === "fail" && s.blame && !s.blame.includes(ruleId)) {
     const where = s.blame.length > 0 ? `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})` : `${s.failure?.step ?? "a step"} got no answer in time`;
+    // A failure that blames no rule (no answer in time) is still shown, under each rule it kept from being judged.
+    const shown = s.blame.length === 0 && s.failure ? { failure: s.failure } : {};
     return s.unfinished?.includes(ruleId)
-      ? { ...base, verdict: "not-applicable", stopped: true, reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}` }
+      ? { ...base, verdict: "not-applicable", stopped: true, reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}`, ...shown }
       : { ...base, verdict: "pass", reason: `its checks of ${ruleId} passed; later, ${where}` };
   }
   const expected = baselinedScenario(baseline, s);

@@ -169,7 +169,7 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
 function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }> {
   const byScenario = new Map<string, { scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }>();
   for (const r of rules) {
-    for (const s of r.scenarios.filter((x) => x.verdict === "fail")) {
+    for (const s of r.scenarios.filter((x) => x.verdict === "fail" || (x.stopped && x.failure))) {
       const key = `${s.uri}:${s.line}:${s.name}`;
       const entry = byScenario.get(key) ?? { scenario: s, rules: [] };
       entry.rules.push(r);

@@ -32,7 +32,7 @@ test("a broker that answers non-object arguments with a JSON-RPC invalid-params 
   assert.equal(report.rules.find((r) => r.id === "SCH-06")?.verdict, "pass", output.slice(-3000));
   const internal = await run("node test/fixtures/brokers/sdk-invalid-params.mjs --code -32603", "@SCH-06");
   assert.equal(internal.report.rules.find((r) => r.id === "SCH-06")?.verdict, "fail", internal.output.slice(-3000));
-  assert.match(internal.output, /answered the JSON-RPC error -N \("…"\); arguments that are not an object are refused with INVALID_ARGUMENT or the/);
+  assert.match(internal.output, /answered the JSON-RPC error -32603 \("[^"]*"\); arguments that are not an object are refused with INVALID_ARGUMENT or the/, "the cause quoted as found");
 });
 
 test("a proxy that corrupts a seeded fifth of the replies (deep nesting, 200 KB strings, lone surrogates, wrong ids, errors for results) still ends in verdicts and every report", async () => {
