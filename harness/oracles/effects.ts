@@ -123,6 +123,8 @@ export const effectsRequested: Oracle = {
         found.push({ message: `Lomi received ${describe(entry)} under retryEpoch ${String(argsOf(entry).retryEpoch)}, while the agent sent it under ${String(renewed.call.args.retryEpoch)}: the broker renewed an epoch that granted no new submission`, records: [renewed.call.index, ...at(facts, entry)], rules: [renewed.rule] });
         continue;
       }
+      // A dispatch under a pairing this history never made is another run's (a broker at a URL serves every scenario): not judged here.
+      if (calls.length === 0 && agent === undefined) continue;
       if (calls.length === 0) {
         const sent = isInput(entry.tool) ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}` : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
         // Work resumed or made up after a restart breaks "nothing is dispatched again" (DUR-01); without one, a receipt reserved for a request before its dispatch (DUR-06).
