@@ -19,9 +19,7 @@ import { publicEvent, publicReceipt } from "./public-receipt.js";
 import { reconcileStore, storeStatus } from "./store-maintenance.js";
 import { runtimeIoHandlers } from "./runtime-io-tools.js";
 import type { StoredReceipt } from "./receipt-store.js";
-
-/** A retry epoch is valid for 24 hours on Lomi's clock. */
-export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
+import { RETRY_EPOCH_VALIDITY_MS } from "../protocol/tools/workspace.js";
 
 /** One MCP connection to the broker: its pairing, its retry epochs, and the tools it can call. */
 export class BrokerSession {

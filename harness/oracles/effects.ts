@@ -1,13 +1,11 @@
 import type { LedgerEntry } from "../../protocol/control-api.js";
-import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
-import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
+import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
 
 // Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
 // each effect answers: no native work without a request, none twice, none for a refusal.
 
-const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
 /** Fields Lomi's copy of the arguments may carry differently (docs/native-bridge.md: the anchor project is explicit there). */
 const IDENTITY = new Set(["retryEpoch", "requestKey", "workspaceId", "projectId"]);
 
@@ -15,7 +13,7 @@ const argsOf = (e: LedgerEntry) => (e.detail.args ?? {}) as Record<string, unkno
 
 /** The request identity a dispatch answers, as the agent wrote it: the retry identity, or the lease and sequence of ordered input. */
 const identityOf = (tool: string, args: Record<string, unknown>) =>
-  isInput(tool) ? `${tool}\u0000${String(args.leaseId)}\u0000${String(args.inputSequence)}` : `${tool}\u0000${String(args.retryEpoch)}\u0000${String(args.requestKey)}`;
+  isOrderedInput(tool) ? `${tool}\u0000${String(args.leaseId)}\u0000${String(args.inputSequence)}` : `${tool}\u0000${String(args.retryEpoch)}\u0000${String(args.requestKey)}`;
 
 /** A field the agent sent otherwise than Lomi received it. */
 type Change = { field: string; text: string };
@@ -66,7 +64,7 @@ function traced(facts: Facts): Traced[] {
  * from another connection EPOCH-04, past its 24 hours EPOCH-03.
  */
 function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: LedgerEntry): { call: IndexedCall; rule: string } | undefined {
-  if (isInput(entry.tool)) return undefined;
+  if (isOrderedInput(entry.tool)) return undefined;
   const received = argsOf(entry);
   const call = facts.calls.find((c) => c.agent === agent && c.tool === entry.tool && c.args.requestKey === received.requestKey && c.args.retryEpoch !== received.retryEpoch && changedField(c, received) === undefined);
   if (!call) return undefined;
@@ -81,7 +79,7 @@ function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Ledge
  * with the same payload INPUT-03, with another INPUT-04; one ahead of the next INPUT-05.
  */
 function underAnotherSequence(facts: Facts, agent: string | undefined, entry: LedgerEntry): { call: IndexedCall; rule: string } | undefined {
-  if (!isInput(entry.tool)) return undefined;
+  if (!isOrderedInput(entry.tool)) return undefined;
   const received = argsOf(entry);
   const candidates = facts.calls.filter((c) => c.agent === agent && c.tool === entry.tool && c.args.leaseId === received.leaseId && c.args.inputSequence !== received.inputSequence && changedField(c, received, ["inputSequence"]) === undefined);
   // The call whose acknowledgement names the sequence Lomi received, else the last that could be it.
@@ -126,18 +124,19 @@ export const effectsRequested: Oracle = {
       // A dispatch under a pairing this history never made is another run's (a broker at a URL serves every scenario): not judged here.
       if (calls.length === 0 && agent === undefined) continue;
       if (calls.length === 0) {
-        const sent = isInput(entry.tool) ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}` : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
+        const sent = isOrderedInput(entry.tool) ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}` : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
         // Work resumed or made up after a restart breaks "nothing is dispatched again" (DUR-01); without one, a receipt reserved for a request before its dispatch (DUR-06).
         found.push({ message: `Lomi did work no agent asked for: ${describe(entry)} under ${sent}, which no call of ${agent ?? `pairing ${entry.pairingId}`} sent with those arguments`, records: at(facts, entry), rules: [facts.crashes.length > 0 ? "DUR-01" : "DUR-06"] });
         continue;
       }
-      if (isInput(entry.tool)) continue; // ordered input twice is the input oracles' business
+      if (isOrderedInput(entry.tool)) continue; // ordered input twice is the input oracles' business
       const key = `${agent}\u0000${identityOf(entry.tool, argsOf(entry))}`;
       const ids = operations.get(key) ?? new Set();
       ids.add(entry.operationId);
       operations.set(key, ids);
+      if (ids.size !== 2) continue;
       const retried = crashBetween(facts.crashes, calls[0]!.index, at(facts, entry)[0] ?? Infinity) ? ["IDEM-01", "DUR-03"] : ["IDEM-01"];
-      if (ids.size === 2) found.push({ message: `one request was dispatched as two operations (${[...ids].join(", ")}): ${entry.tool} requestKey ${String(argsOf(entry).requestKey)}`, records: [calls[0]!.index, ...at(facts, entry)], rules: retried });
+      found.push({ message: `one request was dispatched as two operations (${[...ids].join(", ")}): ${entry.tool} requestKey ${String(argsOf(entry).requestKey)}`, records: [calls[0]!.index, ...at(facts, entry)], rules: retried });
     }
     return found;
   },

@@ -5,7 +5,7 @@ import { canonical, type IndexedCall } from "./facts.js";
 
 // Which rule a finding breaks, read from what was found (the field, the refusal code, the zod
 // issue), never the whole list an oracle makes checkable: one defect fails the rules it breaks and
-// no other. docs/spec.md, "What each finding blames", is this file in words.
+// no other. docs/explore.md, "What each finding blames", is this file in words.
 
 /** Keys that name an object's machinery, not a field: SCH-06 makes each an unknown field. */
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
@@ -151,16 +151,16 @@ export function sentSequenceRule(calls: readonly IndexedCall[], call: IndexedCal
   return Number(call.args.inputSequence) > highest + 1 ? "INPUT-05" : "INPUT-02";
 }
 
-let naming: Map<string, string[]> | undefined;
+let namingByCode: Map<string, string[]> | undefined;
 
 /** The rules whose sentence, or decision (docs/decisions.md), names an error code: those that make it the answer. */
 export function rulesNamingCode(code: string): string[] {
-  naming ??= new Map();
-  const known = naming.get(code);
+  namingByCode ??= new Map();
+  const known = namingByCode.get(code);
   if (known) return known;
   const names = (text: string | undefined) => new RegExp(`\\b${code}\\b`).test(text ?? "");
   const found = loadRules().rules.filter((r) => names(r.title) || names(r.decision)).map((r) => r.id);
-  naming.set(code, found);
+  namingByCode.set(code, found);
   return found;
 }
 

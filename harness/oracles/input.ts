@@ -1,9 +1,7 @@
-import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
-import { sentSequenceRule } from "./finding-rules.js";
+import { isOrderedInput, sentSequenceRule } from "./finding-rules.js";
 
-const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
 const payloadOf = (tool: string, args: Record<string, unknown>) => canonical({ tool, ...args });
 
 /**
@@ -19,7 +17,7 @@ export const inputOnce: Oracle = {
     const found: Violation[] = [];
     const sent = new Map<string, { index: number; dispatchId: string; payload: string }>();
     for (const c of calls) {
-      if (!isInput(c.tool) || c.envelope?.status !== "ok") continue;
+      if (!isOrderedInput(c.tool) || c.envelope?.status !== "ok") continue;
       const ack = c.envelope.data as { leaseId?: unknown; inputSequence?: unknown; dispatchId?: unknown; acknowledged?: unknown };
       if (ack.inputSequence !== c.args.inputSequence || ack.leaseId !== c.args.leaseId) {
         found.push({ message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`, records: [c.index], rules: [sentSequenceRule(calls, c)] });

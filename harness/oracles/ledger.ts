@@ -1,14 +1,12 @@
 import type { LedgerEntry } from "../../protocol/control-api.js";
-import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
 import { canonical, eventsIn, forgettable, toldKey, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
-import { crashBetween } from "./finding-rules.js";
+import { crashBetween, isOrderedInput } from "./finding-rules.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
-const isInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
 const ledgerOf = (facts: Facts): readonly LedgerEntry[] => facts.history.ledger ?? [];
-const operationDispatches = (facts: Facts) => ledgerOf(facts).filter((e) => e.kind === "dispatch" && !isInput(e.tool));
+const operationDispatches = (facts: Facts) => ledgerOf(facts).filter((e) => e.kind === "dispatch" && !isOrderedInput(e.tool));
 /** Ledger entries are numbered after the records: the checker points at them by sequence. */
 const permitOf = (e: LedgerEntry) => (e.detail.permit ?? {}) as { receiptKey?: string };
 
@@ -124,7 +122,7 @@ export const inputDeliveredOnce: Oracle = {
     const found: Violation[] = [];
     const seen = new Map<string, number>();
     for (const e of ledgerOf(facts)) {
-      if (e.kind !== "dispatch" || !isInput(e.tool)) continue;
+      if (e.kind !== "dispatch" || !isOrderedInput(e.tool)) continue;
       const args = (e.detail.args ?? {}) as { leaseId?: string; inputSequence?: string };
       const key = `${args.leaseId}\u0000${args.inputSequence}`;
       if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${args.inputSequence} under ${args.leaseId} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [], rules: ["INPUT-03"] });

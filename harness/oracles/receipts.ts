@@ -1,3 +1,4 @@
+import { RETRY_EPOCH_VALIDITY_MS } from "../../protocol/tools/workspace.js";
 import { admissionOf, eventsIn, forgettable, receiptIn, toldKey, type Facts, type IndexedCall } from "./facts.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { crashBetween, NOT_ABOUT_THE_RECEIPT } from "./finding-rules.js";
@@ -29,14 +30,12 @@ const lookupKey = (agent: string, a: Record<string, unknown>) => [agent, a.retry
  * error other than NOT_FOUND for a receipt that exists is a failure read as an error (OP-03).
  * Read more than an epoch's 24 hours later, the receipt had expired and must still stay (CAP-03).
  */
-const EPOCH_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
 function unreadable(facts: Facts, toldAt: number, c: IndexedCall, code: string): string[] {
   if (code !== "NOT_FOUND") return ["OP-03"];
   // Gone after a reconciliation that could not remove it (never seen settled, not named): it kept too little (CAP-04).
   if (facts.calls.some((r) => r.tool === "lomi_store_reconcile" && r.index > toldAt && r.index < c.index && r.envelope?.status === "ok" && r.envelope.data.status === "completed")) return ["CAP-04"];
   const told = facts.calls.find((x) => x.index === toldAt);
-  const expired = told !== undefined && Date.parse(c.sentAt) - Date.parse(told.sentAt) > EPOCH_LIFETIME_MS;
+  const expired = told !== undefined && Date.parse(c.sentAt) - Date.parse(told.sentAt) > RETRY_EPOCH_VALIDITY_MS;
   return ["IDEM-05", ...(expired ? ["CAP-03"] : []), ...(crashBetween(facts.crashes, toldAt, c.index) ? ["DUR-02"] : []), ...(told && told.connection !== c.connection && !crashBetween(facts.crashes, toldAt, c.index) ? ["EPOCH-04"] : [])];
 }
 

@@ -19,6 +19,9 @@ export const workspaceList = {
   }),
 } satisfies ObservationContract;
 
+/** How long a retry epoch lomi_connect gives admits new submissions, on Lomi's clock (EPOCH-02). */
+export const RETRY_EPOCH_VALIDITY_MS = 24 * 60 * 60 * 1000;
+
 export const connect = {
   name: "lomi_connect",
   kind: "observation",
