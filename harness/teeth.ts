@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ALL_MUTANTS } from "../mutants/index.js";
 import type { Mutant } from "../mutants/mutant.js";
-import { UNTYPED_CODE_MUTANTS, untypedCodeOf } from "../mutants/untyped-codes.js";
+import { untypedCodeOf } from "../mutants/untyped-codes.js";
 import { historyFileName } from "./explore/history.js";
 import { scenarioCatalogue } from "./feature-catalogue.js";
 import { kitPath } from "../protocol/kit-root.js";
@@ -44,6 +44,12 @@ export function precisionOf(r: TeethRun): { outside: string[]; missed: boolean }
   const declares = r.declares ?? [];
   return { outside: r.fails.filter((id) => !declares.includes(id)), missed: declares.length > 0 && !r.fails.some((id) => declares.includes(id)) };
 }
+
+/** A finished run that fails a rule it does not declare, or none it does. */
+const imprecise = (r: TeethRun) => {
+  const { outside, missed } = precisionOf(r);
+  return r.notRun === undefined && (outside.length > 0 || missed);
+};
 
 export interface TeethMatrix {
   tags: string | undefined;
@@ -137,20 +143,21 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const declaredOnly = o.mutants !== undefined;
   const declared = new Set(mutants.flatMap((m) => m.breaks));
   const selected = controlRules.filter((r) => r.verdict === "pass" && (!declaredOnly || declared.has(r.id))).map((r) => r.id);
+  // Each mutant is held to the declared rules this selection judges: the control passed them (a rule not applicable in-process is shown over stdio).
+  const judgedHere = new Set(controlRules.filter((r) => r.verdict === "pass").map((r) => r.id));
+  const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
+  const holding = codeHolders(histories);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
   await inFlight(names.length, o.jobs, async (i) => {
     const m = mutants[i]!;
-    const scope = scopeOf(m, histories);
+    const scope = scopeOf(m, holding);
     const run: TeethRun =
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
         : await judge(m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
-    // Held to the declared rules this selection judges: the control passed them (a rule not applicable in-process is shown over stdio).
-    const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
-    const judged = new Set(controlRules.filter((r) => r.verdict === "pass").map((r) => r.id));
-    runs[i] = { ...run, declares: m.breaks.filter((id) => judged.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
+    runs[i] = { ...run, declares: m.breaks.filter((id) => judgedHere.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.
     const { outside, missed } = precisionOf(runs[i]!);
@@ -179,8 +186,7 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
  */
 export function teethExitCode(m: TeethMatrix): number {
   if (m.runs.some((r) => r.notRun !== undefined)) return 2;
-  const imprecise = m.runs.slice(1).some((r) => { const p = precisionOf(r); return p.outside.length > 0 || p.missed; });
-  if (imprecise) return 1;
+  if (m.runs.slice(1).some(imprecise)) return 1;
   if (m.declaredOnly) return 0;
   return [...m.rules.filter((r) => r.brokenBy.length === 0), ...m.notJudged].some((r) => r.level === "MUST" && r.reason === undefined) ? 1 : 0;
 }
@@ -190,16 +196,23 @@ export function teethExitCode(m: TeethMatrix): number {
  * holds the code (the mutant rewrites only replies that hold it; the rest replay identically under
  * the same seed). Undefined for a hand-written mutant: every scenario may show it.
  */
-function scopeOf(m: Mutant, histories: string): { names: string[]; why: string } | undefined {
+function scopeOf(m: Mutant, holding: (code: string) => string[]): { names: string[]; why: string } | undefined {
   const code = untypedCodeOf(m);
-  if (code === undefined || !UNTYPED_CODE_MUTANTS.includes(m)) return undefined;
-  const names = scenarioCatalogue()
-    .filter((s) => {
+  if (code === undefined) return undefined;
+  const names = holding(code);
+  return { names, why: `${names.length} scenario(s) whose reference replies hold ${code}; no other can show it` };
+}
+
+/** The scenarios whose reference history holds a code: the histories read once, for every generated mutant. */
+function codeHolders(histories: string): (code: string) => string[] {
+  let texts: Array<{ name: string; text: string }> | undefined;
+  return (code) => {
+    texts ??= scenarioCatalogue().flatMap((s) => {
       const file = path.join(histories, historyFileName(s));
-      return existsSync(file) && readFileSync(file, "utf8").includes(`"${code}"`);
-    })
-    .map((s) => s.name);
-  return { names: [...new Set(names)], why: `${names.length} scenario(s) whose reference replies hold ${code}; no other can show it` };
+      return existsSync(file) ? [{ name: s.name, text: readFileSync(file, "utf8") }] : [];
+    });
+    return [...new Set(texts.filter((t) => t.text.includes(`"${code}"`)).map((t) => t.name))];
+  };
 }
 
 /** The console's view: each rule with the mutants that break it, then the rules none breaks, with the reason or its absence. */
@@ -216,9 +229,9 @@ export function teethText(m: TeethMatrix): string {
   const unfinished = m.runs.filter((r) => r.notRun !== undefined);
   if (unfinished.length > 0) out.push("", `Mutants whose run did not finish (the matrix lacks them): ${unfinished.map((r) => `${r.broker}: ${r.notRun}`).join("; ")}`);
   out.push("", "The scenarios that kill each mutant:", ...m.runs.slice(1).flatMap(killedText));
-  const imprecise = m.runs.slice(1).filter((r) => { const p = precisionOf(r); return r.notRun === undefined && (p.outside.length > 0 || p.missed); });
+  const loose = m.runs.slice(1).filter(imprecise);
   const finished = m.runs.slice(1).filter((r) => r.notRun === undefined);
-  out.push("", `Precision: ${finished.length - imprecise.length} of ${finished.length} mutants fail only rules they declare, and at least one of them${imprecise.length > 0 ? `; not: ${imprecise.map((r) => r.broker).join(", ")}` : ""}`);
+  out.push("", `Precision: ${finished.length - loose.length} of ${finished.length} mutants fail only rules they declare, and at least one of them${loose.length > 0 ? `; not: ${loose.map((r) => r.broker).join(", ")}` : ""}`);
   if (m.declaredOnly) return `${out.join("\n")}\n`;
   const toothless = [...none, ...m.notJudged].filter((r) => r.level === "MUST" && r.reason === undefined).length;
   out.push("", toothless > 0 ? `teeth: ${toothless} MUST rule(s) with neither a mutant that breaks them nor a reason in ${TEETH_FILE}` : "teeth: every MUST rule selected is broken by a mutant or has its reason");
