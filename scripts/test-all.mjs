@@ -22,17 +22,40 @@ const GROUPS = named.length === 0 ? ALL : ALL.map((group) => group.filter((part)
 // and the tests start one for every broker, harness and bin they run.
 const { NODE_EXTRA_CA_CERTS: _, ...environment } = process.env;
 
+// A CI log is often read from its end: the summary names the tests that failed, with their first
+// error line, so a failure far up a long log is not lost (node's test runner writes TAP here).
+const FAILED_TEST = /^( *)not ok \d+ - (.*)$/;
+const ERROR_LINE = /^ *(error|message): *(.*)$/;
+function failuresIn(text) {
+  const lines = text.split("\n");
+  const found = [];
+  lines.forEach((line, at) => {
+    const failed = FAILED_TEST.exec(line);
+    if (!failed) return;
+    // A subtest's failure also fails its parent: the innermost one names what broke.
+    const depth = failed[1].length;
+    const error = lines.slice(at + 1, at + 40).map((next) => ERROR_LINE.exec(next)).find(Boolean);
+    found.push({ depth, name: failed[2], error: error ? error[2].slice(0, 300) : "" });
+  });
+  return found.filter((f, i) => !(found[i - 1] && found[i - 1].depth > f.depth));
+}
+
 function run(part, alone) {
   const started = Date.now();
   return new Promise((resolve) => {
     if (alone) process.stdout.write(`\n=== npm run ${part}\n`);
-    const child = spawn("npm", ["run", "--silent", part], { env: environment, stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "--silent", part], { env: environment, stdio: ["ignore", "pipe", "pipe"] });
     const output = [];
-    child.stdout?.on("data", (chunk) => output.push(chunk));
-    child.stderr?.on("data", (chunk) => output.push(chunk));
+    const keep = (stream) => (chunk) => {
+      output.push(chunk);
+      if (alone) stream.write(chunk);
+    };
+    child.stdout.on("data", keep(process.stdout));
+    child.stderr.on("data", keep(process.stderr));
     child.on("close", (status, signal) => {
-      if (!alone) process.stdout.write(`\n=== npm run ${part}\n${Buffer.concat(output).toString()}`);
-      resolve({ part, ok: status === 0, how: signal ? `killed by ${signal}` : `exit ${status}`, seconds: (Date.now() - started) / 1000 });
+      const text = Buffer.concat(output).toString();
+      if (!alone) process.stdout.write(`\n=== npm run ${part}\n${text}`);
+      resolve({ part, ok: status === 0, how: signal ? `killed by ${signal}` : `exit ${status}`, seconds: (Date.now() - started) / 1000, failures: status === 0 ? [] : failuresIn(text) });
     });
   });
 }
@@ -42,7 +65,10 @@ const results = [];
 for (const group of GROUPS) results.push(...(await Promise.all(group.map((part) => run(part, group.length === 1)))));
 
 process.stdout.write(`\nnpm test summary (Node ${process.versions.node}):\n`);
-for (const r of results) process.stdout.write(`  ${r.ok ? "ok    " : "FAILED"} ${r.part.padEnd(14)} ${r.seconds.toFixed(1).padStart(7)} s${r.ok ? "" : ` (${r.how})`}\n`);
+for (const r of results) {
+  process.stdout.write(`  ${r.ok ? "ok    " : "FAILED"} ${r.part.padEnd(14)} ${r.seconds.toFixed(1).padStart(7)} s${r.ok ? "" : ` (${r.how})`}\n`);
+  for (const f of r.failures) process.stdout.write(`           not ok: ${f.name}${f.error ? `\n             ${f.error}` : ""}\n`);
+}
 const failed = results.filter((r) => !r.ok).length;
 process.stdout.write(`parts: ${results.length - failed} passed, ${failed} failed; ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`);
 process.exit(failed > 0 ? 1 : 0);
