@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 image="${1:-lomi-reference-broker:local}"
-hash="$(node --import tsx harness/image-source-hash.ts)"
+hash="$(node --import tsx harness/adapters/image-source-hash.ts)"
 if [ "$(docker image inspect --format '{{index .Config.Labels "lomi.source-hash"}}' "$image" 2>/dev/null || true)" = "$hash" ]; then
   echo "$image is up to date"
   exit 0

@@ -1,14 +1,14 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { shellSyntaxIn } from "./command-line.js";
+import { shellSyntaxIn } from "./text/command-line.js";
 import { HarnessError } from "./harness-error.js";
-import { suggestOption, suggestWord } from "./option-suggestion.js";
-import { isFeaturePlace } from "./scenario-choice.js";
-import { checkTagSelection } from "./tag-selection.js";
+import { suggestOption, suggestWord } from "./text/option-suggestion.js";
+import { isFeaturePlace } from "./suite/scenario-choice.js";
+import { checkTagSelection } from "./suite/tag-selection.js";
 import { parseShard } from "./shards/shard-option.js";
-import { exitOnStopSignals } from "./stop-signal.js";
+import { exitOnStopSignals } from "./suite/stop-signal.js";
 import type { Level } from "./report/rule-verdicts.js";
-import type { RunParameters } from "./run-parameters.js";
+import type { RunParameters } from "./suite/run-parameters.js";
 import type { Invocation } from "./report/run-record.js";
 
 const DEFAULT_NATIVE_PORT = 4545;
@@ -351,7 +351,7 @@ function reportsDirOf(argv: readonly string[]): string {
  * gate that publishes them shows the cause. Earlier reports are removed first: none may pass for this run.
  */
 async function writeNotRun(reports: string, cause: string, run: { broker: string; seed: number; level: Level; tags: string | undefined; startedAt: string; requireAll: boolean }): Promise<void> {
-  const { clearReports } = await import("./run-suite.js");
+  const { clearReports } = await import("./suite/run-suite.js");
   const { notRunSummary, writeReports } = await import("./report/write-reports.js");
   clearReports(reports);
   writeReports(reports, notRunSummary(cause, { broker: { adapter: run.broker, serverInfo: undefined }, seed: run.seed, level: run.level, tags: run.tags, startedAt: run.startedAt, requireAll: run.requireAll, command: commandLine() }, run.broker), [], () => undefined);
@@ -365,13 +365,13 @@ const shown = (file: string) => path.relative(process.cwd(), path.resolve(file))
 
 /** A --tags that does not parse or selects nothing is refused before anything runs (the features load only then). */
 async function checkTags(tags: string | undefined): Promise<void> {
-  if (tags !== undefined) checkTagSelection(tags, (await import("./feature-catalogue.js")).scenarioCatalogue());
+  if (tags !== undefined) checkTagSelection(tags, (await import("./suite/feature-catalogue.js")).scenarioCatalogue());
 }
 
 /** The scenarios FILE:LINE words and --name choose within --tags, or undefined when only --tags chooses; refused (exit 2) when they choose none. */
 async function chosenScenarios(values: ReturnType<typeof parse>["values"], places: readonly string[], among: { names: ReadonlySet<string>; label: string } | undefined) {
-  const { chooseScenarios } = await import("./scenario-choice.js");
-  const { FEATURES_DIR, scenarioCatalogue } = await import("./feature-catalogue.js");
+  const { chooseScenarios } = await import("./suite/scenario-choice.js");
+  const { FEATURES_DIR, scenarioCatalogue } = await import("./suite/feature-catalogue.js");
   return chooseScenarios({ places, name: values.name, tags: values.tags, ...(among ? { among } : {}) }, scenarioCatalogue(), path.dirname(FEATURES_DIR));
 }
 
@@ -384,7 +384,7 @@ async function conformance(parsed: ReturnType<typeof parse>, places: readonly st
   try {
     // A rerun reads the earlier run before anything is cleared: its reports may be the ones this run replaces.
     const rerunDir = values["rerun-failed"];
-    const rerun = rerunDir === undefined ? undefined : (await import("./rerun.js")).rerunOfReports(path.resolve(rerunDir), shown(rerunDir));
+    const rerun = rerunDir === undefined ? undefined : (await import("./suite/rerun.js")).rerunOfReports(path.resolve(rerunDir), shown(rerunDir));
     if (rerunDir !== undefined && rerun === undefined) {
       process.stdout.write(`lomi-conformance: the run in ${shown(rerunDir)} failed no scenario: nothing to rerun\n`);
       return 0;
@@ -417,14 +417,14 @@ async function conformance(parsed: ReturnType<typeof parse>, places: readonly st
     const only = await chosenScenarios(values, places, rerun?.among);
     // A --mutant or --variant name that is neither: refused now, not by every scenario's set-up in turn.
     if (parameters.adapter === "in-process") await (await import("./adapters/index.js")).inProcessParts(parameters);
-    const { clearReports, runSuite } = await import("./run-suite.js");
+    const { clearReports, runSuite } = await import("./suite/run-suite.js");
     clearReports(reports);
-    if (parameters.adapter === "image") await (await import("./image-preflight.js")).preflightImage(parameters.brokerImage);
+    if (parameters.adapter === "image") await (await import("./suite/image-preflight.js")).preflightImage(parameters.brokerImage);
     const serverInfo =
       parameters.adapter === "url"
-        ? await (await import("./url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
+        ? await (await import("./suite/url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
         : parameters.adapter === "command"
-          ? await (await import("./command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
+          ? await (await import("./suite/command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
           : undefined;
     return await runSuite({
       parameters,
@@ -472,7 +472,7 @@ async function merge(dirs: string[], values: ReturnType<typeof parse>["values"])
       const { mergeExploreParts } = await import("./explore/merge-parts.js");
       return mergeExploreParts(dirs, reports, (t: string) => process.stdout.write(t));
     }
-    const { clearReports } = await import("./run-suite.js");
+    const { clearReports } = await import("./suite/run-suite.js");
     clearReports(reports);
     const { mergeShards } = await import("./shards/merge.js");
     return await mergeShards({ dirs, reports, baselineEntries, writeBaseline: values["write-baseline"] && shown(values["write-baseline"]), writeDurations: values["write-durations"] && shown(values["write-durations"]) });
@@ -530,13 +530,13 @@ async function main(): Promise<number> {
   if (values.report !== undefined || values.scenario) throw new UsageError("--report and --scenario go with check: lomi-conformance check HISTORY.jsonl --report FILE.md --scenario");
   if (positionals.join(" ") === "explore") return explore(values);
   if (positionals.join(" ") === "lint") {
-    const { lintSuite } = await import("./lint.js");
+    const { lintSuite } = await import("./authoring/lint.js");
     const problems = await lintSuite();
     await print(problems.length === 0 ? "lomi-conformance lint: no problems\n" : `${problems.map((p) => `${p.file}:${p.line}: ${p.problem}`).join("\n")}\nlomi-conformance lint: ${problems.length} problem(s)\n`);
     return problems.length === 0 ? 0 : 2;
   }
   if (positionals.join(" ") === "teeth") {
-    const { teeth, teethText } = await import("./teeth.js");
+    const { teeth, teethText } = await import("./authoring/teeth.js");
     await checkTags(values.tags);
     const { matrix, exitCode } = await teeth({
       tags: values.tags,
@@ -550,20 +550,20 @@ async function main(): Promise<number> {
     return exitCode;
   }
   if (positionals.join(" ") === "coverage") {
-    const { coverageText, readReportedRun, sourceCoverage } = await import("./source-coverage.js");
+    const { coverageText, readReportedRun, sourceCoverage } = await import("./authoring/source-coverage.js");
     const coverage = sourceCoverage(readReportedRun(path.resolve(values.reports)));
     await print(values.json ? `${JSON.stringify(coverage, null, 2)}\n` : coverageText(coverage));
     return coverage.rows.some((r) => r.how === "unmapped") ? 2 : 0;
   }
   if (positionals.join(" ") === "catalogue") {
-    const { catalogueJsonText, catalogueMarkdown, readExamples } = await import("./catalogue-doc.js");
+    const { catalogueJsonText, catalogueMarkdown, readExamples } = await import("./authoring/catalogue-doc.js");
     await print(values.json ? catalogueJsonText() : catalogueMarkdown(readExamples()));
     return 0;
   }
   if (values.json) throw new UsageError("--json goes with the catalogue and coverage commands");
   if (positionals.length > 0) {
     if (positionals.join(" ") !== "steps") throw new UsageError(`${command} takes no word after it, not ${positionals.slice(1).join(" ")}`);
-    const { formatVocabulary, stepVocabulary } = await import("./step-vocabulary.js");
+    const { formatVocabulary, stepVocabulary } = await import("./authoring/step-vocabulary.js");
     await print(formatVocabulary(await stepVocabulary(), (await import("./oracles/index.js")).ORACLES));
     return 0;
   }

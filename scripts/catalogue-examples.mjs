@@ -37,4 +37,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-execFileSync(process.execPath, ["--import", "tsx", "harness/catalogue-doc.ts"], { cwd: ROOT, stdio: "inherit" });
+execFileSync(process.execPath, ["--import", "tsx", "harness/authoring/catalogue-doc.ts"], { cwd: ROOT, stdio: "inherit" });

@@ -4,7 +4,7 @@ import { configError, violation } from "../harness/harness-error.js";
 import type { SeenSnapshot } from "./panel-memory.js";
 import { browserOf, elementIn, snapshotsOf } from "./panel-targets.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 /** The retry identity of an operation the agent sends in a workspace: its epoch and a key named after the alias. */
 function identity(world: LomiWorld, agent: string, workspaceId: string, prefix: string, alias: string) {

@@ -4,7 +4,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { violation } from "../harness/harness-error.js";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 import { inputRules } from "../harness/oracles/finding-rules.js";
 
 const INVALID_PARAMS = ErrorCode.InvalidParams;

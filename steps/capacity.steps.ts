@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
-import { inFlight, REFUSED_TOGETHER } from "../harness/in-flight.js";
+import { inFlight, REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { PROGRESS_MEDIA_TYPE } from "../harness/report/attachments.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 /**
  * No fixed budget for a fill: no rule bounds a broker's speed, only each reply's (--timeout-ms, which

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
-import { checkImageBlocks } from "../harness/image-blocks.js";
+import { checkImageBlocks } from "../harness/contract-checks/image-blocks.js";
 import type { SeenCapture } from "./panel-memory.js";
 import { panelOf } from "./panel-targets.js";
 import type { LomiWorld } from "./world.js";

@@ -3,7 +3,7 @@ import { Then } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import { fillPlaceholders } from "./placeholders.js";
 import { DEFAULT_AGENT, type LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 /** Where `actual` departs from `expected`: objects need the expected keys, arrays the same length, leaves equality. */
 function mismatch(actual: unknown, expected: unknown, at: string): string | undefined {

@@ -2,7 +2,7 @@ import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import { dispatchedId } from "./lomi.steps.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 // The user's answers to the decisions Lomi shows for operations waiting in awaiting_user.
 

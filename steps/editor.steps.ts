@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 /** Lomi's own view of an open document, straight from the simulator. */
 async function documentInLomi(world: LomiWorld, projectId: string, path: string) {

@@ -4,7 +4,7 @@ import { violation } from "../harness/harness-error.js";
 import type { OperationState } from "../protocol/states.js";
 import { eventPathProblems, type PathDemand } from "./event-path.js";
 import type { EventPage, LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 async function readPage(world: LomiWorld, agent: string, workspaceId: string, cursor: string | undefined, limit: number): Promise<EventPage> {
   return world.callOk(agent, "lomi_events_read", { workspaceId, ...(cursor === undefined ? {} : { cursor }), limit });

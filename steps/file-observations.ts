@@ -1,6 +1,6 @@
 import { configError } from "../harness/harness-error.js";
-import type { Reply } from "../harness/mcp-connection.js";
-import { contractData } from "../harness/reply-checks.js";
+import type { Reply } from "../harness/connection/mcp-connection.js";
+import { contractData } from "../harness/contract-checks/reply-checks.js";
 import type { DataOf } from "../protocol/tool-contract.js";
 import type { fileRead } from "../protocol/tools/files.js";
 import type { editorDocuments } from "../protocol/tools/editor.js";

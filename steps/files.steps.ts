@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 /** "43 61 66 e9" → those bytes. */
 const bytesOfHex = (hex: string) => Buffer.from(hex.replace(/\s+/g, ""), "hex");

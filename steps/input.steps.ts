@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
-import type { Reply } from "../harness/mcp-connection.js";
+import type { Reply } from "../harness/connection/mcp-connection.js";
 import { ORDERED_INPUT_NAMES } from "../protocol/tools/input.js";
 import { observedRuntime } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 // Leases, ordered input, terminal output and Android runtimes.
 

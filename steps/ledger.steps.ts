@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Then } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 Then(/^Lomi saw (\d+) dispatch(?:es)? (?:of|for) "([^"]*)"$/, async function (this: LomiWorld, count: string, alias: string) {
   const dispatches = await this.dispatchesOf(alias);

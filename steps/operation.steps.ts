@@ -6,7 +6,7 @@ import { contractOf } from "../protocol/catalogue.js";
 import { expectedCodeRules } from "../harness/oracles/finding-rules.js";
 import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 function createArgs(world: LomiWorld, agent: string, title: string, workspaceId: string, alias: string): Record<string, unknown> {
   const expectedRevision = world.revisions.get(workspaceId);

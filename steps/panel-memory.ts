@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { DecodedImage } from "../harness/image-blocks.js";
+import type { DecodedImage } from "../harness/contract-checks/image-blocks.js";
 import type { browserSnapshot } from "../protocol/tools/browser.js";
 import type { captureMetadata } from "../protocol/tools/capture.js";
 

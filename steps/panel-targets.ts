@@ -2,7 +2,7 @@ import { configError, violation } from "../harness/harness-error.js";
 import type { ReceiptOf } from "../protocol/tools/mutations.js";
 import type { SeenSnapshot } from "./panel-memory.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 /** The operations whose result names a panel: the ones that make one, and a launch in one. */
 const PANEL_OPERATIONS = ["lomi_terminal_create", "lomi_browser_open", "lomi_android_launch"] as const;

@@ -1,6 +1,6 @@
 import { Then } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
-import { publishedToolProblems, type ListedTool } from "../harness/published-tools.js";
+import { publishedToolProblems, type ListedTool } from "../harness/contract-checks/published-tools.js";
 import type { LomiWorld } from "./world.js";
 
 // ENV-04: tools/list is what an agent and its client validate replies by; a generic output schema or

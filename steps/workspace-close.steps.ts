@@ -3,7 +3,7 @@ import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import { dispatchedId } from "./lomi.steps.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/report/bounded-json.js";
+import { boundedJson } from "../harness/text/bounded-json.js";
 
 const list = (names: string) => (names === "" ? [] : names.split(",").map((n) => n.trim()));
 

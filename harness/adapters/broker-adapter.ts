@@ -1,5 +1,5 @@
 import { notApplicable } from "../harness-error.js";
-import type { McpConnection } from "../mcp-connection.js";
+import type { McpConnection } from "../connection/mcp-connection.js";
 
 /** What killWhileStarting did: how long the broker took to make a store of its own, and how each start ended. */
 export interface StartKills {

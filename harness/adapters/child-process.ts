@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, watch } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { splitCommand } from "../command-line.js";
+import { splitCommand } from "../text/command-line.js";
 import { configError, notApplicable } from "../harness-error.js";
-import { McpConnection } from "../mcp-connection.js";
+import { McpConnection } from "../connection/mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability, StartKills } from "./broker-adapter.js";
-import { USER_NODE_OPTIONS } from "../step-files.js";
+import { USER_NODE_OPTIONS } from "../suite/step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 import { prepareSpares, takeSpare } from "./warm-spare.js";
 

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { freePort } from "../free-port.js";
+import { freePort } from "./free-port.js";
 import { violation } from "../harness-error.js";
-import { McpConnection } from "../mcp-connection.js";
+import { McpConnection } from "../connection/mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 import { testcontainers } from "./testcontainers.js";
 

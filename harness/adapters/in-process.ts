@@ -3,7 +3,7 @@ import { Broker, type BrokerParts } from "../../reference-broker/broker.js";
 import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { inProcessFetch } from "../../simulator/in-process-route.js";
-import { McpConnection } from "../mcp-connection.js";
+import { McpConnection } from "../connection/mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */

@@ -1,7 +1,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { brokerRequestInit } from "../broker-token.js";
+import { brokerRequestInit } from "../connection/broker-token.js";
 import { notApplicable } from "../harness-error.js";
-import { McpConnection } from "../mcp-connection.js";
+import { McpConnection } from "../connection/mcp-connection.js";
 import type { BrokerAdapter, Capability, SimulatorPlacement } from "./broker-adapter.js";
 
 /**

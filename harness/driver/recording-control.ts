@@ -1,8 +1,8 @@
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { FileContent } from "../../protocol/tools/files.js";
 import type { RuntimeRef } from "../../protocol/tools/input.js";
-import type { FaultKind } from "../explore/history.js";
-import { SimControl, type ControlFetch } from "../sim-control.js";
+import type { FaultKind } from "../history/format.js";
+import { SimControl, type ControlFetch } from "../lomi/sim-control.js";
 
 /** What the recording control tells its driver: a fault to record, and Lomi's clock when it moves or restarts. */
 export interface ControlRecorder {

@@ -1,8 +1,8 @@
 import { EVENTS_PAGE_MAX } from "../../protocol/tools/operation.js";
 import { isSettled, type OperationState } from "../../protocol/states.js";
-import type { CallRecord } from "../explore/history.js";
+import type { CallRecord } from "../history/format.js";
 import { looseEnvelope } from "../oracles/facts.js";
-import { inFlight, REFUSED_TOGETHER } from "../in-flight.js";
+import { inFlight, REFUSED_TOGETHER } from "../connection/in-flight.js";
 import { clientNameOf, type Driver } from "./driver.js";
 
 /** Reads of operations in flight at once. */

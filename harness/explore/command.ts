@@ -5,12 +5,12 @@ import { inProcessParts } from "../adapters/index.js";
 import { configError } from "../harness-error.js";
 import { kitVersion } from "../shards/manifest.js";
 import { shardText, type ShardSpec } from "../shards/shard-option.js";
-import type { RunParameters } from "../run-parameters.js";
+import type { RunParameters } from "../suite/run-parameters.js";
 import { checkHistory, failuresOf } from "../oracles/index.js";
 import { explore, type ExploreProgress } from "./explore.js";
-import { formatHistory, readHistory } from "./history.js";
+import { formatHistory, readHistory } from "../history/format.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
-import { shellWord } from "../shell-word.js";
+import { shellWord } from "../text/shell-word.js";
 
 export interface ExploreCommandOptions {
   seed: number;

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
-import type { RunParameters } from "../run-parameters.js";
+import type { RunParameters } from "../suite/run-parameters.js";
 import { checkHistory, failuresOf, type OracleVerdict } from "../oracles/index.js";
 import { STEP_ARBITRARIES } from "./commands.js";
-import { FAULT_KINDS, historyOf, type FaultKind, type HistoryRecord } from "./history.js";
+import { FAULT_KINDS, historyOf, type FaultKind, type HistoryRecord } from "../history/format.js";
 import { sweep } from "../driver/sweep.js";
 import { initialModel } from "./model.js";
 import { ExploreSystem } from "./system.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { configError } from "../harness-error.js";
 import { checkPartSet } from "../shards/part-set.js";
-import { FAULT_KINDS, type FaultKind } from "./history.js";
+import { FAULT_KINDS, type FaultKind } from "../history/format.js";
 import { writeExploreReports, type ExploreReport } from "./reports.js";
 
 const violationSchema = z.object({

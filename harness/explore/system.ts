@@ -2,7 +2,7 @@ import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { Driver } from "../driver/driver.js";
 import { looseEnvelope } from "../oracles/facts.js";
-import type { RunParameters } from "../run-parameters.js";
+import type { RunParameters } from "../suite/run-parameters.js";
 import { AGENTS } from "./model.js";
 
 /** A reply as explore's model reads it (harness/oracles/facts.ts: looseEnvelope). */

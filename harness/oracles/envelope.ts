@@ -1,6 +1,6 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { HarnessError } from "../harness-error.js";
-import { checkEnvelope } from "../reply-checks.js";
+import { checkEnvelope } from "../contract-checks/reply-checks.js";
 import { INPUT_RULES, inputRules } from "./finding-rules.js";
 import type { Oracle, Violation } from "./oracle.js";
 

@@ -1,6 +1,6 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { OPERATION_STATES, type EffectState, type OperationState } from "../../protocol/states.js";
-import type { CallRecord, FaultRecord, History } from "../explore/history.js";
+import type { CallRecord, FaultRecord, History } from "../history/format.js";
 
 /** A call with its position in the history (records are numbered from 0, header included). */
 export interface IndexedCall extends CallRecord {

@@ -1,4 +1,4 @@
-import type { History } from "../explore/history.js";
+import type { History } from "../history/format.js";
 import { outcomeUnknownAfterCrash } from "./crashes.js";
 import { envelopes, rejectedInput } from "./envelope.js";
 import { epochAuthority } from "./epochs.js";

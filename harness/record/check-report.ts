@@ -1,4 +1,4 @@
-import type { History, HistoryRecord } from "../explore/history.js";
+import type { History, HistoryRecord } from "../history/format.js";
 import { looseEnvelope } from "../oracles/facts.js";
 import type { OracleVerdict } from "../oracles/index.js";
 

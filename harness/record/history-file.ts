@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { configError } from "../harness-error.js";
-import { formatHistory, HISTORY_FORMAT, parseRecords, type HistoryRecord } from "../explore/history.js";
+import { formatHistory, HISTORY_FORMAT, parseRecords, type HistoryRecord } from "../history/format.js";
 
 /** A connection label the recorder gives: its run's number first (`stdio-3`, `http-2.1`). */
 const RUN_OF_LABEL = /^(?:stdio|http)-(\d+)/;

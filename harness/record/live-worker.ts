@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import type { HistoryRecord } from "../explore/history.js";
+import type { HistoryRecord } from "../history/format.js";
 import { findings, type FromJudge, type ToJudge } from "./live.js";
 
 // The judging thread of --live (live.ts): judges the history as records come, coalescing those that

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { historyOf, type HistoryRecord } from "../explore/history.js";
+import { historyOf, type HistoryRecord } from "../history/format.js";
 import { checkHistory, ORACLES } from "../oracles/index.js";
 
 /** The one line `--live` prints for each oracle no recorded traffic can judge. */

@@ -1,6 +1,6 @@
 import type { WorldSeed } from "../../protocol/control-api.js";
 import { readWorldFile } from "../../simulator/world-file.js";
-import type { CallRecord, History, HistoryRecord } from "../explore/history.js";
+import type { CallRecord, History, HistoryRecord } from "../history/format.js";
 import { canonical, isOperationTool, looseEnvelope, receiptIn, type IndexedCall } from "../oracles/facts.js";
 import type { OracleVerdict } from "../oracles/index.js";
 

@@ -1,5 +1,5 @@
 import type { Clock } from "../../protocol/ports.js";
-import { answeredReply, type CallRecord, type FaultRecord, type HistoryRecord, type ReplyRecord } from "../explore/history.js";
+import { answeredReply, type CallRecord, type FaultRecord, type HistoryRecord, type ReplyRecord } from "../history/format.js";
 
 /** Where records go as they are made; the recorder's sink appends each to the history file at once. */
 export type RecordSink = (record: HistoryRecord) => void;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { HistoryRecord } from "../explore/history.js";
+import type { HistoryRecord } from "../history/format.js";
 import type { OracleVerdict } from "../oracles/index.js";
-import { bounded } from "./bounded-json.js";
+import { bounded } from "../text/bounded-json.js";
 
 // What a scenario tells the report besides its steps' statuses, as cucumber attachments with a
 // media type and a schema: the rules a failure is blamed on, the oracles' violations with the

@@ -1,5 +1,5 @@
 import { readEnvelopes } from "../shards/merge-messages.js";
-import { shellWord } from "../shell-word.js";
+import { shellWord } from "../text/shell-word.js";
 
 /** One try of a scenario under --retries: its seed, and why it failed if it did. */
 export interface Attempt {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ledgerEntrySchema, type LedgerEntry } from "../../protocol/control-api.js";
 import type { OracleFailure } from "./attachments.js";
-import { bounded, boundedJson, boundedText } from "./bounded-json.js";
+import { bounded, boundedJson, boundedText } from "../text/bounded-json.js";
 
 /** The file name of the attachment a failed scenario carries (cucumber messages, HTML report). */
 export const FAILURE_CONTEXT_FILE = "lomi-failure-context.json";

@@ -1,6 +1,6 @@
 import { loadRules } from "../rules.js";
-import { coverageSummary, sourceCoverage } from "../source-coverage.js";
-import { boundedText } from "./bounded-json.js";
+import { coverageSummary, sourceCoverage } from "../authoring/source-coverage.js";
+import { boundedText } from "../text/bounded-json.js";
 import { ledgerText, recordsText, stepGlyph } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
 import { titleOf, listedRules, ranOf, shardTimesText, type RunSummary } from "./write-reports.js";

@@ -1,11 +1,11 @@
-import type { Profile } from "../profiles.js";
+import type { Profile } from "../suite/profiles.js";
 import { citedRules, type Rule } from "../rules.js";
 import { baselineWarnings, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
-import { attemptSeed } from "../run-parameters.js";
+import { attemptSeed } from "../suite/run-parameters.js";
 import { replayCommand, type Attempt } from "./attempts.js";
 import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
 import { headlineOf, summarize, type RunSummary } from "./write-reports.js";

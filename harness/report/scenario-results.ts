@@ -4,7 +4,7 @@ import type * as messages from "@cucumber/messages";
 import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, oracleAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
 import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { z } from "zod";
-import { boundedText } from "./bounded-json.js";
+import { boundedText } from "../text/bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
 
 let known: ReadonlySet<string> | undefined;

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { badgeSvg } from "./badge.js";
-import { boundedText } from "./bounded-json.js";
+import { boundedText } from "../text/bounded-json.js";
 import { ledgerText, recordsText, stepsText } from "./failure-context.js";
 import { junitXml } from "./junit.js";
 import { htmlReport } from "./html-report.js";

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { scenarioCatalogue, scenarioKey } from "../feature-catalogue.js";
+import { scenarioCatalogue, scenarioKey } from "../suite/feature-catalogue.js";
 import { configError } from "../harness-error.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "../report/baseline.js";
 import { concludeRun } from "../report/conclude-run.js";
@@ -8,7 +8,7 @@ import { recordedInvocation } from "../report/run-record.js";
 import { readAttempts } from "../report/attempts.js";
 import { readScenarioResults } from "../report/scenario-results.js";
 import type { ShardTimes } from "../report/write-reports.js";
-import type { Profile } from "../profiles.js";
+import type { Profile } from "../suite/profiles.js";
 import { loadRules } from "../rules.js";
 import { writeCucumberHtml } from "./cucumber-html.js";
 import { writeDurations } from "./durations.js";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { CAPABILITIES } from "../../harness/adapters/broker-adapter.js";
-import { precisionOf, type TeethMatrix } from "../../harness/teeth.js";
+import { precisionOf, type TeethMatrix } from "../../harness/authoring/teeth.js";
 import { ALL_MUTANTS, MUTANTS } from "../../mutants/index.js";
 import { conformance } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";

@@ -5,9 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { kitPath } from "../../protocol/kit-root.js";
-import { freePort } from "../../harness/free-port.js";
+import { freePort } from "../../harness/adapters/free-port.js";
 import { REPORT_FILES } from "../../harness/report/write-reports.js";
-import { stepVocabulary } from "../../harness/step-vocabulary.js";
+import { stepVocabulary } from "../../harness/authoring/step-vocabulary.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
 
 /** Runs a bin from a scratch directory, as a user does from their repository: a refused run leaves its reports there. */

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { freePort } from "../../harness/free-port.js";
+import { freePort } from "../../harness/adapters/free-port.js";
 import { withHttpBroker } from "../support/runs.js";
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };

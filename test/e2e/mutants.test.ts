@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it, test } from "node:test";
 import { UrlAdapter } from "../../harness/adapters/url.js";
-import { freePort } from "../../harness/free-port.js";
+import { freePort } from "../../harness/adapters/free-port.js";
 import { familyOf, loadRules } from "../../harness/rules.js";
 import { MUTANTS } from "../../mutants/index.js";
 import type { Mutant } from "../../mutants/mutant.js";

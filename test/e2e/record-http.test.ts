@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { readHistory, type CallRecord } from "../../harness/explore/history.js";
+import { readHistory, type CallRecord } from "../../harness/history/format.js";
 import { HistoryFile } from "../../harness/record/history-file.js";
 import { recordHttp } from "../../harness/record/http-proxy.js";
 import { systemClock } from "../../protocol/ports.js";

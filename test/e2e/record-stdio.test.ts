@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { readHistory, type CallRecord } from "../../harness/explore/history.js";
+import { readHistory, type CallRecord } from "../../harness/history/format.js";
 import { check, childrenOf, gone, recorderArgs, SIMULATED_BROKER, stdioSession } from "../support/recorder.js";
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), "lomi-record-"));

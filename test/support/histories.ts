@@ -1,4 +1,4 @@
-import { historyOf, type HistoryRecord, type ReplyRecord } from "../../harness/explore/history.js";
+import { historyOf, type HistoryRecord, type ReplyRecord } from "../../harness/history/format.js";
 import type { LedgerEntry } from "../../protocol/control-api.js";
 
 // Small hand-written histories for the checker's tests: each helper makes one record the way a

@@ -4,7 +4,7 @@ import { PLACEHOLDER_REASON, type Baseline } from "../../harness/report/baseline
 import { updatedBaseline } from "../../harness/report/baseline-update.js";
 import { judgeRun } from "../../harness/report/judge-run.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { profileOf } from "../../harness/profiles.js";
+import { profileOf } from "../../harness/suite/profiles.js";
 import type { Rule } from "../../harness/rules.js";
 
 const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { BRIDGE_JSON, CATALOGUE_JSON, CATALOGUE_MD, bridgeJson, catalogueJson, catalogueJsonText, catalogueMarkdown, exampleProblems, readExamples } from "../../harness/catalogue-doc.js";
+import { BRIDGE_JSON, CATALOGUE_JSON, CATALOGUE_MD, bridgeJson, catalogueJson, catalogueJsonText, catalogueMarkdown, exampleProblems, readExamples } from "../../harness/authoring/catalogue-doc.js";
 import { CATALOGUE } from "../../protocol/catalogue.js";
 
 // The published catalogue is what a broker written in another language is built from: it must say

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HarnessError } from "../../harness/harness-error.js";
-import { contractData } from "../../harness/reply-checks.js";
+import { contractData } from "../../harness/contract-checks/reply-checks.js";
 import { contractNamed } from "../../protocol/catalogue.js";
 import { outputSchemaOf } from "../../protocol/tool-contract.js";
 

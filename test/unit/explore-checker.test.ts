@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkHistory, failuresOf } from "../../harness/oracles/index.js";
-import type { History } from "../../harness/explore/history.js";
+import type { History } from "../../harness/history/format.js";
 import { admit, call, cancel, connect, crash, dispatch, EPOCH, errorReply, events, get, getRefused, history, input, ledger, runArgs, settle } from "../support/histories.js";
 
 const failed = (h: History) => failuresOf(checkHistory(h)).map((f) => f.id);

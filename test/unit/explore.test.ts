@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { InProcessAdapter } from "../../harness/adapters/in-process.js";
 import { explore, type ExploreOptions } from "../../harness/explore/explore.js";
-import { formatHistory } from "../../harness/explore/history.js";
+import { formatHistory } from "../../harness/history/format.js";
 import { MUTANTS } from "../../mutants/index.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 

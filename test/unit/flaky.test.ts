@@ -5,7 +5,7 @@ import { judgeRun } from "../../harness/report/judge-run.js";
 import { junitXml } from "../../harness/report/junit.js";
 import type { Attempt } from "../../harness/report/attempts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { profileOf } from "../../harness/profiles.js";
+import { profileOf } from "../../harness/suite/profiles.js";
 import type { Rule } from "../../harness/rules.js";
 
 const RULES: Rule[] = [{ id: "OP-01", level: "MUST", title: "OP-01", source: "s" }, { id: "OP-03", level: "MUST", title: "OP-03", source: "s" }, { id: "OP-20", level: "SHOULD", title: "OP-20", source: "s" }];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { inFlight, REFUSED_TOGETHER } from "../../harness/in-flight.js";
+import { inFlight, REFUSED_TOGETHER } from "../../harness/connection/in-flight.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { citableTitles, lintCitations, lintFeatures, lintRuleSources, lintSuite, lintUncoveredRules, nearestSentence, stepDistance } from "../../harness/lint.js";
+import { citableTitles, lintCitations, lintFeatures, lintRuleSources, lintSuite, lintUncoveredRules, nearestSentence, stepDistance } from "../../harness/authoring/lint.js";
 import { loadRules } from "../../harness/rules.js";
 
 // The spec author's mistakes the issue names, each reported with file and line before any broker runs.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { suggestOption, suggestWord } from "../../harness/option-suggestion.js";
+import { suggestOption, suggestWord } from "../../harness/text/option-suggestion.js";
 
 const KNOWN = ["broker", "broker-cmd", "broker-url", "tags", "timeout-ms", "write-baseline", "baseline", "parallel"];
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { finishedLine, liveLine, LONG_SCENARIO_MS, longNotesDue, progressLine, scenarioLabel, shardLine } from "../../harness/progress-formatter.js";
+import { finishedLine, liveLine, LONG_SCENARIO_MS, longNotesDue, progressLine, scenarioLabel, shardLine } from "../../harness/suite/progress-formatter.js";
 
 test("a finished scenario is one line: count of total, its first rule and name, the outcome and seconds", () => {
   const label = scenarioLabel("A retry after a lost reply", ["@idempotency", "@IDEM-01", "@EPOCH-03"]);

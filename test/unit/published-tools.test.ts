@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CATALOGUE, publishedTool } from "../../protocol/catalogue.js";
-import { publishedToolProblems, type ListedTool } from "../../harness/published-tools.js";
+import { publishedToolProblems, type ListedTool } from "../../harness/contract-checks/published-tools.js";
 
 const catalogue = (): ListedTool[] => CATALOGUE.map((c) => JSON.parse(JSON.stringify(publishedTool(c))) as ListedTool);
 const replace = (name: string, change: (t: ListedTool) => ListedTool) => catalogue().map((t) => (t.name === name ? change(t) : t));

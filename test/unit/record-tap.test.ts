@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { CallRecord, HistoryRecord } from "../../harness/explore/history.js";
+import type { CallRecord, HistoryRecord } from "../../harness/history/format.js";
 import { HarnessError } from "../../harness/harness-error.js";
 import { parseRecordArgs } from "../../harness/record/command.js";
 import { jsonLines, sseMessages } from "../../harness/record/lines.js";

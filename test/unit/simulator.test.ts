@@ -8,7 +8,7 @@ import { Simulator } from "../../simulator/simulator.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { NativeClient } from "../../reference-broker/native-client.js";
 import { HarnessError } from "../../harness/harness-error.js";
-import { SimControl } from "../../harness/sim-control.js";
+import { SimControl } from "../../harness/lomi/sim-control.js";
 
 const world = () => readWorldFile();
 const permit = (operationId: string) => ({ operationId, receiptKey: "a".repeat(64), fingerprint: "b".repeat(64) });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadRules } from "../../harness/rules.js";
-import { coverageText, sourceCoverage } from "../../harness/source-coverage.js";
-import { mapSource, sourceMapProblems, sourceUnits } from "../../harness/source-map.js";
+import { coverageText, sourceCoverage } from "../../harness/authoring/source-coverage.js";
+import { mapSource, sourceMapProblems, sourceUnits } from "../../harness/authoring/source-map.js";
 
 const SOURCE = `Heading
 

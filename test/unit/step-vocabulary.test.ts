@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { STEP_EXAMPLES } from "../../harness/step-examples.js";
-import { stepVocabulary } from "../../harness/step-vocabulary.js";
+import { STEP_EXAMPLES } from "../../harness/authoring/step-examples.js";
+import { stepVocabulary } from "../../harness/authoring/step-vocabulary.js";
 
 const vocabulary = await stepVocabulary();
 

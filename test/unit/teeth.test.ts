@@ -4,7 +4,7 @@ import { ALL_MUTANTS, MUTANTS } from "../../mutants/index.js";
 import { UNTYPED_CODE_MUTANTS, untypedReply } from "../../mutants/untyped-codes.js";
 import { ERROR_CODES } from "../../protocol/errors.js";
 import { buildToolResult, ok } from "../../protocol/envelope.js";
-import { loadTeeth, teethExitCode, teethMarkdown, teethText, type TeethMatrix } from "../../harness/teeth.js";
+import { loadTeeth, teethExitCode, teethMarkdown, teethText, type TeethMatrix } from "../../harness/authoring/teeth.js";
 import { loadRules } from "../../harness/rules.js";
 
 const matrix: TeethMatrix = {

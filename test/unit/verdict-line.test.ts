@@ -4,7 +4,7 @@ import { badgeMessage } from "../../harness/report/badge.js";
 import { NO_BASELINE } from "../../harness/report/baseline.js";
 import { judgeRun } from "../../harness/report/judge-run.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { profileOf } from "../../harness/profiles.js";
+import { profileOf } from "../../harness/suite/profiles.js";
 import type { Rule } from "../../harness/rules.js";
 
 const rule = (id: string, level: Rule["level"] = "MUST"): Rule => ({ id, level, title: id, source: "s" });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { discardSpares, prepareSpares, takeSpare, type SpareWiring } from "../../harness/adapters/warm-spare.js";
 import type { StdioProcessTransport } from "../../harness/adapters/stdio-process.js";
-import { SimulatorFixture } from "../../harness/simulator-fixture.js";
+import { SimulatorFixture } from "../../harness/lomi/simulator-fixture.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 
 const COMMAND = "node broker.js";

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { kitPath } from "../protocol/kit-root.js";
-import { featureFiles, FEATURES_DIR, parsedFeature } from "./feature-catalogue.js";
-import { distance } from "./option-suggestion.js";
-import { loadRules, RULES_FILE, type RulesFile } from "./rules.js";
+import { kitPath } from "../../protocol/kit-root.js";
+import { featureFiles, FEATURES_DIR, parsedFeature } from "../suite/feature-catalogue.js";
+import { distance } from "../text/option-suggestion.js";
+import { loadRules, RULES_FILE, type RulesFile } from "../rules.js";
 import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "./source-map.js";
 import { stepLibrary, type LoadedLibrary } from "./step-vocabulary.js";
 import { worldIds, type WorldIds } from "./world-doc.js";

@@ -3,10 +3,10 @@ import { loadConfiguration, loadSupport } from "@cucumber/cucumber/api";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
 import { readFileSync } from "node:fs";
-import { featureFiles, FEATURES_DIR } from "./feature-catalogue.js";
+import { featureFiles, FEATURES_DIR } from "../suite/feature-catalogue.js";
 import { STEP_EXAMPLES } from "./step-examples.js";
-import { STEP_SUPPORT } from "./step-files.js";
-import { KIT_ROOT } from "../protocol/kit-root.js";
+import { STEP_SUPPORT } from "../suite/step-files.js";
+import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
 
@@ -118,7 +118,7 @@ export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promis
   const steps = library.stepDefinitions.map((def) => {
     const pattern = typeof def.pattern === "string" ? def.pattern : def.pattern.source;
     const listed = STEP_EXAMPLES[pattern];
-    const fromTable = listed !== undefined && def.expression.match(listed) !== null ? { text: listed, docString: undefined, usedAt: "harness/step-examples.ts" } : undefined;
+    const fromTable = listed !== undefined && def.expression.match(listed) !== null ? { text: listed, docString: undefined, usedAt: "harness/authoring/step-examples.ts" } : undefined;
     return {
       keyword: def.keyword,
       pattern,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { KIT_ROOT } from "../protocol/kit-root.js";
+import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
 

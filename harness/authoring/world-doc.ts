@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { worldSeedSchema, type World } from "../protocol/control-api.js";
-import { kitPath } from "../protocol/kit-root.js";
-import { DEFAULT_WORLD_FILE, readWorldFile } from "../simulator/world-file.js";
+import { worldSeedSchema, type World } from "../../protocol/control-api.js";
+import { kitPath } from "../../protocol/kit-root.js";
+import { DEFAULT_WORLD_FILE, readWorldFile } from "../../simulator/world-file.js";
 
 export const WORLD_DOC = "docs/world.md";
 const PAGES_DIR = kitPath("fixtures/pages");

@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
-import type { WorldSeed } from "../protocol/control-api.js";
-import { SimulatorHost } from "../simulator/host.js";
-import { serveRoutes, type RunningServer } from "../simulator/http-server.js";
-import { simulatorRoutes } from "../simulator/routes.js";
-import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess } from "../simulator/in-process-route.js";
-import type { SimulatorPlacement } from "./adapters/broker-adapter.js";
-import { configError } from "./harness-error.js";
+import type { WorldSeed } from "../../protocol/control-api.js";
+import { SimulatorHost } from "../../simulator/host.js";
+import { serveRoutes, type RunningServer } from "../../simulator/http-server.js";
+import { simulatorRoutes } from "../../simulator/routes.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess } from "../../simulator/in-process-route.js";
+import type { SimulatorPlacement } from "../adapters/broker-adapter.js";
+import { configError } from "../harness-error.js";
 import { SimControl, type ControlFetch } from "./sim-control.js";
 
 /** Simulators on fixed ports, one per port for the whole run: a running broker was pointed at them. */

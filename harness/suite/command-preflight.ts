@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readWorldFile } from "../simulator/world-file.js";
-import { brokerEnvironment, commandTransport, type BrokerCommand } from "./adapters/child-process.js";
-import { splitCommand } from "./command-line.js";
-import { configError } from "./harness-error.js";
-import { McpConnection } from "./mcp-connection.js";
-import { serveSimulatorOn } from "./simulator-fixture.js";
+import { readWorldFile } from "../../simulator/world-file.js";
+import { brokerEnvironment, commandTransport, type BrokerCommand } from "../adapters/child-process.js";
+import { splitCommand } from "../text/command-line.js";
+import { configError } from "../harness-error.js";
+import { McpConnection } from "../connection/mcp-connection.js";
+import { serveSimulatorOn } from "../lomi/simulator-fixture.js";
 
 const PREFLIGHT_CLIENT = "lomi-conformance-preflight";
 const SHOWN_LINES = 8;

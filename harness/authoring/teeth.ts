@@ -2,15 +2,15 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { ALL_MUTANTS } from "../mutants/index.js";
-import type { Mutant } from "../mutants/mutant.js";
-import { untypedCodeOf } from "../mutants/untyped-codes.js";
-import { historyFileName } from "./explore/history.js";
-import { scenarioCatalogue } from "./feature-catalogue.js";
-import { kitPath } from "../protocol/kit-root.js";
-import { configError } from "./harness-error.js";
-import { inFlight } from "./in-flight.js";
-import { loadRules, type Rule } from "./rules.js";
+import { ALL_MUTANTS } from "../../mutants/index.js";
+import type { Mutant } from "../../mutants/mutant.js";
+import { untypedCodeOf } from "../../mutants/untyped-codes.js";
+import { historyFileName } from "../history/format.js";
+import { scenarioCatalogue } from "../suite/feature-catalogue.js";
+import { kitPath } from "../../protocol/kit-root.js";
+import { configError } from "../harness-error.js";
+import { inFlight } from "../connection/in-flight.js";
+import { loadRules, type Rule } from "../rules.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 

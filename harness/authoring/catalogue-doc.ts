@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { CATALOGUE, contractOf, jsonSchemaOf as publishedJsonSchema, publishedTool, type CatalogueContract } from "../protocol/catalogue.js";
-import { CONTROL_API_VERSION, errorEnvelopeSchema } from "../protocol/envelope.js";
-import { ERROR_CODES } from "../protocol/errors.js";
-import { kitPath } from "../protocol/kit-root.js";
-import * as bridge from "../protocol/native-bridge.js";
-import { ADMISSION_STATES, EFFECT_STATES, OPERATION_STATES, SETTLED_STATES, TRANSITIONS } from "../protocol/states.js";
-import { outputSchemaOf } from "../protocol/tool-contract.js";
-import { describeIssues } from "../protocol/schema-issues.js";
+import { CATALOGUE, contractOf, jsonSchemaOf as publishedJsonSchema, publishedTool, type CatalogueContract } from "../../protocol/catalogue.js";
+import { CONTROL_API_VERSION, errorEnvelopeSchema } from "../../protocol/envelope.js";
+import { ERROR_CODES } from "../../protocol/errors.js";
+import { kitPath } from "../../protocol/kit-root.js";
+import * as bridge from "../../protocol/native-bridge.js";
+import { ADMISSION_STATES, EFFECT_STATES, OPERATION_STATES, SETTLED_STATES, TRANSITIONS } from "../../protocol/states.js";
+import { outputSchemaOf } from "../../protocol/tool-contract.js";
+import { describeIssues } from "../../protocol/schema-issues.js";
 
 export const CATALOGUE_MD = kitPath("docs/catalogue.md");
 export const CATALOGUE_JSON = kitPath("docs/catalogue.json");

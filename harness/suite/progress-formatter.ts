@@ -1,6 +1,6 @@
 import { Formatter, type IFormatterOptions } from "@cucumber/cucumber";
 import type { Envelope, TestStepResultStatus } from "@cucumber/messages";
-import { PROGRESS_MEDIA_TYPE } from "./report/attachments.js";
+import { PROGRESS_MEDIA_TYPE } from "../report/attachments.js";
 
 /** The tag of a scenario known to take long (it fills a store, waits out a lease): the log says so first. */
 export const SLOW_TAG = "@slow";

@@ -1,7 +1,7 @@
 import { PNG } from "pngjs";
-import { CAPTURE_MIME_TYPE } from "../protocol/tools/capture.js";
-import type { Envelope } from "../protocol/envelope.js";
-import { violation } from "./harness-error.js";
+import { CAPTURE_MIME_TYPE } from "../../protocol/tools/capture.js";
+import type { Envelope } from "../../protocol/envelope.js";
+import { violation } from "../harness-error.js";
 
 export interface DecodedImage {
   width: number;

@@ -2,10 +2,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, ListToolsResultSchema, McpError, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
-import { boundedJson } from "./report/bounded-json.js";
-import type { Envelope } from "../protocol/envelope.js";
-import { noAnswer, violation } from "./harness-error.js";
-import { checkEnvelope, type RawToolResult } from "./reply-checks.js";
+import { boundedJson } from "../text/bounded-json.js";
+import type { Envelope } from "../../protocol/envelope.js";
+import { noAnswer, violation } from "../harness-error.js";
+import { checkEnvelope, type RawToolResult } from "../contract-checks/reply-checks.js";
 
 export interface Reply {
   tool: string;

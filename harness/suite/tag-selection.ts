@@ -1,6 +1,6 @@
 import parseTagExpression from "@cucumber/tag-expressions";
-import { configError } from "./harness-error.js";
-import { suggestWord } from "./option-suggestion.js";
+import { configError } from "../harness-error.js";
+import { suggestWord } from "../text/option-suggestion.js";
 
 /**
  * How many of the suite's scenarios a --tags expression selects, checked before anything runs: a

@@ -10,13 +10,13 @@ import {
   snapshotReply,
   faultReply,
   type WorldSeed,
-} from "../protocol/control-api.js";
-import { filesSnapshotReply } from "../protocol/files-control.js";
-import { nativeErrorSchema } from "../protocol/native-bridge.js";
-import type { FileContent } from "../protocol/tools/files.js";
-import type { RuntimeRef } from "../protocol/tools/input.js";
-import { LomiError } from "../protocol/errors.js";
-import { harnessFault } from "./harness-error.js";
+} from "../../protocol/control-api.js";
+import { filesSnapshotReply } from "../../protocol/files-control.js";
+import { nativeErrorSchema } from "../../protocol/native-bridge.js";
+import type { FileContent } from "../../protocol/tools/files.js";
+import type { RuntimeRef } from "../../protocol/tools/input.js";
+import { LomiError } from "../../protocol/errors.js";
+import { harnessFault } from "../harness-error.js";
 
 /** How the control client reaches the simulated Lomi: the global fetch, or its in-process routes. */
 export type ControlFetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Pick<Response, "ok" | "status" | "json">>;

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
-import { contractNamed, contractOf, type ContractNamed, type ToolName } from "../protocol/catalogue.js";
-import { anyEnvelopeSchema, type Envelope } from "../protocol/envelope.js";
-import { outputSchemaOf, type DataOf } from "../protocol/tool-contract.js";
-import { HarnessError, violation } from "./harness-error.js";
-import { boundedJson } from "./report/bounded-json.js";
+import { contractNamed, contractOf, type ContractNamed, type ToolName } from "../../protocol/catalogue.js";
+import { anyEnvelopeSchema, type Envelope } from "../../protocol/envelope.js";
+import { outputSchemaOf, type DataOf } from "../../protocol/tool-contract.js";
+import { HarnessError, violation } from "../harness-error.js";
+import { boundedJson } from "../text/bounded-json.js";
 import { checkImageBlocks } from "./image-blocks.js";
-import { describeIssues } from "../protocol/schema-issues.js";
+import { describeIssues } from "../../protocol/schema-issues.js";
 
 export interface RawToolResult {
   content?: unknown;

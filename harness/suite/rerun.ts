@@ -1,5 +1,5 @@
-import { configError } from "./harness-error.js";
-import { readRunRecord, scenarioVerdictsOf, type Invocation, type RerunOf } from "./report/run-record.js";
+import { configError } from "../harness-error.js";
+import { readRunRecord, scenarioVerdictsOf, type Invocation, type RerunOf } from "../report/run-record.js";
 
 export interface Rerun {
   /** The scenarios to run again, by name, and the words every report says them in. */

@@ -1,10 +1,10 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { brokerRequestInit } from "./broker-token.js";
-import { readWorldFile } from "../simulator/world-file.js";
-import { configError } from "./harness-error.js";
-import { McpConnection } from "./mcp-connection.js";
-import { SimControl } from "./sim-control.js";
-import { serveSimulatorOn } from "./simulator-fixture.js";
+import { brokerRequestInit } from "../connection/broker-token.js";
+import { readWorldFile } from "../../simulator/world-file.js";
+import { configError } from "../harness-error.js";
+import { McpConnection } from "../connection/mcp-connection.js";
+import { SimControl } from "../lomi/sim-control.js";
+import { serveSimulatorOn } from "../lomi/simulator-fixture.js";
 
 const PREFLIGHT_CLIENT = "lomi-conformance-preflight";
 

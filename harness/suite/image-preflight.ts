@@ -1,11 +1,11 @@
-import { configError } from "./harness-error.js";
+import { configError } from "../harness-error.js";
 
 /**
  * Before a run against a broker image: a Docker engine must answer and hold the image (no registry
  * is assumed), or the run stops with exit 2 and says what to do.
  */
 export async function preflightImage(image: string): Promise<void> {
-  const { getContainerRuntimeClient, ImageName } = (await import("./adapters/testcontainers.js")).testcontainers;
+  const { getContainerRuntimeClient, ImageName } = (await import("../adapters/testcontainers.js")).testcontainers;
   let client;
   try {
     client = await getContainerRuntimeClient();

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator, type FeatureChild, type GherkinDocument, type RuleChild } from "@cucumber/messages";
-import { kitPath } from "../protocol/kit-root.js";
+import { kitPath } from "../../protocol/kit-root.js";
 
 /** The kit's features; LOMI_FEATURES_DIR points a run at another folder (a scenario writer's draft, the kit's own tests). */
 export const FEATURES_DIR = process.env.LOMI_FEATURES_DIR ? path.resolve(process.env.LOMI_FEATURES_DIR) : kitPath("features");

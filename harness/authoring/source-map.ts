@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { kitPath } from "../protocol/kit-root.js";
-import type { RulesFile } from "./rules.js";
+import { kitPath } from "../../protocol/kit-root.js";
+import type { RulesFile } from "../rules.js";
 
 export const SOURCE_MAP_FILE = "docs/source-map.json";
 

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { KIT_ROOT } from "../protocol/kit-root.js";
+import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 /** Whether this harness runs compiled (dist/) rather than from its TypeScript through tsx. */
 export const COMPILED = import.meta.url.endsWith(".js");
@@ -9,11 +9,11 @@ export const STEP_FILES = COMPILED ? path.join(KIT_ROOT, "dist/steps/**/*.js") :
 
 /**
  * The step files, and in compiled form the module that maps them to the TypeScript
- * (harness/step-source-maps.cjs). That module is a support file cucumber requires before it imports
+ * (harness/suite/step-source-maps.cjs). That module is a support file cucumber requires before it imports
  * the steps, not a `requireModule`: cucumber warns at every run and lint that a requireModule
  * without `require` paths is likely a mistake.
  */
-export const STEP_SUPPORT = { import: [STEP_FILES], require: COMPILED ? [path.join(KIT_ROOT, "harness/step-source-maps.cjs")] : [] };
+export const STEP_SUPPORT = { import: [STEP_FILES], require: COMPILED ? [path.join(KIT_ROOT, "harness/suite/step-source-maps.cjs")] : [] };
 
 /**
  * What cucumber's parallel workers need in NODE_OPTIONS to load the TypeScript (tsx); compiled steps

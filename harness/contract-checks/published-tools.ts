@@ -1,4 +1,4 @@
-import { CATALOGUE, publishedTool } from "../protocol/catalogue.js";
+import { CATALOGUE, publishedTool } from "../../protocol/catalogue.js";
 
 type Schema = Record<string, unknown>;
 

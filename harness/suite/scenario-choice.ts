@@ -1,5 +1,5 @@
 import path from "node:path";
-import { configError } from "./harness-error.js";
+import { configError } from "../harness-error.js";
 import { selectScenarios } from "./tag-selection.js";
 import type { ScenarioEntry } from "./feature-catalogue.js";
 

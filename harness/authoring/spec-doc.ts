@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ERROR_CODES } from "../protocol/errors.js";
-import { loadRules, type RulesFile } from "./rules.js";
-import { kitPath } from "../protocol/kit-root.js";
+import { ERROR_CODES } from "../../protocol/errors.js";
+import { loadRules, type RulesFile } from "../rules.js";
+import { kitPath } from "../../protocol/kit-root.js";
 import { renderWorldDoc, WORLD_DOC } from "./world-doc.js";
 
 export const SPEC_FILE = kitPath("docs/spec.md");
