@@ -1,11 +1,9 @@
-import type { Envelope, ExploreSystem } from "./system.js";
+import { AGENTS, type AgentName, type Envelope, type ExploreSystem } from "./system.js";
 
 // The model explore's commands keep of the system: what the agents were told (epochs, operations,
 // terminals, leases), so each generated command can be made concrete against this run's identifiers.
 
 export const WORKSPACE = "ws-alpha";
-export const AGENTS = ["agent-a", "agent-b"] as const;
-export type AgentName = (typeof AGENTS)[number];
 
 export interface ModelOperation {
   agent: AgentName;

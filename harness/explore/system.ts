@@ -3,7 +3,10 @@ import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { Driver } from "../driver/driver.js";
 import { looseEnvelope } from "../oracles/facts.js";
 import type { RunParameters } from "../suite/run-parameters.js";
-import { AGENTS } from "./model.js";
+
+/** The agents of an explore run, each its own pairing. */
+export const AGENTS = ["agent-a", "agent-b"] as const;
+export type AgentName = (typeof AGENTS)[number];
 
 /** A reply as explore's model reads it (harness/oracles/facts.ts: looseEnvelope). */
 export type Envelope = NonNullable<ReturnType<typeof looseEnvelope>>;

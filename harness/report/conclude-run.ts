@@ -4,7 +4,8 @@ import { baselineFileFor, type BaselineEntries } from "./baseline.js";
 import { updatedBaseline } from "./baseline-update.js";
 import { judgeRun, type RunInputs } from "./judge-run.js";
 import type { ScenarioResult } from "./scenario-results.js";
-import { titleOf, writeReports, type RunSummary } from "./write-reports.js";
+import { titleOf, type RunSummary } from "./run-summary.js";
+import { writeReports } from "./write-reports.js";
 
 export interface Conclusion extends RunInputs {
   reports: string;

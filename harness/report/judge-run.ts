@@ -8,7 +8,7 @@ import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js"
 import { attemptSeed } from "../suite/run-parameters.js";
 import { replayCommand, type Attempt } from "./attempts.js";
 import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
-import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
+import { headlineOf, summarize, type RunSummary } from "./run-summary.js";
 
 export interface RunInputs {
   rules: Rule[];
