@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { LomiError } from "../protocol/errors.js";
+import { systemClock } from "../protocol/ports.js";
 import type { ClockMode } from "../simulator/lomi-clock.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
@@ -135,7 +136,7 @@ async function main(parts: BrokerParts): Promise<void> {
     process.kill(process.pid, "SIGKILL");
     throw new Error("unreachable: SIGKILL did not end the process");
   };
-  const broker = await Broker.start({ nativeUrl, fetch: nativeFetch, storePath, seed, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
+  const broker = await Broker.start({ nativeUrl, fetch: nativeFetch, storePath, seed, hostClock: systemClock, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
   // Handlers first: a SIGTERM the moment the ready line appears must still close the store.
   let closeTransport = async (): Promise<void> => undefined;
   const stop = async () => {
@@ -149,7 +150,7 @@ async function main(parts: BrokerParts): Promise<void> {
   if (transport === "http") {
     // Loaded only for HTTP: a broker over stdio starts without it.
     const { serveHttp } = await import("./http-endpoint.js");
-    const endpoint = await serveHttp(broker, { port, host: values.host, token });
+    const endpoint = await serveHttp(broker, { port, host: values.host, token, clock: systemClock });
     closeTransport = endpoint.close;
     process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
   } else {

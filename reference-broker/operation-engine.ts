@@ -6,7 +6,7 @@ import type { OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { FaultHooks } from "./fault-hooks.js";
 import { GroupCommit } from "./group-commit.js";
-import type { LomiClock } from "./lomi-clock.js";
+import type { NativeClock } from "./native-clock.js";
 import type { NativeBridge } from "./native-bridge.js";
 import type { ReceiptStore, Reservation, StoredEpoch, StoredReceipt, TransitionChain, TransitionFields, TransitionStep } from "./receipt-store.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
@@ -43,7 +43,7 @@ export class OperationEngine {
   constructor(
     private readonly store: ReceiptStore,
     private readonly native: NativeBridge,
-    private readonly clock: LomiClock,
+    private readonly clock: NativeClock,
     private readonly random: Random,
     private readonly brokerInstanceId: string,
     private readonly hooks: FaultHooks,
