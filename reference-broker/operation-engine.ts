@@ -2,7 +2,7 @@ import { LomiError } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
 import { canTransition, isSettled, type OperationState } from "../protocol/states.js";
-import type { OperationContract } from "../protocol/tool-contract.js";
+import type { InputOf, OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { FaultHooks } from "./fault-hooks.js";
 import { GroupCommit } from "./group-commit.js";
@@ -92,13 +92,12 @@ export class OperationEngine {
     return receiptKeyOf({ pairingId, retryEpoch, projectId: this.resolveProject(epoch, projectId), tool, requestKey });
   }
 
-  async admit(who: Admitter, contract: OperationContract, args: Record<string, unknown>): Promise<Admission> {
-    const retryEpoch = String(args.retryEpoch);
-    const requestKey = String(args.requestKey);
-    const workspaceId = String(args.workspaceId);
+  /** Admits one operation, its arguments as its contract's input schema parsed them. */
+  async admit<C extends OperationContract>(who: Admitter, contract: C, args: InputOf<C>): Promise<Admission> {
+    const { retryEpoch, requestKey, workspaceId } = args;
     const epoch = this.epochOf(who.pairingId, retryEpoch);
     if (this.policy.firstCheck === "epoch") this.epochWorkspace(epoch, workspaceId);
-    const projectId = this.resolveProject(epoch, args.projectId as string | undefined);
+    const projectId = this.resolveProject(epoch, args.projectId);
     const receiptKey = receiptKeyOf({ pairingId: who.pairingId, retryEpoch, projectId, tool: contract.name, requestKey });
     const payload = Object.fromEntries(Object.entries(args).filter(([k]) => !IDENTITY_FIELDS.has(k)));
     const fingerprint = fingerprintOf(
