@@ -53,7 +53,7 @@ export class LomiError extends Error {
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+  return ERROR_CODES.some((code) => code === value);
 }
 
 /** What was thrown, as a message: an Error's own, anything else as text. */

@@ -2,9 +2,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { LomiError } from "../protocol/errors.js";
+import { LomiError, messageOf } from "../protocol/errors.js";
 import { systemClock } from "../protocol/ports.js";
-import type { ClockMode } from "../simulator/lomi-clock.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { DEFAULT_STORE_LIMITS } from "./receipt-store.js";
@@ -74,7 +73,7 @@ async function main(parts: BrokerParts): Promise<void> {
       strict: true,
     }));
   } catch (error) {
-    fail((error as Error).message);
+    fail(messageOf(error));
   }
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
@@ -111,8 +110,8 @@ async function main(parts: BrokerParts): Promise<void> {
     ]);
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
-    const clock = values.clock as ClockMode;
-    if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
+    const clock = CLOCK_MODES.find((mode) => mode === values.clock);
+    if (!clock) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
     const host = new SimulatorHost(world, seed, clock);
     routeInProcess(host);
     if (values["control-port"] !== undefined) {
