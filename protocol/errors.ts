@@ -53,12 +53,21 @@ export class LomiError extends Error {
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+  return ERROR_CODES.some((code) => code === value);
+}
+
+/** What was thrown, as a message: an Error's own, anything else as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The code a Node or SQLite error carries (ENOENT, EEXIST, SQLITE_BUSY…), if it has one. */
+export function systemCodeOf(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
 }
 
 /** Turns anything thrown into a LomiError, keeping typed ones as they are. */
 export function asLomiError(error: unknown): LomiError {
   if (error instanceof LomiError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new LomiError("INTERNAL", message);
+  return new LomiError("INTERNAL", messageOf(error));
 }

@@ -21,7 +21,7 @@ export const SETTLED_STATES = ["succeeded", "failed", "cancelled", "outcome_unkn
 export type SettledState = (typeof SETTLED_STATES)[number];
 
 export function isSettled(state: OperationState): state is SettledState {
-  return (SETTLED_STATES as readonly string[]).includes(state);
+  return SETTLED_STATES.some((settled) => settled === state);
 }
 
 /**
@@ -51,8 +51,7 @@ const REACHABLE: ReadonlyMap<OperationState, ReadonlySet<OperationState>> = new 
   OPERATION_STATES.map((from) => {
     const seen = new Set<OperationState>();
     const frontier = [...TRANSITIONS[from]];
-    while (frontier.length > 0) {
-      const next = frontier.pop()!;
+    for (let next = frontier.pop(); next !== undefined; next = frontier.pop()) {
       if (seen.has(next)) continue;
       seen.add(next);
       frontier.push(...TRANSITIONS[next]);
