@@ -20,7 +20,7 @@ export const effectStateSchema = z.enum(EFFECT_STATES);
 export const SETTLED_STATES = ["succeeded", "failed", "cancelled", "outcome_unknown"] as const;
 export type SettledState = (typeof SETTLED_STATES)[number];
 
-export function isSettled(state: OperationState): state is SettledState {
+export function isSettled(state: string): state is SettledState {
   return SETTLED_STATES.some((settled) => settled === state);
 }
 

@@ -1,7 +1,7 @@
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { Driver } from "../driver/driver.js";
-import { looseEnvelope } from "../oracles/facts.js";
+import { looseEnvelope } from "../history/replies.js";
 import type { RunParameters } from "../suite/run-parameters.js";
 
 /** The agents of an explore run, each its own pairing. */

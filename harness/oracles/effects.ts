@@ -1,5 +1,7 @@
 import type { LedgerEntry } from "../../protocol/control-api.js";
-import { canonical, type Facts, type IndexedCall } from "./facts.js";
+import { type Facts } from "./facts.js";
+import { type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
 

@@ -1,7 +1,8 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { loadRules } from "../rules.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
-import { canonical, type IndexedCall } from "./facts.js";
+import { type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
 
 // Which rule a finding breaks, read from what was found (the field, the refusal code, the zod
 // issue), never the whole list an oracle makes checkable: one defect fails the rules it breaks and

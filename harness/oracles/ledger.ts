@@ -1,5 +1,8 @@
 import type { LedgerEntry } from "../../protocol/control-api.js";
-import { canonical, eventsIn, forgettable, toldKey, type Facts, type IndexedCall } from "./facts.js";
+import { forgettable, type Facts } from "./facts.js";
+import { eventsIn, type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
+import { whenTold } from "../history/told.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { crashBetween, isOrderedInput } from "./finding-rules.js";
 
@@ -40,6 +43,9 @@ export const oneEffectPerReceipt: Oracle = {
  * told of (its admission's reply was lost) finds it. One it was told of is receipts-readable's, and
  * what Lomi received against what the agent sent is effects-requested's.
  */
+/** A reader and the operation it asked for, as one map key. */
+const readerKey = (agent: string, operationId: string) => `${agent}\u0000${operationId}`;
+
 export const reservedBeforeDispatch: Oracle = {
   id: "receipt-before-dispatch",
   rules: ["DUR-06"],
@@ -52,15 +58,15 @@ export const reservedBeforeDispatch: Oracle = {
     const notFound = new Map<string, IndexedCall[]>();
     for (const c of facts.calls) {
       if (c.tool !== "lomi_operation_get" || c.envelope?.status !== "error" || c.envelope.code !== "NOT_FOUND") continue;
-      const key = toldKey(c.agent, String(c.args.operationId));
+      const key = readerKey(c.agent, String(c.args.operationId));
       const same = notFound.get(key);
       if (same) same.push(c);
       else notFound.set(key, [c]);
     }
     for (const e of operationDispatches(facts)) {
       const agent = facts.history.pairings.get(e.pairingId);
-      const toldAt = agent === undefined ? undefined : facts.told.get(toldKey(agent, e.operationId));
-      const lost = (agent === undefined ? undefined : notFound.get(toldKey(agent, e.operationId)))?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
+      const toldAt = agent === undefined ? undefined : whenTold(facts.told, agent, e.operationId);
+      const lost = (agent === undefined ? undefined : notFound.get(readerKey(agent, e.operationId)))?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
       if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index], rules: ["DUR-06"] });
     }
     return found;

@@ -1,5 +1,5 @@
 import type { History, HistoryRecord } from "../history/format.js";
-import { looseEnvelope } from "../oracles/facts.js";
+import { looseEnvelope } from "../history/replies.js";
 import type { OracleVerdict } from "../oracles/index.js";
 
 /** What a history holds, in a sentence: what `check` could judge it by. */
