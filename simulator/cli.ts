@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import { advanceClockReply, CONTROL_PATHS } from "../protocol/control-api.js";
+import { isOneOf } from "../protocol/closed-lists.js";
 import { LomiError } from "../protocol/errors.js";
 import { parseDuration } from "./duration.js";
 import { simulatorRoutes } from "./routes.js";
 import { SimulatorHost } from "./host.js";
-import { CLOCK_MODES, type ClockMode } from "./lomi-clock.js";
+import { CLOCK_MODES } from "./lomi-clock.js";
 import { serveRoutes } from "./http-server.js";
 import { readWorldFile } from "./world-file.js";
 
@@ -65,8 +66,8 @@ async function main(): Promise<void> {
     return advanceClock(values.url, positionals[2]!);
   }
   if (positionals[0] !== "serve" || positionals.length > 1) fail(`unknown command ${positionals.join(" ")}`);
-  const clock = values.clock as ClockMode;
-  if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
+  const clock = values.clock;
+  if (!isOneOf(CLOCK_MODES, clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${values.port}`);
   const seed = Number(values.seed);

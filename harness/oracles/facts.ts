@@ -1,4 +1,5 @@
 import { contractOf } from "../../protocol/catalogue.js";
+import { isOneOf } from "../../protocol/closed-lists.js";
 import { OPERATION_STATES, type EffectState, type OperationState } from "../../protocol/states.js";
 import type { CallRecord, FaultRecord, History } from "../history/format.js";
 
@@ -51,7 +52,7 @@ export interface Facts {
 
 export const toldKey = (agent: string, operationId: string) => `${agent}\u0000${operationId}`;
 
-const isState = (s: unknown): s is OperationState => typeof s === "string" && (OPERATION_STATES as readonly string[]).includes(s);
+const isState = (s: unknown): s is OperationState => isOneOf(OPERATION_STATES, s);
 
 /**
  * A reply's structuredContent read loosely as a Lomi envelope, or undefined when it does not read as
