@@ -486,6 +486,6 @@ export class LomiWorld extends World<RunParameters> {
   /** The native dispatches Lomi saw for a named request (matched by request key and tool). */
   async dispatchesOf(alias: string) {
     const r = this.request(alias);
-    return (await this.control.ledger()).filter((e) => e.kind === "dispatch" && e.tool === r.tool && (e.detail.args as Record<string, unknown>)?.requestKey === r.args.requestKey);
+    return (await this.control.ledger()).filter((e) => e.kind === "dispatch" && e.tool === r.tool && e.detail.args.requestKey === r.args.requestKey);
   }
 }
