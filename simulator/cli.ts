@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { advanceClockReply, CONTROL_PATHS } from "../protocol/control-api.js";
 import { isOneOf } from "../protocol/closed-lists.js";
-import { LomiError } from "../protocol/errors.js";
+import { asLomiError, LomiError } from "../protocol/errors.js";
 import { parseDuration } from "./duration.js";
 import { simulatorRoutes } from "./routes.js";
 import { SimulatorHost } from "./host.js";
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       strict: true,
     });
   } catch (error) {
-    fail((error as Error).message);
+    fail(asLomiError(error).message);
   }
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
@@ -62,8 +62,9 @@ async function main(): Promise<void> {
     if (!values.help) process.exitCode = 2;
     return;
   }
-  if (positionals[0] === "clock" && positionals[1] === "advance" && positionals.length === 3) {
-    return advanceClock(values.url, positionals[2]!);
+  const [command, subcommand, duration, ...rest] = positionals;
+  if (command === "clock" && subcommand === "advance" && duration !== undefined && rest.length === 0) {
+    return advanceClock(values.url, duration);
   }
   if (positionals[0] !== "serve" || positionals.length > 1) fail(`unknown command ${positionals.join(" ")}`);
   const clock = values.clock;
