@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { advanceClockReply, CONTROL_PATHS } from "../protocol/control-api.js";
 import { isOneOf } from "../protocol/closed-lists.js";
-import { asLomiError, LomiError } from "../protocol/errors.js";
+import { LomiError, messageOf } from "../protocol/errors.js";
 import { parseDuration } from "./duration.js";
 import { simulatorRoutes } from "./routes.js";
 import { SimulatorHost } from "./host.js";
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       strict: true,
     });
   } catch (error) {
-    fail(asLomiError(error).message);
+    fail(messageOf(error));
   }
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
