@@ -1,3 +1,5 @@
+import { isOneOf } from "./closed-lists.js";
+
 // The one closed set of error codes every Lomi reply, native answer and harness failure uses.
 // Adding a code is a protocol change: docs/spec.md lists each with its meaning.
 export const ERROR_CODES = [
@@ -53,7 +55,7 @@ export class LomiError extends Error {
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return ERROR_CODES.some((code) => code === value);
+  return isOneOf(ERROR_CODES, value);
 }
 
 /** What was thrown, as a message: an Error's own, anything else as text. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isOneOf } from "./closed-lists.js";
 
 export const OPERATION_STATES = [
   "queued",
@@ -21,7 +22,7 @@ export const SETTLED_STATES = ["succeeded", "failed", "cancelled", "outcome_unkn
 export type SettledState = (typeof SETTLED_STATES)[number];
 
 export function isSettled(state: string): state is SettledState {
-  return SETTLED_STATES.some((settled) => settled === state);
+  return isOneOf(SETTLED_STATES, state);
 }
 
 /**

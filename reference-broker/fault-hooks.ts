@@ -1,3 +1,4 @@
+import { isOneOf } from "../protocol/closed-lists.js";
 import { LomiError } from "../protocol/errors.js";
 
 /**
@@ -17,7 +18,7 @@ export class BrokerCrashed extends Error {
   }
 }
 
-const isFaultPoint = (name: string): name is FaultPoint => FAULT_POINTS.some((point) => point === name);
+const isFaultPoint = (name: string): name is FaultPoint => isOneOf(FAULT_POINTS, name);
 
 export function parseFaultPoints(text: string | undefined): FaultPoint[] {
   const names = (text ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");

@@ -2,6 +2,7 @@ import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, openSync,
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { isOneOf } from "../protocol/closed-lists.js";
 import { LomiError, messageOf, systemCodeOf } from "../protocol/errors.js";
 
 /** SQLite's application_id of a Lomi receipt store: "LOMI". */
@@ -73,7 +74,7 @@ export function checkStoreFile(file: string): StoreFile {
   if (stamped && userVersion > STORE_SCHEMA_VERSION) refuse(file, "newer", `has schema version ${userVersion}, newer than this broker's ${STORE_SCHEMA_VERSION}`, NEWER);
   const { tables, metaVersion } = inspectCopy(file);
   if (tables.length === 0) return { kind: "new" };
-  const ours = UNVERSIONED_TABLES.every((t) => tables.includes(t)) && tables.every((t) => UNVERSIONED_TABLES.some((u) => u === t) || t === "sqlite_sequence");
+  const ours = UNVERSIONED_TABLES.every((t) => tables.includes(t)) && tables.every((t) => isOneOf(UNVERSIONED_TABLES, t) || t === "sqlite_sequence");
   if (!ours) refuse(file, "foreign", `is not a Lomi receipt store (its tables: ${tables.slice(0, 8).join(", ")})`, "Pass --store with a path for a new Lomi store.");
   if (!stamped) return { kind: "store", schemaVersion: 0 };
   // A stamped store records its version twice, in one transaction: markers that disagree mean it was not this kit that wrote it last.

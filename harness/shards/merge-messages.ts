@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Envelope } from "@cucumber/messages";
+import { isOneOf } from "../../protocol/closed-lists.js";
 import { configError } from "../harness-error.js";
 
 /**
@@ -11,7 +12,7 @@ const DEFINITIONS = ["meta", "source", "gherkinDocument", "pickle", "stepDefinit
 type Definition = (typeof DEFINITIONS)[number];
 
 const kindOf = (e: Envelope) => Object.keys(e)[0] as keyof Envelope;
-const isDefinition = (kind: string): kind is Definition => (DEFINITIONS as readonly string[]).includes(kind);
+const isDefinition = (kind: string): kind is Definition => isOneOf(DEFINITIONS, kind);
 
 /** The same definition in every shard, whatever its ids: by file, scenario name, or where the code is. */
 function keyOf(kind: Definition, e: Envelope): string {
