@@ -31,7 +31,7 @@ async function judgePath(world: LomiWorld, workspaceId: string, alias: string, d
   // A broker may settle in its own time: the feed is judged once the receipt shows the state (or cannot reach it).
   await world.reading(alias, demand.reaches);
   const mine = (await readAll(world, agent, workspaceId)).filter((e) => e.operationId === operationId);
-  const { illegal, unmet } = eventPathProblems(mine, { ...demand, observed: world.observedStates.get(operationId) ?? [] });
+  const { illegal, unmet } = eventPathProblems(mine, { ...demand, observed: world.statesShown(operationId) });
   const path = mine.map((e) => e.state).join(" → ");
   // A transition missing or shown twice is the feed's (EVT-01); one no legal transition allows is the operation's too (OP-02).
   const moved = illegal.some((p) => /not a legal transition/.test(p));

@@ -7,6 +7,7 @@ import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver
 import { sweep, unsettledOperation } from "../harness/driver/sweep.js";
 import { REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { historyOf } from "../harness/history/format.js";
+import { indexedCalls, statesShown } from "../harness/history/replies.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
 import { expectedCodeRules, failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
@@ -102,8 +103,6 @@ export class LomiWorld extends World<RunParameters> {
   readonly refusedLeases = new Map<string, ErrorEnvelope>();
   /** The rules the scenario cites (its tags), for failure messages that quote them. */
   rules: Rule[] = [];
-  /** Every state a reply showed per operationId, in the order seen: the events feed must agree. */
-  readonly observedStates = new Map<string, OperationState[]>();
 
   constructor(options: IWorldOptions<RunParameters>) {
     super(options);
@@ -354,11 +353,13 @@ export class LomiWorld extends World<RunParameters> {
     }
     if (isOneOf(RECEIPT_TOOLS, tool)) {
       const op = this.receiptOf(reply);
-      const seen = this.observedStates.get(op.operationId) ?? [];
-      if (seen.at(-1) !== op.state) seen.push(op.state);
-      this.observedStates.set(op.operationId, seen);
       if (op.result && "domainRevision" in op.result) this.revisions.set(op.workspaceId, op.result.domainRevision);
     }
+  }
+
+  /** Every state the history's receipts showed of an operation, in order (harness/history/replies.ts): its events feed must agree. */
+  statesShown(operationId: string): OperationState[] {
+    return statesShown(indexedCalls(this.driver), operationId);
   }
 
   // Named requests and operations -----------------------------------------------------------------

@@ -86,3 +86,13 @@ export function eventsIn(call: Pick<IndexedCall, "tool" | "envelope">): EventVie
   // The other members are the envelopes oracle's to judge: an event is read as the broker sent it.
   return Array.isArray(events) ? events.filter(isEvent) : [];
 }
+
+/** Every state the receipts of an operation showed, in history order, a repeat of the last left out: what its events feed must agree with. */
+export function statesShown(calls: Iterable<IndexedCall>, operationId: string): OperationState[] {
+  const shown: OperationState[] = [];
+  for (const c of calls) {
+    const receipt = receiptIn(c);
+    if (receipt?.operationId === operationId && shown.at(-1) !== receipt.state) shown.push(receipt.state);
+  }
+  return shown;
+}

@@ -17,7 +17,7 @@ const ledgerEntry = (sequence: number, operationId: string) => ({
   operationId,
   tool: "lomi_terminal_create",
   pairingId: "pair-1",
-  detail: {},
+  detail: { args: {} },
 });
 
 test("a failure keeps the last request and reply, and the ledger entries of the operations they name", () => {
