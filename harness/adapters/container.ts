@@ -7,6 +7,7 @@ import { violation } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
 import { testcontainers } from "./testcontainers.js";
+import { messageOf } from "../text/thrown.js";
 
 const { GenericContainer, Wait, getContainerRuntimeClient } = testcontainers;
 type Started = Awaited<ReturnType<InstanceType<typeof GenericContainer>["start"]>>;
@@ -96,7 +97,7 @@ export class ContainerAdapter implements BrokerAdapter {
       // testcontainers hands back no container that never became ready; it is found by its name.
       const client = await getContainerRuntimeClient();
       await client.container.getById(name).remove({ force: true }).catch(() => undefined);
-      throw violation(`the broker image did not print "listening on" within ${this.timeoutMs} ms: ${(error as Error).message.split("\n")[0]}${this.logs ? `; container log ends: ${this.logs.slice(-600)}` : ""}`);
+      throw violation(`the broker image did not print "listening on" within ${this.timeoutMs} ms: ${messageOf(error).split("\n")[0]}${this.logs ? `; container log ends: ${this.logs.slice(-600)}` : ""}`);
     }
   }
 

@@ -5,6 +5,7 @@ import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { inProcessFetch } from "../../simulator/in-process-route.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { messageOf } from "../text/thrown.js";
 
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */
 export class InProcessAdapter implements BrokerAdapter {
@@ -65,7 +66,7 @@ export class InProcessAdapter implements BrokerAdapter {
       second.close();
       return { refused: false, detail: "the second instance opened the store" };
     } catch (error) {
-      return { refused: true, detail: (error as Error).message };
+      return { refused: true, detail: messageOf(error) };
     }
   }
 

@@ -7,6 +7,7 @@ import { loadRules, RULES_FILE, type RulesFile } from "../rules.js";
 import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "./source-map.js";
 import { stepLibrary, type LoadedLibrary } from "./step-vocabulary.js";
 import { worldIds, type WorldIds } from "./world-doc.js";
+import { messageOf } from "../text/thrown.js";
 
 /** One authoring mistake, where it is written. */
 export interface LintProblem {
@@ -95,7 +96,7 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
     try {
       document = parsedFeature(file);
     } catch (error) {
-      problems.push({ file: shown, line: Number(/\((\d+):\d+\)/.exec((error as Error).message)?.[1] ?? 1), problem: `not Gherkin: ${(error as Error).message.split("\n")[0]}` });
+      problems.push({ file: shown, line: Number(/\((\d+):\d+\)/.exec(messageOf(error))?.[1] ?? 1), problem: `not Gherkin: ${messageOf(error).split("\n")[0]}` });
       continue;
     }
     const feature = document.feature;

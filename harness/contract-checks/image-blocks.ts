@@ -2,6 +2,7 @@ import { PNG } from "pngjs";
 import { CAPTURE_MIME_TYPE } from "../../protocol/tools/capture.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { violation } from "../harness-error.js";
+import { messageOf } from "../text/thrown.js";
 
 export interface DecodedImage {
   width: number;
@@ -23,7 +24,7 @@ export function checkImageBlocks(tool: string, content: unknown, envelope: Envel
       const png = PNG.sync.read(Buffer.from(block.data, "base64"));
       return { width: png.width, height: png.height, pixels: png.data };
     } catch (error) {
-      throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${(error as Error).message}`, ["ENV-10"]);
+      throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${messageOf(error)}`, ["ENV-10"]);
     }
   });
   const data = envelope.status === "ok" ? (envelope.data as { mimeType?: unknown; width?: unknown; height?: unknown } | null) : null;

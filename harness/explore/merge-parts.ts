@@ -5,6 +5,7 @@ import { configError } from "../harness-error.js";
 import { checkPartSet } from "../shards/part-set.js";
 import { FAULT_KINDS, type FaultKind } from "../history/format.js";
 import { writeExploreReports, type ExploreReport } from "./reports.js";
+import { messageOf } from "../text/thrown.js";
 
 const violationSchema = z.object({
   invariants: z.array(
@@ -46,7 +47,7 @@ function readPart(dir: string): z.infer<typeof partReportSchema> {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw configError(`cannot read ${file}: ${(error as Error).message}`);
+    throw configError(`cannot read ${file}: ${messageOf(error)}`);
   }
   const parsed = partReportSchema.safeParse(raw);
   if (!parsed.success) {

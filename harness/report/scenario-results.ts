@@ -6,6 +6,7 @@ import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
+import { messageOf } from "../text/thrown.js";
 
 let known: ReadonlySet<string> | undefined;
 /** The rule IDs of docs/rules.json: a failure naming another is blamed as one that names none. */
@@ -112,7 +113,7 @@ function parsedOrLost(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch (error) {
-    return { unreadable: (error as Error).message };
+    return { unreadable: messageOf(error) };
   }
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
+import { messageOf } from "../text/thrown.js";
 
 /** The file a shard leaves beside its reports: what `merge` checks the shards against each other by. */
 export const SHARD_MANIFEST = "shard.json";
@@ -73,7 +74,7 @@ export function readShardManifest(dir: string): ShardManifest {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw configError(`${file} is not JSON: ${(error as Error).message}`);
+    throw configError(`${file} is not JSON: ${messageOf(error)}`);
   }
   const parsed = shardManifestSchema.safeParse(raw);
   if (!parsed.success) throw configError(`${file} is not a shard manifest (at ${parsed.error.issues[0]?.path.join(".") || "(root)"}: ${parsed.error.issues[0]?.message})`);

@@ -7,6 +7,7 @@ import { splitCommand } from "../text/command-line.js";
 import { configError } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import { serveSimulatorOn } from "../lomi/simulator-fixture.js";
+import { messageOf } from "../text/thrown.js";
 
 const PREFLIGHT_CLIENT = "lomi-conformance-preflight";
 const SHOWN_LINES = 8;
@@ -45,15 +46,15 @@ export async function preflightCommand(command: BrokerCommand, seed: number, tim
       connection = await McpConnection.open(transport, PREFLIGHT_CLIENT, timeoutMs);
     } catch (error) {
       if (transport.pid === undefined) {
-        const code = /\b(ENOENT|EACCES)\b/.exec((error as Error).message)?.[1];
-        throw await fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${(error as Error).message})`);
+        const code = /\b(ENOENT|EACCES)\b/.exec(messageOf(error))?.[1];
+        throw await fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${messageOf(error)})`);
       }
       throw await fail(transport.endedByBroker ? `did not complete MCP initialize: ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`);
     }
     try {
       await connection.listTools();
     } catch (error) {
-      throw await fail(transport.endedByBroker ? `answered initialize, then ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `answered initialize but not tools/list within ${timeoutMs} ms (${(error as Error).message})`);
+      throw await fail(transport.endedByBroker ? `answered initialize, then ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `answered initialize but not tools/list within ${timeoutMs} ms (${messageOf(error)})`);
     }
     return connection.serverInfo();
   } finally {
