@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { loadRules, RULE_TAG } from "../rules.js";
 import type * as messages from "@cucumber/messages";
 import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, oracleAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
@@ -7,6 +6,7 @@ import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
 import { messageOf } from "../text/thrown.js";
+import { readEnvelopes } from "../shards/merge-messages.js";
 
 let known: ReadonlySet<string> | undefined;
 /** The rule IDs of docs/rules.json: a failure naming another is blamed as one that names none. */
@@ -100,13 +100,6 @@ const withoutStack = (message: string) =>
     .filter((l) => !/^\s+at /.test(l))
     .join("\n")
     .trim();
-
-function readEnvelopes(messagesFile: string): Envelope[] {
-  return readFileSync(messagesFile, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Envelope);
-}
 
 /** An attachment's JSON, or a marker that it was not JSON: the scenario keeps its verdict either way. */
 function parsedOrLost(body: string): unknown {
