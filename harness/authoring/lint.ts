@@ -26,8 +26,8 @@ const ruleLine = (rulesText: string, id: string) => rulesText.split("\n").findIn
 function nearestRule(id: string, known: readonly string[]): string | undefined {
   const [family, number = ""] = id.split("-");
   const kin = known.filter((k) => k.startsWith(`${family}-`));
-  if (kin.length > 0) return kin.map((k) => ({ k, d: distance(number, k.split("-")[1] ?? "") })).sort((x, y) => x.d - y.d)[0]!.k;
-  return nearest(id, known, () => 2);
+  const [closest] = kin.map((k) => ({ k, d: distance(number, k.split("-")[1] ?? "") })).sort((x, y) => x.d - y.d);
+  return closest ? closest.k : nearest(id, known, () => 2);
 }
 
 /** The known word nearest to `given`, when it is near enough to be what was meant. */
@@ -164,7 +164,8 @@ export function lintRuleIds(rules: RulesFile, rulesText: string, rulesFile: stri
   return rules.rules.flatMap((r) => {
     const problems: LintProblem[] = [];
     if (seen.has(r.id)) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id} is written twice` });
-    if (!rules.families[r.id.split("-")[0]!]) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id}'s family is not one of families: ${Object.keys(rules.families).join(", ")}` });
+    const [family = ""] = r.id.split("-");
+    if (!rules.families[family]) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id}'s family is not one of families: ${Object.keys(rules.families).join(", ")}` });
     seen.add(r.id);
     return problems;
   });
@@ -217,7 +218,8 @@ function lintSourceMap(rules: RulesFile): LintProblem[] {
   const mapText = readFileSync(kitPath(SOURCE_MAP_FILE), "utf8");
   // A sentence's line: where its first words stand (a table row up to its tab; in JSON as escaped there).
   const lineIn = (text: string, sentence: string) => {
-    const start = sentence.split("\t")[0]!.slice(0, 40);
+    const [cell = ""] = sentence.split("\t");
+    const start = cell.slice(0, 40);
     return text.split("\n").findIndex((l) => l.includes(start) || l.includes(JSON.stringify(start).slice(1, -1))) + 1 || 1;
   };
   return sourceMapProblems(sourceUnits(source), rules, loadSourceMap()).map((p) =>
