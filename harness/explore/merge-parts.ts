@@ -69,8 +69,9 @@ const FIELD = { kitVersion: "kit version", seed: "seed", broker: "broker", steps
  */
 export function mergeExploreParts(dirs: readonly string[], reports: string, out: (text: string) => void): number {
   const parts = dirs.map((dir) => ({ dir, report: readPart(dir) }));
-  checkPartSet(
-    parts.map(({ dir, report: r }) => ({ dir, index: r.part.index, count: r.part.count, run: { kitVersion: r.part.kitVersion, seed: r.seed, broker: r.broker, steps: r.steps, runs: r.part.runs } })),
+  // Any part's broker, seed and steps are the campaign's: checkPartSet holds them equal.
+  const { report: first } = checkPartSet(
+    parts.map(({ dir, report: r }) => ({ dir, index: r.part.index, count: r.part.count, run: { kitVersion: r.part.kitVersion, seed: r.seed, broker: r.broker, steps: r.steps, runs: r.part.runs }, report: r })),
     FIELD,
     "part",
   );
@@ -79,7 +80,6 @@ export function mergeExploreParts(dirs: readonly string[], reports: string, out:
   for (const { report } of parts) for (const [kind, n] of Object.entries(report.result.faults)) faults[kind as FaultKind] = (faults[kind as FaultKind] ?? 0) + n;
   const sum = (pick: (r: (typeof parts)[number]["report"]["result"]) => number) => parts.reduce((a, p) => a + pick(p.report.result), 0);
   const violations = parts.flatMap((p) => (p.report.violation ? [p.report.violation] : []));
-  const first = parts[0]!.report;
   const merged: ExploreReport = {
     broker: first.broker,
     seed: first.seed,

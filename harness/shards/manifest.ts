@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
+import { CAPABILITIES } from "../adapters/broker-adapter.js";
 import { configError } from "../harness-error.js";
 import { messageOf } from "../text/thrown.js";
 
@@ -34,7 +35,7 @@ export const shardManifestSchema = z.strictObject({
     baseline: z.strictObject({ file: z.string(), sha256: z.string() }).nullable(),
   }),
   /** The profile of the adapter, as the merged run reports it. */
-  profile: z.strictObject({ name: z.string(), lacks: z.array(z.string()), elsewhere: z.string() }),
+  profile: z.strictObject({ name: z.string(), lacks: z.array(z.enum(CAPABILITIES)), elsewhere: z.string() }),
   serverInfo: z.strictObject({ name: z.string(), version: z.string() }).nullable(),
   index: z.number().int().positive(),
   /** The scenario keys (uri:name) this shard ran, in the suite's order. */
