@@ -8,7 +8,9 @@ import { boundedJson } from "../text/bounded-json.js";
 import { checkImageBlocks } from "./image-blocks.js";
 import { describeIssues } from "../../protocol/schema-issues.js";
 
+/** A tool result as the broker sent it: any object, read by the keys the ENV rules look at. */
 export interface RawToolResult {
+  [key: string]: unknown;
   content?: unknown;
   structuredContent?: unknown;
   isError?: boolean;

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
+import { listeningPort } from "../adapters/free-port.js";
 import { holdIdleConnections } from "../../protocol/idle-connections.js";
 import { refusalOf } from "../../reference-broker/http-guard.js";
 import { jsonRpcError, MCP_PATH } from "../../reference-broker/http-endpoint.js";
@@ -118,7 +118,7 @@ export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
     server.once("error", reject);
     server.listen(o.port, "127.0.0.1", resolve);
   });
-  port = (server.address() as AddressInfo).port;
+  port = listeningPort(server);
   return {
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
     close: async () => {
