@@ -1,6 +1,4 @@
-import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { pipeline } from "node:stream/promises";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import type { Envelope } from "@cucumber/messages";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +11,7 @@ import { DEFAULT_DURATIONS, readDurations, writeDurations } from "../shards/dura
 import { fileDigest, kitVersion, selectionDigest, SHARD_MANIFEST, writeShardManifest } from "../shards/manifest.js";
 import { shardText, type ShardSpec } from "../shards/shard-option.js";
 import { splitSelection } from "../shards/split.js";
+import { writeCucumberHtml } from "../shards/cucumber-html.js";
 import { workersOrder } from "../shards/workers-order.js";
 import { selectScenarios } from "./tag-selection.js";
 import type { Level } from "../report/rule-verdicts.js";
@@ -31,7 +30,6 @@ import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-file
 import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
-const require = createRequire(import.meta.url);
 /** This folder's progress formatter, compiled or TypeScript as this module is. */
 const PROGRESS_FORMATTER = fileURLToPath(new URL(`./progress-formatter${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
@@ -173,7 +171,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     const sofar = envelopes.slice();
     const results = readScenarioResults(writeMessages(messages, sofar));
     conclude([...results, ...notRunAfterStop(ordered, results, signal)], `the run was stopped by ${signal} after ${results.length} of ${ordered.length} scenario(s)`);
-    await writeCucumberHtml(path.join(o.reports, "cucumber.html"), sofar);
+    await writeStoppedHtml(path.join(o.reports, "cucumber.html"), sofar);
   });
   try {
     await runCucumber({ ...runConfiguration, support }, { cwd: ROOT }, (e) => envelopes.push(e));
@@ -234,14 +232,9 @@ function writeMessages(file: string, envelopes: readonly Envelope[]): string {
   return file;
 }
 
-/** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), by the formatter cucumber uses. */
-async function writeCucumberHtml(file: string, envelopes: readonly Envelope[]): Promise<void> {
-  const { CucumberHtmlStream } = createRequire(require.resolve("@cucumber/cucumber"))("@cucumber/html-formatter") as typeof import("@cucumber/html-formatter");
-  const html = new CucumberHtmlStream();
-  const done = pipeline(html, createWriteStream(`${file}.stopped`));
-  for (const e of envelopes) html.write(e);
-  html.end();
-  await done;
+/** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), written beside the formatter's file and moved over it, as writeMessages does. */
+async function writeStoppedHtml(file: string, envelopes: readonly Envelope[]): Promise<void> {
+  await writeCucumberHtml(`${file}.stopped`, envelopes);
   renameSync(`${file}.stopped`, file);
 }
 
