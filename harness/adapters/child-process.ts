@@ -49,7 +49,9 @@ const NPM_NEVER_DOWNLOADS = { npm_config_offline: "true", npm_config_yes: "false
 
 /** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
 export function brokerEnvironment(w: Pick<BrokerWiring, "nativeUrl" | "storePath" | "seed" | "faults">, start: number): Record<string, string> {
-  const { [USER_NODE_OPTIONS]: userNodeOptions, ...inherited } = process.env as Record<string, string>;
+  const userNodeOptions = process.env[USER_NODE_OPTIONS];
+  const inherited: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (name !== USER_NODE_OPTIONS && value !== undefined) inherited[name] = value;
   return {
     ...inherited,
     ...(userNodeOptions === undefined ? {} : { NODE_OPTIONS: userNodeOptions }),

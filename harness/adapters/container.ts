@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { z } from "zod";
 import { freePort } from "./free-port.js";
 import { violation } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
@@ -29,6 +30,8 @@ export const CONTAINER_STORE_DIR = "/lomi-store";
 /** The line a broker image prints once it serves MCP (the reference broker's "listening on URL"). */
 export const READY_LOG = /listening on/;
 const MAX_DIAGNOSTICS = 20_000;
+/** What docker's wait answers once a container exited (dockerode types it any). */
+const exitOf = z.object({ StatusCode: z.number() });
 
 /**
  * A broker image run with testcontainers. The container shares the host's network, so it reaches
@@ -141,7 +144,7 @@ export class ContainerAdapter implements BrokerAdapter {
     });
     try {
       await client.container.start(container);
-      const exited = (await Promise.race([container.wait(), delay(this.timeoutMs, undefined, { ref: false })])) as { StatusCode: number } | undefined;
+      const exited = exitOf.safeParse(await Promise.race([container.wait(), delay(this.timeoutMs, undefined, { ref: false })])).data;
       // Docker frames each log chunk with an 8-byte header; the text is what matters here.
       const log = (await container.logs({ stdout: true, stderr: true, follow: false })).toString("latin1").replace(/[\x00-\x08]/g, "");
       if (!exited) return { refused: false, detail: `still running after ${this.timeoutMs} ms on the same store` };

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { buffer as bodyOf } from "node:stream/consumers";
 import https from "node:https";
 import { listeningPort } from "../adapters/free-port.js";
 import { holdIdleConnections } from "../../protocol/idle-connections.js";
@@ -30,11 +31,6 @@ function withoutHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingHttpHe
   return kept;
 }
 
-async function bodyOf(req: http.IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 const jsonOf = (bytes: Buffer): unknown => {
   try {
