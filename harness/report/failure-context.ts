@@ -89,7 +89,7 @@ export function failureContextOf(exchanges: readonly unknown[], ledger: readonly
 /** The operations a reply or request names: the ledger entries worth showing. */
 function operationIdsIn(value: unknown): Set<string> {
   const ids = new Set<string>();
-  for (const m of boundedText(value ?? null, 200_000).matchAll(/"operationId":"([^"]+)"/g)) ids.add(m[1]!);
+  for (const [, id] of boundedText(value ?? null, 200_000).matchAll(/"operationId":"([^"]+)"/g)) if (id !== undefined) ids.add(id);
   return ids;
 }
 

@@ -45,8 +45,8 @@ type Envelope = messages.Envelope;
 type FeatureChild = messages.FeatureChild | messages.RuleChild;
 
 interface Running {
-  pickleId: string;
-  testCaseId: string;
+  pickle: messages.Pickle;
+  testCase: messages.TestCase;
   worst: string;
   message: string | undefined;
   failedStepId: string | undefined;
@@ -114,8 +114,10 @@ const brokerIdentitySchema = z.object({ name: z.string(), version: z.string() })
 
 /** The broker's name and version as it gave them in its initialize answer, if any scenario reached it and they read as such. */
 export function readBrokerIdentity(messagesFile: string): { name: string; version: string } | undefined {
-  const found = readEnvelopes(messagesFile).find((e) => e.attachment?.body.startsWith(BROKER_IDENTITY));
-  const identity = found && brokerIdentitySchema.safeParse(parsedOrLost(found.attachment!.body.slice(BROKER_IDENTITY.length)));
+  const found = readEnvelopes(messagesFile)
+    .map((e) => e.attachment)
+    .find((a) => a?.body.startsWith(BROKER_IDENTITY));
+  const identity = found && brokerIdentitySchema.safeParse(parsedOrLost(found.body.slice(BROKER_IDENTITY.length)));
   return identity?.success ? identity.data : undefined;
 }
 
@@ -150,10 +152,12 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     if (e.pickle) pickles.set(e.pickle.id, e.pickle);
     if (e.testCase) testCases.set(e.testCase.id, e.testCase);
     if (e.testCaseStarted) {
-      const testCase = testCases.get(e.testCaseStarted.testCaseId)!;
-      started.set(e.testCaseStarted.id, {
-        pickleId: testCase.pickleId,
-        testCaseId: testCase.id,
+      // Cucumber announces a test case and its pickle before the test case starts.
+      const testCase = testCases.get(e.testCaseStarted.testCaseId);
+      const pickle = testCase && pickles.get(testCase.pickleId);
+      if (testCase && pickle) started.set(e.testCaseStarted.id, {
+        pickle,
+        testCase,
         worst: "UNKNOWN",
         message: undefined,
         failedStepId: undefined,
@@ -192,22 +196,19 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
 
   /** The failed step as written ("Then Lomi saw 1 dispatch of ...") and where, or the hook that failed. */
   const stepOf = (s: Running): { text: string; at: string | undefined } | undefined => {
-    const testStep = testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId);
+    const testStep = s.testCase.testSteps.find((t) => t.id === s.failedStepId);
     if (!testStep) return undefined;
     if (!testStep.pickleStepId) return { text: "(a Before or After hook)", at: undefined };
-    const pickle = pickles.get(s.pickleId);
-    const step = pickle?.steps.find((p) => p.id === testStep.pickleStepId);
+    const step = s.pickle.steps.find((p) => p.id === testStep.pickleStepId);
     if (!step) return undefined;
     const node = step.astNodeIds[0] ?? "";
-    return { text: `${(keywords.get(node) ?? "").trim()} ${step.text}`.trim(), at: `${pickle!.uri}:${lines.get(node) ?? "?"}` };
+    return { text: `${(keywords.get(node) ?? "").trim()} ${step.text}`.trim(), at: `${s.pickle.uri}:${lines.get(node) ?? "?"}` };
   };
 
   /** The scenario's steps as written, each with its status (Background's included). */
   const stepsOf = (s: Running): Array<{ text: string; status: string }> => {
-    const pickle = pickles.get(s.pickleId);
-    const testSteps = testCases.get(s.testCaseId)?.testSteps ?? [];
-    return (pickle?.steps ?? []).map((p) => {
-      const id = testSteps.find((t) => t.pickleStepId === p.id)?.id;
+    return s.pickle.steps.map((p) => {
+      const id = s.testCase.testSteps.find((t) => t.pickleStepId === p.id)?.id;
       return { text: `${(keywords.get(p.astNodeIds[0] ?? "") ?? "").trim()} ${p.text}`.trim(), status: (id && s.statuses.get(id)) || "SKIPPED" };
     });
   };
@@ -215,7 +216,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
   return [...started.values()]
     .filter((s) => s.finished)
     .map((s) => {
-      const pickle = pickles.get(s.pickleId)!;
+      const { pickle } = s;
       const verdict: ScenarioVerdict = s.worst === "PASSED" ? "pass" : (s.worst === "SKIPPED" && s.na) || s.harnessFault ? "not-applicable" : "fail";
       const reason =
         s.harnessFault !== undefined
@@ -236,7 +237,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const checks = stepRules(comments.get(pickle.uri) ?? [], lines.get(pickle.astNodeIds[0] ?? "") ?? 0, pickle.steps.map((p) => lines.get(p.astNodeIds[0] ?? "") ?? 0), cited);
       const misnamed = checks.problems[0] && { at: `${pickle.uri}:${checks.problems[0].line}`, problem: checks.problems[0].problem };
       const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : misnamed?.problem;
-      const failedAt = pickle.steps.findIndex((p) => p.id === testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
+      const failedAt = pickle.steps.findIndex((p) => p.id === s.testCase.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
       const named = (s.failedStepId === undefined ? [] : (s.blame.get(s.failedStepId) ?? [])).filter((id) => knownRules().has(id));
       // No answer in time (a call's --timeout-ms, or cucumber's own step timeout) blames no rule: a slow broker is judged on its rules, never on a clock.
       const late = s.failedStepId !== undefined && (s.noAnswer.has(s.failedStepId) || CUCUMBER_TIMEOUT.test(s.message ?? ""));
