@@ -79,8 +79,9 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
     return { form: "http", history, live: values.live, port, to };
   }
   if (split === -1) throw usage("the broker's command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…]");
-  if (broker.length === 0) throw usage("no broker command after --");
-  return { form: "stdio", history, live: values.live, command: broker[0]!, args: broker.slice(1) };
+  const [command, ...args] = broker;
+  if (command === undefined) throw usage("no broker command after --");
+  return { form: "stdio", history, live: values.live, command, args };
 }
 
 const printErr = (line: string) => void process.stderr.write(`${line}\n`);

@@ -91,7 +91,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const known = new Set(rulesFile.rules.map((r) => r.id));
   const all = scenarioCatalogue();
   const chosen = selectScenarios(o.tags, all);
-  const selection = o.only ? chosen.filter((s) => o.only!.names.has(s.name)) : chosen;
+  const only = o.only;
+  const selection = only ? chosen.filter((s) => only.names.has(s.name)) : chosen;
   const durationsFile = o.durationsFile ?? DEFAULT_DURATIONS;
   const part = o.shard && shardPart(selection, o.shard, durationsFile);
   const ordered = workersOrder(part || selection, o.parallel, durationsFile);
@@ -185,7 +186,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   refuseBrokenSuite(results);
   const { code, run } = conclude(results);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
-  if (o.shard) {
+  // A shard's part is never empty (shardPart refuses that).
+  if (o.shard && part) {
     writeShardManifest(o.reports, {
       format: "lomi-shard/1",
       run: {
@@ -204,7 +206,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
       profile: { ...profile, lacks: [...profile.lacks] },
       serverInfo: run.broker.serverInfo ?? null,
       index: o.shard.index,
-      scenarios: part!.map(scenarioKey),
+      scenarios: part.map(scenarioKey),
       selectionSize: selection.length,
       startedAt: run.startedAt,
       durationMs: run.durationMs,
@@ -216,8 +218,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
 
 /** The scenarios of this shard, balanced by the durations file; a shard left with none is refused (exit 2). */
 function shardPart<T extends { uri: string; name: string }>(selection: readonly T[], shard: ShardSpec, durationsFile: string): T[] {
-  const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1]!;
-  if (part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
+  const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1];
+  if (!part || part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
   return part;
 }
 
