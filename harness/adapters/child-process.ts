@@ -5,7 +5,7 @@ import path from "node:path";
 import { splitCommand } from "../text/command-line.js";
 import { configError, notApplicable } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import type { BrokerAdapter, BrokerWiring, Capability, StartKills } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability, type StartKills } from "./broker-adapter.js";
 import { USER_NODE_OPTIONS } from "../suite/step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 import { prepareSpares, takeSpare } from "./warm-spare.js";
@@ -125,8 +125,9 @@ export class ChildProcessAdapter implements BrokerAdapter {
     if (this.transport) throw configError("a kill during the broker's first start must come before the scenario connects: it needs a new store");
     await this.dropUnconnectedSpare();
     const { startMs, storeMs } = await this.measureStart();
-    this.wiring = { ...this.wiring!, storePath: this.ownStorePath! };
-    const dir = path.dirname(this.ownStorePath!);
+    const ownStorePath = afterStart(this.ownStorePath);
+    this.wiring = { ...afterStart(this.wiring), storePath: ownStorePath };
+    const dir = path.dirname(ownStorePath);
     const starts: StartKills["starts"] = [];
     for (const moment of moments) {
       const transport = commandTransport(this.command, this.environment());
@@ -152,7 +153,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
    */
   private async measureStart(): Promise<{ startMs: number; storeMs: number }> {
     const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-start-"));
-    const transport = commandTransport(this.command, brokerEnvironment({ ...this.wiring!, storePath: path.join(dir, "receipts.sqlite") }, 0));
+    const transport = commandTransport(this.command, brokerEnvironment({ ...afterStart(this.wiring), storePath: path.join(dir, "receipts.sqlite") }, 0));
     let firstWriteAt: number | undefined;
     void firstWrite(dir, transport, this.timeoutMs).then((at) => (firstWriteAt = at));
     const began = performance.now();
@@ -168,7 +169,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
   }
 
   private environment(): Record<string, string> {
-    return brokerEnvironment(this.wiring!, this.starts++);
+    return brokerEnvironment(afterStart(this.wiring), this.starts++);
   }
 
   async connect(clientName: string): Promise<McpConnection> {

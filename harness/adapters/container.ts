@@ -6,7 +6,7 @@ import { z } from "zod";
 import { freePort } from "./free-port.js";
 import { violation } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
 import { testcontainers } from "./testcontainers.js";
 import { messageOf } from "../text/thrown.js";
 
@@ -69,7 +69,7 @@ export class ContainerAdapter implements BrokerAdapter {
 
   /** The environment contract, inside the container. */
   private environment(port: number): Record<string, string> {
-    const w = this.wiring!;
+    const w = afterStart(this.wiring);
     return {
       LOMI_NATIVE_URL: w.nativeUrl,
       LOMI_STORE_PATH: `${CONTAINER_STORE_DIR}/${path.basename(w.storePath)}`,
@@ -80,7 +80,7 @@ export class ContainerAdapter implements BrokerAdapter {
   }
 
   private get storeMount() {
-    return { source: path.dirname(this.wiring!.storePath), target: CONTAINER_STORE_DIR };
+    return { source: path.dirname(afterStart(this.wiring).storePath), target: CONTAINER_STORE_DIR };
   }
 
   private async launch(): Promise<void> {
