@@ -145,9 +145,11 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
  */
 export function unknownTargets(text: string, world: WorldIds): string | undefined {
   for (const [, kind, value] of text.matchAll(/\b(workspace|project) "([^"]*)"/g)) {
+    // The pattern's groups always take part in a match; the check only narrows them.
+    if (value === undefined) continue;
     const ids = kind === "workspace" ? world.workspaces : world.projects;
-    if (ids.has(value!) || world.names.has(value!)) continue;
-    const meant = nearest(value!, [...ids]);
+    if (ids.has(value) || world.names.has(value)) continue;
+    const meant = nearest(value, [...ids]);
     return `${kind} "${value}" is not in the world the suite runs on (docs/world.md lists its ${kind}s: ${[...ids].join(", ")})${meant ? `; did you mean "${meant}"?` : ""}`;
   }
   return undefined;
@@ -173,7 +175,7 @@ export function lintRuleIds(rules: RulesFile, rulesText: string, rulesFile: stri
 
 /** The titled passages of a doc an author can cite: markdown headings and the bold titles of decisions ("- **Title.** …"). */
 export function citableTitles(doc: string): Set<string> {
-  const titles = [...doc.matchAll(/^#{1,6}\s+(.+?)\s*$/gm), ...doc.matchAll(/^- \*\*(.+?)\.?\*\*/gm)].map((m) => m[1]!.replace(/\.$/, "").replace(/`/g, ""));
+  const titles = [...doc.matchAll(/^#{1,6}\s+(.+?)\s*$/gm), ...doc.matchAll(/^- \*\*(.+?)\.?\*\*/gm)].flatMap(([, title]) => (title === undefined ? [] : [title.replace(/\.$/, "").replace(/`/g, "")]));
   return new Set(titles);
 }
 
@@ -192,11 +194,11 @@ export function lintCitations(rules: RulesFile, readDoc: (file: string) => strin
     problems.push({ file, line, problem: `${where} cites ${doc}, "${title}", which ${doc} does not have${meant ? `; did you mean "${meant}"?` : ""}` });
   };
   for (const r of rules.rules) {
-    for (const [, doc, title] of (r.decision ?? "").matchAll(/(docs\/[\w-]+\.md),? "([^"]+)"/g)) check(rulesFile, ruleLine(rulesText, r.id), doc!, title!, `${r.id}'s decision`);
+    for (const [, doc, title] of (r.decision ?? "").matchAll(/(docs\/[\w-]+\.md),? "([^"]+)"/g)) if (doc && title) check(rulesFile, ruleLine(rulesText, r.id), doc, title, `${r.id}'s decision`);
   }
   const decisions = readDoc("docs/decisions.md") ?? "";
   decisions.split("\n").forEach((text, i) => {
-    for (const [, title] of text.matchAll(/\bsee "([^"]+)"/g)) check("docs/decisions.md", i + 1, "docs/decisions.md", title!, "a decision");
+    for (const [, title] of text.matchAll(/\bsee "([^"]+)"/g)) if (title) check("docs/decisions.md", i + 1, "docs/decisions.md", title, "a decision");
   });
   return problems;
 }
