@@ -18,8 +18,15 @@ export interface BrokerCommand {
 
 /** A stdio transport for the command, not started yet. */
 export function commandTransport(command: BrokerCommand, environment: Record<string, string>): StdioProcessTransport {
-  const [cmd, ...args] = splitCommand(command.line);
-  return new StdioProcessTransport(cmd!, args, environment, command.cwd);
+  const { program, args } = programOf(command);
+  return new StdioProcessTransport(program, args, environment, command.cwd);
+}
+
+/** A command line's program and its arguments; a line of no words names nothing to start (exit 2). */
+function programOf(command: BrokerCommand): { program: string; args: string[] } {
+  const [program, ...args] = splitCommand(command.line);
+  if (program === undefined) throw configError(`the broker command "${command.line}" names no program to start`);
+  return { program, args };
 }
 
 /**
@@ -209,8 +216,8 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   /** A second process on the same store must exit on its own, saying why; one still running after the timeout was not refused. */
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
-    const [cmd, ...args] = splitCommand(this.command.line);
-    const child = spawn(cmd!, args, { cwd: this.command.cwd, env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
+    const { program, args } = programOf(this.command);
+    const child = spawn(program, args, { cwd: this.command.cwd, env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = await new Promise<number | null>((resolve) => {

@@ -105,7 +105,8 @@ export class StdioProcessTransport implements Transport {
       child.once("spawn", resolve);
       child.once("error", (error) => reject(new Error(`cannot start the broker command ${this.command}: ${error.message}`)));
     });
-    trackGroup(child.pid!);
+    // A process that spawned has a pid.
+    if (child.pid !== undefined) trackGroup(child.pid);
   }
 
   private read(chunk: Buffer): void {

@@ -122,16 +122,20 @@ function guardMessages(transport: Transport): () => string | undefined {
   let reason: string | undefined;
   Object.defineProperty(transport, "onmessage", {
     configurable: true,
-    get: () =>
-      handler &&
-      ((message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-        try {
-          handler!(message, extra);
-        } catch (error) {
-          reason ??= `the broker sent a message the MCP client could not take (${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}): ${boundedJson(message, 300)}`;
-          void transport.close();
-        }
-      }),
+    get: () => {
+      const handle = handler;
+      return (
+        handle &&
+        ((message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+          try {
+            handle(message, extra);
+          } catch (error) {
+            reason ??= `the broker sent a message the MCP client could not take (${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}): ${boundedJson(message, 300)}`;
+            void transport.close();
+          }
+        })
+      );
+    },
     set: (fn: Transport["onmessage"]) => {
       handler = fn;
     },

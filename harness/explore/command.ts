@@ -74,8 +74,8 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   const { violation, ...summary } = result;
   const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
   o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
-  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", shellWord(violation.path), "--replay-path", shellWord(violation.replayPath), ...o.replayArgs.map(shellWord)].join(" ");
-  const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay: replay! } };
+  const replay = violation ? ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", shellWord(violation.path), "--replay-path", shellWord(violation.replayPath), ...o.replayArgs.map(shellWord)].join(" ") : undefined;
+  const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && replay !== undefined ? { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay } : undefined };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
     o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);

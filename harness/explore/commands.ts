@@ -234,8 +234,9 @@ const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
   ([l, mode]) =>
     stepOn(`input on lease #${l}: ${mode} sequence`, (m) => m.leases, l, async (held, m, s) => {
       const used = held.sent.length;
+      const last = held.sent.at(-1);
       const [sequence, text] =
-        mode === "repeat" && used > 0 ? [used, held.sent[used - 1]!] : mode === "changed" && used > 0 ? [used, `${held.sent[used - 1]}x`] : mode === "gap" ? [used + 2, "gap\n"] : [used + 1, `echo ${used + 1}\n`];
+        mode === "repeat" && last !== undefined ? [used, last] : mode === "changed" && last !== undefined ? [used, `${last}x`] : mode === "gap" ? [used + 2, "gap\n"] : [used + 1, `echo ${used + 1}\n`];
       const reply = await s.call(held.agent, "lomi_terminal_input", { workspaceId: WORKSPACE, terminalSessionId: held.terminalSessionId, leaseId: held.leaseId, inputSequence: String(sequence), text });
       if (reply?.status === "ok" && reply.data.acknowledged === "dispatched" && sequence === used + 1) held.sent.push(text);
     }),

@@ -218,18 +218,9 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     .map((s) => {
       const { pickle } = s;
       const verdict: ScenarioVerdict = s.worst === "PASSED" ? "pass" : (s.worst === "SKIPPED" && s.na) || s.harnessFault ? "not-applicable" : "fail";
-      const reason =
-        s.harnessFault !== undefined
-          ? `harness error, the broker is not judged: ${s.harnessFault}`
-          : verdict === "pass"
-          ? undefined
-          : verdict === "not-applicable"
-            ? s.na
-            : s.message !== undefined
-              ? boundedText(withoutStack(s.message), MAX_REASON)
-              : s.worst === "SKIPPED"
-                ? "skipped without a not-applicable reason"
-                : `step ${s.worst.toLowerCase()}`;
+      // Why a failed scenario failed (a harness fault is never a failure).
+      const failedBecause = s.message !== undefined ? boundedText(withoutStack(s.message), MAX_REASON) : s.worst === "SKIPPED" ? "skipped without a not-applicable reason" : `step ${s.worst.toLowerCase()}`;
+      const reason = s.harnessFault !== undefined ? `harness error, the broker is not judged: ${s.harnessFault}` : verdict === "pass" ? undefined : verdict === "not-applicable" ? s.na : failedBecause;
       const step = verdict === "pass" ? undefined : stepOf(s);
       // The After hook failed on the oracles alone: say so, not "a hook".
       const stepText = step?.at === undefined && s.oracles.length > 0 ? AFTER_THE_STEPS : step?.text;
@@ -265,7 +256,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(blamed ? blamed : {}),
         ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
         ...(broken ? { configProblem: broken } : {}),
-        ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, reason!, s.context), steps: stepsOf(s), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
+        ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, failedBecause, s.context), steps: stepsOf(s), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
       };
     });
