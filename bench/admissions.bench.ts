@@ -8,6 +8,7 @@ import Database from "better-sqlite3";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { EnvelopeToolResult } from "../protocol/envelope.js";
+import { systemClock } from "../protocol/ports.js";
 import { Broker } from "../reference-broker/broker.js";
 import { connectMcpServer } from "../reference-broker/mcp-server.js";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
@@ -53,7 +54,7 @@ async function admissionsPerSecond(clients: number, perClient: number): Promise<
   const world = readWorldFile();
   const host = new SimulatorHost({ ...world, autoApprovePairings: true, commands: { ...world.commands, true: { output: "", durationMs: 0, exitCode: 0 } } }, 1);
   routeInProcess(host);
-  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: freshFile(), seed: 1 });
+  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: freshFile(), seed: 1, hostClock: systemClock });
   const sessions: Array<{ call: Call; retryEpoch: string; terminalSessionId: string }> = [];
   for (let i = 0; i < clients; i++) {
     const call = await client(broker, `bench-${i}`);

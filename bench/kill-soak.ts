@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ofKind } from "../protocol/control-api.js";
 import type { Envelope } from "../protocol/envelope.js";
 import { seededRandom, type Random } from "../protocol/ports.js";
 import { canTransition, type OperationState } from "../protocol/states.js";
@@ -241,16 +242,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 
     for (const c of clients) await c.audit(figures);
     const entries = host.current.ledgerEntries();
-    const dispatches = entries.filter((e) => e.kind === "dispatch" && e.tool === "lomi_file_write");
+    const dispatches = entries.filter(ofKind("dispatch")).filter((e) => e.tool === "lomi_file_write");
     figures.ledgerDispatches = dispatches.length;
     figures.doubleEffects += entries.filter((e) => e.kind === "replay").length;
     const byPath = new Map<string, number>();
     for (const d of dispatches) {
-      const file = String((d.detail.args as { path?: string }).path);
+      const file = String(d.detail.args.path);
       byPath.set(file, (byPath.get(file) ?? 0) + 1);
       const owner = clients.find((c) => file.startsWith(`${c.name}-`));
       // A dispatch whose receipt its agent cannot read is an effect without a durable receipt.
-      if (!owner || !(await owner.readable(d.operationId!))) {
+      if (!owner || !(await owner.readable(d.operationId))) {
         figures.lostReceipts++;
         figures.problems.push(`dispatch ${d.operationId} of ${file} has no readable receipt`);
       }

@@ -1,4 +1,5 @@
 import { buildToolResult, errorOf } from "../protocol/envelope.js";
+import { isOneOf } from "../protocol/closed-lists.js";
 import { LomiError } from "../protocol/errors.js";
 import { SETTLED_STATES } from "../protocol/states.js";
 import type { BrokerCore } from "../reference-broker/broker.js";
@@ -23,7 +24,7 @@ export const capSettledReceiptsEvicted: Mutant = {
     session: sessionRewritingReplies((reply, name, _args, { core }) => {
       if (!["lomi_operation_get", "lomi_operation_lookup"].includes(name)) return reply;
       const op = okDataOf(reply)?.operation as { operationId: string; state: string } | undefined;
-      if (!op || !(SETTLED_STATES as readonly string[]).includes(op.state)) return reply;
+      if (!op || !isOneOf(SETTLED_STATES, op.state)) return reply;
       const reads = settledReads.get(core) ?? (settledReads.set(core, new Map()), settledReads.get(core)!);
       const n = (reads.get(op.operationId) ?? 0) + 1;
       reads.set(op.operationId, n);

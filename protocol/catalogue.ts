@@ -71,7 +71,7 @@ export interface PublishedTool {
 
 /** A zod schema as JSON Schema, as the kit publishes every schema (tools/list, docs/catalogue.json): without the $schema line. */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
   return rest;
 }
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { decimalRevision, id, isoTime } from "./fields.js";
 import { projectFilesSeed } from "./files-control.js";
+import { ERROR_CODES } from "./errors.js";
+import { NATIVE_SETTLED_STATES, permitSchema } from "./native-bridge.js";
 import { effectStateSchema } from "./states.js";
 import { conversationSeed } from "./tools/chat.js";
 import { repositorySeed } from "./tools/git.js";
@@ -109,19 +111,35 @@ export const takeOverLeaseRequest = z.strictObject({ clientName: z.string().min(
 export const takeOverLeaseReply = z.strictObject({ leaseId: id });
 export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id }), z.strictObject({ generation: id })]);
 
-export const LEDGER_KINDS = ["dispatch", "effect", "replay", "cancel-request", "settle"] as const;
-export const ledgerEntrySchema = z.strictObject({
-  sequence: z.number().int().positive(),
-  at: isoTime,
-  kind: z.enum(LEDGER_KINDS),
-  operationId: id,
-  tool: z.string(),
-  pairingId: id,
-  /** For dispatch: the arguments received. For effect: what happened natively. For settle: the outcome. */
-  detail: z.record(z.string(), z.unknown()),
-  effectState: effectStateSchema.optional(),
-});
+/** One kind of ledger entry: the fields every entry has (a parsed entry, as histories keep it, has them in this order) and that kind's detail. */
+const ledgerEntryOf = <K extends string, D extends z.ZodType>(kind: K, detail: D) =>
+  z.strictObject({ sequence: z.number().int().positive(), at: isoTime, kind: z.literal(kind), operationId: id, tool: z.string(), pairingId: id, detail });
+
+/** The arguments as Lomi received them: each tool's own, so a record here; an ordered input's are its request less pairing and tool. */
+const receivedArgs = z.record(z.string(), z.unknown());
+
+export const ledgerEntrySchema = z.discriminatedUnion("kind", [
+  /** The arguments received, and the permit an operation came under (ordered input comes under none). */
+  ledgerEntryOf("dispatch", z.strictObject({ args: receivedArgs, permit: permitSchema.optional() })),
+  /** What happened natively: `what` names it (process.started, file.written…); the rest is that effect's own. */
+  ledgerEntryOf("effect", z.looseObject({ what: z.string() })),
+  /** A second dispatch under a permit already used, refused: what it carried. */
+  ledgerEntryOf("replay", z.strictObject({ args: receivedArgs, permit: permitSchema })),
+  ledgerEntryOf("cancel-request", z.strictObject({})),
+  /** The outcome, and the effectState Lomi settled with. */
+  ledgerEntryOf("settle", z.strictObject({ state: z.enum(NATIVE_SETTLED_STATES), error: z.enum(ERROR_CODES).nullable() })).extend({ effectState: effectStateSchema }),
+]);
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+export type LedgerKind = LedgerEntry["kind"];
+export type LedgerEntryOf<K extends LedgerKind> = Extract<LedgerEntry, { kind: K }>;
+type Unstamped<E> = E extends LedgerEntry ? Omit<E, "sequence" | "at"> : never;
+/** An entry of whichever kind before the ledger numbers and stamps it: what a writer records. */
+export type UnrecordedEntry = Unstamped<LedgerEntry>;
+/** Narrows a ledger's entries to one kind: `ledger.filter(ofKind("dispatch"))`. */
+export const ofKind =
+  <K extends LedgerKind>(kind: K) =>
+  (e: LedgerEntry): e is LedgerEntryOf<K> =>
+    e.kind === kind;
 export const ledgerReply = z.strictObject({ entries: z.array(ledgerEntrySchema) });
 
 export const pairingsReply = z.strictObject({

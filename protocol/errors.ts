@@ -1,3 +1,5 @@
+import { isOneOf } from "./closed-lists.js";
+
 // The one closed set of error codes every Lomi reply, native answer and harness failure uses.
 // Adding a code is a protocol change: docs/spec.md lists each with its meaning.
 export const ERROR_CODES = [
@@ -53,12 +55,21 @@ export class LomiError extends Error {
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+  return isOneOf(ERROR_CODES, value);
+}
+
+/** What was thrown, as a message: an Error's own, anything else as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The code a Node or SQLite error carries (ENOENT, EEXIST, SQLITE_BUSY…), if it has one. */
+export function systemCodeOf(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
 }
 
 /** Turns anything thrown into a LomiError, keeping typed ones as they are. */
 export function asLomiError(error: unknown): LomiError {
   if (error instanceof LomiError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new LomiError("INTERNAL", message);
+  return new LomiError("INTERNAL", messageOf(error));
 }

@@ -74,12 +74,16 @@ export type CheckReply = z.infer<typeof checkReply>;
 export const dispatchRequest = z.strictObject({ ...target, permit: permitSchema });
 export const operationRef = z.strictObject({ operationId: id });
 
+/** The states Lomi settles an operation in (outcome_unknown is a broker's word for not knowing, never Lomi's). */
+export const NATIVE_SETTLED_STATES = ["succeeded", "failed", "cancelled"] as const;
+export type NativeSettledState = (typeof NATIVE_SETTLED_STATES)[number];
+
 /** Where a dispatched operation stands natively. `unknown`: Lomi has no record of that permit. */
 export const nativeProgress = z.discriminatedUnion("phase", [
   z.strictObject({ phase: z.enum(["running", "awaiting_user", "cancelling"]), effectState: effectStateSchema }),
   z.strictObject({
     phase: z.literal("settled"),
-    state: z.enum(["succeeded", "failed", "cancelled"]),
+    state: z.enum(NATIVE_SETTLED_STATES),
     effectState: effectStateSchema,
     result: z.record(z.string(), z.unknown()).nullable(),
     error: z.strictObject({ code: z.enum(ERROR_CODES), message: z.string() }).nullable(),

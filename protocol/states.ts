@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isOneOf } from "./closed-lists.js";
 
 export const OPERATION_STATES = [
   "queued",
@@ -20,8 +21,8 @@ export const effectStateSchema = z.enum(EFFECT_STATES);
 export const SETTLED_STATES = ["succeeded", "failed", "cancelled", "outcome_unknown"] as const;
 export type SettledState = (typeof SETTLED_STATES)[number];
 
-export function isSettled(state: OperationState): state is SettledState {
-  return (SETTLED_STATES as readonly string[]).includes(state);
+export function isSettled(state: string): state is SettledState {
+  return isOneOf(SETTLED_STATES, state);
 }
 
 /**
@@ -51,8 +52,7 @@ const REACHABLE: ReadonlyMap<OperationState, ReadonlySet<OperationState>> = new 
   OPERATION_STATES.map((from) => {
     const seen = new Set<OperationState>();
     const frontier = [...TRANSITIONS[from]];
-    while (frontier.length > 0) {
-      const next = frontier.pop()!;
+    for (let next = frontier.pop(); next !== undefined; next = frontier.pop()) {
       if (seen.has(next)) continue;
       seen.add(next);
       frontier.push(...TRANSITIONS[next]);

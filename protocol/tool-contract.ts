@@ -42,7 +42,18 @@ export type ObservationContract<I extends z.ZodObject = z.ZodObject, D extends z
   kind: "observation" | "control";
 };
 
-export type OperationContract<I extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType> = ContractBase<
+/** What every operation's input carries: the workspace it acts in, its anchor project, and its retry identity. */
+export interface OperationIdentity {
+  workspaceId: string;
+  projectId?: string | undefined;
+  retryEpoch: string;
+  requestKey: string;
+}
+
+/** An operation's input schema: a strict object whose input carries the operation's identity. */
+export type OperationInput = z.ZodObject & z.ZodType<OperationIdentity>;
+
+export type OperationContract<I extends OperationInput = OperationInput, R extends z.ZodType = z.ZodType> = ContractBase<
   I,
   z.ZodType
 > & {

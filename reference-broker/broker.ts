@@ -1,8 +1,8 @@
-import { seededRandom, type Random } from "../protocol/ports.js";
+import { seededRandom, type Clock, type Random } from "../protocol/ports.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 import { FailingReservations } from "./failing-reservations.js";
 import { BrokerCrashed, FaultHooks, type FaultPoint } from "./fault-hooks.js";
-import type { LomiClock } from "./lomi-clock.js";
+import type { NativeClock } from "./native-clock.js";
 import type { NativeBridge } from "./native-bridge.js";
 import { NativeClient, type Fetch } from "./native-client.js";
 import { OperationEngine } from "./operation-engine.js";
@@ -36,6 +36,11 @@ export interface BrokerOptions {
   storePath: string;
   /** Seeds operation IDs, epochs and connection IDs, so a run can be replayed. */
   seed: number;
+  /**
+   * The broker host's own clock, read only when Lomi's cannot be: at start, so that a store opens
+   * (its recovery stamped) even while Lomi does not answer. The process entry point passes systemClock.
+   */
+  hostClock: Clock;
   fetch?: Fetch;
   /** How the broker reaches Lomi; by default HTTP to `nativeUrl` through node:http (httpPost). */
   native?: NativeBridge;
@@ -91,14 +96,14 @@ export class Broker implements BrokerCore {
         this.close();
         throw new BrokerCrashed(point);
       });
-    const clock: LomiClock = native;
+    const clock: NativeClock = native;
     this.engine = new OperationEngine(store, native, clock, random, this.instanceId, new FaultHooks(options.faults ?? [], crash), policy);
   }
 
   static async start(options: BrokerOptions): Promise<Broker> {
     const native = options.native ?? new NativeClient(options.nativeUrl, options.fetch);
     // Recovery stamps its transitions with Lomi's time when Lomi answers; the store must open regardless.
-    const now = await native.now().catch(() => Date.now());
+    const now = await native.now().catch(() => options.hostClock.now());
     const policy: BrokerPolicy = { ...REFERENCE_POLICY, ...options.parts?.policy };
     const open = options.parts?.openStore ?? ((file, at, _native, storeOptions) => openSqliteStore(file, at, storeOptions));
     const opened = await open(options.storePath, now, native, { lock: policy.storeLock, limits: options.limits ?? DEFAULT_STORE_LIMITS });

@@ -18,7 +18,8 @@ export class CheckedReplies {
 
   add(tool: string, text: string): void {
     if (text.length > this.maxChars) return;
-    if (this.seen.size >= this.capacity) this.seen.delete(this.seen.values().next().value!);
+    const oldest = this.seen.values().next();
+    if (this.seen.size >= this.capacity && !oldest.done) this.seen.delete(oldest.value);
     this.seen.add(`${tool}\n${text}`);
   }
 }

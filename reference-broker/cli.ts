@@ -2,8 +2,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { LomiError } from "../protocol/errors.js";
-import type { ClockMode } from "../simulator/lomi-clock.js";
+import { LomiError, messageOf } from "../protocol/errors.js";
+import { systemClock } from "../protocol/ports.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { DEFAULT_STORE_LIMITS } from "./receipt-store.js";
@@ -73,7 +73,7 @@ async function main(parts: BrokerParts): Promise<void> {
       strict: true,
     }));
   } catch (error) {
-    fail((error as Error).message);
+    fail(messageOf(error));
   }
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
@@ -110,8 +110,8 @@ async function main(parts: BrokerParts): Promise<void> {
     ]);
     const world = readWorldFile(values.world);
     if (values["approve-pairings"]) world.autoApprovePairings = true;
-    const clock = values.clock as ClockMode;
-    if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
+    const clock = CLOCK_MODES.find((mode) => mode === values.clock);
+    if (!clock) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
     const host = new SimulatorHost(world, seed, clock);
     routeInProcess(host);
     if (values["control-port"] !== undefined) {
@@ -135,7 +135,7 @@ async function main(parts: BrokerParts): Promise<void> {
     process.kill(process.pid, "SIGKILL");
     throw new Error("unreachable: SIGKILL did not end the process");
   };
-  const broker = await Broker.start({ nativeUrl, fetch: nativeFetch, storePath, seed, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
+  const broker = await Broker.start({ nativeUrl, fetch: nativeFetch, storePath, seed, hostClock: systemClock, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
   // Handlers first: a SIGTERM the moment the ready line appears must still close the store.
   let closeTransport = async (): Promise<void> => undefined;
   const stop = async () => {
@@ -149,7 +149,7 @@ async function main(parts: BrokerParts): Promise<void> {
   if (transport === "http") {
     // Loaded only for HTTP: a broker over stdio starts without it.
     const { serveHttp } = await import("./http-endpoint.js");
-    const endpoint = await serveHttp(broker, { port, host: values.host, token });
+    const endpoint = await serveHttp(broker, { port, host: values.host, token, clock: systemClock });
     closeTransport = endpoint.close;
     process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
   } else {

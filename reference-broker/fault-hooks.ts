@@ -1,3 +1,4 @@
+import { isOneOf } from "../protocol/closed-lists.js";
 import { LomiError } from "../protocol/errors.js";
 
 /**
@@ -17,11 +18,13 @@ export class BrokerCrashed extends Error {
   }
 }
 
+const isFaultPoint = (name: string): name is FaultPoint => isOneOf(FAULT_POINTS, name);
+
 export function parseFaultPoints(text: string | undefined): FaultPoint[] {
   const names = (text ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
-  const unknown = names.filter((n) => !(FAULT_POINTS as readonly string[]).includes(n));
+  const unknown = names.filter((n) => !isFaultPoint(n));
   if (unknown.length > 0) throw new LomiError("INVALID_ARGUMENT", `Unknown fault hook(s) ${unknown.join(", ")}; known: ${FAULT_POINTS.join(", ")}.`);
-  return names as FaultPoint[];
+  return names.filter(isFaultPoint);
 }
 
 export class FaultHooks {

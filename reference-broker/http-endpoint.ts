@@ -22,8 +22,8 @@ export interface HttpOptions {
   idleSessionMs?: number;
   /** At most this many open sessions; a new one beyond them is refused (default 64). */
   maxSessions?: number;
-  /** Measures idleness; real time by default. */
-  clock?: Clock;
+  /** Measures idleness: the broker host's clock (an idle session is the broker's matter, not Lomi's time). */
+  clock: Clock;
 }
 
 export interface HttpEndpoint {
@@ -68,12 +68,11 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
   if (!isLoopback(host) && !options.token) throw new Error(`binding ${host} needs a bearer token: anyone who can reach it could drive Lomi`);
   const idleMs = options.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const clock = options.clock ?? { now: () => Date.now() };
   const sessions = new Map<string, Session>();
   let port = options.port;
 
   const expireIdle = async () => {
-    const stale = [...sessions.entries()].filter(([, s]) => clock.now() - s.lastUsed >= idleMs);
+    const stale = [...sessions.entries()].filter(([, s]) => options.clock.now() - s.lastUsed >= idleMs);
     for (const [id, s] of stale) {
       sessions.delete(id);
       await s.transport.close();
@@ -107,15 +106,15 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
-        onsessioninitialized: (id) => void sessions.set(id, { transport: created, lastUsed: clock.now() }),
+        onsessioninitialized: (id) => void sessions.set(id, { transport: created, lastUsed: options.clock.now() }),
       });
       created.onclose = () => {
         if (created.sessionId) sessions.delete(created.sessionId);
       };
       await connectMcpServer(broker, created);
-      session = { transport: created, lastUsed: clock.now() };
+      session = { transport: created, lastUsed: options.clock.now() };
     }
-    session.lastUsed = clock.now();
+    session.lastUsed = options.clock.now();
     await session.transport.handleRequest(req, res, body);
   });
   holdIdleConnections(server);

@@ -33,7 +33,7 @@ export function httpPost(url: string, init: NativeRequest): Promise<NativeReply>
     const request = http.request(url, { method: init.method, headers: { ...init.headers, "content-length": Buffer.byteLength(init.body) }, agent }, (response) => {
       readAll(response).then((body) => {
         const status = response.statusCode ?? 0;
-        resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(body.toString("utf8")) as unknown });
+        resolve({ ok: status >= 200 && status < 300, status, json: async (): Promise<unknown> => JSON.parse(body.toString("utf8")) });
       }, reject);
     });
     request.on("error", reject);

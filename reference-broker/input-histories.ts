@@ -68,6 +68,7 @@ export class InputHistories {
   private record(lane: Lane, n: bigint, sequence: string, entry: { fingerprint: string; dispatchId: string | null }): void {
     lane.last = n;
     lane.sent.set(sequence, entry);
-    if (lane.sent.size > RETAINED_INPUTS) lane.sent.delete(lane.sent.keys().next().value!);
+    const oldest = lane.sent.keys().next();
+    if (lane.sent.size > RETAINED_INPUTS && !oldest.done) lane.sent.delete(oldest.value);
   }
 }

@@ -4,7 +4,7 @@ import type { browserSnapshot, browserSnapshotQuery } from "../protocol/tools/br
 import type { captureQuery, nativeCapture } from "../protocol/tools/capture.js";
 import type { RuntimeRef } from "../protocol/tools/input.js";
 import type { panelList, workspaceList } from "../protocol/tools/workspace.js";
-import type { LomiClock } from "./lomi-clock.js";
+import type { NativeClock } from "./native-clock.js";
 
 export interface NativeTarget {
   pairingId: string;
@@ -19,7 +19,7 @@ export interface NativeTarget {
  * through `dispatch`; every reply has been validated against the bridge's zod schemas.
  * NATIVE_UNAVAILABLE means Lomi did not answer: for a dispatch or an input, it may have acted.
  */
-export interface NativeBridge extends LomiClock {
+export interface NativeBridge extends NativeClock {
   pairing(clientName: string, brokerInstanceId: string): Promise<z.infer<typeof pairingReply>>;
   workspaces(pairingId: string): Promise<z.infer<typeof workspaceList.data>>;
   workspace(pairingId: string, workspaceId: string): Promise<z.infer<typeof workspaceObservation>>;

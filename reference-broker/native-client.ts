@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { LomiError } from "../protocol/errors.js";
+import { LomiError, messageOf } from "../protocol/errors.js";
 import {
   approvalReply,
   checkReply,
@@ -44,7 +44,7 @@ export class NativeClient implements NativeBridge {
         body: JSON.stringify(body),
       });
     } catch (error) {
-      throw new LomiError("NATIVE_UNAVAILABLE", `Lomi did not answer ${path}: ${(error as Error).message}`);
+      throw new LomiError("NATIVE_UNAVAILABLE", `Lomi did not answer ${path}: ${messageOf(error)}`);
     }
     const payload: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {

@@ -2,11 +2,11 @@ import { LomiError } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
 import { canTransition, isSettled, type OperationState } from "../protocol/states.js";
-import type { OperationContract } from "../protocol/tool-contract.js";
+import type { InputOf, OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
 import type { FaultHooks } from "./fault-hooks.js";
 import { GroupCommit } from "./group-commit.js";
-import type { LomiClock } from "./lomi-clock.js";
+import type { NativeClock } from "./native-clock.js";
 import type { NativeBridge } from "./native-bridge.js";
 import type { ReceiptStore, Reservation, StoredEpoch, StoredReceipt, TransitionChain, TransitionFields, TransitionStep } from "./receipt-store.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
@@ -43,7 +43,7 @@ export class OperationEngine {
   constructor(
     private readonly store: ReceiptStore,
     private readonly native: NativeBridge,
-    private readonly clock: LomiClock,
+    private readonly clock: NativeClock,
     private readonly random: Random,
     private readonly brokerInstanceId: string,
     private readonly hooks: FaultHooks,
@@ -74,8 +74,16 @@ export class OperationEngine {
       }
       return projectId;
     }
-    if (epoch.projectIds.length === 1) return epoch.projectIds[0]!;
+    const [only, ...others] = epoch.projectIds;
+    if (only !== undefined && others.length === 0) return only;
     throw new LomiError("PROJECT_REQUIRED", `The connection has ${epoch.projectIds.length} approved projects in ${epoch.workspaceId}; name the anchor projectId.`, { field: "projectId" });
+  }
+
+  /** A receipt this engine wrote: gone only when a deliberate reconcile forgot it meanwhile, which nothing here can answer for. */
+  private stored(operationId: string): StoredReceipt {
+    const receipt = this.store.byId(operationId);
+    if (!receipt) throw new LomiError("INTERNAL", `Operation ${operationId} left the receipt store while the broker was working on it.`);
+    return receipt;
   }
 
   /** An epoch this pairing was given, from any broker instance: enough to find receipts, not to submit. */
@@ -92,13 +100,12 @@ export class OperationEngine {
     return receiptKeyOf({ pairingId, retryEpoch, projectId: this.resolveProject(epoch, projectId), tool, requestKey });
   }
 
-  async admit(who: Admitter, contract: OperationContract, args: Record<string, unknown>): Promise<Admission> {
-    const retryEpoch = String(args.retryEpoch);
-    const requestKey = String(args.requestKey);
-    const workspaceId = String(args.workspaceId);
+  /** Admits one operation, its arguments as its contract's input schema parsed them. */
+  async admit<C extends OperationContract>(who: Admitter, contract: C, args: InputOf<C>): Promise<Admission> {
+    const { retryEpoch, requestKey, workspaceId } = args;
     const epoch = this.epochOf(who.pairingId, retryEpoch);
     if (this.policy.firstCheck === "epoch") this.epochWorkspace(epoch, workspaceId);
-    const projectId = this.resolveProject(epoch, args.projectId as string | undefined);
+    const projectId = this.resolveProject(epoch, args.projectId);
     const receiptKey = receiptKeyOf({ pairingId: who.pairingId, retryEpoch, projectId, tool: contract.name, requestKey });
     const payload = Object.fromEntries(Object.entries(args).filter(([k]) => !IDENTITY_FIELDS.has(k)));
     const fingerprint = fingerprintOf(
@@ -161,7 +168,7 @@ export class OperationEngine {
     this.hooks.crashAt("crash-after-reserve");
     if (reserved.state === "running") return { receipt: await this.send(reserved, now), duplicate: false };
     await this.pump(reserved.serializeKey, now);
-    return { receipt: this.store.byId(reserved.operationId)!, duplicate: false };
+    return { receipt: this.stored(reserved.operationId), duplicate: false };
   }
 
   private async answerPrior(prior: StoredReceipt, fingerprint: string): Promise<Admission> {
@@ -243,7 +250,7 @@ export class OperationEngine {
       const recorded = lost
         ? this.store.transition(claimed, "running", { effectState: "unknown" }, now)
         : this.store.transition(claimed, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
-      return recorded ?? this.store.byId(claimed.operationId)!;
+      return recorded ?? this.stored(claimed.operationId);
     } finally {
       this.inFlight.delete(claimed.operationId);
       done();
@@ -263,7 +270,7 @@ export class OperationEngine {
     }
     const now = await this.clock.now().catch(() => r.updatedAt);
     if (progress.phase === "settled") this.hooks.crashAt("crash-before-settle");
-    return await this.apply(this.store.byId(r.operationId)!, progress, now);
+    return await this.apply(this.stored(r.operationId), progress, now);
   }
 
   /**
@@ -303,7 +310,7 @@ export class OperationEngine {
   async refresh(r: StoredReceipt): Promise<StoredReceipt> {
     if (isSettled(r.state)) return r;
     await this.pump(r.serializeKey);
-    return this.store.byId(r.operationId)!;
+    return this.stored(r.operationId);
   }
 
   async refreshWorkspace(pairingId: string, workspaceId: string): Promise<void> {
@@ -323,10 +330,10 @@ export class OperationEngine {
         await this.pump(r.serializeKey);
         return { outcome: "cancelled", receipt: cancelled };
       }
-      return this.cancel(this.store.byId(r.operationId)!); // It was dispatched meanwhile.
+      return this.cancel(this.stored(r.operationId)); // It was dispatched meanwhile.
     }
     const cancelling = r.state === "cancelling" ? r : this.store.transition(r, "cancelling", {}, now);
-    if (!cancelling) return this.cancel(this.store.byId(r.operationId)!);
+    if (!cancelling) return this.cancel(this.stored(r.operationId));
     let progress: NativeProgress;
     try {
       progress = await this.native.cancel(r.operationId);
@@ -335,7 +342,7 @@ export class OperationEngine {
     }
     const after = await this.apply(cancelling, progress, now);
     await this.pump(r.serializeKey);
-    const latest = this.store.byId(after.operationId)!;
+    const latest = this.stored(after.operationId);
     const outcome = latest.state === "cancelled" ? "cancelled" : latest.state === "cancelling" ? "cancelling" : "already_settled";
     return { outcome, receipt: latest };
   }

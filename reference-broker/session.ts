@@ -1,7 +1,7 @@
 import { contractOf, type CatalogueContract } from "../protocol/catalogue.js";
 import { buildToolResult, errorOf, ok, type EnvelopeToolResult } from "../protocol/envelope.js";
 import { asLomiError, LomiError } from "../protocol/errors.js";
-import { outputSchemaOf, type InputOf } from "../protocol/tool-contract.js";
+import { outputSchemaOf, type InputOf, type OperationContract } from "../protocol/tool-contract.js";
 import { chatRead } from "../protocol/tools/chat.js";
 import { directoryList } from "../protocol/tools/directories.js";
 import { editorDocuments } from "../protocol/tools/editor.js";
@@ -67,8 +67,7 @@ export class BrokerSession {
     try {
       const contract = contractOf(name);
       if (!contract) throw new LomiError("UNKNOWN_TOOL", `No tool named ${excerpt(name)}; tools/list shows the catalogue.`);
-      const args = parseArguments(name, contract.input, rawArgs);
-      const reply = await this.run(contract, args);
+      const reply = await this.run(contract, rawArgs);
       const { data, images } = reply instanceof WithImages ? reply : { data: reply, images: [] };
       const envelope = ok(data);
       const text = JSON.stringify(envelope);
@@ -85,15 +84,19 @@ export class BrokerSession {
     }
   }
 
-  private async run(contract: CatalogueContract, args: Record<string, unknown>): Promise<unknown> {
-    if (contract.kind === "operation") {
-      const pairingId = await this.pairing();
-      const { receipt, duplicate } = await this.core.engine.admit({ pairingId, connectionId: this.connectionId }, contract, args);
-      return { operation: publicReceipt(receipt), duplicate };
-    }
+  /** Parses the arguments with the contract's own input schema and runs the tool with them, typed by it (as the MCP SDK's registerTool does). */
+  private async run(contract: CatalogueContract, rawArgs: unknown): Promise<unknown> {
+    if (contract.kind === "operation") return this.admit(contract, parseArguments(contract.name, contract.input, rawArgs));
+    const args = parseArguments(contract.name, contract.input, rawArgs);
     const handler = handlerFor(this.handlers, contract.name);
     if (!handler) throw new LomiError("INTERNAL", `No handler for ${contract.name}.`);
     return handler(args);
+  }
+
+  private async admit<C extends OperationContract>(contract: C, args: InputOf<C>) {
+    const pairingId = await this.pairing();
+    const { receipt, duplicate } = await this.core.engine.admit({ pairingId, connectionId: this.connectionId }, contract, args);
+    return { operation: publicReceipt(receipt), duplicate };
   }
 
   /** The approved pairing of this connection, asking Lomi while it is not approved. */

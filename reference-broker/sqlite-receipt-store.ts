@@ -1,9 +1,10 @@
 import type { BrokerPolicy } from "./broker-policy.js";
-import { takePidLock } from "./store-lock.js";
+import { processIsAlive, takePidLock } from "./store-lock.js";
 import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { LomiError } from "../protocol/errors.js";
+import { z } from "zod";
+import { LomiError, messageOf, systemCodeOf } from "../protocol/errors.js";
 import { checkStoreFile, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "./store-file-check.js";
 import { OPERATION_STATES, EFFECT_STATES, SETTLED_STATES, type EffectState, type OperationState } from "../protocol/states.js";
 import {
@@ -117,7 +118,7 @@ function createStoreFile(file: string): void {
   try {
     linkSync(scratch, file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (systemCodeOf(error) !== "EEXIST") throw error;
     // An empty file or one with no tables is replaced whole; a store a racing creator linked in meanwhile is kept.
     if (checkStoreFile(file).kind === "new") renameSync(scratch, file);
   }
@@ -141,16 +142,6 @@ function removeAbandonedScratch(file: string): void {
   }
 }
 
-function processIsAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 interface ReceiptRow {
   operation_id: string;
   receipt_key: string;
@@ -171,6 +162,48 @@ interface ReceiptRow {
   updated_at: number;
 }
 
+/** The row of a retry epoch as SQLite answers it. */
+interface EpochRow {
+  retry_epoch: string;
+  pairing_id: string;
+  broker_instance_id: string;
+  connection_id: string;
+  workspace_id: string;
+  project_ids: string;
+  issued_at: number;
+  expires_at: number;
+}
+
+/** The row of an event, as the events statement selects it. */
+interface EventRow {
+  sequence: number;
+  operation_id: string;
+  tool: string;
+  workspace_id: string;
+  previous_state: OperationState | null;
+  state: OperationState;
+  effect_state: EffectState;
+  at: number;
+}
+
+/**
+ * The JSON columns' shapes: SQLite vouches for the other columns (their types, the states' CHECK),
+ * not for what a TEXT column's JSON holds.
+ */
+const jsonColumns = {
+  args: z.record(z.string(), z.unknown()),
+  result: z.record(z.string(), z.unknown()),
+  error: z.object({ code: z.string(), message: z.string() }),
+  projectIds: z.array(z.string()),
+};
+
+/** A JSON column read back with its shape; a value of another shape is a damaged store. */
+function readJson<S extends z.ZodType>(column: string, schema: S, text: string): z.infer<S> {
+  const parsed = schema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new LomiError("STORE_UNAVAILABLE", `The receipt store's ${column} column holds a value of the wrong shape: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
 function fromRow(row: ReceiptRow): StoredReceipt {
   return {
     operationId: row.operation_id,
@@ -183,16 +216,15 @@ function fromRow(row: ReceiptRow): StoredReceipt {
     tool: row.tool,
     requestKey: row.request_key,
     serializeKey: row.serialize_key,
-    args: JSON.parse(row.args) as Record<string, unknown>,
+    args: readJson("args", jsonColumns.args, row.args),
     state: row.state,
     effectState: row.effect_state,
-    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-    error: row.error === null ? null : (JSON.parse(row.error) as { code: string; message: string }),
+    result: row.result === null ? null : readJson("result", jsonColumns.result, row.result),
+    error: row.error === null ? null : readJson("error", jsonColumns.error, row.error),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
-
 
 const UNFINISHED = `state NOT IN (${inList(SETTLED_STATES)})`;
 
@@ -229,17 +261,16 @@ export function openSqliteStore(file: string, now: number, options: SqliteStoreO
     db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(STORE_SCHEMA_VERSION);
   } catch (error) {
     release?.();
-    const busy = error instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code} ${error.message}`);
+    const busy = error instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${systemCodeOf(error)} ${error.message}`);
     throw new LomiError(
       "STORE_UNAVAILABLE",
-      busy ? `The receipt store ${file} is in use by another broker instance.` : `The receipt store ${file} cannot be opened: ${(error as Error).message}`,
+      busy ? `The receipt store ${file} is in use by another broker instance.` : `The receipt store ${file} cannot be opened: ${messageOf(error)}`,
     );
   }
   const store = new SqliteReceiptStore(db, options.limits ?? DEFAULT_STORE_LIMITS, release);
   const recovered = store.recoverUnfinished(now);
-  const openings = (
-    db.prepare("INSERT INTO meta (key, value) VALUES ('openings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value").get() as { value: number }
-  ).value;
+  // The upsert returns its row whatever it did; 1 is what its insert says.
+  const openings = db.prepare<[], number>("INSERT INTO meta (key, value) VALUES ('openings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value").pluck().get() ?? 1;
   return { store, recovered, openings };
 }
 
@@ -261,17 +292,17 @@ export class SqliteReceiptStore implements ReceiptStore {
   ) {
     // Prepared once: preparing costs as much as running these statements.
     this.sql = {
-      byKey: db.prepare("SELECT * FROM receipts WHERE receipt_key = ?"),
-      byId: db.prepare("SELECT * FROM receipts WHERE operation_id = ?"),
+      byKey: db.prepare<[string], ReceiptRow>("SELECT * FROM receipts WHERE receipt_key = ?"),
+      byId: db.prepare<[string], ReceiptRow>("SELECT * FROM receipts WHERE operation_id = ?"),
       insert: db.prepare(
         `INSERT INTO receipts (operation_id, receipt_key, fingerprint, pairing_id, retry_epoch, project_id, workspace_id, tool,
           request_key, serialize_key, args, state, effect_state, result, error, created_at, updated_at)
          VALUES (@operationId, @receiptKey, @fingerprint, @pairingId, @retryEpoch, @projectId, @workspaceId, @tool,
           @requestKey, @serializeKey, @args, @state, @effectState, NULL, NULL, @createdAt, @updatedAt)`,
       ),
-      aheadOn: db.prepare(`SELECT 1 FROM receipts WHERE serialize_key = ? AND operation_id <> ? AND ${UNFINISHED} LIMIT 1`).pluck(),
-      unsettledOn: db.prepare(`SELECT * FROM receipts WHERE serialize_key = ? AND ${UNFINISHED} ORDER BY rowid`),
-      unsettledIn: db.prepare(`SELECT * FROM receipts WHERE pairing_id = ? AND workspace_id = ? AND ${UNFINISHED} ORDER BY rowid`),
+      aheadOn: db.prepare<[string, string], 1>(`SELECT 1 FROM receipts WHERE serialize_key = ? AND operation_id <> ? AND ${UNFINISHED} LIMIT 1`).pluck(),
+      unsettledOn: db.prepare<[string], ReceiptRow>(`SELECT * FROM receipts WHERE serialize_key = ? AND ${UNFINISHED} ORDER BY rowid`),
+      unsettledIn: db.prepare<[string, string], ReceiptRow>(`SELECT * FROM receipts WHERE pairing_id = ? AND workspace_id = ? AND ${UNFINISHED} ORDER BY rowid`),
       update: db.prepare(
         `UPDATE receipts SET state = ?, effect_state = ?, result = ?, error = ?, updated_at = ?
          WHERE operation_id = ? AND state = ? AND effect_state = ?`,
@@ -280,7 +311,7 @@ export class SqliteReceiptStore implements ReceiptStore {
         `INSERT INTO events (operation_id, tool, workspace_id, pairing_id, previous_state, state, effect_state, at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      events: db.prepare(
+      events: db.prepare<[string, string, number, number], EventRow>(
         `SELECT sequence, operation_id, tool, workspace_id, previous_state, state, effect_state, at FROM events
          WHERE pairing_id = ? AND workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
       ),
@@ -288,10 +319,10 @@ export class SqliteReceiptStore implements ReceiptStore {
         `INSERT INTO retry_epochs (retry_epoch, pairing_id, broker_instance_id, connection_id, workspace_id, project_ids, issued_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      epoch: db.prepare("SELECT * FROM retry_epochs WHERE retry_epoch = ?"),
+      epoch: db.prepare<[string], EpochRow>("SELECT * FROM retry_epochs WHERE retry_epoch = ?"),
     };
-    this.receiptCount = db.prepare("SELECT count(*) FROM receipts").pluck().get() as number;
-    this.epochCount = db.prepare("SELECT count(*) FROM retry_epochs").pluck().get() as number;
+    this.receiptCount = db.prepare<[], number>("SELECT count(*) FROM receipts").pluck().get() ?? 0;
+    this.epochCount = db.prepare<[], number>("SELECT count(*) FROM retry_epochs").pluck().get() ?? 0;
   }
 
   close(): void {
@@ -317,19 +348,19 @@ export class SqliteReceiptStore implements ReceiptStore {
       return fn();
     } catch (error) {
       if (error instanceof LomiError) throw error;
-      throw new LomiError("STORE_UNAVAILABLE", `The receipt store could not ${what}: ${(error as Error).message}`);
+      throw new LomiError("STORE_UNAVAILABLE", `The receipt store could not ${what}: ${messageOf(error)}`);
     }
   }
 
   // Receipts --------------------------------------------------------------------------------------
 
   byKey(receiptKey: string): StoredReceipt | undefined {
-    const row = this.sql.byKey.get(receiptKey) as ReceiptRow | undefined;
+    const row = this.sql.byKey.get(receiptKey);
     return row && fromRow(row);
   }
 
   byId(operationId: string): StoredReceipt | undefined {
-    const row = this.sql.byId.get(operationId) as ReceiptRow | undefined;
+    const row = this.sql.byId.get(operationId);
     return row && fromRow(row);
   }
 
@@ -355,11 +386,11 @@ export class SqliteReceiptStore implements ReceiptStore {
   }
 
   unsettledOn(serializeKey: string): StoredReceipt[] {
-    return (this.sql.unsettledOn.all(serializeKey) as ReceiptRow[]).map(fromRow);
+    return this.sql.unsettledOn.all(serializeKey).map(fromRow);
   }
 
   unsettledIn(pairingId: string, workspaceId: string): StoredReceipt[] {
-    return (this.sql.unsettledIn.all(pairingId, workspaceId) as ReceiptRow[]).map(fromRow);
+    return this.sql.unsettledIn.all(pairingId, workspaceId).map(fromRow);
   }
 
   transition(current: StoredReceipt, to: OperationState, fields: TransitionFields, now: number): StoredReceipt | undefined {
@@ -398,16 +429,16 @@ export class SqliteReceiptStore implements ReceiptStore {
   }
 
   events(pairingId: string, workspaceId: string, after: number, limit: number): { events: StoredEvent[]; hasMore: boolean } {
-    const rows = this.sql.events.all(pairingId, workspaceId, after, limit + 1) as Array<Record<string, unknown>>;
+    const rows = this.sql.events.all(pairingId, workspaceId, after, limit + 1);
     const events = rows.slice(0, limit).map((r) => ({
-      sequence: r.sequence as number,
-      operationId: r.operation_id as string,
-      tool: r.tool as string,
-      workspaceId: r.workspace_id as string,
-      previousState: (r.previous_state as OperationState | null) ?? null,
-      state: r.state as OperationState,
-      effectState: r.effect_state as EffectState,
-      at: r.at as number,
+      sequence: r.sequence,
+      operationId: r.operation_id,
+      tool: r.tool,
+      workspaceId: r.workspace_id,
+      previousState: r.previous_state,
+      state: r.state,
+      effectState: r.effect_state,
+      at: r.at,
     }));
     return { events, hasMore: rows.length > limit };
   }
@@ -415,7 +446,7 @@ export class SqliteReceiptStore implements ReceiptStore {
   // Capacity and maintenance ---------------------------------------------------------------------
 
   status(now: number): StoreStatus {
-    const one = (sql: string, ...params: unknown[]) => (this.db.prepare(sql).get(...params) as { n: number }).n;
+    const one = (sql: string, ...params: unknown[]) => this.db.prepare<unknown[], number>(sql).pluck().get(...params) ?? 0;
     return {
       receipts: { count: this.receiptCount, limit: this.limits.receipts },
       retryEpochs: {
@@ -475,17 +506,17 @@ export class SqliteReceiptStore implements ReceiptStore {
   }
 
   epoch(retryEpoch: string): StoredEpoch | undefined {
-    const row = this.sql.epoch.get(retryEpoch) as Record<string, unknown> | undefined;
+    const row = this.sql.epoch.get(retryEpoch);
     if (!row) return undefined;
     return {
-      retryEpoch: row.retry_epoch as string,
-      pairingId: row.pairing_id as string,
-      brokerInstanceId: row.broker_instance_id as string,
-      connectionId: row.connection_id as string,
-      workspaceId: row.workspace_id as string,
-      projectIds: JSON.parse(row.project_ids as string) as string[],
-      issuedAt: row.issued_at as number,
-      expiresAt: row.expires_at as number,
+      retryEpoch: row.retry_epoch,
+      pairingId: row.pairing_id,
+      brokerInstanceId: row.broker_instance_id,
+      connectionId: row.connection_id,
+      workspaceId: row.workspace_id,
+      projectIds: readJson("project_ids", jsonColumns.projectIds, row.project_ids),
+      issuedAt: row.issued_at,
+      expiresAt: row.expires_at,
     };
   }
 }

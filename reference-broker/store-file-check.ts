@@ -2,7 +2,8 @@ import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, openSync,
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { LomiError } from "../protocol/errors.js";
+import { isOneOf } from "../protocol/closed-lists.js";
+import { LomiError, messageOf, systemCodeOf } from "../protocol/errors.js";
 
 /** SQLite's application_id of a Lomi receipt store: "LOMI". */
 export const STORE_APPLICATION_ID = 0x4c4f4d49;
@@ -43,13 +44,13 @@ export function checkStoreFile(file: string): StoreFile {
   try {
     accessSync(dir, constants.W_OK);
   } catch (error) {
-    refuse(file, "read-only", `cannot be written: its directory ${dir} is not writable (${(error as NodeJS.ErrnoException).code})`, "SQLite writes a -wal file beside the store: make the directory writable or pass another --store.");
+    refuse(file, "read-only", `cannot be written: its directory ${dir} is not writable (${systemCodeOf(error)})`, "SQLite writes a -wal file beside the store: make the directory writable or pass another --store.");
   }
   if (!existsSync(file)) return { kind: "new" };
   try {
     accessSync(file, constants.R_OK | constants.W_OK);
   } catch (error) {
-    refuse(file, "read-only", `is not readable and writable by this user (${(error as NodeJS.ErrnoException).code})`, "Make it writable for the user running the broker, or pass another --store.");
+    refuse(file, "read-only", `is not readable and writable by this user (${systemCodeOf(error)})`, "Make it writable for the user running the broker, or pass another --store.");
   }
   const size = statSync(file).size;
   if (size === 0) return { kind: "new" };
@@ -73,7 +74,7 @@ export function checkStoreFile(file: string): StoreFile {
   if (stamped && userVersion > STORE_SCHEMA_VERSION) refuse(file, "newer", `has schema version ${userVersion}, newer than this broker's ${STORE_SCHEMA_VERSION}`, NEWER);
   const { tables, metaVersion } = inspectCopy(file);
   if (tables.length === 0) return { kind: "new" };
-  const ours = UNVERSIONED_TABLES.every((t) => tables.includes(t)) && tables.every((t) => (UNVERSIONED_TABLES as readonly string[]).includes(t) || t === "sqlite_sequence");
+  const ours = UNVERSIONED_TABLES.every((t) => tables.includes(t)) && tables.every((t) => isOneOf(UNVERSIONED_TABLES, t) || t === "sqlite_sequence");
   if (!ours) refuse(file, "foreign", `is not a Lomi receipt store (its tables: ${tables.slice(0, 8).join(", ")})`, "Pass --store with a path for a new Lomi store.");
   if (!stamped) return { kind: "store", schemaVersion: 0 };
   // A stamped store records its version twice, in one transaction: markers that disagree mean it was not this kit that wrote it last.
@@ -108,15 +109,15 @@ function inspectCopy(file: string): Contents {
     try {
       const check = db.pragma("quick_check", { simple: true });
       if (check !== "ok") refuse(file, "damaged", `is damaged (SQLite quick_check: ${String(check).slice(0, 120)})`, RESTORE);
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
-      const metaVersion = tables.includes("meta") ? (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as number | undefined) : undefined;
+      const tables = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      const metaVersion = tables.includes("meta") ? db.prepare<[], number>("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() : undefined;
       return { tables, metaVersion };
     } finally {
       db.close();
     }
   } catch (error) {
     if (error instanceof LomiError) throw error;
-    refuse(file, "damaged", `cannot be read as a database (${(error as Error).message.slice(0, 120)})`, RESTORE);
+    refuse(file, "damaged", `cannot be read as a database (${messageOf(error).slice(0, 120)})`, RESTORE);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,13 +1,14 @@
 import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
-import { LomiError } from "../protocol/errors.js";
+import { LomiError, messageOf, systemCodeOf } from "../protocol/errors.js";
 
 /** Whether a process with this pid is alive (signal 0 tests without sending anything). */
-function alive(pid: number): boolean {
+export function processIsAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return systemCodeOf(error) === "EPERM";
   }
 }
 
@@ -26,11 +27,11 @@ export function takePidLock(storeFile: string): () => void {
         if (readFileSync(lockFile, "utf8").trim() === mine) unlinkSync(lockFile);
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new LomiError("STORE_UNAVAILABLE", `The receipt store lock ${lockFile} cannot be written: ${(error as Error).message}`);
+      if (systemCodeOf(error) !== "EEXIST") throw new LomiError("STORE_UNAVAILABLE", `The receipt store lock ${lockFile} cannot be written: ${messageOf(error)}`);
     }
     const owner = Number(readFileSync(lockFile, "utf8").trim());
     // An earlier instance in this very process was abandoned (an in-process crash): its lock is stale too.
-    if (Number.isInteger(owner) && owner !== process.pid && alive(owner)) {
+    if (Number.isInteger(owner) && owner !== process.pid && processIsAlive(owner)) {
       throw new LomiError("STORE_UNAVAILABLE", `The receipt store ${storeFile} is in use by another broker instance (pid ${owner} holds ${lockFile}).`);
     }
     unlinkSync(lockFile);

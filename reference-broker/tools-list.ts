@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { CATALOGUE, publishedTool, type PublishedTool } from "../protocol/catalogue.js";
+import { systemCodeOf } from "../protocol/errors.js";
 
 /**
  * Where the build writes tools/list (scripts/build.mjs): dist/tools-list.json, the parent folder of
@@ -24,7 +25,7 @@ export function toolsList(): PublishedTool[] {
   try {
     text = readFileSync(TOOLS_LIST_FILE, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (systemCodeOf(error) !== "ENOENT") throw error;
   }
   tools = text === undefined ? convertedToolsList() : (JSON.parse(text) as PublishedTool[]);
   return tools;

@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import { advanceClockReply, CONTROL_PATHS } from "../protocol/control-api.js";
-import { LomiError } from "../protocol/errors.js";
+import { isOneOf } from "../protocol/closed-lists.js";
+import { LomiError, messageOf } from "../protocol/errors.js";
 import { parseDuration } from "./duration.js";
 import { simulatorRoutes } from "./routes.js";
 import { SimulatorHost } from "./host.js";
-import { CLOCK_MODES, type ClockMode } from "./lomi-clock.js";
+import { CLOCK_MODES } from "./lomi-clock.js";
 import { serveRoutes } from "./http-server.js";
 import { readWorldFile } from "./world-file.js";
 
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
       strict: true,
     });
   } catch (error) {
-    fail((error as Error).message);
+    fail(messageOf(error));
   }
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
@@ -61,12 +62,13 @@ async function main(): Promise<void> {
     if (!values.help) process.exitCode = 2;
     return;
   }
-  if (positionals[0] === "clock" && positionals[1] === "advance" && positionals.length === 3) {
-    return advanceClock(values.url, positionals[2]!);
+  const [command, subcommand, duration, ...rest] = positionals;
+  if (command === "clock" && subcommand === "advance" && duration !== undefined && rest.length === 0) {
+    return advanceClock(values.url, duration);
   }
   if (positionals[0] !== "serve" || positionals.length > 1) fail(`unknown command ${positionals.join(" ")}`);
-  const clock = values.clock as ClockMode;
-  if (!CLOCK_MODES.includes(clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
+  const clock = values.clock;
+  if (!isOneOf(CLOCK_MODES, clock)) fail(`--clock must be ${CLOCK_MODES.join(" or ")}, not ${values.clock}`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${values.port}`);
   const seed = Number(values.seed);

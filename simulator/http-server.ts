@@ -1,6 +1,6 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { getResponse, type HttpHandler } from "msw";
+import { LomiError } from "../protocol/errors.js";
 import { holdIdleConnections } from "../protocol/idle-connections.js";
 import { readAll } from "../protocol/read-all.js";
 import { LOST_REPLY, type RouteTable } from "./routes.js";
@@ -25,10 +25,11 @@ interface Incoming {
 
 /** A node:http server bound to 127.0.0.1 answering each request with `answer`, for a broker in another process. */
 async function serve(answer: (request: Incoming) => Promise<Answer>, port: number): Promise<RunningServer> {
+  let boundPort = 0; // known once listening, before any request arrives
   const server = http.createServer(async (req, res) => {
     const body = await readAll(req);
     const method = req.method ?? "GET";
-    const reply = await answer({ method, url: req.url ?? "/", headers: req.headers, body, port: (server.address() as AddressInfo).port });
+    const reply = await answer({ method, url: req.url ?? "/", headers: req.headers, body, port: boundPort });
     if (reply === undefined) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { code: "NOT_FOUND", message: `No route for ${method} ${req.url}` } }));
@@ -44,7 +45,10 @@ async function serve(answer: (request: Incoming) => Promise<Answer>, port: numbe
     server.once("error", reject); // a port in use is the caller's to report
     server.listen(port, "127.0.0.1", resolve);
   });
-  const { port: boundPort } = server.address() as AddressInfo;
+  const address = server.address();
+  // Listening on a host and port, never a pipe: a string or no address would be a bug here.
+  if (address === null || typeof address === "string") throw new LomiError("INTERNAL", `the simulated Lomi's server has no TCP port (${String(address)})`);
+  boundPort = address.port;
   return {
     url: `http://127.0.0.1:${boundPort}`,
     close: () =>
@@ -73,7 +77,7 @@ export function serveHandlers(handlers: HttpHandler[], port = 0): Promise<Runnin
   return serve(async ({ method, url, headers, body, port: boundPort }) => {
     const request = new Request(`http://127.0.0.1:${boundPort}${url}`, {
       method,
-      headers: Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])) as [string, string][],
+      headers: Object.entries(headers).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]])),
       body: method === "GET" || method === "HEAD" ? undefined : body,
     });
     const response = await getResponse(handlers, request);

@@ -28,13 +28,13 @@ export function stopRouting(): void {
  * simulator). Not through msw: its Request, Response, cookies and AbortSignal cost about 1 ms of CPU a
  * call, more than the broker's own work on most calls. Any other URL goes to fetch.
  */
-export async function inProcessFetch(url: string, init: { method?: string; body?: unknown }): Promise<InProcessReply> {
-  if (!url.startsWith(IN_PROCESS_ORIGIN)) return fetch(url, init as RequestInit);
+export async function inProcessFetch(url: string, init: RequestInit): Promise<InProcessReply> {
+  if (!url.startsWith(IN_PROCESS_ORIGIN)) return fetch(url, init);
   const method = init.method ?? "GET";
   const reply = await routed?.answer(method, url.slice(IN_PROCESS_ORIGIN.length), async () => (typeof init.body === "string" ? init.body : undefined));
   if (reply === undefined) throw new TypeError(`no simulated Lomi answers ${method} ${url}`);
   // A lost reply is a network failure, as fetch reports it: the reply never arrives.
   if (reply === LOST_REPLY) throw new TypeError("fetch failed", { cause: new Error("the simulated Lomi dropped the connection (a lost reply)") });
   const text = JSON.stringify(reply.body);
-  return { ok: reply.status >= 200 && reply.status < 300, status: reply.status, json: async () => JSON.parse(text) as unknown };
+  return { ok: reply.status >= 200 && reply.status < 300, status: reply.status, json: async (): Promise<unknown> => JSON.parse(text) };
 }

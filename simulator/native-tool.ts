@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { World } from "../protocol/control-api.js";
+import type { LedgerEntryOf, World } from "../protocol/control-api.js";
 import type { EffectState } from "../protocol/states.js";
 import type { ErrorCode } from "../protocol/errors.js";
-import type { NativeProgress } from "../protocol/native-bridge.js";
+import type { NativeProgress, NativeSettledState } from "../protocol/native-bridge.js";
 import type { Random } from "../protocol/ports.js";
 import type { Decisions } from "./decisions.js";
 import type { BrowserRuntimes } from "./browser/browser-runtimes.js";
@@ -42,7 +42,7 @@ export interface NativeOperation<A = Record<string, unknown>> extends Target<A> 
 }
 
 export interface Settlement {
-  state: "succeeded" | "failed" | "cancelled";
+  state: NativeSettledState;
   effectState: EffectState;
   result: Record<string, unknown> | null;
   error: { code: ErrorCode; message: string } | null;
@@ -66,6 +66,6 @@ export interface NativeTool<S extends z.ZodObject = z.ZodObject> {
 }
 
 /** Records in the ledger what happened natively for an operation: the ground truth scenarios compare with. */
-export function recordEffect(ctx: NativeContext, op: NativeOperation, detail: { what: string; [key: string]: unknown }): void {
+export function recordEffect(ctx: NativeContext, op: NativeOperation, detail: LedgerEntryOf<"effect">["detail"]): void {
   ctx.ledger.record({ kind: "effect", operationId: op.operationId, tool: op.tool, pairingId: op.pairing.pairingId, detail });
 }

@@ -178,8 +178,9 @@ export class Simulator {
     } catch (error) {
       if (!(error instanceof LomiError)) throw error;
       // Validators run again at dispatch: the world may have moved since the check. Nothing happened.
-      this.operations.set(operationId, this.rejectedOperation(request, error));
-      return { progress: this.operations.get(operationId)!.progress, loseReply: false };
+      const rejected = this.rejectedOperation(request, error);
+      this.operations.set(operationId, rejected);
+      return { progress: rejected.progress, loseReply: false };
     }
     const op: NativeOperation = { ...target, operationId, tool: request.tool, progress: { phase: "running", effectState: "none" }, cancelRequested: false, held: false };
     this.operations.set(operationId, op);
@@ -291,7 +292,7 @@ export class Simulator {
           terminalSessionId: String(op.args.terminalSessionId),
           command: String(op.args.command),
           state: op.progress.phase === "settled" ? ("exited" as const) : ("running" as const),
-          exitCode: op.progress.phase === "settled" ? ((op.progress.result?.exitCode as number | null | undefined) ?? null) : null,
+          exitCode: op.progress.phase === "settled" && typeof op.progress.result?.exitCode === "number" ? op.progress.result.exitCode : null,
         })),
     };
   }
@@ -309,7 +310,7 @@ export class Simulator {
     const ws = this.world.approvedWorkspace(pairing, request.workspaceId);
     this.world.requireOpen(ws);
     this.world.project(ws, request.projectId);
-    const target = { pairing, ws, projectId: request.projectId, args: parsed.data as Record<string, unknown> };
+    const target = { pairing, ws, projectId: request.projectId, args: parsed.data };
     tool.check(this.ctx, target);
     return { tool, target };
   }

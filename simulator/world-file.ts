@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { worldSeedSchema, type WorldSeed } from "../protocol/control-api.js";
-import { LomiError } from "../protocol/errors.js";
+import { LomiError, messageOf } from "../protocol/errors.js";
 import { kitPath } from "../protocol/kit-root.js";
 
 export const DEFAULT_WORLD_FILE = kitPath("fixtures/worlds/default.json");
@@ -11,7 +11,7 @@ export function readWorldFile(file: string = DEFAULT_WORLD_FILE): WorldSeed {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new LomiError("INVALID_ARGUMENT", `Cannot read world file ${file}: ${(error as Error).message}`);
+    throw new LomiError("INVALID_ARGUMENT", `Cannot read world file ${file}: ${messageOf(error)}`);
   }
   const parsed = worldSeedSchema.safeParse(raw);
   if (!parsed.success) {

@@ -169,16 +169,12 @@ export class WorldState {
   }
 
   addTerminalPanel(ws: WorkspaceState, pairing: Pairing, projectId: string, title: string, cwdRelative: string) {
-    const panel: TerminalPanel = {
-      kind: "terminal",
-      panelId: this.random.id("panel-"),
-      projectId,
-      title,
-      cwdRelative,
-      terminalSessionId: this.random.id("term-"),
-    };
+    // The panel's ID is drawn first, then the session's: a seed names them as it always did.
+    const panelId = this.random.id("panel-");
+    const terminalSessionId = this.random.id("term-");
+    const panel: TerminalPanel = { kind: "terminal", panelId, projectId, title, cwdRelative, terminalSessionId };
     ws.panels.push(panel);
-    const lease = this.leases.grant(runtimeKey({ kind: "terminal", terminalSessionId: panel.terminalSessionId! }), pairing.pairingId);
+    const lease = this.leases.grant(runtimeKey({ kind: "terminal", terminalSessionId }), pairing.pairingId);
     return { panel, lease, domainRevision: this.bumpRevision(ws) };
   }
 

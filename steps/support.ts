@@ -3,8 +3,8 @@ import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker
 import { discardSpares } from "../harness/adapters/warm-spare.js";
 import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf, MAX_EXCHANGES } from "../harness/report/failure-context.js";
-import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, oracleFailuresOf, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
-import { failuresOf } from "../harness/oracles/index.js";
+import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleFailuresOf, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
+import { failuresOf, unknownsOf } from "../harness/oracles/index.js";
 import { formatHistory, historyFileName } from "../harness/history/format.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -132,7 +132,11 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
     const ran = status === Status.PASSED || status === Status.FAILED;
     // The last calls of the scenario itself, before the end-of-scenario reads add theirs.
     const exchanges = this.driver.lastExchanges(MAX_EXCHANGES);
-    const failed = ran && this.run.oracles !== false ? failuresOf(await this.judgeHistory()) : [];
+    const verdicts = ran && this.run.oracles !== false ? await this.judgeHistory() : [];
+    const failed = failuresOf(verdicts);
+    const unknown = unknownsOf(verdicts);
+    // An oracle that failed judged nothing: the harness's fault, reported as such; the other verdicts stand.
+    if (unknown.length > 0) this.attach(JSON.stringify(unknown.map(({ id, rules, error }) => ({ id, rules, error }))), { mediaType: ORACLE_UNKNOWN_MEDIA_TYPE });
     if (ran && this.run.historiesDir) writeHistory(this.run.historiesDir, pickle, await this.driver.finish());
     const found = oracleFailuresOf(failed, this.driver.records);
     if (found.length > 0) this.attach(JSON.stringify(found), { mediaType: ORACLE_MEDIA_TYPE, fileName: ORACLE_FILE });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
+import { ofKind } from "../protocol/control-api.js";
 import { violation } from "../harness/harness-error.js";
 import { dispatchedId } from "./lomi.steps.js";
 import type { LomiWorld } from "./world.js";
@@ -25,7 +26,7 @@ Then(/^workspace "([^"]*)" is (open|closed) in Lomi$/, async function (this: Lom
 });
 
 Then("Lomi saved {string}, one file after the other", async function (this: LomiWorld, paths: string) {
-  const saves = (await this.control.ledger()).filter((e) => e.kind === "effect" && e.detail.what === "file.saved");
+  const saves = (await this.control.ledger()).filter(ofKind("effect")).filter((e) => e.detail.what === "file.saved");
   assert.deepEqual(saves.map((e) => e.detail.path), list(paths), `the ledger's saves: ${boundedJson(saves)}`);
 });
 

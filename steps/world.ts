@@ -1,5 +1,6 @@
 import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
+import { isOneOf } from "../protocol/closed-lists.js";
 import type { WorldSeed } from "../protocol/control-api.js";
 import { WHY_NOT, type BrokerAdapter } from "../harness/adapters/broker-adapter.js";
 import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver.js";
@@ -66,7 +67,6 @@ export interface NamedLease {
 
 /** The tools whose ok data carries an operation's receipt. */
 const RECEIPT_TOOLS = [...MUTATION_NAMES, "lomi_operation_get", "lomi_operation_lookup", "lomi_operation_cancel"] as const;
-const carriesReceipt = new Set<string>(RECEIPT_TOOLS);
 
 const isReceiptOf = <T extends MutationName>(receipt: Receipt, tool: T): receipt is ReceiptOf<T> => receipt.tool === tool;
 
@@ -352,7 +352,7 @@ export class LomiWorld extends World<RunParameters> {
     if (tool === "lomi_workspace_list") {
       for (const w of this.dataOf(tool, reply).workspaces) this.revisions.set(w.workspaceId, w.domainRevision);
     }
-    if (carriesReceipt.has(tool)) {
+    if (isOneOf(RECEIPT_TOOLS, tool)) {
       const op = this.receiptOf(reply);
       const seen = this.observedStates.get(op.operationId) ?? [];
       if (seen.at(-1) !== op.state) seen.push(op.state);
@@ -486,6 +486,6 @@ export class LomiWorld extends World<RunParameters> {
   /** The native dispatches Lomi saw for a named request (matched by request key and tool). */
   async dispatchesOf(alias: string) {
     const r = this.request(alias);
-    return (await this.control.ledger()).filter((e) => e.kind === "dispatch" && e.tool === r.tool && (e.detail.args as Record<string, unknown>)?.requestKey === r.args.requestKey);
+    return (await this.control.ledger()).filter((e) => e.kind === "dispatch" && e.tool === r.tool && e.detail.args.requestKey === r.args.requestKey);
   }
 }

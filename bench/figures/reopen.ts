@@ -5,6 +5,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { systemClock } from "../../protocol/ports.js";
 import { Broker } from "../../reference-broker/broker.js";
 import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
@@ -53,7 +54,7 @@ async function reopenMs(template: string, unfinished: number, seed: number): Pro
   try {
     for (const suffix of STORE_FILES) if (existsSync(path.join(template, `receipts.sqlite${suffix}`))) copyFileSync(path.join(template, `receipts.sqlite${suffix}`), path.join(dir, `receipts.sqlite${suffix}`));
     const started = process.hrtime.bigint();
-    const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: path.join(dir, "receipts.sqlite"), seed });
+    const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: path.join(dir, "receipts.sqlite"), seed, hostClock: systemClock });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     broker.close();
     if (broker.recovered !== unfinished) throw new Error(`reopening recovered ${broker.recovered} unfinished operations, not ${unfinished}`);

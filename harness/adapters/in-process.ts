@@ -1,4 +1,5 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { systemClock } from "../../protocol/ports.js";
 import { Broker, type BrokerParts } from "../../reference-broker/broker.js";
 import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
@@ -29,6 +30,7 @@ export class InProcessAdapter implements BrokerAdapter {
       nativeUrl: wiring.nativeUrl,
       fetch: inProcessFetch,
       storePath: wiring.storePath,
+      hostClock: systemClock,
       seed: wiring.seed + this.starts++,
       faults: parseFaultPoints(wiring.faults?.join(",")),
       parts: this.parts,
@@ -62,7 +64,7 @@ export class InProcessAdapter implements BrokerAdapter {
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
     const w = afterStart(this.wiring);
     try {
-      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000 });
+      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000, hostClock: systemClock });
       second.close();
       return { refused: false, detail: "the second instance opened the store" };
     } catch (error) {

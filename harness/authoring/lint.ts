@@ -6,6 +6,7 @@ import { distance } from "../text/option-suggestion.js";
 import { loadRules, RULES_FILE, type RulesFile } from "../rules.js";
 import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "./source-map.js";
 import { stepLibrary, type LoadedLibrary } from "./step-vocabulary.js";
+import { generatedDocs } from "./spec-doc.js";
 import { worldIds, type WorldIds } from "./world-doc.js";
 import { messageOf } from "../text/thrown.js";
 
@@ -237,8 +238,7 @@ const shownPath = (file: string) => {
 const readKitFile = (file: string) => (existsSync(kitPath(file)) ? readFileSync(kitPath(file), "utf8") : undefined);
 
 /** The documents generated from the rules, decisions and world, each checked against what `npm run spec` would write now. */
-async function lintGeneratedDocs(rules: RulesFile): Promise<LintProblem[]> {
-  const { generatedDocs } = await import("./spec-doc.js");
+function lintGeneratedDocs(rules: RulesFile): LintProblem[] {
   return generatedDocs(rules)
     .filter((d) => readKitFile(d.file) !== d.text)
     .map((d) => ({ file: shownPath(kitPath(d.file)), line: 1, problem: `${d.file} is not rendered from the current rules, decisions and world: run npm run spec` }));
@@ -262,7 +262,7 @@ export async function lintSuite(featuresDir: string = FEATURES_DIR, { generated 
     ...lintCitations(rules, readKitFile, rulesText, shownRules),
     ...lintSourceMap(rules),
     ...(featuresDir === kitPath("features") ? lintUncoveredRules(rules, cited, rulesText, shownRules) : []),
-    ...(generated ? await lintGeneratedDocs(rules) : []),
+    ...(generated ? lintGeneratedDocs(rules) : []),
   ];
 }
 

@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { ERROR_CODES } from "../../protocol/errors.js";
 import { loadRules, type RulesFile } from "../rules.js";
 import { kitPath } from "../../protocol/kit-root.js";
@@ -36,18 +35,4 @@ export function generatedDocs(rules: RulesFile = loadRules()): Array<{ file: str
     { file: "docs/spec.md", text: renderSpec(rules) },
     { file: WORLD_DOC, text: renderWorldDoc() },
   ];
-}
-
-// `npm run spec` refuses what lint refuses: a made-up source quote or a dangling citation must not reach docs/spec.md.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { lintSuite, lintText } = await import("./lint.js");
-  const problems = await lintSuite(undefined, { generated: false });
-  if (problems.length > 0) {
-    process.stderr.write(`${lintText(problems)}\nnpm run spec: ${problems.length} problem(s); nothing written\n`);
-    process.exit(2);
-  }
-  for (const d of generatedDocs()) {
-    writeFileSync(kitPath(d.file), d.text);
-    process.stdout.write(`wrote ${d.file}\n`);
-  }
 }

@@ -4,13 +4,12 @@ import path from "node:path";
 import { DEFAULT_CLOCK_START, type WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter, BrokerWiring } from "../adapters/broker-adapter.js";
 import { makeAdapter } from "../adapters/index.js";
-import { answeredReply, HISTORY_FORMAT, type CallRecord, type FaultKind, type HistoryRecord, type ReplyRecord } from "../history/format.js";
+import { answeredReply, HISTORY_FORMAT, mirrorOf, type CallRecord, type FaultKind, type HistoryRecord, type ReplyRecord } from "../history/format.js";
 import { harnessFault, HarnessError } from "../harness-error.js";
 import type { CallAnswer, McpConnection } from "../connection/mcp-connection.js";
 import type { RawToolResult } from "../contract-checks/reply-checks.js";
 import type { RunParameters } from "../suite/run-parameters.js";
 import { SimulatorFixture } from "../lomi/simulator-fixture.js";
-import { mirrorOf } from "../oracles/envelope.js";
 import { RecordingControl } from "./recording-control.js";
 
 /** What came back for a call: the tool result as received, or why none did. */

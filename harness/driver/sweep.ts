@@ -1,7 +1,7 @@
 import { EVENTS_PAGE_MAX } from "../../protocol/tools/operation.js";
-import { isSettled, type OperationState } from "../../protocol/states.js";
-import type { CallRecord } from "../history/format.js";
-import { looseEnvelope } from "../oracles/facts.js";
+import { isSettled } from "../../protocol/states.js";
+import { indexedCalls, looseEnvelope, operationNamed } from "../history/replies.js";
+import { toldOf } from "../history/told.js";
 import { inFlight, REFUSED_TOGETHER } from "../connection/in-flight.js";
 import { clientNameOf, type Driver } from "./driver.js";
 
@@ -13,37 +13,14 @@ const realNow = performance.now.bind(performance);
 /** How many pages of one workspace's feed the sweep reads at most (4,096 receipts make about 60). */
 const MAX_PAGES = 200;
 
-interface Told {
-  operationIds: Set<string>;
-  /** Each workspace the agent connected to, and where its events feed was left (undefined: never read). */
-  feeds: Map<string, string | undefined>;
-}
-
-/** The data of an ok envelope, read loosely: the oracles judge its shape, the sweep only follows it. */
+/** The data of an ok reply, read loosely: the oracles judge its shape, the sweep only follows it. */
 const okDataOf = (structuredContent: unknown): Record<string, unknown> | undefined => {
   const envelope = looseEnvelope(structuredContent);
   return envelope?.status === "ok" ? envelope.data : undefined;
 };
-const okData = (r: CallRecord) => (r.reply.status === "answered" ? okDataOf(r.reply.structuredContent) : undefined);
 
-/** What the history says each agent was told: every operationId an ok reply named, the workspaces it connected to, its feeds' cursors. */
-function toldByAgent(driver: Driver): Map<string, Told> {
-  const told = new Map<string, Told>();
-  const of = (agent: string) => told.get(agent) ?? (told.set(agent, { operationIds: new Set(), feeds: new Map() }), told.get(agent)!);
-  for (const r of driver.records) {
-    if (r.type !== "call") continue;
-    const data = okData(r);
-    if (!data) continue;
-    const mine = of(r.agent);
-    const op = data.operation as { operationId?: unknown } | undefined;
-    if (typeof op?.operationId === "string") mine.operationIds.add(op.operationId);
-    if (Array.isArray(data.events)) for (const e of data.events as Array<{ operationId?: unknown }>) if (typeof e?.operationId === "string") mine.operationIds.add(e.operationId);
-    const workspaceId = typeof r.args.workspaceId === "string" ? r.args.workspaceId : undefined;
-    if (r.tool === "lomi_connect" && workspaceId && !mine.feeds.has(workspaceId)) mine.feeds.set(workspaceId, undefined);
-    if (r.tool === "lomi_events_read" && workspaceId && typeof data.nextCursor === "string") mine.feeds.set(workspaceId, data.nextCursor);
-  }
-  return told;
-}
+/** What the driver's history says each agent was told (harness/history/told.ts). */
+const toldByAgent = (driver: Driver) => toldOf(indexedCalls(driver));
 
 /**
  * An operation the agents on these connections were told of that is not settled yet, each read until
@@ -55,11 +32,11 @@ export async function unsettledOperation(driver: Driver, connections: readonly s
   const deadline = realNow() + timeoutMs;
   for (const connection of connections) {
     const agent = clientNameOf(connection);
-    for (const operationId of told.get(agent)?.operationIds ?? []) {
+    for (const operationId of told.get(agent)?.operations.keys() ?? []) {
       for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
         const answer = await driver.call(connection, "lomi_operation_get", { operationId });
-        const state = "reply" in answer ? (okDataOf(answer.reply.structuredContent)?.operation as { state?: unknown } | undefined)?.state : undefined;
-        if (typeof state !== "string" || isSettled(state as OperationState)) break;
+        const state = "reply" in answer ? operationNamed(looseEnvelope(answer.reply.structuredContent))?.state : undefined;
+        if (typeof state !== "string" || isSettled(state)) break;
         if (realNow() > deadline) return { agent, operationId, state };
         await new Promise((resolve) => realSetTimeout(resolve, pause));
       }
@@ -86,18 +63,22 @@ function readerFor(driver: Driver, agent: string): string | undefined {
  * is recorded, a lost reply included; nothing here fails the run.
  */
 export async function sweep(driver: Driver, options: { restartToSwitch?: boolean } = {}): Promise<{ agentsNotRead: string[] }> {
-  const told = toldByAgent(driver);
+  // What each agent reads: the operations it was told of, and the feeds of the workspaces it connected to.
+  const toRead = new Map([...toldByAgent(driver)].map(([agent, t]) => [agent, { operationIds: new Set(t.operations.keys()), feeds: t.feeds }]));
   // An operation Lomi received that its agent was never told of: its admission's reply was lost, or the broker crashed.
   const untold = driver.records.some((r) => (r.type === "call" && r.reply.status === "lost") || (r.type === "fault" && r.kind === "broker-crash"));
   if (untold) {
     const byPairing = new Map((await driver.control.pairings()).map((p) => [p.pairingId, p.clientName]));
     for (const e of await driver.control.ledger()) {
       const agent = byPairing.get(e.pairingId);
-      if (agent && e.kind === "dispatch" && e.detail.permit !== undefined) (told.get(agent) ?? (told.set(agent, { operationIds: new Set(), feeds: new Map() }), told.get(agent)!)).operationIds.add(e.operationId);
+      if (!agent || e.kind !== "dispatch" || e.detail.permit === undefined) continue;
+      const reads = toRead.get(agent);
+      if (reads) reads.operationIds.add(e.operationId);
+      else toRead.set(agent, { operationIds: new Set([e.operationId]), feeds: new Map() });
     }
   }
   const agentsNotRead: string[] = [];
-  for (const [agent, { operationIds, feeds }] of told) {
+  for (const [agent, { operationIds, feeds }] of toRead) {
     if (operationIds.size === 0 && feeds.size === 0) continue;
     let reader = readerFor(driver, agent);
     if (!reader && options.restartToSwitch) {

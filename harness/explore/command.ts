@@ -6,7 +6,7 @@ import { configError } from "../harness-error.js";
 import { kitVersion } from "../shards/manifest.js";
 import { shardText, type ShardSpec } from "../shards/shard-option.js";
 import type { RunParameters } from "../suite/run-parameters.js";
-import { checkHistory, failuresOf } from "../oracles/index.js";
+import { checkHistory, failuresOf, unknownsOf } from "../oracles/index.js";
 import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "../history/format.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
@@ -98,7 +98,7 @@ export interface CheckOptions {
   scenario?: boolean;
 }
 
-/** `lomi-conformance check HISTORY.jsonl`: the checker alone; 0 no violation, 1 a violation, 2 a malformed file. */
+/** `lomi-conformance check HISTORY.jsonl`: the checker alone; 0 no violation, 1 a violation, 2 a malformed file or an oracle that failed (its verdict unknown). */
 export async function checkCommand(file: string, out: (text: string) => void, options: CheckOptions = {}): Promise<number> {
   const history = readHistory(file);
   const verdicts = checkHistory(history);
@@ -106,7 +106,7 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   out(`lomi-conformance check: ${file}: ${historySummary(history).join("\n  ")}\n`);
   for (const v of verdicts) {
     const head = `${v.verdict.toUpperCase().replace("-", " ")} ${v.id} (${v.rules.join(", ")}): ${v.title}`;
-    out(`  ${head}${v.verdict === "not-applicable" ? ` — ${v.reason}` : ""}\n`);
+    out(`  ${head}${v.verdict === "not-applicable" ? ` — ${v.reason}` : v.verdict === "unknown" ? ` — the oracle failed, a fault of the harness's: ${v.error.split("\n")[0]}` : ""}\n`);
     if (v.verdict === "fail") for (const x of v.violations) out(`      ${x.rules.join(", ")}: ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
   }
   const failed = failuresOf(verdicts);
@@ -122,6 +122,8 @@ export async function checkCommand(file: string, out: (text: string) => void, op
     out(`report: ${options.report}\n`);
   }
   if (options.scenario) out((await import("../record/scenario.js")).scenarioSkeleton(history, verdicts));
+  const unknown = unknownsOf(verdicts);
   out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}\n`);
-  return failed.length === 0 ? 0 : 1;
+  if (unknown.length > 0) out(`HARNESS ERROR: not judged by ${unknown.map((u) => u.id).join(", ")} (the oracle failed; the other verdicts stand)\n`);
+  return failed.length > 0 ? 1 : unknown.length > 0 ? 2 : 0;
 }

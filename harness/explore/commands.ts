@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { z } from "zod";
 import { LomiError } from "../../protocol/errors.js";
-import { AGENTS, epochOf, forgetEpochs, observe, pick, submit, WORKSPACE, type AgentName, type Model } from "./model.js";
+import { epochOf, forgetEpochs, observe, pick, submit, WORKSPACE, type Model } from "./model.js";
+import { AGENTS, type AgentName } from "./system.js";
 import type { ExploreSystem } from "./system.js";
 
 /** One generated step: agents' calls or a fault; `label` is what a shrunk sequence prints. */

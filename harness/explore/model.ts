@@ -1,11 +1,10 @@
-import type { Envelope, ExploreSystem } from "./system.js";
+import { AGENTS, type AgentName, type Envelope, type ExploreSystem } from "./system.js";
+import { isObject, operationNamed } from "../history/replies.js";
 
 // The model explore's commands keep of the system: what the agents were told (epochs, operations,
 // terminals, leases), so each generated command can be made concrete against this run's identifiers.
 
 export const WORKSPACE = "ws-alpha";
-export const AGENTS = ["agent-a", "agent-b"] as const;
-export type AgentName = (typeof AGENTS)[number];
 
 export interface ModelOperation {
   agent: AgentName;
@@ -49,10 +48,10 @@ export function observe(model: Model, envelope: Envelope | undefined): void {
   if (envelope?.status !== "ok") return;
   const data = envelope.data;
   if (typeof data.domainRevision === "string") model.revision = data.domainRevision;
-  const op = data.operation as { operationId: string; state: string; tool: string; result: Record<string, unknown> | null } | undefined;
+  const op = operationNamed(envelope);
   if (!op) return;
   for (const m of model.operations) if (m.operationId === op.operationId) m.state = op.state;
-  const result = op.result;
+  const result = isObject(op.result) ? op.result : undefined;
   if (op.tool === "lomi_terminal_create" && op.state === "succeeded" && result && typeof result.terminalSessionId === "string") {
     if (!model.terminals.some((t) => t.terminalSessionId === result.terminalSessionId)) {
       model.terminals.push({ terminalSessionId: result.terminalSessionId, panelId: String(result.panelId) });
@@ -84,7 +83,7 @@ export async function epochOf(model: Model, system: ExploreSystem, agent: AgentN
 /** Sends an operation and remembers it under its agent, whether or not the reply came back. */
 export async function submit(model: Model, system: ExploreSystem, agent: AgentName, tool: string, args: Record<string, unknown>): Promise<void> {
   const reply = await system.call(agent, tool, args);
-  const op = reply?.status === "ok" ? (reply.data.operation as { operationId: string; state: string }) : undefined;
+  const op = operationNamed(reply);
   const known = op && model.operations.find((m) => m.operationId === op.operationId);
   if (!known && (op || reply === undefined)) model.operations.push({ agent, tool, args, operationId: op?.operationId, state: op?.state });
   observe(model, reply);

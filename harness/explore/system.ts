@@ -1,9 +1,13 @@
 import type { WorldSeed } from "../../protocol/control-api.js";
+import { isOneOf } from "../../protocol/closed-lists.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { Driver } from "../driver/driver.js";
-import { looseEnvelope } from "../oracles/facts.js";
+import { looseEnvelope } from "../history/replies.js";
 import type { RunParameters } from "../suite/run-parameters.js";
-import { AGENTS } from "./model.js";
+
+/** The agents of an explore run, each its own pairing. */
+export const AGENTS = ["agent-a", "agent-b"] as const;
+export type AgentName = (typeof AGENTS)[number];
 
 /** A reply as explore's model reads it (harness/oracles/facts.ts: looseEnvelope). */
 export type Envelope = NonNullable<ReturnType<typeof looseEnvelope>>;
@@ -40,7 +44,7 @@ export class ExploreSystem {
   agentFor<A extends string>(agent: A): A {
     if (this.adapter.capabilities.has("multi-connection")) return agent;
     const open = this.driver.connectionNames()[0] as A | undefined;
-    return open !== undefined && (AGENTS as readonly string[]).includes(open) ? open : agent;
+    return open !== undefined && isOneOf(AGENTS, open) ? open : agent;
   }
 
   /** Whether the agent has a live connection (its retry epochs belong to it). */

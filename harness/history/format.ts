@@ -4,7 +4,6 @@ import { z } from "zod";
 import { ledgerEntrySchema } from "../../protocol/control-api.js";
 import { isoTime } from "../../protocol/fields.js";
 import { configError } from "../harness-error.js";
-import { mirrorOf } from "../oracles/envelope.js";
 
 // A recorded history: JSON Lines, one record a line, in the order things happened. docs/explore.md
 // describes the format for teams that record their own traffic and run `lomi-conformance check`.
@@ -31,6 +30,9 @@ export const replyRecord = z.discriminatedUnion("status", [
   z.strictObject({ status: z.literal("lost"), reason: z.string() }),
 ]);
 export type ReplyRecord = z.infer<typeof replyRecord>;
+
+/** The text block that only mirrors a reply's structuredContent, as MCP servers write it: a history may leave it out. */
+export const mirrorOf = (structuredContent: unknown) => [{ type: "text", text: JSON.stringify(structuredContent) }];
 
 /** The answered reply of a tool result, its text block left out when it only mirrors structuredContent (as the format allows). */
 export function answeredReply(result: { isError?: boolean; structuredContent?: unknown; content?: unknown }): ReplyRecord {

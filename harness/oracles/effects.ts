@@ -1,5 +1,7 @@
-import type { LedgerEntry } from "../../protocol/control-api.js";
-import { canonical, type Facts, type IndexedCall } from "./facts.js";
+import { ofKind, type LedgerEntry, type LedgerEntryOf } from "../../protocol/control-api.js";
+import { type Facts } from "./facts.js";
+import { type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
 
@@ -9,7 +11,8 @@ import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, P
 /** Fields Lomi's copy of the arguments may carry differently (docs/native-bridge.md: the anchor project is explicit there). */
 const IDENTITY = new Set(["retryEpoch", "requestKey", "workspaceId", "projectId"]);
 
-const argsOf = (e: LedgerEntry) => (e.detail.args ?? {}) as Record<string, unknown>;
+type Dispatch = LedgerEntryOf<"dispatch">;
+const argsOf = (e: Dispatch) => e.detail.args;
 
 /** The request identity a dispatch answers, as the agent wrote it: the retry identity, or the lease and sequence of ordered input. */
 const identityOf = (tool: string, args: Record<string, unknown>) =>
@@ -29,7 +32,7 @@ function changedField(call: IndexedCall, received: Record<string, unknown>, igno
   return field === undefined ? undefined : { field, text: `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${has(field) ? canonical(received[field]) : "no such field"}` };
 }
 
-type Traced = { entry: LedgerEntry; agent: string | undefined; calls: IndexedCall[]; changed: Change[] };
+type Traced = { entry: Dispatch; agent: string | undefined; calls: IndexedCall[]; changed: Change[] };
 
 /** Both oracles of this file read the same tracing of a history: it is made once. */
 const tracings = new WeakMap<Facts, Traced[]>();
@@ -46,7 +49,7 @@ function traced(facts: Facts): Traced[] {
     else byIdentity.set(key, [c]);
   }
   const found = (facts.history.ledger ?? [])
-    .filter((e) => e.kind === "dispatch")
+    .filter(ofKind("dispatch"))
     .map((entry) => {
       const agent = facts.history.pairings.get(entry.pairingId);
       const received = argsOf(entry);
@@ -63,7 +66,7 @@ function traced(facts: Facts): Traced[] {
  * for a fresh one), and the rule that epoch's staleness breaks: from a crashed instance EPOCH-01,
  * from another connection EPOCH-04, past its 24 hours EPOCH-03.
  */
-function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: LedgerEntry): { call: IndexedCall; rule: string } | undefined {
+function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Dispatch): { call: IndexedCall; rule: string } | undefined {
   if (isOrderedInput(entry.tool)) return undefined;
   const received = argsOf(entry);
   const call = facts.calls.find((c) => c.agent === agent && c.tool === entry.tool && c.args.requestKey === received.requestKey && c.args.retryEpoch !== received.retryEpoch && changedField(c, received) === undefined);
@@ -78,7 +81,7 @@ function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Ledge
  * input itself), and the rule the sequence the agent sent should have met: one already acknowledged
  * with the same payload INPUT-03, with another INPUT-04; one ahead of the next INPUT-05.
  */
-function underAnotherSequence(facts: Facts, agent: string | undefined, entry: LedgerEntry): { call: IndexedCall; rule: string } | undefined {
+function underAnotherSequence(facts: Facts, agent: string | undefined, entry: Dispatch): { call: IndexedCall; rule: string } | undefined {
   if (!isOrderedInput(entry.tool)) return undefined;
   const received = argsOf(entry);
   const candidates = facts.calls.filter((c) => c.agent === agent && c.tool === entry.tool && c.args.leaseId === received.leaseId && c.args.inputSequence !== received.inputSequence && changedField(c, received, ["inputSequence"]) === undefined);
@@ -89,7 +92,10 @@ function underAnotherSequence(facts: Facts, agent: string | undefined, entry: Le
 
 const describe = (e: LedgerEntry) => `${e.tool} ${e.operationId} (ledger entry ${e.sequence})`;
 /** The history record of a ledger entry, for the violation to show. */
-const at = (facts: Facts, e: LedgerEntry) => (facts.ledgerAt.has(e.sequence) ? [facts.ledgerAt.get(e.sequence)!] : []);
+const at = (facts: Facts, e: LedgerEntry) => {
+  const index = facts.ledgerAt.get(e.sequence);
+  return index === undefined ? [] : [index];
+};
 
 /**
  * Every native effect traces to a request an agent sent: Lomi's dispatch carries the retry identity

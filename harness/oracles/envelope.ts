@@ -3,8 +3,7 @@ import { HarnessError } from "../harness-error.js";
 import { checkEnvelope } from "../contract-checks/reply-checks.js";
 import { INPUT_RULES, inputRules } from "./finding-rules.js";
 import type { Oracle, Violation } from "./oracle.js";
-
-export const mirrorOf = (structuredContent: unknown) => [{ type: "text", text: JSON.stringify(structuredContent) }];
+import { mirrorOf } from "../history/format.js";
 
 /** Every reply is a Lomi envelope that validates against the tool's output schema (the checks every scenario makes). */
 export const envelopes: Oracle = {

@@ -1,4 +1,4 @@
-import { admissionOf } from "./facts.js";
+import { admissionOf } from "../history/replies.js";
 import type { Oracle, Violation } from "./oracle.js";
 
 /**

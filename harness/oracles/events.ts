@@ -1,5 +1,5 @@
 import { ADMISSION_STATES, canTransition, type OperationState } from "../../protocol/states.js";
-import { eventsIn, type EventView } from "./facts.js";
+import { eventsIn, operationNamed, type EventView } from "../history/replies.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { crashBetween } from "./finding-rules.js";
 
@@ -102,8 +102,8 @@ export const eventsScoped: Oracle = {
     const found: Violation[] = [];
     const workspaceOf = new Map<string, { workspaceId: string; index: number }>();
     for (const c of calls) {
-      const receipt = c.envelope?.status === "ok" ? (c.envelope.data.operation as { operationId?: unknown; workspaceId?: unknown } | undefined) : undefined;
-      if (typeof receipt?.operationId === "string" && typeof receipt.workspaceId === "string" && !workspaceOf.has(receipt.operationId)) workspaceOf.set(receipt.operationId, { workspaceId: receipt.workspaceId, index: c.index });
+      const receipt = operationNamed(c.envelope);
+      if (receipt && typeof receipt.workspaceId === "string" && !workspaceOf.has(receipt.operationId)) workspaceOf.set(receipt.operationId, { workspaceId: receipt.workspaceId, index: c.index });
     }
     for (const c of calls) {
       const feed = String(c.args.workspaceId);

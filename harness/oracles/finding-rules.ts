@@ -1,7 +1,9 @@
 import { contractOf } from "../../protocol/catalogue.js";
+import { isOneOf } from "../../protocol/closed-lists.js";
 import { loadRules } from "../rules.js";
 import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
-import { canonical, type IndexedCall } from "./facts.js";
+import { type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
 
 // Which rule a finding breaks, read from what was found (the field, the refusal code, the zod
 // issue), never the whole list an oracle makes checkable: one defect fails the rules it breaks and
@@ -11,7 +13,7 @@ import { canonical, type IndexedCall } from "./facts.js";
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 const COMMON_FIELDS = new Set(["retryEpoch", "requestKey"]);
 
-export const isOrderedInput = (tool: string) => (ORDERED_INPUT_NAMES as readonly string[]).includes(tool);
+export const isOrderedInput = (tool: string) => isOneOf(ORDERED_INPUT_NAMES, tool);
 /** The file, directory and editor observations SCH-33 names. */
 const isWorkspaceObservation = (tool: string) => /^lomi_(file|directory|editor)_/.test(tool) && contractOf(tool)?.kind === "observation";
 

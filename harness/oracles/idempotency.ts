@@ -1,4 +1,5 @@
-import { canonical, admissionOf, isOperationTool, type IndexedCall } from "./facts.js";
+import { admissionOf, isOperationTool, type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { crashBetween } from "./finding-rules.js";
 

@@ -1,4 +1,4 @@
-import { canonical } from "./facts.js";
+import { canonical } from "../text/canonical-json.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { isOrderedInput, sentSequenceRule } from "./finding-rules.js";
 

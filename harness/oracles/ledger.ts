@@ -1,14 +1,17 @@
-import type { LedgerEntry } from "../../protocol/control-api.js";
-import { canonical, eventsIn, forgettable, toldKey, type Facts, type IndexedCall } from "./facts.js";
+import { ofKind, type LedgerEntry, type LedgerEntryOf } from "../../protocol/control-api.js";
+import { isOneOf } from "../../protocol/closed-lists.js";
+import { NATIVE_SETTLED_STATES } from "../../protocol/native-bridge.js";
+import { forgettable, type Facts } from "./facts.js";
+import { eventsIn, type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
+import { whenTold } from "../history/told.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { crashBetween, isOrderedInput } from "./finding-rules.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
 const ledgerOf = (facts: Facts): readonly LedgerEntry[] => facts.history.ledger ?? [];
-const operationDispatches = (facts: Facts) => ledgerOf(facts).filter((e) => e.kind === "dispatch" && !isOrderedInput(e.tool));
-/** Ledger entries are numbered after the records: the checker points at them by sequence. */
-const permitOf = (e: LedgerEntry) => (e.detail.permit ?? {}) as { receiptKey?: string };
+const operationDispatches = (facts: Facts) => ledgerOf(facts).filter(ofKind("dispatch")).filter((e) => !isOrderedInput(e.tool));
 
 export const oneEffectPerReceipt: Oracle = {
   id: "one-dispatch-per-receipt",
@@ -17,13 +20,13 @@ export const oneEffectPerReceipt: Oracle = {
   needsLedger: true,
   check(facts) {
     const found: Violation[] = [];
-    for (const e of ledgerOf(facts).filter((x) => x.kind === "replay")) {
+    for (const e of ledgerOf(facts).filter(ofKind("replay"))) {
       // A replay after a restart breaks "never dispatched again" (DUR-01); without one, a retry dispatched again (IDEM-01).
       found.push({ message: `Lomi's ledger records a replay: ${e.tool} dispatched again under the permit of ${e.operationId} (ledger entry ${e.sequence})`, records: [], rules: [facts.crashes.length > 0 ? "DUR-01" : "IDEM-01"] });
     }
     const byKey = new Map<string, Set<string>>();
     for (const e of operationDispatches(facts)) {
-      const key = permitOf(e).receiptKey;
+      const key = e.detail.permit?.receiptKey;
       if (!key) continue;
       const ids = byKey.get(key) ?? new Set();
       ids.add(e.operationId);
@@ -40,6 +43,9 @@ export const oneEffectPerReceipt: Oracle = {
  * told of (its admission's reply was lost) finds it. One it was told of is receipts-readable's, and
  * what Lomi received against what the agent sent is effects-requested's.
  */
+/** A reader and the operation it asked for, as one map key. */
+const readerKey = (agent: string, operationId: string) => `${agent}\u0000${operationId}`;
+
 export const reservedBeforeDispatch: Oracle = {
   id: "receipt-before-dispatch",
   rules: ["DUR-06"],
@@ -52,15 +58,15 @@ export const reservedBeforeDispatch: Oracle = {
     const notFound = new Map<string, IndexedCall[]>();
     for (const c of facts.calls) {
       if (c.tool !== "lomi_operation_get" || c.envelope?.status !== "error" || c.envelope.code !== "NOT_FOUND") continue;
-      const key = toldKey(c.agent, String(c.args.operationId));
+      const key = readerKey(c.agent, String(c.args.operationId));
       const same = notFound.get(key);
       if (same) same.push(c);
       else notFound.set(key, [c]);
     }
     for (const e of operationDispatches(facts)) {
       const agent = facts.history.pairings.get(e.pairingId);
-      const toldAt = agent === undefined ? undefined : facts.told.get(toldKey(agent, e.operationId));
-      const lost = (agent === undefined ? undefined : notFound.get(toldKey(agent, e.operationId)))?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
+      const toldAt = agent === undefined ? undefined : whenTold(facts.told, agent, e.operationId);
+      const lost = (agent === undefined ? undefined : notFound.get(readerKey(agent, e.operationId)))?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
       if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index], rules: ["DUR-06"] });
     }
     return found;
@@ -79,7 +85,7 @@ export const effectStateAgrees: Oracle = {
   needsLedger: true,
   check(facts) {
     const found: Violation[] = [];
-    const settles = new Map<string, LedgerEntry>();
+    const settles = new Map<string, LedgerEntryOf<"settle">>();
     const effects = new Set<string>();
     const dispatched = new Set<string>();
     for (const e of ledgerOf(facts)) {
@@ -88,12 +94,12 @@ export const effectStateAgrees: Oracle = {
       if (e.kind === "dispatch") dispatched.add(e.operationId);
     }
     for (const [operationId, all] of facts.sightings) {
-      const settledRead = all.find((s) => s.via === "receipt" && ["succeeded", "failed", "cancelled"].includes(s.state));
+      const settledRead = all.find((s) => s.via === "receipt" && isOneOf(NATIVE_SETTLED_STATES, s.state));
       if (settledRead) {
         const lomi = settles.get(operationId);
         const said = `${settledRead.state} with effectState ${settledRead.effectState}`;
         if (lomi && (lomi.detail.state !== settledRead.state || lomi.effectState !== settledRead.effectState)) {
-          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${String(lomi.detail.state)} with effectState ${lomi.effectState}`, records: [settledRead.index], rules: ["OP-04"] });
+          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${lomi.detail.state} with effectState ${lomi.effectState}`, records: [settledRead.index], rules: ["OP-04"] });
         } else if (!lomi && (settledRead.effectState !== "none" || effects.has(operationId))) {
           // Settled by nobody across a restart: an unfinished operation must read outcome_unknown (DUR-01).
           const rules = crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, settledRead.index) ? ["DUR-01"] : ["OP-04"];
@@ -123,9 +129,9 @@ export const inputDeliveredOnce: Oracle = {
     const seen = new Map<string, number>();
     for (const e of ledgerOf(facts)) {
       if (e.kind !== "dispatch" || !isOrderedInput(e.tool)) continue;
-      const args = (e.detail.args ?? {}) as { leaseId?: string; inputSequence?: string };
-      const key = `${args.leaseId}\u0000${args.inputSequence}`;
-      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${args.inputSequence} under ${args.leaseId} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [], rules: ["INPUT-03"] });
+      const { leaseId, inputSequence } = e.detail.args;
+      const key = `${String(leaseId)}\u0000${String(inputSequence)}`;
+      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${String(inputSequence)} under ${String(leaseId)} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [], rules: ["INPUT-03"] });
       else seen.set(key, e.sequence);
     }
     return found;

@@ -1,14 +1,10 @@
 import { RETRY_EPOCH_VALIDITY_MS } from "../../protocol/tools/workspace.js";
-import { admissionOf, eventsIn, forgettable, receiptIn, toldKey, type Facts, type IndexedCall } from "./facts.js";
+import { forgettable, type Facts } from "./facts.js";
+import { admissionOf, eventsIn, receiptIn, type IndexedCall } from "../history/replies.js";
+import { whenTold } from "../history/told.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { crashBetween, NOT_ABOUT_THE_RECEIPT } from "./finding-rules.js";
 
-
-/**
- * Receipts a completed lomi_store_reconcile may have removed, by the time of each call: those it
- * named in forgetOperationIds, and those already seen settled (retention is the broker's to apply;
- * an unfinished operation not named must be kept, CAP-04).
- */
 /**
  * The receipts a read asks for: by operationId, or by the key of an operation this agent was
  * admitted. A lookup naming another anchor project than the admission did asks for another key.
@@ -58,7 +54,7 @@ export const receiptsReadable: Oracle = {
       const admission = admissionOf(c);
       if (admission) byKey.set(lookupKey(c.agent, { ...c.args, tool: c.tool }), { operationId: admission.receipt.operationId, projectId: c.args.projectId });
       const id = askedFor(c, byKey);
-      const toldAt = id === undefined ? undefined : facts.told.get(toldKey(c.agent, id));
+      const toldAt = id === undefined ? undefined : whenTold(facts.told, c.agent, id);
       if (!id || toldAt === undefined || toldAt >= c.index || c.reply.status !== "answered") continue;
       const env = c.envelope;
       // A receipt a reconciliation may have removed is the steps' to judge, whatever its refusal says.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { History, HistoryRecord } from "../history/format.js";
-import { looseEnvelope } from "../oracles/facts.js";
+import { looseEnvelope } from "../history/replies.js";
 import type { OracleVerdict } from "../oracles/index.js";
 
 /** What a history holds, in a sentence: what `check` could judge it by. */
@@ -19,9 +19,9 @@ export function historySummary(history: History): string[] {
 
 /** Judged and not, counted, with why the rest was not: the verdict a reader looks for first. */
 export function judgedLine(verdicts: readonly OracleVerdict[]): string {
-  const judged = verdicts.filter((v) => v.verdict !== "not-applicable");
+  const judged = verdicts.filter((v) => v.verdict === "pass" || v.verdict === "fail");
   const failed = judged.filter((v) => v.verdict === "fail");
-  const reasons = [...new Set(verdicts.flatMap((v) => (v.verdict === "not-applicable" ? [v.reason] : [])))];
+  const reasons = [...new Set(verdicts.flatMap((v) => (v.verdict === "not-applicable" ? [v.reason] : v.verdict === "unknown" ? [`${v.id} failed (the harness's fault)`] : [])))];
   return `judged by ${judged.length} oracles (${failed.length} found a violation); not judged by ${verdicts.length - judged.length}${reasons.length ? `: ${reasons.join("; ")}` : ""}`;
 }
 
@@ -66,6 +66,7 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const html = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function verdictText(v: OracleVerdict): string {
+  if (v.verdict === "unknown") return `unknown: the oracle failed (the harness's fault): ${v.error.split("\n")[0]}`;
   return v.verdict === "pass" ? "pass" : v.verdict === "fail" ? `FAIL (${v.violations.length})` : `not applicable: ${v.reason}`;
 }
 

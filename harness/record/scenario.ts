@@ -1,7 +1,8 @@
 import type { WorldSeed } from "../../protocol/control-api.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import type { CallRecord, History, HistoryRecord } from "../history/format.js";
-import { canonical, isOperationTool, looseEnvelope, receiptIn, type IndexedCall } from "../oracles/facts.js";
+import { isOperationTool, looseEnvelope, receiptIn, type IndexedCall } from "../history/replies.js";
+import { canonical } from "../text/canonical-json.js";
 import type { OracleVerdict } from "../oracles/index.js";
 import { getOrInsert } from "../map-entry.js";
 

@@ -26,6 +26,10 @@ export type VerdictAttachment = z.infer<typeof verdictAttachment>;
 /** The oracles a scenario's history broke: each with the rules its findings blame, its violations and the records that show them. */
 export const ORACLE_MEDIA_TYPE = "application/vnd.lomi.oracles+json";
 
+/** The oracles that failed on a scenario's history (the harness's fault): each judged nothing there, and every other verdict stands. */
+export const ORACLE_UNKNOWN_MEDIA_TYPE = "application/vnd.lomi.oracle-unknown+json";
+export const oracleUnknownAttachment = z.array(z.strictObject({ id: z.string(), rules: z.array(ruleId), error: z.string() }));
+
 /** A line of progress a long step reports while it works (a store fill): the progress log prints it as it comes. */
 export const PROGRESS_MEDIA_TYPE = "text/vnd.lomi.progress";
 export const ORACLE_FILE = "lomi-oracle-violations.json";

@@ -1,5 +1,5 @@
 import { LEVELS } from "./rule-verdicts.js";
-import type { RunSummary } from "./write-reports.js";
+import type { RunSummary } from "./run-summary.js";
 
 const COLOURS = { conformant: "#4c1", "conformant-with-baseline": "#dfb317", "not-conformant": "#e05d44", "not-run": "#9f9f9f" } as const;
 

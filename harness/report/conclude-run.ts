@@ -4,7 +4,8 @@ import { baselineFileFor, type BaselineEntries } from "./baseline.js";
 import { updatedBaseline } from "./baseline-update.js";
 import { judgeRun, type RunInputs } from "./judge-run.js";
 import type { ScenarioResult } from "./scenario-results.js";
-import { titleOf, writeReports, type RunSummary } from "./write-reports.js";
+import { titleOf, type RunSummary } from "./run-summary.js";
+import { writeReports } from "./write-reports.js";
 
 export interface Conclusion extends RunInputs {
   reports: string;
@@ -59,8 +60,11 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   if (o.updateBaseline && update) {
     process.stdout.write(`lomi-conformance: updated the baseline ${o.updateBaseline}: ${update.dropped.length} stale entr${update.dropped.length === 1 ? "y" : "ies"} dropped${update.dropped.length > 0 ? ` (${update.dropped.join(", ")})` : ""}, ${update.added.length} new failure(s) added${update.added.length > 0 ? ` with a placeholder reason to replace (${update.added.join(", ")})` : ""}, ${update.kept} kept\n`);
   }
-  const faults = results.filter((r) => r.harnessFault !== undefined);
-  for (const r of faults) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
+  const faults = results.filter((r) => r.harnessFault !== undefined || r.oraclesUnknown !== undefined);
+  for (const r of faults) {
+    if (r.harnessFault !== undefined) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
+    for (const u of r.oraclesUnknown ?? []) process.stdout.write(`  HARNESS ERROR in "${r.name}": an oracle failed and judged nothing there (the scenario's other verdicts stand): ${u.split("\n")[0]}\n`);
+  }
   for (const f of reportFaults) process.stdout.write(`  HARNESS ERROR writing ${f} (written as a note; the other reports are whole)\n`);
   process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
   // The harness's own failure invalidates the run whatever the rules say.

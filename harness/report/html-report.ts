@@ -3,7 +3,7 @@ import { coverageSummary, sourceCoverage } from "../authoring/source-coverage.js
 import { boundedText } from "../text/bounded-json.js";
 import { ledgerText, recordsText, stepGlyph } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
-import { titleOf, listedRules, ranOf, shardTimesText, type RunSummary } from "./write-reports.js";
+import { titleOf, listedRules, ranOf, shardTimesText, type RunSummary } from "./run-summary.js";
 
 const COLOUR: Record<RuleReport["verdict"], string> = {
   pass: "#1a7f37",

@@ -8,7 +8,7 @@ import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js"
 import { attemptSeed } from "../suite/run-parameters.js";
 import { replayCommand, type Attempt } from "./attempts.js";
 import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
-import { headlineOf, summarize, type RunSummary } from "./write-reports.js";
+import { headlineOf, summarize, type RunSummary } from "./run-summary.js";
 
 export interface RunInputs {
   rules: Rule[];
@@ -98,7 +98,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
-    warnings: [...baselineWarnings(i.baseline), ...flakyWarnings(rules, i.flakyOk ?? false)],
+    warnings: [...baselineWarnings(i.baseline), ...flakyWarnings(rules, i.flakyOk ?? false), ...oracleFaultWarnings(i.results)],
     scenarios: summarize(i.results, expectedFailures, flaky.size),
     rules,
     baselineEntries: entries,
@@ -139,6 +139,10 @@ function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay
  * When stale baseline entries are all that fails the gate, the headline says so first: every rule
  * passed or failed as expected, and the fix is to the baseline, not the broker.
  */
+/** An oracle that failed on a scenario's history: the harness's fault, named in every report (its rules there rest on the steps alone). */
+const oracleFaultWarnings = (results: readonly ScenarioResult[]) =>
+  results.flatMap((r) => (r.oraclesUnknown ?? []).map((u) => `harness error: in "${r.name}" the oracle ${u.split("\n")[0]} — not judged by it; the scenario's other verdicts stand`));
+
 function staleOnly(entries: readonly BaselineEntryReport[], problems: readonly string[], file: string | undefined): string | undefined {
   const stale = entries.filter((e) => e.status === "stale");
   if (stale.length === 0 || stale.length !== problems.length) return undefined;

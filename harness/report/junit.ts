@@ -1,6 +1,6 @@
 import { citedRules } from "../rules.js";
 import type { ScenarioResult } from "./scenario-results.js";
-import { titleOf, type RunSummary } from "./write-reports.js";
+import { titleOf, type RunSummary } from "./run-summary.js";
 
 const xml = (text: string) =>
   text

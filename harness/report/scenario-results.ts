@@ -1,6 +1,6 @@
 import { loadRules, RULE_TAG } from "../rules.js";
 import type * as messages from "@cucumber/messages";
-import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, oracleAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
+import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleAttachment, oracleUnknownAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
 import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
@@ -39,6 +39,8 @@ export interface ScenarioResult {
   configProblem?: string;
   /** The harness's own failure that stopped the scenario: judged neither way, the run exits 2. */
   harnessFault?: string;
+  /** Oracles that failed on its history (the harness's fault, the run exits 2): each "ID: error"; the scenario's verdict stands on the rest. */
+  oraclesUnknown?: string[];
 }
 
 type Envelope = messages.Envelope;
@@ -53,6 +55,7 @@ interface Running {
   ms: number;
   na: string | undefined;
   harnessFault: string | undefined;
+  oraclesUnknown: string[];
   /** The failure context as attached (read loosely by explainFailure), or why it could not be read. */
   context: unknown;
   /** The rules each step's (or hook's) violation named, by test step. */
@@ -135,6 +138,7 @@ function readAttachment(a: messages.Attachment, s: Running): void {
     if (b && "noAnswer" in b) s.noAnswer.add(a.testStepId);
   }
   if (a.mediaType === ORACLE_MEDIA_TYPE) s.oracles.push(...(parseAttachment(oracleAttachment, a.body) ?? []));
+  if (a.mediaType === ORACLE_UNKNOWN_MEDIA_TYPE) s.oraclesUnknown.push(...(parseAttachment(oracleUnknownAttachment, a.body) ?? []).map((u) => `${u.id} (${u.rules.join(", ")}): ${u.error}`));
 }
 
 /** Reads cucumber's message stream and gives each scenario one verdict. Skipped without a reason is a failure. */
@@ -164,6 +168,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ms: 0,
         na: undefined,
         harnessFault: undefined,
+        oraclesUnknown: [],
         context: undefined,
         blame: new Map(),
         noAnswer: new Set(),
@@ -258,6 +263,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(broken ? { configProblem: broken } : {}),
         ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, failedBecause, s.context), steps: stepsOf(s), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
+        ...(s.oraclesUnknown.length > 0 ? { oraclesUnknown: s.oraclesUnknown } : {}),
       };
     });
 }

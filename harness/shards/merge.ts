@@ -7,7 +7,7 @@ import { concludeRun } from "../report/conclude-run.js";
 import { recordedInvocation } from "../report/run-record.js";
 import { readAttempts } from "../report/attempts.js";
 import { readScenarioResults } from "../report/scenario-results.js";
-import type { ShardTimes } from "../report/write-reports.js";
+import type { ShardTimes } from "../report/run-summary.js";
 import { loadRules } from "../rules.js";
 import { writeCucumberHtml } from "./cucumber-html.js";
 import { writeDurations } from "./durations.js";

@@ -6,15 +6,17 @@ import { admissionData } from "./admission.js";
 // Lomi's settings, one set for the app, in sections; each section has its own compare-and-set revision.
 // The schemas give the shape; Lomi's native validators hold the narrower ranges (SETTINGS_RANGES).
 /** The native ranges, narrower than the schema: a value outside is OUT_OF_RANGE. */
-export const SETTINGS_RANGES: Readonly<Record<string, { min: number; max: number }>> = {
+const RANGES = {
   fontSize: { min: 6, max: 72 },
   tabSize: { min: 1, max: 16 },
   scrollbackLines: { min: 100, max: 100_000 },
 };
+/** Looked up by the name of any setting a client sends: most have no range. */
+export const SETTINGS_RANGES: Readonly<Record<string, { min: number; max: number }>> = RANGES;
 
 /** A positive integer setting, described with the range Lomi enforces. */
-const ranged = (name: string, what: string) =>
-  z.number().int().positive().describe(`${what}: Lomi accepts ${SETTINGS_RANGES[name]!.min}-${SETTINGS_RANGES[name]!.max} (otherwise OUT_OF_RANGE).`);
+const ranged = (name: keyof typeof RANGES, what: string) =>
+  z.number().int().positive().describe(`${what}: Lomi accepts ${RANGES[name].min}-${RANGES[name].max} (otherwise OUT_OF_RANGE).`);
 const fontSize = ranged("fontSize", "Font size in points (editor or terminal, by section)");
 const flag = (what: string) => z.boolean().describe(what);
 export const SETTINGS_SECTIONS = {

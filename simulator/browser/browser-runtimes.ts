@@ -73,15 +73,15 @@ export class BrowserRuntimes {
   ) {}
 
   /** A new browser panel with its first runtime; no page yet. */
-  addPanel(ws: WorkspaceState, projectId: string, url: string): BrowserPanel {
-    const panel: BrowserPanel = {
+  addPanel(ws: WorkspaceState, projectId: string, url: string): BrowserPanel & { browserGeneration: string } {
+    const panel = {
       kind: "browser",
       panelId: this.random.id("panel-"),
       projectId,
       title: new URL(url).host,
       browserGeneration: this.random.id("bgen-"),
       url: null,
-    };
+    } satisfies BrowserPanel;
     ws.panels.push(panel);
     this.runtimes.set(panel.panelId, { panel, document: undefined, snapshot: undefined, latestNavigationId: undefined });
     return panel;

@@ -1,3 +1,4 @@
+import { ofKind } from "../../protocol/control-api.js";
 import { LomiError } from "../../protocol/errors.js";
 import type { z } from "zod";
 import { CAPTURE_MIME_TYPE, type nativeCapture } from "../../protocol/tools/capture.js";
@@ -38,11 +39,11 @@ function titleBar(canvas: Canvas, title: string): void {
 /** The terminal's text grid: each command started in this session, its scripted output once it exited. */
 function terminalLines(ctx: NativeContext, panel: Of<"terminal">): string[] {
   const lines: string[] = [];
-  const entries = ctx.ledger.entries();
-  for (const started of entries.filter((e) => e.kind === "effect" && e.detail.what === "process.started" && e.detail.terminalSessionId === panel.terminalSessionId)) {
+  const effects = ctx.ledger.entries().filter(ofKind("effect"));
+  for (const started of effects.filter((e) => e.detail.what === "process.started" && e.detail.terminalSessionId === panel.terminalSessionId)) {
     const command = String(started.detail.command);
     lines.push(`$ ${command}`);
-    const later = entries.filter((e) => e.kind === "effect" && e.operationId === started.operationId);
+    const later = effects.filter((e) => e.operationId === started.operationId);
     if (later.some((e) => e.detail.what === "interrupt.sent")) lines.push("^C");
     const exited = later.find((e) => e.detail.what === "process.exited");
     if (exited) lines.push(...(ctx.commands[command]?.output ?? "").split("\n").filter((l) => l !== ""), `[exit ${String(exited.detail.exitCode)}]`);

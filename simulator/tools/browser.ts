@@ -33,7 +33,7 @@ export const nativeBrowserOpen: NativeTool<typeof browserOpen.input> = {
   start(ctx, op, settle) {
     const panel = ctx.browsers.addPanel(op.ws, op.projectId, op.args.url);
     const domainRevision = ctx.world.bumpRevision(op.ws);
-    const opened = { panelId: panel.panelId, browserGeneration: panel.browserGeneration!, domainRevision };
+    const opened = { panelId: panel.panelId, browserGeneration: panel.browserGeneration, domainRevision };
     recordEffect(ctx, op, { what: "browser.opened", ...opened });
     op.progress = { phase: "running", effectState: "partial" };
     const runtime = ctx.browsers.runtime(op.ws, panel.panelId, opened.browserGeneration);

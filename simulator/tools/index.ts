@@ -12,22 +12,20 @@ import { nativeWorkspaceClose } from "./workspace-close.js";
 
 /** Every tool Lomi can dispatch natively, by name. */
 export const NATIVE_TOOLS: ReadonlyMap<string, NativeTool> = new Map(
-  (
-    [
-      nativeTerminalCreate,
-      nativeTerminalRun,
-      nativeSettingsUpdate,
-      nativeChatDraftSave,
-      nativeChatSend,
-      nativeGitCommit,
-      ...BROWSER_TOOLS,
-      nativeAndroidLaunch,
-      nativeFileWrite,
-      nativeEditorApply,
-      nativeDirectoryCreate,
-      nativeDirectoryRename,
-      nativeDirectoryDelete,
-      nativeWorkspaceClose,
-    ] as unknown as NativeTool[]
-  ).map((t) => [t.name, t]),
+  [
+    nativeTerminalCreate,
+    nativeTerminalRun,
+    nativeSettingsUpdate,
+    nativeChatDraftSave,
+    nativeChatSend,
+    nativeGitCommit,
+    ...BROWSER_TOOLS,
+    nativeAndroidLaunch,
+    nativeFileWrite,
+    nativeEditorApply,
+    nativeDirectoryCreate,
+    nativeDirectoryRename,
+    nativeDirectoryDelete,
+    nativeWorkspaceClose,
+  ].map((t) => [t.name, t]),
 );

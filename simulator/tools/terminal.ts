@@ -22,6 +22,8 @@ export const nativeTerminalCreate: NativeTool<typeof terminalCreate.input> = {
 };
 
 interface RunningProcess {
+  /** The run that started it, typed as its arguments are: an interrupt finds the process by the bare operation. */
+  op: NativeOperation<{ terminalSessionId: string }>;
   startedAt: number;
   durationMs: number;
   exitCode: number;
@@ -63,6 +65,7 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
     recordEffect(ctx, op, { what: "process.started", terminalSessionId: op.args.terminalSessionId, command: op.args.command });
     ctx.world.terminalOutput.write(op.args.terminalSessionId, `$ ${op.args.command}\n${script?.output ?? `${op.args.command}: command not found\n`}`);
     processes.set(op, {
+      op,
       startedAt: ctx.clock.now(),
       durationMs: script?.durationMs ?? 0,
       exitCode: script ? script.exitCode : NOT_FOUND_EXIT,
@@ -101,5 +104,5 @@ export const nativeTerminalRun: NativeTool<typeof terminalRun.input> = {
 /** Ctrl+C reached the terminal while this command ran in it: it exits 130, unless it ignores interrupts. */
 export function interruptCommand(ctx: NativeContext, op: NativeOperation, settle: Settle): void {
   const proc = processes.get(op);
-  if (proc && !proc.ignoresInterrupt) exit(ctx, op as NativeOperation<{ terminalSessionId: string }>, settle, INTERRUPTED_EXIT, "interrupted");
+  if (proc && !proc.ignoresInterrupt) exit(ctx, proc.op, settle, INTERRUPTED_EXIT, "interrupted");
 }

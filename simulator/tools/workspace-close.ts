@@ -29,8 +29,9 @@ function saveAndClose(ctx: NativeContext, op: CloseOp, settle: Settle): void {
   const dirty = dirtyDocuments(ctx, op);
   const saved: Saved[] = [];
   for (const [i, doc] of dirty.entries()) {
+    let file: Saved;
     try {
-      saved.push({ ...fileOf(doc), diskRevision: ctx.files.save(doc) });
+      file = { ...fileOf(doc), diskRevision: ctx.files.save(doc) };
     } catch (error) {
       const e = asLomiError(error);
       settle(op, {
@@ -41,7 +42,8 @@ function saveAndClose(ctx: NativeContext, op: CloseOp, settle: Settle): void {
       });
       return;
     }
-    recordEffect(ctx, op, { what: "file.saved", ...saved.at(-1)! });
+    saved.push(file);
+    recordEffect(ctx, op, { what: "file.saved", ...file });
     op.progress = { phase: "running", effectState: "partial" };
   }
   close(ctx, op, settle, saved);

@@ -12,7 +12,11 @@ const noEngine =
   engine.status === 0 ? undefined : `not applicable here: no Docker engine is reachable (${engine.error?.message ?? engine.stderr.trim().split("\n").at(-1)}); .ci/run installs and starts one`;
 if (noEngine) process.stderr.write(`container test ${noEngine}\n`);
 
+/** The kit's containers on this engine: those an earlier run left (a CI runner killed mid-run) are not this run's. */
+const kitContainers = () => new Set(spawnSync("docker", ["ps", "--all", "--quiet", "--no-trunc", "--filter", "label=lomi-conformance"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean));
+
 test("the suite runs against the reference broker's image, crash, fault-hook and two-agent scenarios included, and leaves no container", { skip: noEngine }, () => {
+  const before = kitContainers();
   const build = spawnSync(".ci/build-broker-image.sh", [IMAGE], { encoding: "utf8" });
   assert.equal(build.status, 0, `building ${IMAGE}: ${build.stderr}`);
   // The image ships the compiled broker and no TypeScript: its bin runs dist/, never tsx.
@@ -40,6 +44,6 @@ test("the suite runs against the reference broker's image, crash, fault-hook and
   // a second instance refused on the same store, and two agents at once all ran and passed.
   for (const id of ["DUR-02", "DUR-03", "DUR-05", "DUR-06", "DUR-07", "EPOCH-04"]) assert.equal(verdicts[id], "pass", id);
   assert.equal(report.scenarios.notApplicable, 0);
-  const left = spawnSync("docker", ["ps", "--all", "--quiet", "--filter", "label=lomi-conformance"], { encoding: "utf8" });
-  assert.equal(left.stdout.trim(), "", "every container the run started is removed");
+  const left = [...kitContainers()].filter((id) => !before.has(id));
+  assert.deepEqual(left, [], "every container the run started is removed");
 });

@@ -1,5 +1,7 @@
 import { historyOf, type HistoryRecord, type ReplyRecord } from "../../harness/history/format.js";
-import type { LedgerEntry } from "../../protocol/control-api.js";
+import type { UnrecordedEntry } from "../../protocol/control-api.js";
+import type { NativeSettledState } from "../../protocol/native-bridge.js";
+import type { EffectState } from "../../protocol/states.js";
 
 // Small hand-written histories for the checker's tests: each helper makes one record the way a
 // broker and Lomi would have produced it.
@@ -73,12 +75,18 @@ export const input = (seq: string, text: string, ack: { dispatchId: string; ackn
 export const crash = (ms = 0): HistoryRecord => ({ type: "fault", kind: "broker-crash", at: at(ms), detail: {} });
 
 let sequence = 0;
-export function ledger(kind: LedgerEntry["kind"], operationId: string, extra: Partial<LedgerEntry> = {}): HistoryRecord {
-  return { type: "ledger", entry: { sequence: ++sequence, at: at(0), kind, operationId, tool: "lomi_terminal_run", pairingId: "pair-a", detail: {}, ...extra } };
+export function ledger(entry: UnrecordedEntry): HistoryRecord {
+  return { type: "ledger", entry: { sequence: ++sequence, at: at(0), ...entry } };
 }
-export const dispatch = (operationId: string, args: Record<string, unknown> = runArgs(), receiptKey = `key-${operationId}`) =>
-  ledger("dispatch", operationId, { detail: { args, permit: { operationId, receiptKey, fingerprint: "f" } } });
-export const settle = (operationId: string, state: string, effectState: string) => ledger("settle", operationId, { detail: { state, error: null }, effectState: effectState as LedgerEntry["effectState"] });
+/** An entry's operation, under agent-a's pairing, of lomi_terminal_run. */
+export const entryOf = (operationId: string) => ({ operationId, tool: "lomi_terminal_run", pairingId: "pair-a" });
+const permitOf = (operationId: string, receiptKey = `key-${operationId}`) => ({ operationId, receiptKey, fingerprint: "f" });
+export const dispatch = (operationId: string, args: Record<string, unknown> = runArgs(), receiptKey?: string) =>
+  ledger({ kind: "dispatch", ...entryOf(operationId), detail: { args, permit: permitOf(operationId, receiptKey) } });
+export const effect = (operationId: string, what = "process.started") => ledger({ kind: "effect", ...entryOf(operationId), detail: { what } });
+export const replay = (operationId: string) => ledger({ kind: "replay", ...entryOf(operationId), detail: { args: runArgs(), permit: permitOf(operationId) } });
+export const settle = (operationId: string, state: NativeSettledState, effectState: EffectState) =>
+  ledger({ kind: "settle", ...entryOf(operationId), detail: { state, error: null }, effectState });
 
 /** A history from records; `withLedger` says it carries Lomi's ledger (and the pairing of agent-a). */
 export function history(records: HistoryRecord[], withLedger = false) {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { EnvelopeToolResult } from "../../protocol/envelope.js";
+import { systemClock } from "../../protocol/ports.js";
 import { Broker } from "../../reference-broker/broker.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { SimulatorHost } from "../../simulator/host.js";
@@ -17,7 +18,7 @@ export async function startBroker(seed = 1, world: WorldSeed = readWorldFile(), 
   routeInProcess(host);
   const dir = mkdtempSync(path.join(parent, "lomi-test-"));
   const storePath = path.join(dir, "receipts.sqlite");
-  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath, seed });
+  const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath, seed, hostClock: systemClock });
   return {
     sim: host.current,
     broker,

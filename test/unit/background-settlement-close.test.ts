@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, test } from "node:test";
+import { systemClock } from "../../protocol/ports.js";
 import { Broker } from "../../reference-broker/broker.js";
 import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
@@ -22,6 +23,7 @@ test("a broker closed with background settlements pending never touches its clos
       nativeUrl: IN_PROCESS_ORIGIN,
       storePath: path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-settle-")), "receipts.sqlite"),
       seed: 1,
+      hostClock: systemClock,
       fetch: inProcessFetch,
       parts: { policy: { settleAfterMs: [20, 40] } },
     });

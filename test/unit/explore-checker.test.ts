@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkHistory, failuresOf } from "../../harness/oracles/index.js";
 import type { History } from "../../harness/history/format.js";
-import { admit, call, cancel, connect, crash, dispatch, EPOCH, errorReply, events, get, getRefused, history, input, ledger, runArgs, settle } from "../support/histories.js";
+import { admit, call, cancel, connect, crash, dispatch, effect, entryOf, EPOCH, errorReply, events, get, getRefused, history, input, ledger, replay, runArgs, settle } from "../support/histories.js";
 
 const failed = (h: History) => failuresOf(checkHistory(h)).map((f) => f.id);
 /** Only oracle `id` fails, and its findings blame exactly `rules`, each one its oracle makes checkable. */
@@ -21,7 +21,7 @@ const r = (state: string, effectState = "none") => ({ operationId: op, state, ef
 
 describe("legal histories the checker must not flag", () => {
   test("queued → awaiting_user → running → succeeded, running never seen before the decision", () => {
-    clean(history([admit(r("queued")), get(r("awaiting_user")), get(r("running", "partial")), get(r("succeeded", "complete")), dispatch(op), ledger("effect", op), settle(op, "succeeded", "complete")], true));
+    clean(history([admit(r("queued")), get(r("awaiting_user")), get(r("running", "partial")), get(r("succeeded", "complete")), dispatch(op), effect(op), settle(op, "succeeded", "complete")], true));
   });
 
   test("reads that skip states (queued, then succeeded) and an operation settling long after admission", () => {
@@ -70,7 +70,7 @@ describe("legal histories the checker must not flag", () => {
     const done = { operationId: "op-2", requestKey: "run-2", state: "succeeded", effectState: "complete" };
     clean(
       history(
-        [admit(r("running", "partial")), admit(done, runArgs("run-2")), crash(), get(r("outcome_unknown", "unknown")), get(done), dispatch(op), dispatch("op-2", runArgs("run-2")), ledger("effect", "op-2"), settle("op-2", "succeeded", "complete")],
+        [admit(r("running", "partial")), admit(done, runArgs("run-2")), crash(), get(r("outcome_unknown", "unknown")), get(done), dispatch(op), dispatch("op-2", runArgs("run-2")), effect("op-2"), settle("op-2", "succeeded", "complete")],
         true,
       ),
     );
@@ -142,7 +142,7 @@ describe("histories that break an invariant are flagged by it", () => {
   });
   test("an unknown field accepted", () => only(history([admit(r("running"), { ...runArgs(), colour: "blue" } as ReturnType<typeof runArgs>)]), "rejected-input", ["SCH-01"]));
 
-  test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), ledger("replay", op)], true), "one-dispatch-per-receipt", ["IDEM-01"]));
+  test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), replay(op)], true), "one-dispatch-per-receipt", ["IDEM-01"]));
   test("one receipt key dispatched as two operations", () =>
     only(history([admit(r("running")), admit({ operationId: "op-2", requestKey: "run-2", state: "running", effectState: "none" }), dispatch("op-1", runArgs(), "k"), dispatch("op-2", runArgs("run-2"), "k")], true), "one-dispatch-per-receipt", ["IDEM-01"]));
   test("a dispatch whose receipt its pairing cannot find (the admission's reply was lost)", () =>
@@ -164,7 +164,7 @@ describe("histories that break an invariant are flagged by it", () => {
   test("a feed shows an operation of another pairing", () =>
     only(history([admit(r("running")), events([{ sequence: "1", operationId: op, previousState: null, state: "running" }], { agent: "agent-b" })]), "pairing-isolation", ["AUTH-05"]));
   test("an input sequence Lomi received twice", () => {
-    const inputDispatch = (n: number) => ledger("dispatch", `input-${n}`, { tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1", text: "ls\n" } } });
+    const inputDispatch = (n: number) => ledger({ kind: "dispatch", ...entryOf(`input-${n}`), tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1", text: "ls\n" } } });
     only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once", ["INPUT-03"]);
   });
 });

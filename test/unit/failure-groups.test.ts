@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { failureGroups, setupProblemOf } from "../../harness/report/failure-groups.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import { htmlReport } from "../../harness/report/html-report.js";
-import { markdownReport, notRunSummary } from "../../harness/report/write-reports.js";
+import { markdownReport } from "../../harness/report/markdown-report.js";
+import { notRunSummary } from "../../harness/report/run-summary.js";
 
 const failed = (name: string, step: string, reason: string, blame: string[], failedAtStep = 2): ScenarioResult => ({
   name,

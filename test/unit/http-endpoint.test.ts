@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
 import { brokerRequestInit } from "../../harness/connection/broker-token.js";
+import { systemClock } from "../../protocol/ports.js";
 import { serveHttp, type HttpEndpoint, type HttpOptions } from "../../reference-broker/http-endpoint.js";
 import { startBroker } from "../support/in-process-broker.js";
 
@@ -16,7 +17,7 @@ after(async () => {
 });
 
 async function endpoint(options: Partial<HttpOptions> = {}) {
-  const e = await serveHttp(running.broker, { port: 0, ...options });
+  const e = await serveHttp(running.broker, { port: 0, clock: systemClock, ...options });
   endpoints.push(e);
   return e;
 }
@@ -79,7 +80,7 @@ test("with a token, a request without it or with another one is 401; the harness
 });
 
 test("binding beyond loopback without a token is refused", async () => {
-  await assert.rejects(serveHttp(running.broker, { port: 0, host: "0.0.0.0" }), /needs a bearer token/);
+  await assert.rejects(serveHttp(running.broker, { port: 0, host: "0.0.0.0", clock: systemClock }), /needs a bearer token/);
 });
 
 test("session IDs are random UUIDs, not derived from the broker's replay seed", async () => {

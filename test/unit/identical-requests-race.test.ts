@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { NATIVE_PATHS } from "../../protocol/native-bridge.js";
+import { systemClock } from "../../protocol/ports.js";
 import { Broker } from "../../reference-broker/broker.js";
 import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
@@ -24,6 +25,7 @@ test("of two identical requests at once, the one whose native check comes after 
     nativeUrl: IN_PROCESS_ORIGIN,
     storePath: path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-race-")), "receipts.sqlite"),
     seed: 1,
+    hostClock: systemClock,
     fetch: async (input, init) => {
       if (input.endsWith(NATIVE_PATHS.check) && ++checks === 2) await firstAnswered;
       return inProcessFetch(input, init);

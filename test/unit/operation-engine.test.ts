@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LomiError } from "../../protocol/errors.js";
 import { seededRandom } from "../../protocol/ports.js";
+import type { InputOf } from "../../protocol/tool-contract.js";
 import { terminalRun } from "../../protocol/tools/terminal.js";
 import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
 import { DelegatingReceiptStore } from "../../reference-broker/delegating-store.js";
@@ -13,10 +14,11 @@ import type { ReceiptStore, Reservation, TransitionChain } from "../../reference
 import { FakeLomi } from "../support/fake-lomi.js";
 
 const DAY = 24 * 3_600_000;
+type RunArgs = InputOf<typeof terminalRun>;
 const who = { pairingId: "pair-1", connectionId: "conn-1" };
 const settled = { phase: "settled", state: "succeeded", effectState: "complete", result: { terminalSessionId: "term-1", processStarted: true, exitCode: 0 }, error: null } as const;
 
-function run(requestKey: string, extra: Record<string, unknown> = {}) {
+function run(requestKey: string, extra: Partial<RunArgs> = {}): RunArgs {
   return { workspaceId: "ws", terminalSessionId: "term-1", command: "npm test", retryEpoch: "epoch-1", requestKey, ...extra };
 }
 
@@ -29,7 +31,7 @@ function engine(options: { store?: ReceiptStore; faults?: FaultPoint[] } = {}) {
     throw new BrokerCrashed(point);
   });
   const e = new OperationEngine(store, lomi, lomi, seededRandom(1), "broker-1", hooks, REFERENCE_POLICY);
-  return { engine: e, lomi, store, admit: (args: Record<string, unknown>) => e.admit(who, terminalRun, args) };
+  return { engine: e, lomi, store, admit: (args: RunArgs) => e.admit(who, terminalRun, args) };
 }
 
 const codeOf = (code: string) => (e: unknown) => e instanceof LomiError && e.code === code;

@@ -6,7 +6,9 @@ import type { RuleReport } from "../../harness/report/rule-verdicts.js";
 import { htmlReport } from "../../harness/report/html-report.js";
 import { junitXml } from "../../harness/report/junit.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { jsonReport, markdownReport, notRunSummary, type RunSummary } from "../../harness/report/write-reports.js";
+import { jsonReport } from "../../harness/report/write-reports.js";
+import { markdownReport } from "../../harness/report/markdown-report.js";
+import { notRunSummary, type RunSummary } from "../../harness/report/run-summary.js";
 
 const ledgerEntry = (sequence: number, operationId: string) => ({
   sequence,

@@ -1,0 +1,120 @@
+import { boundedText } from "../text/bounded-json.js";
+import { ledgerText, recordsText, stepsText } from "./failure-context.js";
+import type { FailureGroup } from "./failure-groups.js";
+import type { RuleReport } from "./rule-verdicts.js";
+import { listedRules, ranOf, shardTimesText, titleOf, type RunSummary } from "./run-summary.js";
+
+const ICON: Record<string, string> = {
+  pass: "✅ pass",
+  fail: "❌ fail",
+  baselined: "🟨 baselined",
+  flaky: "🔁 flaky",
+  "not-applicable": "➖ not applicable",
+  uncovered: "⚠️ uncovered",
+  "not-selected": "· not selected",
+};
+const MAX_FAILURES = 10;
+const MAX_PROBLEMS = 20;
+
+// A table cell keeps every word: a note cut mid-word hid what failed.
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const clip = (value: unknown, max = 1500) => boundedText(value, max, 1);
+/** Calls conformance.md shows of a failed scenario (conformance.html shows them all). */
+const MD_EXCHANGES = 4;
+
+/** One failed scenario, explained: the rules it checks, the step, what it expected, the request, the reply, the ledger. */
+function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number]): string[] {
+  const f = s.failure;
+  const out = [`<details><summary>${rules.map((r) => r.id).join(", ")} · ${s.name} (${s.uri}:${s.line ?? "?"})</summary>`, ""];
+  // The rule's own sentence beside the failure: a reader judges the finding against what the source says.
+  for (const r of rules) out.push(`- ${r.id} (${r.level}): ${r.title}`, `  > ${cell(r.source)}`);
+  out.push("");
+  if (!f) return [...out, "```", clip(s.reason ?? ""), "```", "</details>", ""];
+  if (f.lost) out.push(`Not shown: ${f.lost}.`, "");
+  out.push(`Failed at: \`${f.step ?? "?"}\``, "");
+  if (f.steps && f.steps.length > 0) out.push("Steps:", "```", stepsText(f.steps), "```");
+  out.push("Expected / found:", "```", clip(f.message), "```");
+  const calls = f.exchanges ?? [];
+  if (calls.length > 0) {
+    // The last calls, each request byte for byte as sent: the failure is at the end.
+    const shown = calls.slice(-MD_EXCHANGES);
+    out.push(`Calls (${calls.length > shown.length ? `the last ${shown.length} of ${calls.length}; all in conformance.html` : `${calls.length}, in order`}):`);
+    for (const [i, e] of shown.entries()) out.push(`${calls.length - shown.length + i + 1}. ${e.agent} → \`${e.tool}\``, "```json", clip(e.sent), "```", "   reply:", "```json", clip(e.reply), "```");
+  } else {
+    if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.sent ?? f.request.args), "```");
+    if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
+  }
+  if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(ledgerText(f.ledger)), "```");
+  for (const o of f.oracles ?? []) {
+    out.push(`Oracle \`${o.id}\` (${o.rules.join(", ")}): ${o.title}`);
+    for (const v of o.violations) out.push(`- ${cell(v.message)}`, ...(v.records.length > 0 ? ["```", clip(recordsText(v.records)), "```"] : []));
+  }
+  return [...out, "</details>", ""];
+}
+
+/** Each failed scenario once, with every rule it fails. */
+function failedScenarios(rules: RuleReport[]): Array<{ scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }> {
+  const byScenario = new Map<string, { scenario: RuleReport["scenarios"][number]; rules: RuleReport[] }>();
+  for (const r of rules) {
+    for (const s of r.scenarios.filter((x) => x.verdict === "fail" || (x.stopped && x.failure))) {
+      const key = `${s.uri}:${s.line}:${s.name}`;
+      const entry = byScenario.get(key) ?? { scenario: s, rules: [] };
+      entry.rules.push(r);
+      byScenario.set(key, entry);
+    }
+  }
+  return [...byScenario.values()];
+}
+
+const MAX_GROUPS = 10;
+
+/** The failures by likely root cause, largest first: one defect failing many rules reads as one line. */
+function causesSection(groups: readonly FailureGroup[]): string[] {
+  if (groups.length === 0) return [];
+  const lines = groups.slice(0, MAX_GROUPS).map((g) => {
+    const where = g.scenarios.slice(0, 3).map((s) => `${s.uri}:${s.line ?? "?"}`).join(", ");
+    return `- **${g.scenarios.length} scenario(s)**${g.rules.length > 0 ? ` failing ${g.rules.join(", ")}` : ""}: at \`${cell(g.step)}\`: ${cell(g.cause)} (${where}${g.scenarios.length > 3 ? ", …" : ""})`;
+  });
+  const more = groups.length > MAX_GROUPS ? [`- … and ${groups.length - MAX_GROUPS} more causes, every one in conformance.json (\`failureGroups\`)`] : [];
+  return ["Likely root causes (failures grouped by the step that failed and what it found):", ...lines, ...more, ""];
+}
+
+/** Each flaky scenario (--retries) with every attempt's seed and the command that replays it. */
+function flakySection(run: RunSummary): string[] {
+  const flaky = (run.scenarioVerdicts ?? []).filter((s) => s.verdict === "flaky");
+  if (flaky.length === 0) return [];
+  const lines = flaky.flatMap((s) => [`- ${cell(s.name)} (${s.uri}:${s.line ?? "?"})`, ...(s.attempts ?? []).map((a) => `  - attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}${a.reason ? `: ${cell(a.reason)}` : ""} — \`${a.replay}\``)]);
+  return ["Flaky scenarios (failed, then passed on a retry):", ...lines, ""];
+}
+
+/** A compact table fit for a pull-request comment or a CI step summary, then the failures explained. */
+export function markdownReport(run: RunSummary): string {
+  const identity = run.broker.serverInfo ? ` (${run.broker.serverInfo.name} ${run.broker.serverInfo.version})` : "";
+  const listed = listedRules(run);
+  const head = [
+    `## Lomi conformance: ${titleOf(run, (t) => `\`${t}\``)}`,
+    "",
+    `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
+    `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable${run.scenarios.flaky ? `, ${run.scenarios.flaky} flaky` : ""} (of ${run.scenarios.total})`,
+    ...(run.shards ? [shardTimesText(run.shards)] : []),
+    "",
+    ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
+    ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${cell(w)}`), ""] : []),
+    ...causesSection(run.failureGroups),
+    ...flakySection(run),
+    "| rule | level | verdict | scenarios | note |",
+    "|---|---|---|---|---|",
+  ];
+  const rows = listed.map((r) => {
+    const { ran, inSuite } = ranOf(r, run);
+    const part = ran < inSuite ? ` (${ran} of ${inSuite} scenarios ran)` : "";
+    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part} | ${r.scenarios.length} | ${cell(r.reason ?? r.title)} |`;
+  });
+  const failures = failedScenarios(run.rules);
+  const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
+  const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
+  const baseline = run.baselineEntries.length > 0
+    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status} | ${cell(e.reason)} |`)]
+    : [];
+  return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
+}
