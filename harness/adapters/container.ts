@@ -8,7 +8,7 @@ import { violation } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
 import { testcontainers } from "./testcontainers.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 const { GenericContainer, Wait, getContainerRuntimeClient } = testcontainers;
 type Started = Awaited<ReturnType<InstanceType<typeof GenericContainer>["start"]>>;

@@ -6,7 +6,7 @@ import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { inProcessFetch } from "../../simulator/in-process-route.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */
 export class InProcessAdapter implements BrokerAdapter {

@@ -8,7 +8,7 @@ import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "
 import { stepLibrary, type LoadedLibrary } from "./step-vocabulary.js";
 import { generatedDocs } from "./spec-doc.js";
 import { worldIds, type WorldIds } from "./world-doc.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** One authoring mistake, where it is written. */
 export interface LintProblem {

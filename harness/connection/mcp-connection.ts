@@ -6,7 +6,7 @@ import { boundedJson } from "../text/bounded-json.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { noAnswer, violation } from "../harness-error.js";
 import { checkEnvelope, type RawToolResult } from "../contract-checks/reply-checks.js";
-import { errnoOf } from "../text/thrown.js";
+import { systemCodeOf } from "../../protocol/errors.js";
 
 export interface Reply {
   tool: string;
@@ -159,7 +159,7 @@ function causeOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? error.cause : undefined;
   if (!cause) return error.message;
-  const code = errnoOf(cause);
+  const code = systemCodeOf(cause);
   return `${error.message} (${code !== undefined ? `${code}: ` : ""}${cause.message})`;
 }
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CAPTURE_MIME_TYPE } from "../../protocol/tools/capture.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { violation } from "../harness-error.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 export interface DecodedImage {
   width: number;

@@ -11,7 +11,7 @@ import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "../history/format.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
-import { errnoOf, messageOf } from "../text/thrown.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 export interface ExploreCommandOptions {
   seed: number;
@@ -117,7 +117,7 @@ export async function checkCommand(file: string, out: (text: string) => void, op
     try {
       writeFileSync(options.report, page);
     } catch (error) {
-      throw configError(`cannot write the report ${options.report} (${errnoOf(error) ?? messageOf(error)})`);
+      throw configError(`cannot write the report ${options.report} (${systemCodeOf(error) ?? messageOf(error)})`);
     }
     out(`report: ${options.report}\n`);
   }

@@ -5,7 +5,7 @@ import { configError } from "../harness-error.js";
 import { checkPartSet } from "../shards/part-set.js";
 import { FAULT_KINDS } from "../history/format.js";
 import { writeExploreReports, type ExploreReport } from "./reports.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 const violationSchema = z.object({
   invariants: z.array(

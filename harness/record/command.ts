@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { systemClock } from "../../protocol/ports.js";
 import { configError } from "../harness-error.js";
 import { HistoryFile } from "./history-file.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 export const RECORD_HELP = `lomi-conformance record — record the traffic between a real MCP client and a broker as a
 lomi-history/1 file, for lomi-conformance check (docs/implementers.md, "Judging your real traffic")

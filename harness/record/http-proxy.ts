@@ -8,7 +8,7 @@ import { jsonRpcError, MCP_PATH } from "../../reference-broker/http-endpoint.js"
 import { sseMessages } from "./lines.js";
 import { startRecording, type RecordingOptions } from "./recording.js";
 import type { ConnectionTap } from "./tap.js";
-import { errnoOf, messageOf } from "../text/thrown.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 export interface HttpRecordOptions extends RecordingOptions {
   /** Where the recorder listens, on 127.0.0.1 (0 picks a free port). */
@@ -97,7 +97,7 @@ export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
       });
     });
     upstream.once("error", (error) => {
-      connection.unanswered(message, `the broker at ${o.to.href} did not answer (${errnoOf(error) ?? messageOf(error)})`);
+      connection.unanswered(message, `the broker at ${o.to.href} did not answer (${systemCodeOf(error) ?? messageOf(error)})`);
       if (!res.headersSent) jsonRpcError(res, 502, `Bad Gateway: the broker at ${o.to.href} did not answer.`);
       else res.destroy();
     });

@@ -5,8 +5,8 @@ import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
-import { messageOf } from "../text/thrown.js";
 import { readEnvelopes } from "../shards/merge-messages.js";
+import { messageOf } from "../../protocol/errors.js";
 
 let known: ReadonlySet<string> | undefined;
 /** The rule IDs of docs/rules.json: a failure naming another is blamed as one that names none. */

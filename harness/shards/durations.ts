@@ -3,7 +3,7 @@ import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
 import { scenarioKey } from "../suite/feature-catalogue.js";
 import { configError } from "../harness-error.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** The durations the kit ships, measured on the reference broker in-process: what --shard balances by. */
 export const DEFAULT_DURATIONS = kitPath("fixtures/durations.json");

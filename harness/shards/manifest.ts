@@ -5,7 +5,7 @@ import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
 import { CAPABILITIES } from "../adapters/broker-adapter.js";
 import { configError } from "../harness-error.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** The file a shard leaves beside its reports: what `merge` checks the shards against each other by. */
 export const SHARD_MANIFEST = "shard.json";

@@ -7,7 +7,7 @@ import { splitCommand } from "../text/command-line.js";
 import { configError } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import { serveSimulatorOn } from "../lomi/simulator-fixture.js";
-import { messageOf } from "../text/thrown.js";
+import { messageOf } from "../../protocol/errors.js";
 
 const PREFLIGHT_CLIENT = "lomi-conformance-preflight";
 const SHOWN_LINES = 8;
