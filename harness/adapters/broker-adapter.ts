@@ -1,4 +1,4 @@
-import { notApplicable } from "../harness-error.js";
+import { harnessFault, notApplicable } from "../harness-error.js";
 import type { McpConnection } from "../connection/mcp-connection.js";
 
 /** What killWhileStarting did: how long the broker took to make a store of its own, and how each start ended. */
@@ -10,14 +10,15 @@ export interface StartKills {
 /** One line: "10 starts on a new store, killed at (…): 13 ms, 28 ms, exited by itself ×8": where each kill landed. */
 export function describeStartKills({ storeMs, starts }: StartKills): string {
   const words = starts.map((s) => (s.kind === "killed" ? `${Math.round(s.afterFirstWriteMs)} ms` : s.kind === "killed-without-write" ? "before any write" : "exited by itself"));
-  const runs: string[] = [];
-  for (let i = 0; i < words.length; ) {
-    let j = i;
-    while (j < words.length && words[j] === words[i]) j++;
-    runs.push(j - i > 1 && !words[i]!.endsWith(" ms") ? `${words[i]} ×${j - i}` : words.slice(i, j).join(", "));
-    i = j;
+  // Runs of the same word: a run of outcomes reads as one word ×n; times stay each their own.
+  const runs: Array<{ word: string; count: number }> = [];
+  for (const word of words) {
+    const last = runs.at(-1);
+    if (last?.word === word) last.count++;
+    else runs.push({ word, count: 1 });
   }
-  return `${starts.length} starts on a new store, killed at (ms after its first write in the store's directory; a store of its own took ${Math.round(storeMs)} ms from that write to answering initialize): ${runs.join(", ")}`;
+  const shown = runs.map(({ word, count }) => (count > 1 && !word.endsWith(" ms") ? `${word} ×${count}` : Array.from({ length: count }, () => word).join(", ")));
+  return `${starts.length} starts on a new store, killed at (ms after its first write in the store's directory; a store of its own took ${Math.round(storeMs)} ms from that write to answering initialize): ${shown.join(", ")}`;
 }
 
 /**
@@ -44,6 +45,12 @@ export const WHY_NOT: Readonly<Record<Capability, string>> = {
 /** For a step that finds out late that it needs a capability: "not applicable", with the reason. */
 export function requireCapability(adapter: BrokerAdapter, capability: Capability): void {
   if (!adapter.capabilities.has(capability)) throw notApplicable(`${adapter.description} ${WHY_NOT[capability]}`);
+}
+
+/** What an adapter's start() set (its wiring, its store): a method that needs it before start() is the harness's own fault. */
+export function afterStart<T>(value: T | undefined): T {
+  if (value === undefined) throw harnessFault("the broker adapter was used before start()");
+  return value;
 }
 
 export interface BrokerWiring {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { splitCommand } from "../text/command-line.js";
 import { configError, notApplicable } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import type { BrokerAdapter, BrokerWiring, Capability, StartKills } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability, type StartKills } from "./broker-adapter.js";
 import { USER_NODE_OPTIONS } from "../suite/step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 import { prepareSpares, takeSpare } from "./warm-spare.js";
@@ -18,8 +18,15 @@ export interface BrokerCommand {
 
 /** A stdio transport for the command, not started yet. */
 export function commandTransport(command: BrokerCommand, environment: Record<string, string>): StdioProcessTransport {
-  const [cmd, ...args] = splitCommand(command.line);
-  return new StdioProcessTransport(cmd!, args, environment, command.cwd);
+  const { program, args } = programOf(command);
+  return new StdioProcessTransport(program, args, environment, command.cwd);
+}
+
+/** A command line's program and its arguments; a line of no words names nothing to start (exit 2). */
+function programOf(command: BrokerCommand): { program: string; args: string[] } {
+  const [program, ...args] = splitCommand(command.line);
+  if (program === undefined) throw configError(`the broker command "${command.line}" names no program to start`);
+  return { program, args };
 }
 
 /**
@@ -49,7 +56,9 @@ const NPM_NEVER_DOWNLOADS = { npm_config_offline: "true", npm_config_yes: "false
 
 /** The environment contract: where the bridge is, which store to keep, the seed, the armed hooks. */
 export function brokerEnvironment(w: Pick<BrokerWiring, "nativeUrl" | "storePath" | "seed" | "faults">, start: number): Record<string, string> {
-  const { [USER_NODE_OPTIONS]: userNodeOptions, ...inherited } = process.env as Record<string, string>;
+  const userNodeOptions = process.env[USER_NODE_OPTIONS];
+  const inherited: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (name !== USER_NODE_OPTIONS && value !== undefined) inherited[name] = value;
   return {
     ...inherited,
     ...(userNodeOptions === undefined ? {} : { NODE_OPTIONS: userNodeOptions }),
@@ -123,8 +132,9 @@ export class ChildProcessAdapter implements BrokerAdapter {
     if (this.transport) throw configError("a kill during the broker's first start must come before the scenario connects: it needs a new store");
     await this.dropUnconnectedSpare();
     const { startMs, storeMs } = await this.measureStart();
-    this.wiring = { ...this.wiring!, storePath: this.ownStorePath! };
-    const dir = path.dirname(this.ownStorePath!);
+    const ownStorePath = afterStart(this.ownStorePath);
+    this.wiring = { ...afterStart(this.wiring), storePath: ownStorePath };
+    const dir = path.dirname(ownStorePath);
     const starts: StartKills["starts"] = [];
     for (const moment of moments) {
       const transport = commandTransport(this.command, this.environment());
@@ -150,7 +160,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
    */
   private async measureStart(): Promise<{ startMs: number; storeMs: number }> {
     const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-start-"));
-    const transport = commandTransport(this.command, brokerEnvironment({ ...this.wiring!, storePath: path.join(dir, "receipts.sqlite") }, 0));
+    const transport = commandTransport(this.command, brokerEnvironment({ ...afterStart(this.wiring), storePath: path.join(dir, "receipts.sqlite") }, 0));
     let firstWriteAt: number | undefined;
     void firstWrite(dir, transport, this.timeoutMs).then((at) => (firstWriteAt = at));
     const began = performance.now();
@@ -166,7 +176,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
   }
 
   private environment(): Record<string, string> {
-    return brokerEnvironment(this.wiring!, this.starts++);
+    return brokerEnvironment(afterStart(this.wiring), this.starts++);
   }
 
   async connect(clientName: string): Promise<McpConnection> {
@@ -206,8 +216,8 @@ export class ChildProcessAdapter implements BrokerAdapter {
 
   /** A second process on the same store must exit on its own, saying why; one still running after the timeout was not refused. */
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
-    const [cmd, ...args] = splitCommand(this.command.line);
-    const child = spawn(cmd!, args, { cwd: this.command.cwd, env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
+    const { program, args } = programOf(this.command);
+    const child = spawn(program, args, { cwd: this.command.cwd, env: this.environment(), stdio: ["pipe", "ignore", "pipe"], detached: true });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = await new Promise<number | null>((resolve) => {

@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { z } from "zod";
 import { freePort } from "./free-port.js";
 import { violation } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
 import { testcontainers } from "./testcontainers.js";
+import { messageOf } from "../../protocol/errors.js";
 
 const { GenericContainer, Wait, getContainerRuntimeClient } = testcontainers;
 type Started = Awaited<ReturnType<InstanceType<typeof GenericContainer>["start"]>>;
@@ -28,6 +30,8 @@ export const CONTAINER_STORE_DIR = "/lomi-store";
 /** The line a broker image prints once it serves MCP (the reference broker's "listening on URL"). */
 export const READY_LOG = /listening on/;
 const MAX_DIAGNOSTICS = 20_000;
+/** What docker's wait answers once a container exited (dockerode types it any). */
+const exitOf = z.object({ StatusCode: z.number() });
 
 /**
  * A broker image run with testcontainers. The container shares the host's network, so it reaches
@@ -65,7 +69,7 @@ export class ContainerAdapter implements BrokerAdapter {
 
   /** The environment contract, inside the container. */
   private environment(port: number): Record<string, string> {
-    const w = this.wiring!;
+    const w = afterStart(this.wiring);
     return {
       LOMI_NATIVE_URL: w.nativeUrl,
       LOMI_STORE_PATH: `${CONTAINER_STORE_DIR}/${path.basename(w.storePath)}`,
@@ -76,7 +80,7 @@ export class ContainerAdapter implements BrokerAdapter {
   }
 
   private get storeMount() {
-    return { source: path.dirname(this.wiring!.storePath), target: CONTAINER_STORE_DIR };
+    return { source: path.dirname(afterStart(this.wiring).storePath), target: CONTAINER_STORE_DIR };
   }
 
   private async launch(): Promise<void> {
@@ -96,7 +100,7 @@ export class ContainerAdapter implements BrokerAdapter {
       // testcontainers hands back no container that never became ready; it is found by its name.
       const client = await getContainerRuntimeClient();
       await client.container.getById(name).remove({ force: true }).catch(() => undefined);
-      throw violation(`the broker image did not print "listening on" within ${this.timeoutMs} ms: ${(error as Error).message.split("\n")[0]}${this.logs ? `; container log ends: ${this.logs.slice(-600)}` : ""}`);
+      throw violation(`the broker image did not print "listening on" within ${this.timeoutMs} ms: ${messageOf(error).split("\n")[0]}${this.logs ? `; container log ends: ${this.logs.slice(-600)}` : ""}`);
     }
   }
 
@@ -140,7 +144,7 @@ export class ContainerAdapter implements BrokerAdapter {
     });
     try {
       await client.container.start(container);
-      const exited = (await Promise.race([container.wait(), delay(this.timeoutMs, undefined, { ref: false })])) as { StatusCode: number } | undefined;
+      const exited = exitOf.safeParse(await Promise.race([container.wait(), delay(this.timeoutMs, undefined, { ref: false })])).data;
       // Docker frames each log chunk with an 8-byte header; the text is what matters here.
       const log = (await container.logs({ stdout: true, stderr: true, follow: false })).toString("latin1").replace(/[\x00-\x08]/g, "");
       if (!exited) return { refused: false, detail: `still running after ${this.timeoutMs} ms on the same store` };

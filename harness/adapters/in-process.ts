@@ -5,7 +5,8 @@ import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { inProcessFetch } from "../../simulator/in-process-route.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import type { BrokerAdapter, BrokerWiring, Capability } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */
 export class InProcessAdapter implements BrokerAdapter {
@@ -53,7 +54,7 @@ export class InProcessAdapter implements BrokerAdapter {
   }
 
   async restart(): Promise<void> {
-    await this.start(this.wiring!);
+    await this.start(afterStart(this.wiring));
   }
 
   async stop(): Promise<void> {
@@ -61,13 +62,13 @@ export class InProcessAdapter implements BrokerAdapter {
   }
 
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
-    const w = this.wiring!;
+    const w = afterStart(this.wiring);
     try {
       const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000, hostClock: systemClock });
       second.close();
       return { refused: false, detail: "the second instance opened the store" };
     } catch (error) {
-      return { refused: true, detail: (error as Error).message };
+      return { refused: true, detail: messageOf(error) };
     }
   }
 

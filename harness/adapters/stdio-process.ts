@@ -84,16 +84,16 @@ export class StdioProcessTransport implements Transport {
   }
 
   private async spawnBroker(): Promise<void> {
-    const child = spawn(this.command, this.args, { cwd: this.cwd, env: this.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn(this.command, this.args, { cwd: this.cwd, env: this.env, stdio: "pipe", detached: true });
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
     this.closed = new Promise((resolve) => child.once("close", () => resolve()));
-    child.stderr!.on("data", (chunk: Buffer) => {
+    child.stderr.on("data", (chunk: Buffer) => {
       if (this.stderrHead.length < HEAD_CHARS) this.stderrHead = (this.stderrHead + chunk.toString()).slice(0, HEAD_CHARS);
       this.stderr = (this.stderr + chunk.toString()).slice(-MAX_DIAGNOSTICS);
     });
-    child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
-    child.stdin!.on("error", () => undefined); // a broker that died: reported by "exit"
+    child.stdout.on("data", (chunk: Buffer) => this.read(chunk));
+    child.stdin.on("error", () => undefined); // a broker that died: reported by "exit"
     child.once("exit", (code, signal) => {
       this.ending ??= `the broker process exited (${signal ? `signal ${signal}` : `code ${code}`})`;
     });
@@ -105,7 +105,8 @@ export class StdioProcessTransport implements Transport {
       child.once("spawn", resolve);
       child.once("error", (error) => reject(new Error(`cannot start the broker command ${this.command}: ${error.message}`)));
     });
-    trackGroup(child.pid!);
+    // A process that spawned has a pid.
+    if (child.pid !== undefined) trackGroup(child.pid);
   }
 
   private read(chunk: Buffer): void {

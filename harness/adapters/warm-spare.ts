@@ -69,8 +69,7 @@ async function startSpare(command: string, seed: number, launcher: (wiring: Spar
  */
 export async function takeSpare(command: string, nativeUrl: string): Promise<WarmSpare | undefined> {
   const kept: Promise<WarmSpare | undefined>[] = [];
-  while (spares.length > 0) {
-    const pending = spares.shift()!;
+  for (let pending = spares.shift(); pending !== undefined; pending = spares.shift()) {
     const spare = await pending;
     if (spare?.command === command && spare.nativeUrl === nativeUrl) {
       spares.unshift(...kept);

@@ -29,7 +29,31 @@ export const catalogueExamples = z.record(
 );
 export type CatalogueExamples = z.infer<typeof catalogueExamples>;
 
-type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; required?: string[]; description?: string; [k: string]: unknown };
+type JsonSchema = {
+  type?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  description?: string;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  enum?: unknown[];
+  [k: string]: unknown;
+};
+/** The parts of a generated JSON Schema the tables read; the rest (bounds, pattern, const) passes through as it is. */
+const jsonSchema: z.ZodType<JsonSchema> = z.lazy(() =>
+  z.looseObject({
+    properties: z.record(z.string(), jsonSchema).optional(),
+    required: z.array(z.string()).optional(),
+    description: z.string().optional(),
+    items: jsonSchema.optional(),
+    anyOf: z.array(jsonSchema).optional(),
+    oneOf: z.array(jsonSchema).optional(),
+    enum: z.array(z.unknown()).optional(),
+  }),
+);
+type ObjectSchema = JsonSchema & { properties: Record<string, JsonSchema> };
+const isObjectSchema = (s: JsonSchema): s is ObjectSchema => s.type === "object" && s.properties !== undefined;
 
 const KIND_MEANING: Record<CatalogueContract["kind"], string> = {
   observation: "an observation: answers at once and changes nothing",
@@ -59,16 +83,17 @@ const KIND_ERRORS: Record<CatalogueContract["kind"], string[]> = {
   input: ["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "LEASE_REQUIRED", "LEASE_EXPIRED", "STALE_RUNTIME", "INPUT_SEQUENCE_CONFLICT", "INPUT_SEQUENCE_GAP", "NATIVE_UNAVAILABLE"],
 };
 
-const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") => publishedJsonSchema(schema, io) as JsonSchema;
+/** A contract's JSON Schema as the tables read it. */
+const tableSchemaOf = (schema: z.ZodType, io: "input" | "output") => jsonSchema.parse(publishedJsonSchema(schema, io));
 
 /** The machine-readable catalogue: every tool's input and output JSON Schema exactly as the harness checks them, the states and the codes. */
-export function catalogueJson(): unknown {
+export function catalogueJson() {
   return {
     format: "lomi-catalogue/1",
     controlApiVersion: CONTROL_API_VERSION,
     generatedFrom: "protocol/ (npm run catalogue); docs/catalogue.md says the same for people",
     errorCodes: ERROR_CODES,
-    errorEnvelope: jsonSchemaOf(errorEnvelopeSchema, "output"),
+    errorEnvelope: publishedJsonSchema(errorEnvelopeSchema, "output"),
     states: { operation: OPERATION_STATES, settled: SETTLED_STATES, admission: ADMISSION_STATES, effect: EFFECT_STATES, transitions: TRANSITIONS },
     // Each tool as tools/list publishes it, so a broker may serve these objects as they stand: its
     // outputSchema (an object at the root, as MCP requires) is what structuredContent must validate
@@ -76,19 +101,19 @@ export function catalogueJson(): unknown {
     tools: CATALOGUE.map((c) => ({
       ...publishedTool(c),
       kind: c.kind,
-      ...(c.kind === "operation" ? { resultSchema: jsonSchemaOf(c.result, "output") } : {}),
+      ...(c.kind === "operation" ? { resultSchema: publishedJsonSchema(c.result, "output") } : {}),
     })),
   };
 }
 
 /** The native bridge's requests and replies as JSON Schemas, by path: exactly what the simulated Lomi parses and answers. */
 export function bridgeJson(): unknown {
-  const pair = (request: z.ZodType, reply: z.ZodType) => ({ request: jsonSchemaOf(request, "input"), reply: jsonSchemaOf(reply, "output") });
+  const pair = (request: z.ZodType, reply: z.ZodType) => ({ request: publishedJsonSchema(request, "input"), reply: publishedJsonSchema(reply, "output") });
   return {
     format: "lomi-native-bridge/1",
     generatedFrom: "protocol/native-bridge.ts (npm run catalogue); docs/native-bridge.md says it in prose",
     method: "POST, a JSON body each way",
-    errorReply: jsonSchemaOf(bridge.nativeErrorSchema, "output"),
+    errorReply: publishedJsonSchema(bridge.nativeErrorSchema, "output"),
     paths: {
       [bridge.NATIVE_PATHS.clock]: pair(bridge.clockRequest, bridge.clockReply),
       [bridge.NATIVE_PATHS.pairing]: pair(bridge.pairingRequest, bridge.pairingReply),
@@ -118,15 +143,21 @@ function numberBounds(s: JsonSchema): string {
 const lengthBounds = (min: unknown, max: unknown, unit: string) => (min === undefined && max === undefined ? "" : max === undefined ? `${min} or more ${unit}` : `${min ?? 0}-${max} ${unit}`);
 
 /** A union's variants (anyOf or oneOf), or the schema itself. */
-const variantsOf = (s: JsonSchema): JsonSchema[] => (s.anyOf ?? s.oneOf ?? [s]) as JsonSchema[];
+const variantsOf = (s: JsonSchema): JsonSchema[] => s.anyOf ?? s.oneOf ?? [s];
 
-/** The key whose constant tells a union's objects apart ("tool", "kind"), if one does. */
-function discriminatorOf(objects: JsonSchema[]): string | undefined {
-  if (objects.length < 2) return undefined;
-  return Object.keys(objects[0]!.properties ?? {}).find((key) => {
-    const values = objects.map((o) => o.properties?.[key]?.const);
-    return values.every((v) => v !== undefined) && new Set(values).size === objects.length;
+/** A union's objects told apart by one key's constant ("tool", "kind"): the key, the first object, and each object with its constant. */
+type ToldApart = { key: string; first: ObjectSchema; variants: Array<{ object: ObjectSchema; tag: unknown }> };
+
+/** How a union's objects are told apart, if one key's constant does it. */
+function toldApart(objects: JsonSchema[]): ToldApart | undefined {
+  const withKeys = objects.filter(isObjectSchema);
+  const [first] = withKeys;
+  if (!first || objects.length < 2 || withKeys.length < objects.length) return undefined;
+  const key = Object.keys(first.properties).find((k) => {
+    const values = withKeys.map((o) => o.properties[k]?.const);
+    return values.every((v) => v !== undefined) && new Set(values).size === withKeys.length;
   });
+  return key === undefined ? undefined : { key, first, variants: withKeys.map((object) => ({ object, tag: object.properties[key]?.const })) };
 }
 
 /** An object named by its keys: "object {text}". */
@@ -134,14 +165,14 @@ const keysOf = (o: JsonSchema) => `object {${Object.keys(o.properties ?? {}).joi
 
 /** A JSON Schema's type in a few words: "string (1-128 characters, pattern …)", "one of a | b", "object by `kind`: …". */
 function typeOf(s: JsonSchema): string {
-  if (Array.isArray(s.enum)) return `one of ${(s.enum as unknown[]).map((v) => JSON.stringify(v)).join(" | ")}`;
+  if (s.enum) return `one of ${s.enum.map((v) => JSON.stringify(v)).join(" | ")}`;
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.anyOf || s.oneOf) {
     const variants = variantsOf(s);
     const objects = variants.filter((v) => v.type === "object");
-    const key = discriminatorOf(objects);
+    const told = toldApart(objects);
     // Objects told apart by a constant are named by it, the others by their keys: never "object or object or …".
-    const named = key ? [`object by \`${key}\`: ${objects.map((o) => JSON.stringify(o.properties![key]!.const)).join(" | ")}`] : objects.length > 1 ? objects.map(keysOf) : objects.map(typeOf);
+    const named = told ? [`object by \`${told.key}\`: ${told.variants.map((v) => JSON.stringify(v.tag)).join(" | ")}`] : objects.length > 1 ? objects.map(keysOf) : objects.map(typeOf);
     return [...named, ...variants.filter((v) => v.type !== "object").map(typeOf)].join(" or ");
   }
   const limits = [
@@ -152,7 +183,7 @@ function typeOf(s: JsonSchema): string {
     typeof s.pattern === "string" && typeof s.format !== "string" ? `pattern \`${s.pattern}\`` : "",
     typeof s.format === "string" ? s.format : "",
   ].filter(Boolean);
-  const base = s.type === "array" && s.items ? `array of ${typeOf(s.items as JsonSchema)}` : String(s.type ?? "any");
+  const base = s.type === "array" && s.items ? `array of ${typeOf(s.items)}` : String(s.type ?? "any");
   return limits.length > 0 ? `${base} (${limits.join(", ")})` : base;
 }
 
@@ -167,21 +198,22 @@ function fieldRows(schema: JsonSchema, prefix: string, when = ""): string[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).flatMap(([name, p]) => {
     const path = `${prefix}${name}`;
-    const inner = p.type === "array" && p.items ? (p.items as JsonSchema) : p;
+    const inner = p.type === "array" && p.items ? p.items : p;
     const under = `${path}${inner === p ? "" : "[]"}.`;
-    const objects = variantsOf(inner).filter((v) => v.type === "object" && v.properties);
+    const objects = variantsOf(inner).filter(isObjectSchema);
     const row = `| \`${path}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(when + (p.description ?? ""))} |`;
-    const key = discriminatorOf(objects);
-    if (!key) return [row, ...objects.flatMap((o) => fieldRows(o, under, objects.length > 1 ? `${when}In ${keysOf(o)}. ` : when))];
+    const told = toldApart(objects);
+    if (!told) return [row, ...objects.flatMap((o) => fieldRows(o, under, objects.length > 1 ? `${when}In ${keysOf(o)}. ` : when))];
+    const { key, first, variants } = told;
     // The keys every variant has alike are one row each; the rest are each variant's own.
-    const shared = (k: string) => k !== key && objects.every((o) => o.properties![k] !== undefined && JSON.stringify(o.properties![k]) === JSON.stringify(objects[0]!.properties![k]) && (o.required ?? []).includes(k) === (objects[0]!.required ?? []).includes(k));
-    const pick = (o: JsonSchema, keep: (k: string) => boolean): JsonSchema => ({ ...o, properties: Object.fromEntries(Object.entries(o.properties!).filter(([k]) => keep(k))) });
-    const told = `| \`${under}${key}\` | ${cell(typeOf({ enum: objects.map((o) => o.properties![key]!.const) }))} | yes | ${cell(`${when}Which kind of ${name} this is: the rows that begin "When \`${key}\` is" hold for that kind only.`)} |`;
+    const shared = (k: string) => k !== key && objects.every((o) => o.properties[k] !== undefined && JSON.stringify(o.properties[k]) === JSON.stringify(first.properties[k]) && (o.required ?? []).includes(k) === (first.required ?? []).includes(k));
+    const pick = (o: ObjectSchema, keep: (k: string) => boolean): JsonSchema => ({ ...o, properties: Object.fromEntries(Object.entries(o.properties).filter(([k]) => keep(k))) });
+    const toldRow = `| \`${under}${key}\` | ${cell(typeOf({ enum: variants.map((v) => v.tag) }))} | yes | ${cell(`${when}Which kind of ${name} this is: the rows that begin "When \`${key}\` is" hold for that kind only.`)} |`;
     return [
       row,
-      told,
-      ...fieldRows(pick(objects[0]!, shared), under, when),
-      ...objects.flatMap((o) => fieldRows(pick(o, (k) => k !== key && !shared(k)), under, `${when}When \`${key}\` is ${JSON.stringify(o.properties![key]!.const)}. `)),
+      toldRow,
+      ...fieldRows(pick(first, shared), under, when),
+      ...variants.flatMap(({ object, tag }) => fieldRows(pick(object, (k) => k !== key && !shared(k)), under, `${when}When \`${key}\` is ${JSON.stringify(tag)}. `)),
     ];
   });
 }
@@ -190,6 +222,9 @@ function fieldsTable(schema: JsonSchema): string[] {
   if (Object.keys(schema.properties ?? {}).length === 0) return ["No fields."];
   return ["| field | type | required | meaning |", "|---|---|---|---|", ...fieldRows(schema, "")];
 }
+
+/** An example reply's data.status, which tells its shapes apart. */
+const replyStatus = z.object({ data: z.object({ status: z.string() }) });
 
 const json = (value: unknown) => ["```json", JSON.stringify(value, null, 2), "```"];
 
@@ -227,17 +262,17 @@ export function catalogueMarkdown(examples: CatalogueExamples): string {
     const example = examples[c.name];
     out.push(`### ${c.name}`, "", `**${c.title}** — ${KIND_MEANING[c.kind]}.`, "", published.description, "");
     out.push(`Annotations: ${Object.entries(c.hints).map(([k, v]) => `\`${k}: ${String(v)}\``).join(", ")}.`, "");
-    out.push("Input:", "", ...fieldsTable(jsonSchemaOf(c.input, "input")), "");
-    out.push("`data` of an ok reply:", "", ...fieldsTable(jsonSchemaOf(c.data, "output")), "");
-    if (c.kind === "operation") out.push("`data.operation.result` once the operation confirmed (or partly confirmed) its effect:", "", ...fieldsTable(jsonSchemaOf(c.result, "output")), "");
+    out.push("Input:", "", ...fieldsTable(tableSchemaOf(c.input, "input")), "");
+    out.push("`data` of an ok reply:", "", ...fieldsTable(tableSchemaOf(c.data, "output")), "");
+    if (c.kind === "operation") out.push("`data.operation.result` once the operation confirmed (or partly confirmed) its effect:", "", ...fieldsTable(tableSchemaOf(c.result, "output")), "");
     // A tool's own refusals: those of its kind, and those the suite's scenarios make it answer (USER_DENIED of a declined reconciliation).
     const provoked = example?.refusals ?? [];
     const refusals = ERROR_CODES.filter((e) => KIND_ERRORS[c.kind].includes(e) || provoked.includes(e));
     out.push(`Refusals it may answer (those of its kind, and those the suite's scenarios require of it): ${refusals.map((e) => `\`${e}\``).join(", ")}.${provoked.length > 0 ? ` The scenarios require ${provoked.map((e) => `\`${e}\``).join(", ")}.` : ""}`, "");
     for (const [i, e] of [example, ...(example?.also ?? [])].entries()) {
       if (!e) continue;
-      const shape = (e.reply as { data?: { status?: unknown } }).data?.status;
-      const which = i === 0 ? "Example call" : `Another reply shape${typeof shape === "string" ? ` (\`data.status\`: \`${shape}\`)` : ""}: a call`;
+      const shape = replyStatus.safeParse(e.reply).data?.data.status;
+      const which = i === 0 ? "Example call" : `Another reply shape${shape !== undefined ? ` (\`data.status\`: \`${shape}\`)` : ""}: a call`;
       out.push(`${which} (arguments):`, "", ...json(e.args), "", "Its reply's `structuredContent`:", "", ...json(e.reply), "");
     }
   }
@@ -266,7 +301,7 @@ export function exampleProblems(examples: CatalogueExamples): string[] {
 
 /** The JSON text: one tool a line, so a change to one contract is a one-line diff. */
 export function catalogueJsonText(): string {
-  const { tools, ...rest } = catalogueJson() as { tools: unknown[] };
+  const { tools, ...rest } = catalogueJson();
   const head = JSON.stringify(rest, null, 2).replace(/\n}$/, "");
   return `${head},\n  "tools": [\n${tools.map((t) => `    ${JSON.stringify(t)}`).join(",\n")}\n  ]\n}\n`;
 }

@@ -8,6 +8,7 @@ import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "
 import { stepLibrary, type LoadedLibrary } from "./step-vocabulary.js";
 import { generatedDocs } from "./spec-doc.js";
 import { worldIds, type WorldIds } from "./world-doc.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** One authoring mistake, where it is written. */
 export interface LintProblem {
@@ -26,8 +27,8 @@ const ruleLine = (rulesText: string, id: string) => rulesText.split("\n").findIn
 function nearestRule(id: string, known: readonly string[]): string | undefined {
   const [family, number = ""] = id.split("-");
   const kin = known.filter((k) => k.startsWith(`${family}-`));
-  if (kin.length > 0) return kin.map((k) => ({ k, d: distance(number, k.split("-")[1] ?? "") })).sort((x, y) => x.d - y.d)[0]!.k;
-  return nearest(id, known, () => 2);
+  const [closest] = kin.map((k) => ({ k, d: distance(number, k.split("-")[1] ?? "") })).sort((x, y) => x.d - y.d);
+  return closest ? closest.k : nearest(id, known, () => 2);
 }
 
 /** The known word nearest to `given`, when it is near enough to be what was meant. */
@@ -96,7 +97,7 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
     try {
       document = parsedFeature(file);
     } catch (error) {
-      problems.push({ file: shown, line: Number(/\((\d+):\d+\)/.exec((error as Error).message)?.[1] ?? 1), problem: `not Gherkin: ${(error as Error).message.split("\n")[0]}` });
+      problems.push({ file: shown, line: Number(/\((\d+):\d+\)/.exec(messageOf(error))?.[1] ?? 1), problem: `not Gherkin: ${messageOf(error).split("\n")[0]}` });
       continue;
     }
     const feature = document.feature;
@@ -145,9 +146,11 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
  */
 export function unknownTargets(text: string, world: WorldIds): string | undefined {
   for (const [, kind, value] of text.matchAll(/\b(workspace|project) "([^"]*)"/g)) {
+    // The pattern's groups always take part in a match; the check only narrows them.
+    if (value === undefined) continue;
     const ids = kind === "workspace" ? world.workspaces : world.projects;
-    if (ids.has(value!) || world.names.has(value!)) continue;
-    const meant = nearest(value!, [...ids]);
+    if (ids.has(value) || world.names.has(value)) continue;
+    const meant = nearest(value, [...ids]);
     return `${kind} "${value}" is not in the world the suite runs on (docs/world.md lists its ${kind}s: ${[...ids].join(", ")})${meant ? `; did you mean "${meant}"?` : ""}`;
   }
   return undefined;
@@ -164,7 +167,8 @@ export function lintRuleIds(rules: RulesFile, rulesText: string, rulesFile: stri
   return rules.rules.flatMap((r) => {
     const problems: LintProblem[] = [];
     if (seen.has(r.id)) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id} is written twice` });
-    if (!rules.families[r.id.split("-")[0]!]) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id}'s family is not one of families: ${Object.keys(rules.families).join(", ")}` });
+    const [family = ""] = r.id.split("-");
+    if (!rules.families[family]) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id}'s family is not one of families: ${Object.keys(rules.families).join(", ")}` });
     seen.add(r.id);
     return problems;
   });
@@ -172,7 +176,7 @@ export function lintRuleIds(rules: RulesFile, rulesText: string, rulesFile: stri
 
 /** The titled passages of a doc an author can cite: markdown headings and the bold titles of decisions ("- **Title.** …"). */
 export function citableTitles(doc: string): Set<string> {
-  const titles = [...doc.matchAll(/^#{1,6}\s+(.+?)\s*$/gm), ...doc.matchAll(/^- \*\*(.+?)\.?\*\*/gm)].map((m) => m[1]!.replace(/\.$/, "").replace(/`/g, ""));
+  const titles = [...doc.matchAll(/^#{1,6}\s+(.+?)\s*$/gm), ...doc.matchAll(/^- \*\*(.+?)\.?\*\*/gm)].flatMap(([, title]) => (title === undefined ? [] : [title.replace(/\.$/, "").replace(/`/g, "")]));
   return new Set(titles);
 }
 
@@ -191,11 +195,11 @@ export function lintCitations(rules: RulesFile, readDoc: (file: string) => strin
     problems.push({ file, line, problem: `${where} cites ${doc}, "${title}", which ${doc} does not have${meant ? `; did you mean "${meant}"?` : ""}` });
   };
   for (const r of rules.rules) {
-    for (const [, doc, title] of (r.decision ?? "").matchAll(/(docs\/[\w-]+\.md),? "([^"]+)"/g)) check(rulesFile, ruleLine(rulesText, r.id), doc!, title!, `${r.id}'s decision`);
+    for (const [, doc, title] of (r.decision ?? "").matchAll(/(docs\/[\w-]+\.md),? "([^"]+)"/g)) if (doc && title) check(rulesFile, ruleLine(rulesText, r.id), doc, title, `${r.id}'s decision`);
   }
   const decisions = readDoc("docs/decisions.md") ?? "";
   decisions.split("\n").forEach((text, i) => {
-    for (const [, title] of text.matchAll(/\bsee "([^"]+)"/g)) check("docs/decisions.md", i + 1, "docs/decisions.md", title!, "a decision");
+    for (const [, title] of text.matchAll(/\bsee "([^"]+)"/g)) if (title) check("docs/decisions.md", i + 1, "docs/decisions.md", title, "a decision");
   });
   return problems;
 }
@@ -217,7 +221,8 @@ function lintSourceMap(rules: RulesFile): LintProblem[] {
   const mapText = readFileSync(kitPath(SOURCE_MAP_FILE), "utf8");
   // A sentence's line: where its first words stand (a table row up to its tab; in JSON as escaped there).
   const lineIn = (text: string, sentence: string) => {
-    const start = sentence.split("\t")[0]!.slice(0, 40);
+    const [cell = ""] = sentence.split("\t");
+    const start = cell.slice(0, 40);
     return text.split("\n").findIndex((l) => l.includes(start) || l.includes(JSON.stringify(start).slice(1, -1))) + 1 || 1;
   };
   return sourceMapProblems(sourceUnits(source), rules, loadSourceMap()).map((p) =>

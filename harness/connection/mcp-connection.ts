@@ -6,6 +6,7 @@ import { boundedJson } from "../text/bounded-json.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { noAnswer, violation } from "../harness-error.js";
 import { checkEnvelope, type RawToolResult } from "../contract-checks/reply-checks.js";
+import { systemCodeOf } from "../../protocol/errors.js";
 
 export interface Reply {
   tool: string;
@@ -67,7 +68,7 @@ export class McpConnection {
       // A plain request, not Client.listTools: that compiles every output schema with AJV (about 2 s
       // for the catalogue) and then makes callTool judge replies by them, so a call's checks would
       // change with whether the scenario listed the tools. The suite's own checks judge every reply.
-      return (await this.client.request({ method: "tools/list" }, ListToolsResultSchema, { timeout: this.timeoutMs })) as PublishedTools;
+      return await this.client.request({ method: "tools/list" }, ListToolsResultSchema, { timeout: this.timeoutMs });
     } catch (error) {
       throw violation(`tools/list did not answer (timeout ${this.timeoutMs} ms): ${causeOf(error)}${because(this.explain)}`);
     }
@@ -82,7 +83,7 @@ export class McpConnection {
   async callUnchecked(tool: string, args: Record<string, unknown>): Promise<CallAnswer> {
     let raw: RawToolResult;
     try {
-      raw = (await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs })) as RawToolResult;
+      raw = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs });
     } catch (error) {
       const message = `${tool} did not answer with a tool result: ${whyNoResult(error, this.timeoutMs)}${because(this.explain)}`;
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
@@ -121,16 +122,20 @@ function guardMessages(transport: Transport): () => string | undefined {
   let reason: string | undefined;
   Object.defineProperty(transport, "onmessage", {
     configurable: true,
-    get: () =>
-      handler &&
-      ((message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-        try {
-          handler!(message, extra);
-        } catch (error) {
-          reason ??= `the broker sent a message the MCP client could not take (${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}): ${boundedJson(message, 300)}`;
-          void transport.close();
-        }
-      }),
+    get: () => {
+      const handle = handler;
+      return (
+        handle &&
+        ((message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+          try {
+            handle(message, extra);
+          } catch (error) {
+            reason ??= `the broker sent a message the MCP client could not take (${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}): ${boundedJson(message, 300)}`;
+            void transport.close();
+          }
+        })
+      );
+    },
     set: (fn: Transport["onmessage"]) => {
       handler = fn;
     },
@@ -154,8 +159,8 @@ function causeOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? error.cause : undefined;
   if (!cause) return error.message;
-  const code = (cause as { code?: unknown }).code;
-  return `${error.message} (${typeof code === "string" ? `${code}: ` : ""}${cause.message})`;
+  const code = systemCodeOf(cause);
+  return `${error.message} (${code !== undefined ? `${code}: ` : ""}${cause.message})`;
 }
 
 function because(explain: Explain): string {

@@ -1,7 +1,9 @@
 import { PNG } from "pngjs";
+import { z } from "zod";
 import { CAPTURE_MIME_TYPE } from "../../protocol/tools/capture.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { violation } from "../harness-error.js";
+import { messageOf } from "../../protocol/errors.js";
 
 export interface DecodedImage {
   width: number;
@@ -9,6 +11,9 @@ export interface DecodedImage {
   /** RGBA, row by row. */
   pixels: Buffer;
 }
+
+/** Data that describes a PNG; its width and height are whatever the broker said, compared with the image's. */
+const describesPng = z.looseObject({ mimeType: z.literal(CAPTURE_MIME_TYPE), width: z.unknown(), height: z.unknown() });
 
 /**
  * ENV-10 on every reply: each image block claims image/png and its data decodes as a PNG; a reply
@@ -23,13 +28,13 @@ export function checkImageBlocks(tool: string, content: unknown, envelope: Envel
       const png = PNG.sync.read(Buffer.from(block.data, "base64"));
       return { width: png.width, height: png.height, pixels: png.data };
     } catch (error) {
-      throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${(error as Error).message}`, ["ENV-10"]);
+      throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${messageOf(error)}`, ["ENV-10"]);
     }
   });
-  const data = envelope.status === "ok" ? (envelope.data as { mimeType?: unknown; width?: unknown; height?: unknown } | null) : null;
-  if (data?.mimeType === CAPTURE_MIME_TYPE) {
-    if (images.length !== 1) throw violation(`${tool}'s data describes a PNG, yet the reply carries ${images.length} image blocks, not one.`, ["ENV-10"]);
-    const [image] = images as [DecodedImage];
+  const data = envelope.status === "ok" ? describesPng.safeParse(envelope.data).data : undefined;
+  if (data) {
+    const [image] = images;
+    if (!image || images.length !== 1) throw violation(`${tool}'s data describes a PNG, yet the reply carries ${images.length} image blocks, not one.`, ["ENV-10"]);
     if (image.width !== data.width || image.height !== data.height) {
       throw violation(`${tool}'s data says ${String(data.width)}x${String(data.height)}, its PNG is ${image.width}x${image.height}.`, ["ENV-10"]);
     }

@@ -15,7 +15,7 @@ const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHi
 
 const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
 const typesOf = (s: Schema) => [s.type].flat().filter((t) => t !== undefined).map(String).sort().join("|");
-const variantsOf = (s: Schema) => (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as Schema[] | undefined;
+const variantsOf = (s: Schema): unknown[] | undefined => (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined);
 const sorted = (values: unknown) => (Array.isArray(values) ? values.map((v) => JSON.stringify(v)).sort().join(",") : "");
 
 /**
@@ -26,7 +26,8 @@ const sorted = (values: unknown) => (Array.isArray(values) ? values.map((v) => J
  */
 export function schemaDifferences(published: unknown, expected: Schema, at = "outputSchema"): string[] {
   if (!isSchema(published)) return [`${at} is missing`];
-  const expectedVariants = variantsOf(expected);
+  // The catalogue's own schemas: every variant and property of theirs is a schema.
+  const expectedVariants = variantsOf(expected)?.filter(isSchema);
   if (expectedVariants) {
     const publishedVariants = variantsOf(published);
     if (!publishedVariants) return [`${at} is not a union of ${expectedVariants.length} (anyOf/oneOf)`];
@@ -40,15 +41,16 @@ export function schemaDifferences(published: unknown, expected: Schema, at = "ou
   if (typesOf(expected) !== typesOf(published)) out.push(`${at} has type ${typesOf(published) || "any"}, not ${typesOf(expected)}`);
   if (expected.const !== undefined && JSON.stringify(published.const) !== JSON.stringify(expected.const)) out.push(`${at} is not the constant ${JSON.stringify(expected.const)}`);
   if (expected.enum !== undefined && sorted(published.enum) !== sorted(expected.enum)) out.push(`${at} does not allow exactly ${sorted(expected.enum)}`);
-  if (isSchema(expected.properties)) {
+  const properties = expected.properties;
+  if (isSchema(properties)) {
     const have = isSchema(published.properties) ? published.properties : {};
-    const missing = Object.keys(expected.properties).filter((k) => !(k in have));
-    const extra = Object.keys(have).filter((k) => !(k in (expected.properties as Schema)));
+    const missing = Object.keys(properties).filter((k) => !(k in have));
+    const extra = Object.keys(have).filter((k) => !(k in properties));
     if (missing.length > 0) out.push(`${at} lacks ${missing.join(", ")}`);
     if (extra.length > 0) out.push(`${at} has keys the catalogue does not: ${extra.join(", ")}`);
     if (sorted(published.required) !== sorted(expected.required)) out.push(`${at} requires ${sorted(published.required) || "nothing"}, not ${sorted(expected.required)}`);
     if (expected.additionalProperties === false && published.additionalProperties !== false) out.push(`${at} allows keys it does not name (additionalProperties is not false)`);
-    for (const [key, schema] of Object.entries(expected.properties)) if (key in have) out.push(...schemaDifferences(have[key], schema as Schema, `${at}.${key}`));
+    for (const [key, schema] of Object.entries(properties)) if (key in have && isSchema(schema)) out.push(...schemaDifferences(have[key], schema, `${at}.${key}`));
   }
   if (isSchema(expected.items)) out.push(...schemaDifferences(published.items, expected.items, `${at}[]`));
   return out;
@@ -63,7 +65,7 @@ export function publishedToolProblems(listed: readonly ListedTool[]): string[] {
     const tool = listed.find((t) => t.name === contract.name);
     if (!tool) return [];
     const expected = publishedTool(contract);
-    const schema = schemaDifferences(tool.outputSchema, expected.outputSchema as Schema);
+    const schema = schemaDifferences(tool.outputSchema, expected.outputSchema);
     const hints = HINTS.filter((h) => tool.annotations?.[h] !== expected.annotations[h]).map((h) => `annotations.${h} is ${JSON.stringify(tool.annotations?.[h])}, not ${expected.annotations[h]}`);
     const all = [...schema, ...hints];
     return all.length === 0 ? [] : [`${contract.name}: ${all.slice(0, SHOWN).join("; ")}${all.length > SHOWN ? `; and ${all.length - SHOWN} more` : ""}`];

@@ -8,7 +8,9 @@ import { boundedJson } from "../text/bounded-json.js";
 import { checkImageBlocks } from "./image-blocks.js";
 import { describeIssues } from "../../protocol/schema-issues.js";
 
+/** A tool result as the broker sent it: any object, read by the keys the ENV rules look at. */
 export interface RawToolResult {
+  [key: string]: unknown;
   content?: unknown;
   structuredContent?: unknown;
   isError?: boolean;
@@ -16,8 +18,8 @@ export interface RawToolResult {
 
 const describe = (value: unknown) => boundedJson(value, 600);
 
-/** Replies (by their structuredContent, which nothing mutates) that passed, per tool and isError. */
-const passed = new WeakMap<object, Set<string>>();
+/** Replies (by their structuredContent, which nothing mutates) that passed, per tool and isError, with the envelope they were read as. */
+const passed = new WeakMap<object, { envelope: Envelope; memos: Set<string> }>();
 
 /**
  * The ENV rules, checked on every reply the suite receives: the envelope in structuredContent,
@@ -27,12 +29,13 @@ const passed = new WeakMap<object, Set<string>>();
 export function checkEnvelope(tool: string, result: RawToolResult): Envelope {
   const sc = result.structuredContent;
   const memo = `${tool}\u0000${String(result.isError)}`;
-  if (sc !== null && typeof sc === "object" && passed.get(sc)?.has(memo)) return sc as Envelope;
+  const known = sc !== null && typeof sc === "object" ? passed.get(sc) : undefined;
+  if (known?.memos.has(memo)) return known.envelope;
   try {
     const envelope = checkedEnvelope(tool, result);
     // A reply whose only block mirrors it is judged by its structuredContent alone: the oracles,
     // which see it again in the history (its text block left out), need not parse it twice.
-    if (Array.isArray(result.content) && result.content.length === 1 && typeof sc === "object" && sc !== null) passed.set(sc, (passed.get(sc) ?? new Set()).add(memo));
+    if (Array.isArray(result.content) && result.content.length === 1 && typeof sc === "object" && sc !== null) passed.set(sc, { envelope, memos: (known?.memos ?? new Set<string>()).add(memo) });
     return envelope;
   } catch (error) {
     if (error instanceof HarnessError) throw error;

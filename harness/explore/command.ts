@@ -11,6 +11,7 @@ import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "../history/format.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 export interface ExploreCommandOptions {
   seed: number;
@@ -73,8 +74,8 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   const { violation, ...summary } = result;
   const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
   o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
-  const replay = violation && ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", shellWord(violation.path), "--replay-path", shellWord(violation.replayPath), ...o.replayArgs.map(shellWord)].join(" ");
-  const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay: replay! } };
+  const replay = violation ? ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", shellWord(violation.path), "--replay-path", shellWord(violation.replayPath), ...o.replayArgs.map(shellWord)].join(" ") : undefined;
+  const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && replay !== undefined ? { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay } : undefined };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
     o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
@@ -116,7 +117,7 @@ export async function checkCommand(file: string, out: (text: string) => void, op
     try {
       writeFileSync(options.report, page);
     } catch (error) {
-      throw configError(`cannot write the report ${options.report} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw configError(`cannot write the report ${options.report} (${systemCodeOf(error) ?? messageOf(error)})`);
     }
     out(`report: ${options.report}\n`);
   }

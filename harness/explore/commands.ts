@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { z } from "zod";
 import { LomiError } from "../../protocol/errors.js";
 import { epochOf, forgetEpochs, observe, pick, submit, WORKSPACE, type Model } from "./model.js";
 import { AGENTS, type AgentName } from "./system.js";
@@ -12,7 +13,7 @@ class Step implements fc.AsyncCommand<Model, ExploreSystem> {
     private readonly act: (m: Model, s: ExploreSystem) => Promise<void>,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return this.when(m as Model);
+    return this.when(m);
   }
   run(m: Model, s: ExploreSystem): Promise<void> {
     s.steps.push(this.label);
@@ -24,6 +25,17 @@ class Step implements fc.AsyncCommand<Model, ExploreSystem> {
 }
 
 const always = () => true;
+
+/** A step about one of the model's operations, terminals or leases: it runs only when there is one, on the one `n` picks. */
+function stepOn<T>(label: string, items: (m: Model) => readonly T[], n: number, act: (item: T, m: Model, s: ExploreSystem) => Promise<void>): Step {
+  return new Step(label, (m) => items(m).length > 0, async (m, s) => {
+    const item = pick(items(m), n);
+    if (item !== undefined) await act(item, m, s);
+  });
+}
+
+/** The agent that is not `a`. */
+const otherThan = (a: AgentName): AgentName => (a === AGENTS[0] ? AGENTS[1] : AGENTS[0]);
 /** Which of the run's operations, terminals or leases a step means; small, so shrunk sequences read well. */
 const slot = fc.nat({ max: 15 });
 const agent = fc.constantFrom(...AGENTS);
@@ -67,6 +79,9 @@ const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).ma
     }),
 );
 
+/** The permissions section's revision in a settings read, read loosely. */
+const permissionsRevision = z.object({ permissions: z.object({ settingsRevision: z.unknown() }) });
+
 const settings = fc.tuple(agent, fc.boolean()).map(
   ([given, allow]) =>
     new Step(`${given}: lomi_settings_update permissions allowNetwork=${allow} (asks the user)`, always, async (m, s) => {
@@ -76,7 +91,7 @@ const settings = fc.tuple(agent, fc.boolean()).map(
       if (!retryEpoch || read?.status !== "ok") return;
       const n = ++m.counter;
       // Read loosely: a reply of another shape is the envelopes oracle's to judge, and the update then names what the broker said.
-      const expectedSettingsRevision = String((read.data.sections as { permissions?: { settingsRevision?: unknown } } | undefined)?.permissions?.settingsRevision);
+      const expectedSettingsRevision = String(permissionsRevision.safeParse(read.data.sections).data?.permissions.settingsRevision);
       await submit(m, s, a, "lomi_settings_update", { workspaceId: WORKSPACE, section: "permissions", values: { allowNetwork: allow }, expectedSettingsRevision, retryEpoch, requestKey: `settings-${n}` });
     }),
 );
@@ -84,47 +99,45 @@ const settings = fc.tuple(agent, fc.boolean()).map(
 /** The exact request again, from the agent's current connection: a client retrying after a lost reply. */
 const retrySame = slot.map(
   (o) =>
-    new Step(`retry request #${o} unchanged`, (m) => m.operations.length > 0, async (m, s) => {
-      const op = pick(m.operations, o)!;
+    stepOn(`retry request #${o} unchanged`, (m) => m.operations, o, async (op, m, s) => {
       await submit(m, s, op.agent, op.tool, op.args);
     }),
 );
 
+/** The values of a settings update this explorer sent. */
+const settingsValues = z.object({ allowNetwork: z.boolean() });
+
 function changed(tool: string, args: Record<string, unknown>): Record<string, unknown> {
   if (tool === "lomi_terminal_run") return { ...args, command: args.command === "npm test" ? "npm run build" : "npm test" };
-  if (tool === "lomi_settings_update") return { ...args, values: { allowNetwork: !(args.values as { allowNetwork: boolean }).allowNetwork } };
+  if (tool === "lomi_settings_update") return { ...args, values: { allowNetwork: !settingsValues.safeParse(args.values).data?.allowNetwork } };
   return { ...args, title: `${String(args.title)}!` };
 }
 
 const retryChanged = slot.map(
   (o) =>
-    new Step(`retry request #${o} with changed arguments`, (m) => m.operations.length > 0, async (m, s) => {
-      const op = pick(m.operations, o)!;
+    stepOn(`retry request #${o} with changed arguments`, (m) => m.operations, o, async (op, m, s) => {
       observe(m, await s.call(op.agent, op.tool, changed(op.tool, op.args)));
     }),
 );
 
 const get = fc.tuple(slot, fc.boolean()).map(
   ([o, other]) =>
-    new Step(`${other ? "the other agent" : "its agent"} reads operation #${o}`, (m) => known(m).length > 0, async (m, s) => {
-      const op = pick(known(m), o)!;
-      const reader: AgentName = other ? AGENTS.find((x) => x !== op.agent)! : op.agent;
+    stepOn(`${other ? "the other agent" : "its agent"} reads operation #${o}`, known, o, async (op, m, s) => {
+      const reader: AgentName = other ? otherThan(op.agent) : op.agent;
       observe(m, await s.call(reader, "lomi_operation_get", { operationId: op.operationId }));
     }),
 );
 
 const lookup = slot.map(
   (o) =>
-    new Step(`look operation #${o} up by its key`, (m) => m.operations.length > 0, async (m, s) => {
-      const op = pick(m.operations, o)!;
+    stepOn(`look operation #${o} up by its key`, (m) => m.operations, o, async (op, m, s) => {
       observe(m, await s.call(op.agent, "lomi_operation_lookup", { retryEpoch: op.args.retryEpoch, requestKey: op.args.requestKey, tool: op.tool }));
     }),
 );
 
 const cancel = slot.map(
   (o) =>
-    new Step(`cancel operation #${o}`, (m) => known(m).length > 0, async (m, s) => {
-      const op = pick(known(m), o)!;
+    stepOn(`cancel operation #${o}`, known, o, async (op, m, s) => {
       observe(m, await s.call(op.agent, "lomi_operation_cancel", { operationId: op.operationId }));
     }),
 );
@@ -149,8 +162,8 @@ const burst = fc.tuple(agent, slot, fc.scheduler()).map(
     new Step(`${given}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`, (m) => m.terminals.length > 0, async (m, s) => {
       const a = s.agentFor(given);
       const retryEpoch = await epochOf(m, s, a);
-      const terminal = pick(m.terminals, t)!;
-      if (!retryEpoch) return;
+      const terminal = pick(m.terminals, t);
+      if (!retryEpoch || !terminal) return;
       const n = ++m.counter;
       const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
       const latest = known(m).filter((o) => o.agent === a).at(-1);
@@ -210,7 +223,8 @@ const lease = fc.tuple(agent, slot).map(
     new Step(`${given}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals.length > 0, async (m, s) => {
       const a = s.agentFor(given);
       await epochOf(m, s, a);
-      const terminal = pick(m.terminals, t)!;
+      const terminal = pick(m.terminals, t);
+      if (!terminal) return;
       const reply = await s.call(a, "lomi_lease_acquire", { workspaceId: WORKSPACE, runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId } });
       if (reply?.status === "ok") m.leases.push({ agent: a, leaseId: String(reply.data.leaseId), terminalSessionId: terminal.terminalSessionId, sent: [] });
     }),
@@ -219,11 +233,11 @@ const lease = fc.tuple(agent, slot).map(
 const INPUT_MODES = ["next", "repeat", "changed", "gap"] as const;
 const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
   ([l, mode]) =>
-    new Step(`input on lease #${l}: ${mode} sequence`, (m) => m.leases.length > 0, async (m, s) => {
-      const held = pick(m.leases, l)!;
+    stepOn(`input on lease #${l}: ${mode} sequence`, (m) => m.leases, l, async (held, m, s) => {
       const used = held.sent.length;
+      const last = held.sent.at(-1);
       const [sequence, text] =
-        mode === "repeat" && used > 0 ? [used, held.sent[used - 1]!] : mode === "changed" && used > 0 ? [used, `${held.sent[used - 1]}x`] : mode === "gap" ? [used + 2, "gap\n"] : [used + 1, `echo ${used + 1}\n`];
+        mode === "repeat" && last !== undefined ? [used, last] : mode === "changed" && last !== undefined ? [used, `${last}x`] : mode === "gap" ? [used + 2, "gap\n"] : [used + 1, `echo ${used + 1}\n`];
       const reply = await s.call(held.agent, "lomi_terminal_input", { workspaceId: WORKSPACE, terminalSessionId: held.terminalSessionId, leaseId: held.leaseId, inputSequence: String(sequence), text });
       if (reply?.status === "ok" && reply.data.acknowledged === "dispatched" && sequence === used + 1) held.sent.push(text);
     }),
@@ -267,8 +281,7 @@ const crash = fc.constant(
 
 const runtimeRestart = slot.map(
   (t) =>
-    new Step(`terminal #${t}'s runtime restarts`, (m) => m.terminals.length > 0, async (m, s) => {
-      const terminal = pick(m.terminals, t)!;
+    stepOn(`terminal #${t}'s runtime restarts`, (m) => m.terminals, t, async (terminal, m, s) => {
       const restarted = await s.control.restartRuntime(terminal.panelId);
       if ("terminalSessionId" in restarted) m.terminals.push({ terminalSessionId: restarted.terminalSessionId, panelId: terminal.panelId });
     }),

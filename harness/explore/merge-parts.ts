@@ -3,8 +3,9 @@ import path from "node:path";
 import { z } from "zod";
 import { configError } from "../harness-error.js";
 import { checkPartSet } from "../shards/part-set.js";
-import { FAULT_KINDS, type FaultKind } from "../history/format.js";
+import { FAULT_KINDS } from "../history/format.js";
 import { writeExploreReports, type ExploreReport } from "./reports.js";
+import { messageOf } from "../../protocol/errors.js";
 
 const violationSchema = z.object({
   invariants: z.array(
@@ -33,7 +34,8 @@ const partReportSchema = z.object({
     runs: z.number().int().nonnegative(),
     shrinks: z.number().int().nonnegative(),
     steps: z.number().int().nonnegative(),
-    faults: z.record(z.string(), z.number().int().nonnegative()),
+    /** Every fault kind, each counted (explore counts them all from 0). */
+    faults: z.record(z.enum(FAULT_KINDS), z.number().int().nonnegative()),
     durationMs: z.number().nonnegative(),
     interrupted: z.boolean(),
   }),
@@ -46,7 +48,7 @@ function readPart(dir: string): z.infer<typeof partReportSchema> {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw configError(`cannot read ${file}: ${(error as Error).message}`);
+    throw configError(`cannot read ${file}: ${messageOf(error)}`);
   }
   const parsed = partReportSchema.safeParse(raw);
   if (!parsed.success) {
@@ -68,17 +70,17 @@ const FIELD = { kitVersion: "kit version", seed: "seed", broker: "broker", steps
  */
 export function mergeExploreParts(dirs: readonly string[], reports: string, out: (text: string) => void): number {
   const parts = dirs.map((dir) => ({ dir, report: readPart(dir) }));
-  checkPartSet(
-    parts.map(({ dir, report: r }) => ({ dir, index: r.part.index, count: r.part.count, run: { kitVersion: r.part.kitVersion, seed: r.seed, broker: r.broker, steps: r.steps, runs: r.part.runs } })),
+  // Any part's broker, seed and steps are the campaign's: checkPartSet holds them equal.
+  const { report: first } = checkPartSet(
+    parts.map(({ dir, report: r }) => ({ dir, index: r.part.index, count: r.part.count, run: { kitVersion: r.part.kitVersion, seed: r.seed, broker: r.broker, steps: r.steps, runs: r.part.runs }, report: r })),
     FIELD,
     "part",
   );
   parts.sort((a, b) => a.report.part.index - b.report.part.index);
-  const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
-  for (const { report } of parts) for (const [kind, n] of Object.entries(report.result.faults)) faults[kind as FaultKind] = (faults[kind as FaultKind] ?? 0) + n;
   const sum = (pick: (r: (typeof parts)[number]["report"]["result"]) => number) => parts.reduce((a, p) => a + pick(p.report.result), 0);
+  const faults = { ...first.result.faults };
+  for (const kind of FAULT_KINDS) faults[kind] = sum((r) => r.faults[kind]);
   const violations = parts.flatMap((p) => (p.report.violation ? [p.report.violation] : []));
-  const first = parts[0]!.report;
   const merged: ExploreReport = {
     broker: first.broker,
     seed: first.seed,

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { History, HistoryRecord } from "../history/format.js";
 import { looseEnvelope } from "../history/replies.js";
 import type { OracleVerdict } from "../oracles/index.js";
@@ -34,6 +35,9 @@ function citations(verdicts: readonly OracleVerdict[]): Map<number, string[]> {
   return cited;
 }
 
+/** The receipt an ok reply's data.operation holds, read loosely: a report row names its operation and state. */
+const receiptOf = z.object({ operationId: z.string(), state: z.unknown() });
+
 const short = (value: unknown, max = 140) => {
   const text = JSON.stringify(value) ?? "";
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -43,7 +47,7 @@ const short = (value: unknown, max = 140) => {
 function row(record: HistoryRecord): { who: string; what: string; answer: string } | undefined {
   if (record.type === "call") {
     const env = record.reply.status === "answered" ? looseEnvelope(record.reply.structuredContent) : undefined;
-    const op = env?.status === "ok" ? (env.data.operation as { operationId?: string; state?: string } | undefined) : undefined;
+    const op = env?.status === "ok" ? receiptOf.safeParse(env.data.operation).data : undefined;
     const answer =
       record.reply.status === "lost"
         ? `no reply: ${record.reply.reason}`

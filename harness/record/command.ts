@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { systemClock } from "../../protocol/ports.js";
 import { configError } from "../harness-error.js";
 import { HistoryFile } from "./history-file.js";
+import { messageOf } from "../../protocol/errors.js";
 
 export const RECORD_HELP = `lomi-conformance record — record the traffic between a real MCP client and a broker as a
 lomi-history/1 file, for lomi-conformance check (docs/implementers.md, "Judging your real traffic")
@@ -57,8 +58,8 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
   try {
     values = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    const positional = /^Unexpected argument '([^']+)'/.exec((error as Error).message)?.[1];
-    throw usage(positional ? `${positional} comes before --; the broker's command goes after --, e.g. record --history FILE -- ${positional}` : (error as Error).message);
+    const positional = /^Unexpected argument '([^']+)'/.exec(messageOf(error))?.[1];
+    throw usage(positional ? `${positional} comes before --; the broker's command goes after --, e.g. record --history FILE -- ${positional}` : messageOf(error));
   }
   if (values.help) return { form: "help" };
   if (values.history === undefined || values.history === "") throw usage("--history FILE is required: where the traffic is recorded");
@@ -78,8 +79,9 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
     return { form: "http", history, live: values.live, port, to };
   }
   if (split === -1) throw usage("the broker's command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…]");
-  if (broker.length === 0) throw usage("no broker command after --");
-  return { form: "stdio", history, live: values.live, command: broker[0]!, args: broker.slice(1) };
+  const [command, ...args] = broker;
+  if (command === undefined) throw usage("no broker command after --");
+  return { form: "stdio", history, live: values.live, command, args };
 }
 
 const printErr = (line: string) => void process.stderr.write(`${line}\n`);

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { configError } from "../harness-error.js";
 import { formatHistory, HISTORY_FORMAT, parseRecords, type HistoryRecord } from "../history/format.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 /** A connection label the recorder gives: its run's number first (`stdio-3`, `http-2.1`). */
 const RUN_OF_LABEL = /^(?:stdio|http)-(\d+)/;
@@ -27,14 +28,14 @@ export class HistoryFile {
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw configError(`cannot read the history ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      if (systemCodeOf(error) !== "ENOENT") throw configError(`cannot read the history ${file} (${systemCodeOf(error) ?? messageOf(error)})`);
     }
     const earlier = text.trim() === "" ? [] : parseRecords(text, file);
     this.run = 1 + Math.max(0, ...earlier.flatMap(runsOf));
     try {
       this.fd = openSync(file, "a");
     } catch (error) {
-      throw configError(`cannot write the history ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw configError(`cannot write the history ${file} (${systemCodeOf(error) ?? messageOf(error)})`);
     }
     if (earlier.length === 0) {
       const header: HistoryRecord = { type: "header", format: HISTORY_FORMAT, source, ledger: false, clock: "recorder" };

@@ -1,12 +1,14 @@
 import http from "node:http";
+import { buffer as bodyOf } from "node:stream/consumers";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
+import { listeningPort } from "../adapters/free-port.js";
 import { holdIdleConnections } from "../../protocol/idle-connections.js";
 import { refusalOf } from "../../reference-broker/http-guard.js";
 import { jsonRpcError, MCP_PATH } from "../../reference-broker/http-endpoint.js";
 import { sseMessages } from "./lines.js";
 import { startRecording, type RecordingOptions } from "./recording.js";
 import type { ConnectionTap } from "./tap.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 export interface HttpRecordOptions extends RecordingOptions {
   /** Where the recorder listens, on 127.0.0.1 (0 picks a free port). */
@@ -29,11 +31,6 @@ function withoutHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingHttpHe
   return kept;
 }
 
-async function bodyOf(req: http.IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 const jsonOf = (bytes: Buffer): unknown => {
   try {
@@ -100,7 +97,7 @@ export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
       });
     });
     upstream.once("error", (error) => {
-      connection.unanswered(message, `the broker at ${o.to.href} did not answer (${(error as NodeJS.ErrnoException).code ?? error.message})`);
+      connection.unanswered(message, `the broker at ${o.to.href} did not answer (${systemCodeOf(error) ?? messageOf(error)})`);
       if (!res.headersSent) jsonRpcError(res, 502, `Bad Gateway: the broker at ${o.to.href} did not answer.`);
       else res.destroy();
     });
@@ -117,7 +114,7 @@ export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
     server.once("error", reject);
     server.listen(o.port, "127.0.0.1", resolve);
   });
-  port = (server.address() as AddressInfo).port;
+  port = listeningPort(server);
   return {
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
     close: async () => {

@@ -1,10 +1,12 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { HistoryRecord } from "../history/format.js";
+import { harnessFault } from "../harness-error.js";
 import { findings, type FromJudge, type ToJudge } from "./live.js";
 
 // The judging thread of --live (live.ts): judges the history as records come, coalescing those that
 // come while it judges, and sends back each violation not seen before.
-const port = parentPort!;
+if (!parentPort) throw harnessFault("live-worker runs only as live.ts's judging thread");
+const port = parentPort;
 const records: HistoryRecord[] = (workerData as { records: HistoryRecord[] }).records;
 // What the file held before this run was judged when it was recorded: only new findings are news.
 const seen = new Set(findings(records));

@@ -4,6 +4,7 @@ import type { CallRecord, History, HistoryRecord } from "../history/format.js";
 import { isOperationTool, looseEnvelope, receiptIn, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import type { OracleVerdict } from "../oracles/index.js";
+import { getOrInsert } from "../map-entry.js";
 
 /**
  * What the recorded session had learnt by a point, so a later call's arguments can name it as a
@@ -26,8 +27,8 @@ function workspaceMapper(world: WorldSeed): (id: string) => string {
   const mapped = new Map<string, string>();
   return (id) => {
     if (known.includes(id)) return id;
-    if (!mapped.has(id)) mapped.set(id, known[mapped.size % known.length]!);
-    return mapped.get(id)!;
+    // A world without workspaces (none to give) keeps the recorded one.
+    return getOrInsert(mapped, id, () => known[mapped.size % known.length] ?? id);
   };
 }
 
@@ -75,7 +76,8 @@ function exchange(records: readonly HistoryRecord[], cited: readonly number[]): 
     if (admittedAt !== -1) wanted.add(admittedAt);
   }
   const sorted = [...wanted].sort((a, b) => a - b);
-  records.forEach((r, i) => r.type === "fault" && r.kind === "broker-crash" && i > sorted[0]! && i < sorted.at(-1)! && wanted.add(i));
+  const [first, last] = [sorted[0], sorted.at(-1)];
+  if (first !== undefined && last !== undefined) records.forEach((r, i) => r.type === "fault" && r.kind === "broker-crash" && i > first && i < last && wanted.add(i));
   return [...wanted].sort((a, b) => a - b);
 }
 
@@ -89,8 +91,7 @@ export function scenarioSkeleton(history: History, verdicts: readonly OracleVerd
   const workspace = workspaceMapper(world);
   const agents = new Map<string, string>();
   const agentStep = (name: string) => {
-    if (!agents.has(name)) agents.set(name, agents.size === 0 ? "the agent" : `agent ${quoted(name)}`);
-    return agents.get(name)!;
+    return getOrInsert(agents, name, () => (agents.size === 0 ? "the agent" : `agent ${quoted(name)}`));
   };
   const scenarios: string[] = [];
   for (const v of verdicts) {
@@ -119,10 +120,12 @@ export function scenarioSkeleton(history: History, verdicts: readonly OracleVerd
           steps.push(`    # record ${i}: ${replyText(r)}${cite}`);
           const identity = isOperationTool(r.tool) ? `${r.agent}\u0000${r.tool}\u0000${String(r.args.retryEpoch)}\u0000${String(r.args.requestKey)}` : undefined;
           const earlier = identity === undefined ? undefined : sent.get(identity);
-          const changed = earlier && Object.keys({ ...earlier.args, ...r.args }).filter((k) => canonical(earlier.args[k]) !== canonical(r.args[k]));
+          const changed = earlier ? Object.keys({ ...earlier.args, ...r.args }).filter((k) => canonical(earlier.args[k]) !== canonical(r.args[k])) : [];
+          const [onlyChanged] = changed;
+          const changedTo = onlyChanged === undefined ? undefined : r.args[onlyChanged];
           // A retry is written as one, so it sends what the first call sent (a placeholder would read anew).
-          if (earlier && changed!.length === 0) steps.push(`    When ${who} retries ${quoted(earlier.alias)}`);
-          else if (earlier && changed!.length === 1 && typeof r.args[changed![0]!] === "string") steps.push(`    When ${who} retries ${quoted(earlier.alias)} with ${changed![0]} changed to ${quoted(String(r.args[changed![0]!]))}`);
+          if (earlier && changed.length === 0) steps.push(`    When ${who} retries ${quoted(earlier.alias)}`);
+          else if (earlier && changed.length === 1 && typeof changedTo === "string") steps.push(`    When ${who} retries ${quoted(earlier.alias)} with ${onlyChanged} changed to ${quoted(changedTo)}`);
           else {
             const args = JSON.stringify(scenarioArgs(r.args, learnt, workspace));
             steps.push(isOperationTool(r.tool) ? `    When ${who} sends ${r.tool} as ${quoted(alias)} with:` : `    When ${who} calls ${r.tool} with:`, `      """`, `      ${args}`, `      """`);

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { configError } from "../harness-error.js";
 import { jsonLines } from "./lines.js";
 import { startRecording, type RecordingOptions } from "./recording.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 export interface StdioRecordOptions extends RecordingOptions {
   command: string;
@@ -38,7 +39,7 @@ export function recordStdio(o: StdioRecordOptions): Promise<number> {
   return new Promise((resolve, reject) => {
     child.once("error", (error) => {
       process.off("exit", stopChild);
-      reject(configError(`cannot start the broker ${o.command} (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+      reject(configError(`cannot start the broker ${o.command} (${systemCodeOf(error) ?? messageOf(error)})`));
     });
     // 'close': the broker's stdout is read to its end, so every reply it sent is recorded first.
     child.once("close", (code, signal) => {

@@ -31,9 +31,10 @@ export function readAttempts(messagesFile: string): Map<string, Attempt[]> {
       const pickle = pickles.get(testCases.get(e.testCaseStarted.testCaseId) ?? "");
       if (pickle) started.set(e.testCaseStarted.id, { key: `${pickle.uri}:${pickle.name}`, attempt: { attempt: e.testCaseStarted.attempt + 1, seed: undefined, failed: false } });
     }
-    const seed = e.attachment?.testCaseStartedId && SEED_ATTACHMENT.exec(e.attachment.body);
-    if (seed) {
-      const s = started.get(e.attachment!.testCaseStartedId!);
+    const startedId = e.attachment?.testCaseStartedId;
+    const seed = startedId && e.attachment && SEED_ATTACHMENT.exec(e.attachment.body);
+    if (startedId && seed) {
+      const s = started.get(startedId);
       if (s && s.attempt.seed === undefined) s.attempt.seed = Number(seed[1]);
     }
     const step = e.testStepFinished;

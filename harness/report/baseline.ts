@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { configError } from "../harness-error.js";
 import type { ScenarioResult } from "./scenario-results.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 /**
  * A baseline: the failures a team expects today, so it can adopt the suite gradually. A baselined
@@ -33,8 +34,8 @@ export function loadBaseline(file: string, knownRules: ReadonlySet<string>, know
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw configError(`cannot read the baseline ${file}: ${missing ? "no such file; write one with --write-baseline FILE (docs/implementers.md, \"Adopting the suite gradually\")" : (error as Error).message}`);
+    const missing = systemCodeOf(error) === "ENOENT";
+    throw configError(`cannot read the baseline ${file}: ${missing ? "no such file; write one with --write-baseline FILE (docs/implementers.md, \"Adopting the suite gradually\")" : messageOf(error)}`);
   }
   const parsed = baselineFileSchema.safeParse(raw);
   if (!parsed.success) {

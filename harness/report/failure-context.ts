@@ -74,7 +74,7 @@ export interface Exchange {
 /** The arguments' JSON text: as sent when the writer kept it, else as read back. */
 const sentText = (e: { args: unknown; sent?: string | undefined }) => e.sent ?? boundedJson(e.args, 20_000);
 /** A reply as a failure shows it: its structuredContent (or the whole result), or why none came. */
-const replyOf = (e: { reply?: unknown; error?: string | undefined }) => e.error ?? (e.reply as { structuredContent?: unknown } | undefined)?.structuredContent ?? e.reply;
+const replyOf = (e: { reply?: unknown; error?: string | undefined }) => e.error ?? (typeof e.reply === "object" && e.reply !== null && "structuredContent" in e.reply ? e.reply.structuredContent : undefined) ?? e.reply;
 
 const MAX_LEDGER = 30;
 /** Calls kept of a failed scenario: the last ones, where the failure is. */
@@ -89,7 +89,7 @@ export function failureContextOf(exchanges: readonly unknown[], ledger: readonly
 /** The operations a reply or request names: the ledger entries worth showing. */
 function operationIdsIn(value: unknown): Set<string> {
   const ids = new Set<string>();
-  for (const m of boundedText(value ?? null, 200_000).matchAll(/"operationId":"([^"]+)"/g)) ids.add(m[1]!);
+  for (const [, id] of boundedText(value ?? null, 200_000).matchAll(/"operationId":"([^"]+)"/g)) if (id !== undefined) ids.add(id);
   return ids;
 }
 

@@ -61,7 +61,8 @@ export function failureGroups(results: readonly ScenarioResult[], counted: (s: S
   }
   return [...groups]
     .map(([finding, { members, rules }]) => {
-      const plainest = [...members].sort((a, b) => plainness(a) - plainness(b))[0]!;
+      // The first of the plainest, as a stable sort would put it first.
+      const plainest = members.reduce((best, s) => (plainness(s) < plainness(best) ? s : best));
       const cause = firstLine(causeOf(plainest)).replace(PREFIXES, "");
       return {
         step: plainest.failure?.step ?? "(a hook)",
@@ -85,6 +86,7 @@ export function setupProblemOf(results: readonly ScenarioResult[]): string | und
   if (ran.length < 2 || ran.some((r) => r.verdict !== "fail" || (r.failedAtStep ?? 0) > 0)) return undefined;
   const causes = new Set(ran.map((r) => normalised(firstLine(r.reason))));
   if (causes.size !== 1) return undefined;
-  const first = ran[0]!;
+  const [first] = ran;
+  if (!first) return undefined;
   return `every one of the ${ran.length} scenarios that ran failed at its first step the same way, so no rule could be judged: ${first.failure?.step ? `${first.failure.step}: ` : ""}${firstLine(first.reason).replace(PREFIXES, "")}`;
 }

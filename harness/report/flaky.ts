@@ -25,9 +25,10 @@ export function withFlakyRules(rules: readonly RuleReport[], flaky: ReadonlySet<
   return rules.map((r) => {
     const scenarios = r.scenarios.map((s) => (s.verdict === "pass" && flaky.has(keyOf(s)) ? { ...s, verdict: "flaky" as const, reason: `failed, then passed on a retry: ${attemptsText(s, attempts.get(keyOf(s)), replay)}` } : s));
     const marked = scenarios.filter((s) => s.verdict === "flaky");
-    if (marked.length === 0) return r;
+    const [firstMarked] = marked;
+    if (!firstMarked) return r;
     if (r.verdict !== "pass") return { ...r, scenarios };
-    return { ...r, scenarios, verdict: "flaky" as const, reason: `${marked.length} of ${scenarios.length} scenario(s) failed, then passed on a retry: ${marked[0]!.name}` };
+    return { ...r, scenarios, verdict: "flaky" as const, reason: `${marked.length} of ${scenarios.length} scenario(s) failed, then passed on a retry: ${firstMarked.name}` };
   });
 }
 

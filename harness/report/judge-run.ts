@@ -103,17 +103,20 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     rules,
     baselineEntries: entries,
     scenariosInSuite,
-    scenarioVerdicts: i.results.map((x): ScenarioVerdictEntry => ({
-      name: x.name,
-      uri: x.uri,
-      ...(x.line !== undefined ? { line: x.line } : {}),
-      verdict: baselinedScenarioReason(x) !== undefined ? "baselined" : flaky.has(`${x.uri}:${x.name}`) ? "flaky" : x.verdict,
-      // As steps/support.ts derives it: the seed that replays this scenario alone.
-      seed: attemptSeed(i, `${x.uri}:${x.name}`, 0),
-      ...(x.blame ? { blame: x.blame } : {}),
-      ...(x.harnessFault !== undefined ? { harnessFault: true } : {}),
-      ...(attempts.has(`${x.uri}:${x.name}`) ? { attempts: attemptsOf(x, attempts.get(`${x.uri}:${x.name}`)!, replay) } : {}),
-    })),
+    scenarioVerdicts: i.results.map((x): ScenarioVerdictEntry => {
+      const tries = attempts.get(`${x.uri}:${x.name}`);
+      return {
+        name: x.name,
+        uri: x.uri,
+        ...(x.line !== undefined ? { line: x.line } : {}),
+        verdict: baselinedScenarioReason(x) !== undefined ? "baselined" : flaky.has(`${x.uri}:${x.name}`) ? "flaky" : x.verdict,
+        // As steps/support.ts derives it: the seed that replays this scenario alone.
+        seed: attemptSeed(i, `${x.uri}:${x.name}`, 0),
+        ...(x.blame ? { blame: x.blame } : {}),
+        ...(x.harnessFault !== undefined ? { harnessFault: true } : {}),
+        ...(tries ? { attempts: attemptsOf(x, tries, replay) } : {}),
+      };
+    }),
     ...(i.invocation ? { invocation: i.invocation } : {}),
     ...(i.rerunOf ? { rerunOf: i.rerunOf } : {}),
   };

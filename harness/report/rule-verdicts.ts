@@ -59,15 +59,16 @@ function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): Rule
 function verdictOf(mine: RuleScenario[]): { verdict: RuleVerdict; reason: string | undefined; partly?: true } {
   const count = (v: RuleScenario["verdict"]) => mine.filter((s) => s.verdict === v);
   const [failed, baselined, na] = [count("fail"), count("baselined"), count("not-applicable")];
-  if (failed.length > 0) return { verdict: "fail", reason: `${failed.length} of ${mine.length} scenario(s) failed: ${failed[0]!.name}` };
+  const [firstFailed, firstBaselined, firstNa] = [failed[0], baselined[0], na[0]];
+  if (firstFailed) return { verdict: "fail", reason: `${failed.length} of ${mine.length} scenario(s) failed: ${firstFailed.name}` };
   if (mine.length === 0) return { verdict: "fail", reason: "its scenarios were selected but none finished" };
-  if (baselined.length > 0) return { verdict: "baselined", reason: `${baselined.length} of ${mine.length} scenario(s) failed as the baseline expects: ${baselined[0]!.name}` };
+  if (firstBaselined) return { verdict: "baselined", reason: `${baselined.length} of ${mine.length} scenario(s) failed as the baseline expects: ${firstBaselined.name}` };
   const passed = count("pass");
   // Some scenarios ran and passed, the others cannot run with this broker: a pass on what was judged, saying what was not.
-  if (na.length > 0 && passed.length > 0 && na.every((s) => s.stopped !== true)) {
-    return { verdict: "pass", reason: `pass (${passed.length} of ${mine.length} scenarios; the rest not judged here: ${na[0]!.reason})`, partly: true };
+  if (firstNa && passed.length > 0 && na.every((s) => s.stopped !== true)) {
+    return { verdict: "pass", reason: `pass (${passed.length} of ${mine.length} scenarios; the rest not judged here: ${firstNa.reason})`, partly: true };
   }
-  if (na.length > 0) return { verdict: "not-applicable", reason: `${na.length} of ${mine.length} scenario(s) not applicable: ${na[0]!.reason}` };
+  if (firstNa) return { verdict: "not-applicable", reason: `${na.length} of ${mine.length} scenario(s) not applicable: ${firstNa.reason}` };
   return { verdict: "pass", reason: undefined };
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { configError } from "../harness-error.js";
+import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 /**
  * What a run's conformance.json records for the runs after it: a rerun of its failures takes its
@@ -59,8 +60,8 @@ export function readRunRecord(dir: string): RunRecord {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw configError(`${dir}: ${missing ? `no ${RUN_RECORD_FILE}; give the --reports folder of a conformance run (or of a merge of its shards)` : `${RUN_RECORD_FILE} does not read: ${(error as Error).message}`}`);
+    const missing = systemCodeOf(error) === "ENOENT";
+    throw configError(`${dir}: ${missing ? `no ${RUN_RECORD_FILE}; give the --reports folder of a conformance run (or of a merge of its shards)` : `${RUN_RECORD_FILE} does not read: ${messageOf(error)}`}`);
   }
   const parsed = runRecordSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { loadRules, RULE_TAG } from "../rules.js";
 import type * as messages from "@cucumber/messages";
 import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleAttachment, oracleUnknownAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
@@ -6,6 +5,8 @@ import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
+import { readEnvelopes } from "../shards/merge-messages.js";
+import { messageOf } from "../../protocol/errors.js";
 
 let known: ReadonlySet<string> | undefined;
 /** The rule IDs of docs/rules.json: a failure naming another is blamed as one that names none. */
@@ -46,8 +47,8 @@ type Envelope = messages.Envelope;
 type FeatureChild = messages.FeatureChild | messages.RuleChild;
 
 interface Running {
-  pickleId: string;
-  testCaseId: string;
+  pickle: messages.Pickle;
+  testCase: messages.TestCase;
   worst: string;
   message: string | undefined;
   failedStepId: string | undefined;
@@ -103,19 +104,12 @@ const withoutStack = (message: string) =>
     .join("\n")
     .trim();
 
-function readEnvelopes(messagesFile: string): Envelope[] {
-  return readFileSync(messagesFile, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Envelope);
-}
-
 /** An attachment's JSON, or a marker that it was not JSON: the scenario keeps its verdict either way. */
 function parsedOrLost(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch (error) {
-    return { unreadable: (error as Error).message };
+    return { unreadable: messageOf(error) };
   }
 }
 
@@ -123,8 +117,10 @@ const brokerIdentitySchema = z.object({ name: z.string(), version: z.string() })
 
 /** The broker's name and version as it gave them in its initialize answer, if any scenario reached it and they read as such. */
 export function readBrokerIdentity(messagesFile: string): { name: string; version: string } | undefined {
-  const found = readEnvelopes(messagesFile).find((e) => e.attachment?.body.startsWith(BROKER_IDENTITY));
-  const identity = found && brokerIdentitySchema.safeParse(parsedOrLost(found.attachment!.body.slice(BROKER_IDENTITY.length)));
+  const found = readEnvelopes(messagesFile)
+    .map((e) => e.attachment)
+    .find((a) => a?.body.startsWith(BROKER_IDENTITY));
+  const identity = found && brokerIdentitySchema.safeParse(parsedOrLost(found.body.slice(BROKER_IDENTITY.length)));
   return identity?.success ? identity.data : undefined;
 }
 
@@ -160,10 +156,12 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
     if (e.pickle) pickles.set(e.pickle.id, e.pickle);
     if (e.testCase) testCases.set(e.testCase.id, e.testCase);
     if (e.testCaseStarted) {
-      const testCase = testCases.get(e.testCaseStarted.testCaseId)!;
-      started.set(e.testCaseStarted.id, {
-        pickleId: testCase.pickleId,
-        testCaseId: testCase.id,
+      // Cucumber announces a test case and its pickle before the test case starts.
+      const testCase = testCases.get(e.testCaseStarted.testCaseId);
+      const pickle = testCase && pickles.get(testCase.pickleId);
+      if (testCase && pickle) started.set(e.testCaseStarted.id, {
+        pickle,
+        testCase,
         worst: "UNKNOWN",
         message: undefined,
         failedStepId: undefined,
@@ -203,22 +201,19 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
 
   /** The failed step as written ("Then Lomi saw 1 dispatch of ...") and where, or the hook that failed. */
   const stepOf = (s: Running): { text: string; at: string | undefined } | undefined => {
-    const testStep = testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId);
+    const testStep = s.testCase.testSteps.find((t) => t.id === s.failedStepId);
     if (!testStep) return undefined;
     if (!testStep.pickleStepId) return { text: "(a Before or After hook)", at: undefined };
-    const pickle = pickles.get(s.pickleId);
-    const step = pickle?.steps.find((p) => p.id === testStep.pickleStepId);
+    const step = s.pickle.steps.find((p) => p.id === testStep.pickleStepId);
     if (!step) return undefined;
     const node = step.astNodeIds[0] ?? "";
-    return { text: `${(keywords.get(node) ?? "").trim()} ${step.text}`.trim(), at: `${pickle!.uri}:${lines.get(node) ?? "?"}` };
+    return { text: `${(keywords.get(node) ?? "").trim()} ${step.text}`.trim(), at: `${s.pickle.uri}:${lines.get(node) ?? "?"}` };
   };
 
   /** The scenario's steps as written, each with its status (Background's included). */
   const stepsOf = (s: Running): Array<{ text: string; status: string }> => {
-    const pickle = pickles.get(s.pickleId);
-    const testSteps = testCases.get(s.testCaseId)?.testSteps ?? [];
-    return (pickle?.steps ?? []).map((p) => {
-      const id = testSteps.find((t) => t.pickleStepId === p.id)?.id;
+    return s.pickle.steps.map((p) => {
+      const id = s.testCase.testSteps.find((t) => t.pickleStepId === p.id)?.id;
       return { text: `${(keywords.get(p.astNodeIds[0] ?? "") ?? "").trim()} ${p.text}`.trim(), status: (id && s.statuses.get(id)) || "SKIPPED" };
     });
   };
@@ -226,20 +221,11 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
   return [...started.values()]
     .filter((s) => s.finished)
     .map((s) => {
-      const pickle = pickles.get(s.pickleId)!;
+      const { pickle } = s;
       const verdict: ScenarioVerdict = s.worst === "PASSED" ? "pass" : (s.worst === "SKIPPED" && s.na) || s.harnessFault ? "not-applicable" : "fail";
-      const reason =
-        s.harnessFault !== undefined
-          ? `harness error, the broker is not judged: ${s.harnessFault}`
-          : verdict === "pass"
-          ? undefined
-          : verdict === "not-applicable"
-            ? s.na
-            : s.message !== undefined
-              ? boundedText(withoutStack(s.message), MAX_REASON)
-              : s.worst === "SKIPPED"
-                ? "skipped without a not-applicable reason"
-                : `step ${s.worst.toLowerCase()}`;
+      // Why a failed scenario failed (a harness fault is never a failure).
+      const failedBecause = s.message !== undefined ? boundedText(withoutStack(s.message), MAX_REASON) : s.worst === "SKIPPED" ? "skipped without a not-applicable reason" : `step ${s.worst.toLowerCase()}`;
+      const reason = s.harnessFault !== undefined ? `harness error, the broker is not judged: ${s.harnessFault}` : verdict === "pass" ? undefined : verdict === "not-applicable" ? s.na : failedBecause;
       const step = verdict === "pass" ? undefined : stepOf(s);
       // The After hook failed on the oracles alone: say so, not "a hook".
       const stepText = step?.at === undefined && s.oracles.length > 0 ? AFTER_THE_STEPS : step?.text;
@@ -247,7 +233,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
       const checks = stepRules(comments.get(pickle.uri) ?? [], lines.get(pickle.astNodeIds[0] ?? "") ?? 0, pickle.steps.map((p) => lines.get(p.astNodeIds[0] ?? "") ?? 0), cited);
       const misnamed = checks.problems[0] && { at: `${pickle.uri}:${checks.problems[0].line}`, problem: checks.problems[0].problem };
       const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : misnamed?.problem;
-      const failedAt = pickle.steps.findIndex((p) => p.id === testCases.get(s.testCaseId)?.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
+      const failedAt = pickle.steps.findIndex((p) => p.id === s.testCase.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
       const named = (s.failedStepId === undefined ? [] : (s.blame.get(s.failedStepId) ?? [])).filter((id) => knownRules().has(id));
       // No answer in time (a call's --timeout-ms, or cucumber's own step timeout) blames no rule: a slow broker is judged on its rules, never on a clock.
       const late = s.failedStepId !== undefined && (s.noAnswer.has(s.failedStepId) || CUCUMBER_TIMEOUT.test(s.message ?? ""));
@@ -275,7 +261,7 @@ export function readScenarioResults(messagesFile: string): ScenarioResult[] {
         ...(blamed ? blamed : {}),
         ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
         ...(broken ? { configProblem: broken } : {}),
-        ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, reason!, s.context), steps: stepsOf(s), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
+        ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, failedBecause, s.context), steps: stepsOf(s), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
         ...(s.oraclesUnknown.length > 0 ? { oraclesUnknown: s.oraclesUnknown } : {}),
       };

@@ -19,7 +19,10 @@ export function stepRules(comments: readonly Comment[], scenarioLine: number, st
   const problems: Array<{ line: number; problem: string }> = [];
   const parsed = new Map<number, string[]>();
   for (const c of mine) {
-    const ids = CHECKS_COMMENT.exec(c.text)![1]!.split(",").map((x) => x.trim()).filter((x) => x !== "");
+    // Every comment kept matches; exec gives its list again.
+    const listed = CHECKS_COMMENT.exec(c.text)?.[1];
+    if (listed === undefined) continue;
+    const ids = listed.split(",").map((x) => x.trim()).filter((x) => x !== "");
     const foreign = ids.filter((id) => !cited.includes(id));
     if (ids.length === 0) problems.push({ line: c.line, problem: `"${c.text.trim()}" names no rule` });
     else if (foreign.length > 0) problems.push({ line: c.line, problem: `"${c.text.trim()}" names ${foreign.join(", ")}, which the scenario's tags do not cite (${cited.join(" ") || "none"})` });

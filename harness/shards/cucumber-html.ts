@@ -1,6 +1,6 @@
 import { createWriteStream } from "node:fs";
 import { createRequire } from "node:module";
-import { finished } from "node:stream/promises";
+import { pipeline } from "node:stream/promises";
 import type { Envelope } from "@cucumber/messages";
 
 /**
@@ -10,11 +10,11 @@ import type { Envelope } from "@cucumber/messages";
  */
 export async function writeCucumberHtml(file: string, envelopes: readonly Envelope[]): Promise<void> {
   const fromCucumber = createRequire(createRequire(import.meta.url).resolve("@cucumber/cucumber"));
-  const { CucumberHtmlStream } = fromCucumber("@cucumber/html-formatter") as { CucumberHtmlStream: new () => NodeJS.ReadWriteStream };
+  // require() answers any: the module is the formatter package whose types the kit compiles against.
+  const { CucumberHtmlStream } = fromCucumber("@cucumber/html-formatter") as typeof import("@cucumber/html-formatter");
   const html = new CucumberHtmlStream();
-  const out = createWriteStream(file);
-  html.pipe(out);
-  for (const e of envelopes) html.write(e as unknown as string);
+  const done = pipeline(html, createWriteStream(file));
+  for (const e of envelopes) html.write(e);
   html.end();
-  await finished(out);
+  await done;
 }

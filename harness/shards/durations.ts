@@ -3,6 +3,7 @@ import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
 import { scenarioKey } from "../suite/feature-catalogue.js";
 import { configError } from "../harness-error.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** The durations the kit ships, measured on the reference broker in-process: what --shard balances by. */
 export const DEFAULT_DURATIONS = kitPath("fixtures/durations.json");
@@ -23,7 +24,7 @@ export function readDurations(file: string): Durations {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw configError(`the durations file ${file} is not JSON: ${(error as Error).message}`);
+    throw configError(`the durations file ${file} is not JSON: ${messageOf(error)}`);
   }
   const parsed = durationsSchema.safeParse(raw);
   if (!parsed.success) throw configError(`the durations file ${file} is not valid at ${parsed.error.issues[0]?.path.join(".") || "(root)"}: ${parsed.error.issues[0]?.message}; expected {"scenarios": {"features/x.feature:name": ms}}`);

@@ -3,7 +3,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
+import { CAPABILITIES } from "../adapters/broker-adapter.js";
 import { configError } from "../harness-error.js";
+import { messageOf } from "../../protocol/errors.js";
 
 /** The file a shard leaves beside its reports: what `merge` checks the shards against each other by. */
 export const SHARD_MANIFEST = "shard.json";
@@ -33,7 +35,7 @@ export const shardManifestSchema = z.strictObject({
     baseline: z.strictObject({ file: z.string(), sha256: z.string() }).nullable(),
   }),
   /** The profile of the adapter, as the merged run reports it. */
-  profile: z.strictObject({ name: z.string(), lacks: z.array(z.string()), elsewhere: z.string() }),
+  profile: z.strictObject({ name: z.string(), lacks: z.array(z.enum(CAPABILITIES)), elsewhere: z.string() }),
   serverInfo: z.strictObject({ name: z.string(), version: z.string() }).nullable(),
   index: z.number().int().positive(),
   /** The scenario keys (uri:name) this shard ran, in the suite's order. */
@@ -73,7 +75,7 @@ export function readShardManifest(dir: string): ShardManifest {
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw configError(`${file} is not JSON: ${(error as Error).message}`);
+    throw configError(`${file} is not JSON: ${messageOf(error)}`);
   }
   const parsed = shardManifestSchema.safeParse(raw);
   if (!parsed.success) throw configError(`${file} is not a shard manifest (at ${parsed.error.issues[0]?.path.join(".") || "(root)"}: ${parsed.error.issues[0]?.message})`);

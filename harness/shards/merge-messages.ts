@@ -1,61 +1,55 @@
 import { readFileSync } from "node:fs";
 import type { Envelope } from "@cucumber/messages";
-import { isOneOf } from "../../protocol/closed-lists.js";
 import { configError } from "../harness-error.js";
 
 /**
  * What the shards share: the features, their scenarios, the step definitions and hooks, the run.
  * Each shard emitted its own copy under its own ids (cucumber draws uuids); the merged stream keeps
- * one, and the shards' test cases refer to it.
+ * one, and the shards' test cases refer to it. The key names the same definition in every shard,
+ * whatever its ids: by file, scenario name, or where the code is; undefined for what is not a definition.
  */
-const DEFINITIONS = ["meta", "source", "gherkinDocument", "pickle", "stepDefinition", "hook", "parameterType", "undefinedParameterType", "testRunStarted"] as const;
-type Definition = (typeof DEFINITIONS)[number];
-
-const kindOf = (e: Envelope) => Object.keys(e)[0] as keyof Envelope;
-const isDefinition = (kind: string): kind is Definition => isOneOf(DEFINITIONS, kind);
-
-/** The same definition in every shard, whatever its ids: by file, scenario name, or where the code is. */
-function keyOf(kind: Definition, e: Envelope): string {
-  switch (kind) {
-    case "source":
-      return `source ${e.source!.uri}`;
-    case "gherkinDocument":
-      return `document ${e.gherkinDocument!.uri}`;
-    case "pickle":
-      return `pickle ${e.pickle!.uri}:${e.pickle!.name}`;
-    case "stepDefinition":
-      return `step ${JSON.stringify(e.stepDefinition!.sourceReference)} ${e.stepDefinition!.pattern.source}`;
-    case "hook":
-      return `hook ${JSON.stringify(e.hook!.sourceReference)} ${e.hook!.type ?? ""} ${e.hook!.tagExpression ?? ""}`;
-    case "parameterType":
-      return `parameter ${e.parameterType!.name}`;
-    case "undefinedParameterType":
-      return `undefined ${e.undefinedParameterType!.name} ${e.undefinedParameterType!.expression}`;
-    default:
-      return kind;
-  }
+function definitionKey(e: Envelope): string | undefined {
+  if (e.meta) return "meta";
+  if (e.source) return `source ${e.source.uri}`;
+  if (e.gherkinDocument) return `document ${e.gherkinDocument.uri}`;
+  if (e.pickle) return `pickle ${e.pickle.uri}:${e.pickle.name}`;
+  if (e.stepDefinition) return `step ${JSON.stringify(e.stepDefinition.sourceReference)} ${e.stepDefinition.pattern.source}`;
+  if (e.hook) return `hook ${JSON.stringify(e.hook.sourceReference)} ${e.hook.type ?? ""} ${e.hook.tagExpression ?? ""}`;
+  if (e.parameterType) return `parameter ${e.parameterType.name}`;
+  if (e.undefinedParameterType) return `undefined ${e.undefinedParameterType.name} ${e.undefinedParameterType.expression}`;
+  if (e.testRunStarted) return "testRunStarted";
+  return undefined;
 }
 
 /** Maps every `id` of `other` to the `id` at the same place in `kept`: the two are one definition. */
 function zipIds(kept: unknown, other: unknown, ids: Map<string, string>): void {
   if (Array.isArray(kept) && Array.isArray(other)) kept.forEach((k, i) => zipIds(k, other[i], ids));
   else if (kept !== null && other !== null && typeof kept === "object" && typeof other === "object") {
+    const theirs = new Map<string, unknown>(Object.entries(other));
     for (const [key, value] of Object.entries(kept)) {
-      const theirs = (other as Record<string, unknown>)[key];
-      if (key === "id" && typeof value === "string" && typeof theirs === "string") ids.set(theirs, value);
-      else zipIds(value, theirs, ids);
+      const their = theirs.get(key);
+      if (key === "id" && typeof value === "string" && typeof their === "string") ids.set(their, value);
+      else zipIds(value, their, ids);
     }
   }
 }
 
-/** A value with each id of another shard's definitions replaced by the kept one's. */
-function remap(value: unknown, ids: ReadonlyMap<string, string>): unknown {
-  if (typeof value === "string") return ids.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((v) => remap(v, ids));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remap(v, ids)]));
-  return value;
+/** Replaces, in place, each string of `value` that is another shard's definition id by the kept one's. */
+function rewriteIds(value: object, ids: ReadonlyMap<string, string>): void {
+  for (const [key, inner] of Object.entries(value)) {
+    if (typeof inner === "string") Reflect.set(value, key, ids.get(inner) ?? inner);
+    else if (inner !== null && typeof inner === "object") rewriteIds(inner, ids);
+  }
 }
 
+/** A copy of a message with each id of another shard's definitions replaced by the kept one's: a copy keeps its type. */
+function remapped<T extends object>(message: T, ids: ReadonlyMap<string, string>): T {
+  const copy = structuredClone(message);
+  rewriteIds(copy, ids);
+  return copy;
+}
+
+/** A messages.ndjson file, one envelope a line: cucumber's own output, so its lines are read as its Envelope type. */
 export function readEnvelopes(file: string): Envelope[] {
   return readFileSync(file, "utf8")
     .split("\n")
@@ -78,26 +72,25 @@ export function mergeMessageStreams(shards: ReadonlyArray<{ label: string; envel
   for (const shard of shards) {
     const ids = new Map<string, string>();
     for (const e of shard.envelopes) {
-      const kind = kindOf(e);
-      if (!isDefinition(kind)) continue;
-      const key = keyOf(kind, e);
+      const key = definitionKey(e);
+      if (key === undefined) continue;
       const first = kept.get(key);
       if (!first) {
         kept.set(key, { envelope: e, label: shard.label });
-        if (kind === "testRunStarted") started = e;
+        if (e.testRunStarted) started = e;
         else definitions.push(e);
         continue;
       }
-      if (kind === "source" && first.envelope.source!.data !== e.source!.data) {
-        throw configError(`${shard.label} ran another version of ${e.source!.uri} than ${first.label}: shards of one run run the same kit`);
+      // The first of this key is a source of the same uri too.
+      if (e.source && first.envelope.source?.data !== e.source.data) {
+        throw configError(`${shard.label} ran another version of ${e.source.uri} than ${first.label}: shards of one run run the same kit`);
       }
       zipIds(first.envelope, e, ids);
     }
     for (const e of shard.envelopes) {
-      const kind = kindOf(e);
-      if (isDefinition(kind)) continue;
-      if (kind === "testRunFinished") finishes.push(remap(e.testRunFinished, ids) as NonNullable<Envelope["testRunFinished"]>);
-      else runs.push(remap(e, ids) as Envelope);
+      if (definitionKey(e) !== undefined) continue;
+      if (e.testRunFinished) finishes.push(remapped(e.testRunFinished, ids));
+      else runs.push(remapped(e, ids));
     }
   }
   const last = finishes.reduce<(typeof finishes)[number] | undefined>((a, f) => (!a || f.timestamp.seconds * 1e9 + f.timestamp.nanos > a.timestamp.seconds * 1e9 + a.timestamp.nanos ? f : a), undefined);

@@ -8,7 +8,6 @@ import { recordedInvocation } from "../report/run-record.js";
 import { readAttempts } from "../report/attempts.js";
 import { readScenarioResults } from "../report/scenario-results.js";
 import type { ShardTimes } from "../report/run-summary.js";
-import type { Profile } from "../suite/profiles.js";
 import { loadRules } from "../rules.js";
 import { writeCucumberHtml } from "./cucumber-html.js";
 import { writeDurations } from "./durations.js";
@@ -42,9 +41,8 @@ function shardTimes(shards: ReadonlyArray<{ manifest: ReturnType<typeof readShar
  */
 export async function mergeShards(o: MergeOptions): Promise<number> {
   const shards = o.dirs.map((dir) => ({ dir, manifest: readShardManifest(dir) }));
-  checkShardSet(shards);
-  const [first] = shards;
-  const run = first!.manifest.run;
+  const first = checkShardSet(shards);
+  const run = first.manifest.run;
 
   const merged = mergeMessageStreams(shards.map((s) => ({ label: `shard ${s.manifest.index}/${run.count} (${s.dir})`, envelopes: readEnvelopes(path.join(s.dir, "messages.ndjson")) })));
   const messages = path.join(o.reports, "messages.ndjson");
@@ -69,7 +67,9 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
   }
   const baseline = baselineFile ? loadBaseline(baselineFile, new Set(rules.map((r) => r.id)), new Set(suite.map((s) => s.name))) : NO_BASELINE;
   const times = shardTimes(shards);
-  const startedAt = shards.map((s) => s.manifest.startedAt).sort()[0]!;
+  const startedAt = shards.reduce((earliest, s) => (s.manifest.startedAt < earliest ? s.manifest.startedAt : earliest), first.manifest.startedAt);
+  // Every shard took the same options: the first's say how to rerun the merged run's failures.
+  const invocation = recordedInvocation(first.dir);
   const { code } = concludeRun({
     rules,
     results,
@@ -79,8 +79,7 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
     baselineFile,
     level: run.level,
     requireAll: run.requireAll,
-    // Written by profileOf in the shard: its capabilities are the adapter's own.
-    profile: first!.manifest.profile as Profile,
+    profile: first.manifest.profile,
     broker: { adapter: run.broker, serverInfo: shards.map((s) => s.manifest.serverInfo).find((x) => x !== null) ?? undefined },
     seed: run.seed,
     startedAt,
@@ -91,8 +90,7 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
     baselineEntries: o.baselineEntries,
     shards: times,
     attempts: readAttempts(messages),
-    // Every shard took the same options: the first's say how to rerun the merged run's failures.
-    ...(recordedInvocation(first!.dir) ? { invocation: recordedInvocation(first!.dir)! } : {}),
+    ...(invocation ? { invocation } : {}),
   });
   await writeCucumberHtml(path.join(o.reports, "cucumber.html"), merged);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);

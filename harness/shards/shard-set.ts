@@ -19,14 +19,18 @@ const FIELD: Record<Exclude<keyof ShardManifest["run"], "count">, string> = {
 /**
  * Checks that the shards make one whole run (checkPartSet), and that their scenarios neither overlap
  * nor fall short of the selection, which shards balanced by different durations files would do.
+ * Answers the first shard given, whose run every other shard's equals.
  */
-export function checkShardSet(shards: ReadonlyArray<{ dir: string; manifest: ShardManifest }>): void {
-  checkPartSet(
-    shards.map(({ dir, manifest: { index, run: { count, ...run } } }) => ({ dir, index, count, run })),
+export function checkShardSet<S extends { dir: string; manifest: ShardManifest }>(shards: readonly S[]): S {
+  const { shard: first } = checkPartSet(
+    shards.map((shard) => {
+      const { index, run: { count, ...run } } = shard.manifest;
+      return { dir: shard.dir, index, count, run, shard };
+    }),
     FIELD,
     "shard",
   );
-  const count = shards[0]!.manifest.run.count;
+  const count = first.manifest.run.count;
   const ranIn = new Map<string, number>();
   for (const s of shards) {
     for (const key of s.manifest.scenarios) {
@@ -35,5 +39,6 @@ export function checkShardSet(shards: ReadonlyArray<{ dir: string; manifest: Sha
       ranIn.set(key, s.manifest.index);
     }
   }
-  if (ranIn.size !== shards[0]!.manifest.selectionSize) throw configError(`the shards ran ${ranIn.size} of the ${shards[0]!.manifest.selectionSize} scenarios selected: they were split by different durations files`);
+  if (ranIn.size !== first.manifest.selectionSize) throw configError(`the shards ran ${ranIn.size} of the ${first.manifest.selectionSize} scenarios selected: they were split by different durations files`);
+  return first;
 }

@@ -11,15 +11,13 @@ import type { Durations } from "./durations.js";
 export function splitSelection<T extends { uri: string; name: string }>(selection: readonly T[], durations: Durations, count: number): T[][] {
   const measured = selection.map((s) => durations[scenarioKey(s)]).filter((d): d is number => d !== undefined);
   const mean = measured.length > 0 ? measured.reduce((a, b) => a + b, 0) / measured.length : 1;
-  const weight = selection.map((s) => durations[scenarioKey(s)] ?? mean);
-  const order = selection.map((_, i) => i).sort((a, b) => weight[b]! - weight[a]! || a - b);
-  const load = new Array<number>(count).fill(0);
-  const part = new Array<number>(selection.length);
-  for (const i of order) {
-    let least = 0;
-    for (let k = 1; k < count; k++) if (load[k]! < load[least]!) least = k;
-    part[i] = least;
-    load[least]! += weight[i]!;
+  const order = selection.map((s, i) => ({ i, weight: durations[scenarioKey(s)] ?? mean })).sort((a, b) => b.weight - a.weight || a.i - b.i);
+  const parts = Array.from({ length: count }, () => ({ load: 0, members: new Set<number>() }));
+  for (const { i, weight } of order) {
+    // The first part with the least load.
+    const least = parts.reduce((a, p) => (p.load < a.load ? p : a));
+    least.load += weight;
+    least.members.add(i);
   }
-  return Array.from({ length: count }, (_, k) => selection.filter((_, i) => part[i] === k));
+  return parts.map((p) => selection.filter((_, i) => p.members.has(i)));
 }

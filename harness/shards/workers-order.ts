@@ -13,5 +13,6 @@ export function workersOrder<S extends { uri: string; name: string }>(scenarios:
   const longest = new Map<string, number>();
   for (const s of scenarios) longest.set(s.uri, Math.max(longest.get(s.uri) ?? 0, durations[scenarioKey(s)] ?? 0));
   // A stable sort: a file's scenarios, and files as long as each other, keep the catalogue's order.
-  return [...scenarios].sort((a, b) => longest.get(b.uri)! - longest.get(a.uri)!);
+  const longestOf = (s: S) => longest.get(s.uri) ?? 0; // every scenario's file was set above
+  return [...scenarios].sort((a, b) => longestOf(b) - longestOf(a));
 }

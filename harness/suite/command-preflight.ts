@@ -7,6 +7,7 @@ import { splitCommand } from "../text/command-line.js";
 import { configError } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import { serveSimulatorOn } from "../lomi/simulator-fixture.js";
+import { messageOf } from "../../protocol/errors.js";
 
 const PREFLIGHT_CLIENT = "lomi-conformance-preflight";
 const SHOWN_LINES = 8;
@@ -39,21 +40,25 @@ export async function preflightCommand(command: BrokerCommand, seed: number, tim
     await transport.drain();
     return configError(`the broker command "${command.line}" ${cause}.\n${stderrExcerpt(transport.diagnosticsHead(), transport.diagnostics())}`);
   };
+  /** How the broker ended, if it did, without the stderr tail `fail` adds in full. */
+  const brokerEnding = () => (transport.endedByBroker ? transport.explain()?.replace(/; stderr ends:[\s\S]*$/, "") : undefined);
   let connection: McpConnection | undefined;
   try {
     try {
       connection = await McpConnection.open(transport, PREFLIGHT_CLIENT, timeoutMs);
     } catch (error) {
       if (transport.pid === undefined) {
-        const code = /\b(ENOENT|EACCES)\b/.exec((error as Error).message)?.[1];
-        throw await fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${(error as Error).message})`);
+        const code = /\b(ENOENT|EACCES)\b/.exec(messageOf(error))?.[1];
+        throw await fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${messageOf(error)})`);
       }
-      throw await fail(transport.endedByBroker ? `did not complete MCP initialize: ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`);
+      const ended = brokerEnding();
+      throw await fail(ended !== undefined ? `did not complete MCP initialize: ${ended}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`);
     }
     try {
       await connection.listTools();
     } catch (error) {
-      throw await fail(transport.endedByBroker ? `answered initialize, then ${transport.explain()!.replace(/; stderr ends:[\s\S]*$/, "")}` : `answered initialize but not tools/list within ${timeoutMs} ms (${(error as Error).message})`);
+      const ended = brokerEnding();
+      throw await fail(ended !== undefined ? `answered initialize, then ${ended}` : `answered initialize but not tools/list within ${timeoutMs} ms (${messageOf(error)})`);
     }
     return connection.serverInfo();
   } finally {

@@ -1,11 +1,12 @@
 import { Formatter, type IFormatterOptions } from "@cucumber/cucumber";
-import type { Envelope, TestStepResultStatus } from "@cucumber/messages";
+import { TestStepResultStatus, type Envelope } from "@cucumber/messages";
 import { PROGRESS_MEDIA_TYPE } from "../report/attachments.js";
 
 /** The tag of a scenario known to take long (it fills a store, waits out a lease): the log says so first. */
 export const SLOW_TAG = "@slow";
 const RULE_TAG = /^@([A-Z]+-\d{2})$/;
-const SEVERITY: TestStepResultStatus[] = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"] as TestStepResultStatus[];
+const { UNKNOWN, PASSED, SKIPPED, PENDING, UNDEFINED, AMBIGUOUS, FAILED } = TestStepResultStatus;
+const SEVERITY: readonly TestStepResultStatus[] = [UNKNOWN, PASSED, SKIPPED, PENDING, UNDEFINED, AMBIGUOUS, FAILED];
 const WORD: Record<string, string> = { PASSED: "passed", FAILED: "FAILED", SKIPPED: "skipped", PENDING: "pending", UNDEFINED: "UNDEFINED", AMBIGUOUS: "AMBIGUOUS", UNKNOWN: "unknown" };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -49,11 +50,13 @@ export function liveLine(done: number, total: number, elapsedMs: number, running
  * On a terminal: a live line with the count and an estimate, and a kept line for each failure.
  * Either way, a note before a scenario tagged @slow.
  */
+type Pickle = { name: string; tags: string[] };
+
 export default class ProgressFormatter extends Formatter {
   static override readonly documentation = "Lomi: one line per finished scenario, or a live line on a terminal";
-  private readonly pickles = new Map<string, { name: string; tags: string[] }>();
-  private readonly testCases = new Map<string, string>();
-  private readonly started = new Map<string, { pickleId: string; at: number; worst: TestStepResultStatus; finished?: true; longNotes: number; attempt: number }>();
+  private readonly pickles = new Map<string, Pickle>();
+  private readonly testCases = new Map<string, Pickle>();
+  private readonly started = new Map<string, { pickle: Pickle; at: number; worst: TestStepResultStatus; finished?: true; longNotes: number; attempt: number }>();
   /** Looks at the scenarios running, for the ones that take long (unref'd: it never keeps the process alive). */
   private readonly watch = setInterval(() => this.noteLong(), LONG_SCENARIO_MS / 6).unref();
   private total = 0;
@@ -65,8 +68,9 @@ export default class ProgressFormatter extends Formatter {
 
   constructor(options: IFormatterOptions) {
     super(options);
-    this.tty = (options.stream as NodeJS.WriteStream).isTTY === true;
-    const shard = (options.parsedArgvOptions as { lomiShard?: unknown }).lomiShard;
+    this.tty = "isTTY" in options.stream && options.stream.isTTY === true;
+    // A custom format option: cucumber types those as any.
+    const shard: unknown = options.parsedArgvOptions.lomiShard;
     this.shard = typeof shard === "string" ? shard : undefined;
     options.eventBroadcaster.on("envelope", (e: Envelope) => this.on(e));
   }
@@ -74,20 +78,22 @@ export default class ProgressFormatter extends Formatter {
   private on(e: Envelope): void {
     if (e.pickle) this.pickles.set(e.pickle.id, { name: e.pickle.name, tags: e.pickle.tags.map((t) => t.name) });
     if (e.testCase) {
-      this.testCases.set(e.testCase.id, e.testCase.pickleId);
+      // Cucumber announces a test case's pickle before the test case.
+      const pickle = this.pickles.get(e.testCase.pickleId);
+      if (pickle) this.testCases.set(e.testCase.id, pickle);
       this.total++;
     }
     if (e.testRunStarted) this.runStartedAt = toMs(e.testRunStarted.timestamp);
     if (e.testCaseStarted) {
-      const pickleId = this.testCases.get(e.testCaseStarted.testCaseId)!;
-      this.started.set(e.testCaseStarted.id, { pickleId, at: toMs(e.testCaseStarted.timestamp), worst: "UNKNOWN" as TestStepResultStatus, longNotes: 0, attempt: e.testCaseStarted.attempt });
-      const pickle = this.pickles.get(pickleId)!;
-      if (pickle.tags.includes(SLOW_TAG)) this.keep(`note: ${scenarioLabel(pickle.name, pickle.tags)} is known to take long; the run is not stuck`);
-      else if (this.tty) this.live(scenarioLabel(pickle.name, pickle.tags));
+      const pickle = this.testCases.get(e.testCaseStarted.testCaseId);
+      if (pickle) {
+        this.started.set(e.testCaseStarted.id, { pickle, at: toMs(e.testCaseStarted.timestamp), worst: UNKNOWN, longNotes: 0, attempt: e.testCaseStarted.attempt });
+        if (pickle.tags.includes(SLOW_TAG)) this.keep(`note: ${scenarioLabel(pickle.name, pickle.tags)} is known to take long; the run is not stuck`);
+        else if (this.tty) this.live(scenarioLabel(pickle.name, pickle.tags));
+      }
     }
     if (e.attachment?.mediaType === PROGRESS_MEDIA_TYPE && e.attachment.testCaseStartedId) {
-      const s = this.started.get(e.attachment.testCaseStartedId);
-      const pickle = s && this.pickles.get(s.pickleId);
+      const pickle = this.started.get(e.attachment.testCaseStartedId)?.pickle;
       const line = progressLine(pickle ? scenarioLabel(pickle.name, pickle.tags) : "a scenario", e.attachment.body);
       if (this.tty) this.live(line.trim());
       else this.keep(line);
@@ -100,18 +106,16 @@ export default class ProgressFormatter extends Formatter {
     if (e.testCaseFinished?.willBeRetried) {
       // --retries: the failed attempt is said, so a scenario that then passes does not hide it.
       const s = this.started.get(e.testCaseFinished.testCaseStartedId);
-      const pickle = s && this.pickles.get(s.pickleId);
-      if (s && pickle) this.keep(`  ${scenarioLabel(pickle.name, pickle.tags)}: attempt ${s.attempt + 1} ${WORD[s.worst] ?? s.worst.toLowerCase()}; trying it again on a fresh broker (--retries)`);
+      if (s) this.keep(`  ${scenarioLabel(s.pickle.name, s.pickle.tags)}: attempt ${s.attempt + 1} ${WORD[s.worst] ?? s.worst.toLowerCase()}; trying it again on a fresh broker (--retries)`);
     }
     if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
       const s = this.started.get(e.testCaseFinished.testCaseStartedId);
       if (!s) return;
       this.done++;
       s.finished = true;
-      const pickle = this.pickles.get(s.pickleId)!;
-      const finished = `${finishedLine(this.done, this.total, scenarioLabel(pickle.name, pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at)}${s.attempt > 0 ? ` (attempt ${s.attempt + 1})` : ""}`;
+      const finished = `${finishedLine(this.done, this.total, scenarioLabel(s.pickle.name, s.pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at)}${s.attempt > 0 ? ` (attempt ${s.attempt + 1})` : ""}`;
       const line = this.shard ? shardLine(this.shard, finished, this.done, this.total, Date.now() - this.runStartedAt) : finished;
-      if (!this.tty || s.worst === "FAILED") this.keep(line);
+      if (!this.tty || s.worst === FAILED) this.keep(line);
       else this.live(undefined);
     }
     if (e.testRunFinished) clearInterval(this.watch);
@@ -124,8 +128,7 @@ export default class ProgressFormatter extends Formatter {
       const ms = Date.now() - s.at;
       if (s.finished || longNotesDue(ms) <= s.longNotes) continue;
       s.longNotes = longNotesDue(ms);
-      const pickle = this.pickles.get(s.pickleId)!;
-      this.keep(progressLine(scenarioLabel(pickle.name, pickle.tags), `still running after ${clock(ms)}`));
+      this.keep(progressLine(scenarioLabel(s.pickle.name, s.pickle.tags), `still running after ${clock(ms)}`));
     }
   }
 
@@ -137,7 +140,7 @@ export default class ProgressFormatter extends Formatter {
   }
 
   private live(running: string | undefined): void {
-    const width = (this.stream as NodeJS.WriteStream).columns ?? 100;
+    const width = "columns" in this.stream && typeof this.stream.columns === "number" ? this.stream.columns : 100;
     const line = `${this.shard ? `[shard ${this.shard}] ` : ""}${liveLine(this.done, this.total, Date.now() - this.runStartedAt, running)}`;
     this.log(`\r\x1b[2K${line.slice(0, width - 1)}`);
   }

@@ -1,6 +1,4 @@
-import { createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { pipeline } from "node:stream/promises";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import type { Envelope } from "@cucumber/messages";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +11,7 @@ import { DEFAULT_DURATIONS, readDurations, writeDurations } from "../shards/dura
 import { fileDigest, kitVersion, selectionDigest, SHARD_MANIFEST, writeShardManifest } from "../shards/manifest.js";
 import { shardText, type ShardSpec } from "../shards/shard-option.js";
 import { splitSelection } from "../shards/split.js";
+import { writeCucumberHtml } from "../shards/cucumber-html.js";
 import { workersOrder } from "../shards/workers-order.js";
 import { selectScenarios } from "./tag-selection.js";
 import type { Level } from "../report/rule-verdicts.js";
@@ -31,7 +30,6 @@ import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-file
 import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
-const require = createRequire(import.meta.url);
 /** This folder's progress formatter, compiled or TypeScript as this module is. */
 const PROGRESS_FORMATTER = fileURLToPath(new URL(`./progress-formatter${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
@@ -93,7 +91,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const known = new Set(rulesFile.rules.map((r) => r.id));
   const all = scenarioCatalogue();
   const chosen = selectScenarios(o.tags, all);
-  const selection = o.only ? chosen.filter((s) => o.only!.names.has(s.name)) : chosen;
+  const only = o.only;
+  const selection = only ? chosen.filter((s) => only.names.has(s.name)) : chosen;
   const durationsFile = o.durationsFile ?? DEFAULT_DURATIONS;
   const part = o.shard && shardPart(selection, o.shard, durationsFile);
   const ordered = workersOrder(part || selection, o.parallel, durationsFile);
@@ -173,7 +172,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     const sofar = envelopes.slice();
     const results = readScenarioResults(writeMessages(messages, sofar));
     conclude([...results, ...notRunAfterStop(ordered, results, signal)], `the run was stopped by ${signal} after ${results.length} of ${ordered.length} scenario(s)`);
-    await writeCucumberHtml(path.join(o.reports, "cucumber.html"), sofar);
+    await writeStoppedHtml(path.join(o.reports, "cucumber.html"), sofar);
   });
   try {
     await runCucumber({ ...runConfiguration, support }, { cwd: ROOT }, (e) => envelopes.push(e));
@@ -187,7 +186,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   refuseBrokenSuite(results);
   const { code, run } = conclude(results);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
-  if (o.shard) {
+  // A shard's part is never empty (shardPart refuses that).
+  if (o.shard && part) {
     writeShardManifest(o.reports, {
       format: "lomi-shard/1",
       run: {
@@ -206,7 +206,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
       profile: { ...profile, lacks: [...profile.lacks] },
       serverInfo: run.broker.serverInfo ?? null,
       index: o.shard.index,
-      scenarios: part!.map(scenarioKey),
+      scenarios: part.map(scenarioKey),
       selectionSize: selection.length,
       startedAt: run.startedAt,
       durationMs: run.durationMs,
@@ -218,8 +218,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
 
 /** The scenarios of this shard, balanced by the durations file; a shard left with none is refused (exit 2). */
 function shardPart<T extends { uri: string; name: string }>(selection: readonly T[], shard: ShardSpec, durationsFile: string): T[] {
-  const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1]!;
-  if (part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
+  const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1];
+  if (!part || part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
   return part;
 }
 
@@ -234,14 +234,9 @@ function writeMessages(file: string, envelopes: readonly Envelope[]): string {
   return file;
 }
 
-/** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), by the formatter cucumber uses. */
-async function writeCucumberHtml(file: string, envelopes: readonly Envelope[]): Promise<void> {
-  const { CucumberHtmlStream } = createRequire(require.resolve("@cucumber/cucumber"))("@cucumber/html-formatter") as typeof import("@cucumber/html-formatter");
-  const html = new CucumberHtmlStream();
-  const done = pipeline(html, createWriteStream(`${file}.stopped`));
-  for (const e of envelopes) html.write(e);
-  html.end();
-  await done;
+/** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), written beside the formatter's file and moved over it, as writeMessages does. */
+async function writeStoppedHtml(file: string, envelopes: readonly Envelope[]): Promise<void> {
+  await writeCucumberHtml(`${file}.stopped`, envelopes);
   renameSync(`${file}.stopped`, file);
 }
 
