@@ -1,3 +1,4 @@
+import { getOrInsert } from "../map-entry.js";
 import { eventsIn, operationNamed, type IndexedCall } from "./replies.js";
 
 // One account of what each agent was told, read from the history: the end-of-run reads follow it
@@ -18,8 +19,7 @@ export function toldOf(calls: Iterable<IndexedCall>): Told {
   const told: Told = new Map();
   for (const c of calls) {
     if (c.envelope?.status !== "ok") continue;
-    let mine = told.get(c.agent);
-    if (!mine) told.set(c.agent, (mine = { operations: new Map(), feeds: new Map() }));
+    const mine = getOrInsert(told, c.agent, () => ({ operations: new Map(), feeds: new Map() }));
     const named = [operationNamed(c.envelope)?.operationId, ...eventsIn(c).map((e) => e.operationId)];
     for (const id of named) if (id !== undefined && !mine.operations.has(id)) mine.operations.set(id, c.index);
     const workspaceId = typeof c.args.workspaceId === "string" ? c.args.workspaceId : undefined;
