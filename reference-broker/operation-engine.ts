@@ -237,26 +237,34 @@ export class OperationEngine {
   private async send(claimed: StoredReceipt, now: number): Promise<StoredReceipt> {
     let done!: () => void;
     this.inFlight.set(claimed.operationId, new Promise<void>((resolve) => (done = resolve)));
-    let progress: NativeProgress;
+    const release = () => {
+      if (this.inFlight.delete(claimed.operationId)) done();
+    };
     try {
-      progress = await this.native.dispatch(
-        { pairingId: claimed.pairingId, tool: claimed.tool, workspaceId: claimed.workspaceId, projectId: claimed.projectId, args: claimed.args },
-        { operationId: claimed.operationId, receiptKey: claimed.receiptKey, fingerprint: claimed.fingerprint },
-      );
-    } catch (error) {
-      // The reply was lost: the effect may exist. Stay running and ask Lomi later.
-      const lost = error instanceof LomiError && error.code === "NATIVE_UNAVAILABLE";
-      const e = error instanceof LomiError ? error : new LomiError("NATIVE_FAILURE", String(error));
-      const recorded = lost
-        ? this.store.transition(claimed, "running", { effectState: "unknown" }, now)
-        : this.store.transition(claimed, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
-      return recorded ?? this.stored(claimed.operationId);
+      let progress: NativeProgress;
+      try {
+        progress = await this.native.dispatch(
+          { pairingId: claimed.pairingId, tool: claimed.tool, workspaceId: claimed.workspaceId, projectId: claimed.projectId, args: claimed.args },
+          { operationId: claimed.operationId, receiptKey: claimed.receiptKey, fingerprint: claimed.fingerprint },
+        );
+      } catch (error) {
+        // The reply was lost: the effect may exist. Stay running and ask Lomi later.
+        const lost = error instanceof LomiError && error.code === "NATIVE_UNAVAILABLE";
+        const e = error instanceof LomiError ? error : new LomiError("NATIVE_FAILURE", String(error));
+        const recorded = lost
+          ? this.store.transition(claimed, "running", { effectState: "unknown" }, now)
+          : this.store.transition(claimed, "failed", { effectState: "none", error: { code: e.code, message: e.message } }, now);
+        return recorded ?? this.stored(claimed.operationId);
+      }
+      // Recorded running before the dispatch, the receipt is nobody else's to send: the claim ends here. Still
+      // queued in the store (BrokerPolicy.recordRunning), it stays claimed until what Lomi answered is written,
+      // or a read in between would find it queued and unclaimed and dispatch it again under the same permit.
+      if (claimed.state !== "queued") release();
+      this.hooks.crashAt("crash-after-dispatch");
+      return await this.apply(claimed, progress, now);
     } finally {
-      this.inFlight.delete(claimed.operationId);
-      done();
+      release();
     }
-    this.hooks.crashAt("crash-after-dispatch");
-    return await this.apply(claimed, progress, now);
   }
 
   /** Asks Lomi where a dispatched operation stands, and records what it says. */

@@ -23,7 +23,11 @@ export function takePidLock(storeFile: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lockFile, mine, { flag: "wx" });
+      // Once: a broker that crashes at a fault point closes its store, and the harness that abandons it closes it again.
+      let held = true;
       return () => {
+        if (!held) return;
+        held = false;
         if (readFileSync(lockFile, "utf8").trim() === mine) unlinkSync(lockFile);
       };
     } catch (error) {

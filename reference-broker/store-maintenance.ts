@@ -1,11 +1,10 @@
 import { LomiError } from "../protocol/errors.js";
 import type { DataOf, InputOf } from "../protocol/tool-contract.js";
-import type { storeReconcile } from "../protocol/tools/store.js";
+import { RECONCILE_DEFAULT_RETENTION_HOURS, type storeReconcile } from "../protocol/tools/store.js";
 import { canonicalJson } from "./fingerprint.js";
 import type { BrokerCore } from "./broker.js";
 
 const HOUR_MS = 3_600_000;
-const DEFAULT_RETENTION_HOURS = 24;
 
 export async function storeStatus(core: BrokerCore) {
   return core.store.status(await core.native.now());
@@ -16,7 +15,7 @@ export async function storeStatus(core: BrokerCore) {
  * exact arguments; the same call after approval does the work once.
  */
 export async function reconcileStore(core: BrokerCore, pairingId: string, args: InputOf<typeof storeReconcile>): Promise<DataOf<typeof storeReconcile>> {
-  const olderThanHours = args.olderThanHours ?? DEFAULT_RETENTION_HOURS;
+  const olderThanHours = args.olderThanHours ?? RECONCILE_DEFAULT_RETENTION_HOURS;
   const forget = [...new Set(args.forgetOperationIds ?? [])].sort();
   const detail = canonicalJson({ olderThanHours, forgetOperationIds: forget });
   const { approvalId, state } = await core.native.askApproval(pairingId, "store-reconcile", detail);

@@ -4,7 +4,8 @@ import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
 import { inFlight, REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { PROGRESS_MEDIA_TYPE } from "../harness/report/attachments.js";
-import type { LomiWorld } from "./world.js";
+import { isSettled } from "../protocol/states.js";
+import { realNow, sleep, type LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
 
 /**
@@ -75,15 +76,44 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
   const { receipts } = await status(this, agent);
   const report = progressEvery(this, receipts.limit - receipts.count, "receipts");
   // A lane per terminal; one at a time, the first terminal takes every command.
+  const unsettled: string[] = [];
   await inFlight(receipts.limit - receipts.count, terminals.length, async (k, together, lane) => {
     const reply = await this.callAlongside(agent, "lomi_terminal_run", { workspaceId, terminalSessionId: terminals[lane]!, command: "true", retryEpoch, requestKey: `fill-${receipts.count + k}` }, together);
     if (reply === REFUSED_TOGETHER) return reply;
-    this.okData(reply);
+    const { operationId, state } = this.receiptOf(reply);
+    if (!isSettled(state)) unsettled.push(operationId);
     report();
   }, inTurnNote(this));
+  await untilSettled(this, agent, unsettled);
   const after = await status(this, agent);
   assert.equal(after.receipts.count, after.receipts.limit, "the store should now be full");
 });
+
+/**
+ * Reads the fill's operations until every one has settled, as a client does (OP-01: a broker may
+ * settle in its own time): the scenario's reconciliation then finds them all settled before the
+ * clock jumps, past retention, and removes them all. Round after round, each read once; the run's
+ * --timeout-ms bounds a round that settles none.
+ */
+async function untilSettled(world: LomiWorld, agent: string, operationIds: readonly string[]): Promise<void> {
+  let left = operationIds;
+  let pause = 5;
+  let progressedAt = realNow();
+  while (left.length > 0) {
+    const still: string[] = [];
+    await inFlight(left.length, FILL_TERMINALS, async (k, together) => {
+      const reply = await world.callAlongside(agent, "lomi_operation_get", { operationId: left[k] }, together);
+      if (reply === REFUSED_TOGETHER) return reply;
+      const { operationId, state } = world.receiptOf(reply);
+      if (!isSettled(state)) still.push(operationId);
+    }, inTurnNote(world));
+    if (still.length < left.length) progressedAt = realNow();
+    else if (realNow() - progressedAt > world.run.timeoutMs) throw violation(`${still.length} of the fill's operations did not settle within ${world.run.timeoutMs} ms (e.g. ${still[0]})`);
+    left = still;
+    if (left.length > 0) await sleep(pause);
+    pause = Math.min(pause * 2, 100);
+  }
+}
 
 Given("{agent} has filled the retry epochs through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
   const { retryEpochs } = await status(this, agent);

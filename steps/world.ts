@@ -30,8 +30,8 @@ import { bounded, boundedJson } from "../harness/text/bounded-json.js";
 export const DEFAULT_AGENT = "agent";
 /** Timers as the harness found them at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
 const realSetTimeout = globalThis.setTimeout;
-const realNow = performance.now.bind(performance);
-const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
+export const realNow = performance.now.bind(performance);
+export const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 /** The broker's initialize answer is reported once per worker process. */
 let brokerIdentified = false;
 

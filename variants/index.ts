@@ -54,9 +54,10 @@ export const VARIANTS: readonly Variant[] = [
 ];
 
 /**
- * The variants run together on the whole suite. Background settlement is judged on the scenarios it
- * touches only: with it, two whole-suite runs at a URL were conformant but for one "fetch failed"
- * from the MCP client's HTTP transport in the same ENV-04 scenario, not reproduced in isolation.
+ * The variants run together on the whole suite at a URL. Background settlement is left out there: with
+ * it, two whole-suite runs at a URL were conformant but for one "fetch failed" from the MCP client's
+ * HTTP transport in the same ENV-04 scenario, not reproduced in isolation. In-process every variant
+ * runs the whole suite alone (test/e2e/variants.test.ts).
  */
 export const ON_THE_WHOLE_SUITE = VARIANTS.filter((v) => v.name !== "settles-in-the-background");
 

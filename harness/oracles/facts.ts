@@ -1,4 +1,6 @@
+import { ofKind } from "../../protocol/control-api.js";
 import type { OperationState } from "../../protocol/states.js";
+import { RECONCILE_DEFAULT_RETENTION_HOURS } from "../../protocol/tools/store.js";
 import type { FaultRecord, History } from "../history/format.js";
 import { admissionOf, eventsIn, indexedCalls, receiptIn, type IndexedCall } from "../history/replies.js";
 import { toldOf, type Told } from "../history/told.js";
@@ -60,19 +62,28 @@ export function factsOf(history: History): Facts {
 /** Settled and done with: what retention may remove (outcome_unknown is kept unless named). */
 const REMOVABLE: ReadonlySet<OperationState> = new Set(["succeeded", "failed", "cancelled"]);
 
+const HOUR_MS = 3_600_000;
+
 /**
  * Receipts a completed lomi_store_reconcile may have removed, by the time of each call: those it
- * named in forgetOperationIds, and those already seen settled (retention is the broker's to apply;
- * an unfinished operation not named must be kept, CAP-04).
+ * named in forgetOperationIds, those already seen settled, and those the broker may have seen settle
+ * unseen by the agent (a broker may settle in its own time, OP-01): Lomi settled them at least the
+ * retention before the reconciliation — the broker records a settlement no sooner than Lomi makes
+ * it, so an operation Lomi settled later, or never, was unfinished or too young and must be kept
+ * (CAP-04). Without Lomi's ledger, or with times on a recorder's clock, nothing rules that out.
  */
 export function forgettable(facts: Facts): (operationId: string, index: number) => boolean {
   const reconciled = facts.calls.filter((c) => c.tool === "lomi_store_reconcile" && c.envelope?.status === "ok" && c.envelope.data.status === "completed");
   if (reconciled.length === 0) return () => false;
+  const onLomisClock = facts.history.ledger !== undefined && facts.history.header?.clock !== "recorder";
+  const lomiSettledAt = new Map((facts.history.ledger ?? []).filter(ofKind("settle")).map((e) => [e.operationId, Date.parse(e.at)]));
   return (operationId, index) =>
     reconciled.some((r) => {
       if (r.index > index) return false;
       const named = Array.isArray(r.args.forgetOperationIds) && r.args.forgetOperationIds.includes(operationId);
       const settledBefore = (facts.sightings.get(operationId) ?? []).some((s) => s.index < r.index && REMOVABLE.has(s.state));
-      return named || settledBefore;
+      const retentionMs = (typeof r.args.olderThanHours === "number" ? r.args.olderThanHours : RECONCILE_DEFAULT_RETENTION_HOURS) * HOUR_MS;
+      const settledUnseen = !onLomisClock || (lomiSettledAt.get(operationId) ?? Number.POSITIVE_INFINITY) <= Date.parse(r.answeredAt) - retentionMs;
+      return named || settledBefore || settledUnseen;
     });
 }

@@ -28,7 +28,7 @@ const lookupKey = (agent: string, a: Record<string, unknown>) => [agent, a.retry
  */
 function unreadable(facts: Facts, toldAt: number, c: IndexedCall, code: string): string[] {
   if (code !== "NOT_FOUND") return ["OP-03"];
-  // Gone after a reconciliation that could not remove it (never seen settled, not named): it kept too little (CAP-04).
+  // Gone after a reconciliation that could not remove it (not named, not settled a retention before it): it kept too little (CAP-04).
   if (facts.calls.some((r) => r.tool === "lomi_store_reconcile" && r.index > toldAt && r.index < c.index && r.envelope?.status === "ok" && r.envelope.data.status === "completed")) return ["CAP-04"];
   const told = facts.calls.find((x) => x.index === toldAt);
   const expired = told !== undefined && Date.parse(c.sentAt) - Date.parse(told.sentAt) > RETRY_EPOCH_VALIDITY_MS;

@@ -44,6 +44,14 @@ export const admit = (r: Receipt, args = runArgs(r.requestKey), o: { agent?: str
 export const get = (r: Receipt, o: { agent?: string; connection?: string; ms?: number } = {}) => call("lomi_operation_get", { operationId: r.operationId }, okReply({ operation: receipt(r, o.ms) }), o);
 export const getRefused = (operationId: string, code: string, o: { agent?: string; ms?: number } = {}) => call("lomi_operation_get", { operationId }, errorReply(code), o);
 export const cancel = (r: Receipt, outcome: string, o: { agent?: string; ms?: number } = {}) => call("lomi_operation_cancel", { operationId: r.operationId }, okReply({ outcome, operation: receipt(r, o.ms) }), o);
+/** A reconciliation the user approved, with what it removed (counts the checker does not judge). */
+export const reconcile = (o: { ms?: number; olderThanHours?: number } = {}) =>
+  call(
+    "lomi_store_reconcile",
+    o.olderThanHours === undefined ? {} : { olderThanHours: o.olderThanHours },
+    okReply({ status: "completed", approvalId: "appr-1", removed: { receipts: 1, retryEpochs: 0, events: 3 }, kept: { receipts: 0, unfinished: 0, outcomeUnknown: 0 } }),
+    o,
+  );
 export const connect = (retryEpoch: string, o: { agent?: string; connection?: string; ms?: number } = {}) =>
   call(
     "lomi_connect",

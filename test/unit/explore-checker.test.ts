@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkHistory, failuresOf } from "../../harness/oracles/index.js";
 import type { History } from "../../harness/history/format.js";
-import { admit, call, cancel, connect, crash, dispatch, effect, entryOf, EPOCH, errorReply, events, get, getRefused, history, input, ledger, replay, runArgs, settle } from "../support/histories.js";
+import { admit, call, cancel, connect, crash, dispatch, effect, entryOf, EPOCH, errorReply, events, get, getRefused, history, input, ledger, reconcile, replay, runArgs, settle } from "../support/histories.js";
 
 const failed = (h: History) => failuresOf(checkHistory(h)).map((f) => f.id);
 /** Only oracle `id` fails, and its findings blame exactly `rules`, each one its oracle makes checkable. */
@@ -96,6 +96,11 @@ describe("legal histories the checker must not flag", () => {
     const na = verdicts.filter((v) => v.verdict === "not-applicable").map((v) => v.id);
     assert.deepEqual(na.sort(), ["effect-state-agrees", "effects-requested", "input-delivered-once", "one-dispatch-per-receipt", "receipt-before-dispatch", "refusals-dispatch-nothing"]);
   });
+
+  test("a reconciliation removes an operation the agent never saw settle, which Lomi settled a retention before it: the broker settled it unseen", () => {
+    const day = 25 * 3_600_000;
+    clean(history([admit(r("queued")), dispatch(op), effect(op), settle(op, "succeeded", "complete"), reconcile({ ms: day }), getRefused(op, "NOT_FOUND", { ms: day })], true));
+  });
 });
 
 describe("histories that break an invariant are flagged by it", () => {
@@ -110,6 +115,10 @@ describe("histories that break an invariant are flagged by it", () => {
     only(history([admit(r("running")), call("lomi_terminal_run", runArgs("run-1", "npm run build"), errorReply("NATIVE_FAILURE"))]), "idempotency", ["IDEM-02"]));
 
   test("the pairing's own receipt answers NOT_FOUND after a restart", () => only(history([admit(r("succeeded", "complete")), crash(), getRefused(op, "NOT_FOUND")]), "receipts-readable", ["IDEM-05", "DUR-02"]));
+  test("a reconciliation removes an operation Lomi never settled, neither named nor seen settled", () =>
+    only(history([admit(r("running")), dispatch(op), reconcile({ ms: 25 * 3_600_000 }), getRefused(op, "NOT_FOUND", { ms: 25 * 3_600_000 })], true), "receipts-readable", ["CAP-04"]));
+  test("a reconciliation removes an operation Lomi settled within the retention, unseen", () =>
+    only(history([admit(r("running")), dispatch(op), effect(op), settle(op, "succeeded", "complete"), reconcile({ ms: 23 * 3_600_000 }), getRefused(op, "NOT_FOUND", { ms: 23 * 3_600_000 })], true), "receipts-readable", ["CAP-04"]));
   test("a failed operation read as an MCP error", () => only(history([admit(r("running")), getRefused(op, "NATIVE_FAILURE")]), "receipts-readable", ["OP-03"]));
   test("another pairing reads the receipt", () => only(history([admit(r("running")), get(r("running"), { agent: "agent-b" })]), "pairing-isolation", ["AUTH-05"]));
 

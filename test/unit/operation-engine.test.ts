@@ -4,7 +4,7 @@ import { LomiError } from "../../protocol/errors.js";
 import { seededRandom } from "../../protocol/ports.js";
 import type { InputOf } from "../../protocol/tool-contract.js";
 import { terminalRun } from "../../protocol/tools/terminal.js";
-import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
+import { REFERENCE_POLICY, type BrokerPolicy } from "../../reference-broker/broker-policy.js";
 import { DelegatingReceiptStore } from "../../reference-broker/delegating-store.js";
 import { FailingReservations } from "../../reference-broker/failing-reservations.js";
 import { BrokerCrashed, FaultHooks, type FaultPoint } from "../../reference-broker/fault-hooks.js";
@@ -23,14 +23,14 @@ function run(requestKey: string, extra: Partial<RunArgs> = {}): RunArgs {
 }
 
 /** An engine on the in-memory store and a scripted Lomi, with one epoch issued to `who`. */
-function engine(options: { store?: ReceiptStore; faults?: FaultPoint[] } = {}) {
+function engine(options: { store?: ReceiptStore; faults?: FaultPoint[]; policy?: Partial<BrokerPolicy> } = {}) {
   const lomi = new FakeLomi();
   const store = options.store ?? new MemoryReceiptStore();
   store.insertEpochs([{ retryEpoch: "epoch-1", pairingId: "pair-1", brokerInstanceId: "broker-1", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY }]);
   const hooks = new FaultHooks(options.faults ?? [], (point) => {
     throw new BrokerCrashed(point);
   });
-  const e = new OperationEngine(store, lomi, lomi, seededRandom(1), "broker-1", hooks, REFERENCE_POLICY);
+  const e = new OperationEngine(store, lomi, lomi, seededRandom(1), "broker-1", hooks, { ...REFERENCE_POLICY, ...options.policy });
   return { engine: e, lomi, store, admit: (args: RunArgs) => e.admit(who, terminalRun, args) };
 }
 
@@ -191,6 +191,20 @@ test("a second operation on the same target waits queued until the first settles
   const after = await e.refresh(second.receipt);
   assert.equal(after.state, "running");
   assert.equal(lomi.dispatched.length, 2);
+});
+
+test("recording running only when Lomi runs the work, a read while Lomi's answer is being written dispatches nothing again", async () => {
+  const { engine: e, admit, lomi, store } = engine({ policy: { recordRunning: "when-lomi-runs" } });
+  const dispatch = lomi.dispatch.bind(lomi);
+  let read: Promise<unknown> | undefined;
+  lomi.dispatch = async (target, permit) => {
+    // Scheduled now, the read comes after Lomi answered and before the engine's next group write records it.
+    read ??= new Promise((resolve) => setImmediate(() => resolve(e.refresh(store.byId(permit.operationId)!))));
+    return dispatch(target, permit);
+  };
+  await admit(run("k1"));
+  await read;
+  assert.equal(lomi.dispatched.length, 1);
 });
 
 test("crash after reserve: the receipt is durable and nothing was dispatched", async () => {

@@ -24,3 +24,14 @@ test("a lock left by a dead owner (SIGKILL leaves it) is taken over, and release
   release();
   assert.equal(existsSync(`${file}.lock`), false);
 });
+
+test("releasing twice (a broker that crashed at a fault point, then abandoned) releases once: the next instance's lock stays", () => {
+  const file = store();
+  const release = takePidLock(file);
+  release();
+  const next = takePidLock(file);
+  release();
+  assert.equal(readFileSync(`${file}.lock`, "utf8"), String(process.pid));
+  next();
+  assert.equal(existsSync(`${file}.lock`), false);
+});
