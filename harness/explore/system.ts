@@ -2,15 +2,15 @@ import type { WorldSeed } from "../../protocol/control-api.js";
 import { isOneOf } from "../../protocol/closed-lists.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { Driver } from "../driver/driver.js";
-import { looseEnvelope } from "../history/replies.js";
+import { looseEnvelope, type RecordedEnvelope } from "../history/replies.js";
 import type { RunParameters } from "../suite/run-parameters.js";
 
 /** The agents of an explore run, each its own pairing. */
 export const AGENTS = ["agent-a", "agent-b"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
-/** A reply as explore's model reads it (harness/oracles/facts.ts: looseEnvelope). */
-export type Envelope = NonNullable<ReturnType<typeof looseEnvelope>>;
+/** A reply as explore's model reads it: the one reading of a recorded reply (harness/history/replies.ts). */
+export type Envelope = NonNullable<RecordedEnvelope>;
 
 /**
  * One explore run's system under test: the driver (which starts, drives and records the broker,
