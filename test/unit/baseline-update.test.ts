@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PLACEHOLDER_REASON, type Baseline } from "../../harness/report/baseline.js";
 import { updatedBaseline } from "../../harness/report/baseline-update.js";
-import { judgeRun } from "../../harness/report/judge-run.js";
+import { judgeMadeUpRun } from "../support/judge.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { profileOf } from "../../harness/suite/profiles.js";
 import type { Rule } from "../../harness/rules.js";
 
 const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
@@ -13,20 +12,13 @@ const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict
 
 /** The run judged with the baseline in `file`, as a --tags run reaching these scenarios of a suite that also has a CAP-01 one. */
 function judge(results: ScenarioResult[], baseline: Baseline) {
-  return judgeRun({
+  return judgeMadeUpRun({
     rules: RULES,
     results,
     suite: [...results, scenario("fill", ["@CAP-01"], "pass"), scenario("cancel", ["@OP-03"], "pass")],
     tags: "not @CAP-01",
     baseline,
     baselineFile: "baseline.json",
-    level: "must",
-    requireAll: false,
-    profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 10 }),
-    broker: { adapter: "reference", serverInfo: undefined },
-    seed: 1,
-    startedAt: new Date(0).toISOString(),
-    durationMs: 0,
   });
 }
 

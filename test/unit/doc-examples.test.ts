@@ -6,8 +6,7 @@ import { capabilityTag } from "../../harness/adapters/broker-adapter.js";
 import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
 import { profileOf } from "../../harness/suite/profiles.js";
 import { badgeMessage } from "../../harness/report/badge.js";
-import { NO_BASELINE } from "../../harness/report/baseline.js";
-import { judgeRun } from "../../harness/report/judge-run.js";
+import { judgeMadeUpRun } from "../support/judge.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import { loadRules } from "../../harness/rules.js";
 
@@ -24,20 +23,12 @@ function correctStdioRun() {
     const missing = s.tags.find((t) => lacking.includes(t));
     return { name: s.name, uri: s.uri, line: s.line, tags: [...s.tags], verdict: missing ? "not-applicable" : "pass", status: missing ? "SKIPPED" : "PASSED", reason: missing && `the adapter lacks ${missing}`, durationMs: 1 };
   });
-  return judgeRun({
+  return judgeMadeUpRun({
     rules: loadRules().rules,
     results,
     suite: suite.map((s) => ({ name: s.name, tags: [...s.tags], uri: s.uri, line: s.line })),
-    tags: undefined,
-    baseline: NO_BASELINE,
-    baselineFile: undefined,
-    level: "must",
-    requireAll: false,
     profile,
     broker: { adapter: "command", serverInfo: undefined },
-    seed: 1,
-    startedAt: new Date(0).toISOString(),
-    durationMs: 0,
   }).run;
 }
 

@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { NO_BASELINE } from "../../harness/report/baseline.js";
-import { judgeRun } from "../../harness/report/judge-run.js";
+import { judgeMadeUpRun } from "../support/judge.js";
 import { junitXml } from "../../harness/report/junit.js";
 import type { Attempt } from "../../harness/report/attempts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { profileOf } from "../../harness/suite/profiles.js";
 import type { Rule } from "../../harness/rules.js";
 
 const RULES: Rule[] = [{ id: "OP-01", level: "MUST", title: "OP-01", source: "s" }, { id: "OP-03", level: "MUST", title: "OP-03", source: "s" }, { id: "OP-20", level: "SHOULD", title: "OP-20", source: "s" }];
@@ -13,20 +11,11 @@ const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict
 const tries = (...failed: boolean[]): Attempt[] => failed.map((f, i) => ({ attempt: i + 1, seed: 100 + i, failed: f, ...(f ? { message: `attempt ${i + 1} broke` } : {}) }));
 
 function judge(results: ScenarioResult[], attempts: Map<string, Attempt[]>, flakyOk = false) {
-  return judgeRun({
+  return judgeMadeUpRun({
     rules: RULES,
     results,
     suite: results,
-    tags: undefined,
-    baseline: NO_BASELINE,
-    baselineFile: undefined,
-    level: "must",
-    requireAll: false,
-    profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 10 }),
-    broker: { adapter: "reference", serverInfo: undefined },
     seed: 3,
-    startedAt: new Date(0).toISOString(),
-    durationMs: 0,
     invocation: { broker: ["--mutant", "m"], timeoutMs: 10, oracles: true },
     attempts,
     flakyOk,

@@ -4,12 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { ORACLE_UNKNOWN_MEDIA_TYPE } from "../../harness/report/attachments.js";
-import { NO_BASELINE } from "../../harness/report/baseline.js";
-import { judgeRun } from "../../harness/report/judge-run.js";
+import { judgeMadeUpRun } from "../support/judge.js";
 import { readScenarioResults } from "../../harness/report/scenario-results.js";
 import { loadRules } from "../../harness/rules.js";
 import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
-import { profileOf } from "../../harness/suite/profiles.js";
 import { messagesOf } from "../support/cucumber-messages.js";
 import { checkHistory, ORACLES, unknownsOf } from "../../harness/oracles/index.js";
 import type { Oracle } from "../../harness/oracles/oracle.js";
@@ -54,21 +52,7 @@ test("a scenario whose history an oracle could not judge keeps its own verdict, 
     writeFileSync(messages, messagesOf([{ name: "A made-up scenario", tags: ["@OP-02"], status: "PASSED", attachments: [{ body: JSON.stringify(unknown), mediaType: ORACLE_UNKNOWN_MEDIA_TYPE }] }]));
     const results = readScenarioResults(messages);
     assert.deepEqual(results.map((r) => [r.verdict, r.oraclesUnknown]), [["pass", ["legal-transitions (OP-02): TypeError: boom\n    at check"]]]);
-    const { run } = judgeRun({
-      rules: loadRules().rules,
-      results,
-      suite: scenarioCatalogue(),
-      tags: "@OP-02",
-      baseline: NO_BASELINE,
-      baselineFile: undefined,
-      level: "must",
-      requireAll: false,
-      profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 40 }),
-      broker: { adapter: "fake", serverInfo: undefined },
-      seed: 1,
-      startedAt: new Date(0).toISOString(),
-      durationMs: 0,
-    });
+    const { run } = judgeMadeUpRun({ rules: loadRules().rules, results, suite: scenarioCatalogue(), tags: "@OP-02" });
     assert.equal(run.rules.find((r) => r.id === "OP-02")?.verdict, "pass", "the scenario's verdict stands");
     assert.deepEqual(run.warnings, ['harness error: in "A made-up scenario" the oracle legal-transitions (OP-02): TypeError: boom — not judged by it; the scenario\'s other verdicts stand']);
   } finally {

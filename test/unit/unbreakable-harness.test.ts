@@ -11,8 +11,7 @@ import { McpConnection, type Exchange } from "../../harness/connection/mcp-conne
 import { contractData } from "../../harness/contract-checks/reply-checks.js";
 import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf } from "../../harness/report/failure-context.js";
-import { judgeRun } from "../../harness/report/judge-run.js";
-import { NO_BASELINE } from "../../harness/report/baseline.js";
+import { judgeMadeUpRun } from "../support/judge.js";
 import { readScenarioResults } from "../../harness/report/scenario-results.js";
 import { REPORT_FILES, writeReports } from "../../harness/report/write-reports.js";
 import { profileOf } from "../../harness/suite/profiles.js";
@@ -128,21 +127,14 @@ function reportsOf(dir: string, scenario: Parameters<typeof messagesOf>[0][numbe
   writeFileSync(messages, messagesOf([scenario]));
   const results = readScenarioResults(messages);
   assert.equal(results.length, 1, "the scenario kept its verdict");
-  const { run, baselinedScenarioReason } = judgeRun({
+  const { run, baselinedScenarioReason } = judgeMadeUpRun({
     rules,
     results,
     suite: SUITE,
     // As a --tags run of the scenario's rules: the others are not selected, never "none finished".
     tags: scenario.tags.join(" or "),
-    baseline: NO_BASELINE,
-    baselineFile: undefined,
-    level: "must",
-    requireAll: false,
     profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 40 }),
     broker: { adapter: "fake", serverInfo: undefined },
-    seed: 1,
-    startedAt: new Date(0).toISOString(),
-    durationMs: 0,
   });
   assert.deepEqual(writeReports(dir, run, results, baselinedScenarioReason), [], "every report was made");
   for (const f of REPORT_FILES.filter((x) => x !== "cucumber.html")) assert.ok(existsSync(path.join(dir, f)), f);

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { badgeMessage } from "../../harness/report/badge.js";
-import { NO_BASELINE } from "../../harness/report/baseline.js";
-import { judgeRun } from "../../harness/report/judge-run.js";
+import { judgeMadeUpRun } from "../support/judge.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import { profileOf } from "../../harness/suite/profiles.js";
 import type { Rule } from "../../harness/rules.js";
@@ -23,20 +22,12 @@ const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict
 });
 
 const judge = (results: ScenarioResult[]) =>
-  judgeRun({
+  judgeMadeUpRun({
     rules: RULES,
     results,
     suite: results.map((r) => ({ name: r.name, tags: r.tags, uri: r.uri, line: 1 })),
-    tags: undefined,
-    baseline: NO_BASELINE,
-    baselineFile: undefined,
-    level: "must",
-    requireAll: false,
     profile: profileOf({ adapter: "command", brokerCommand: "b", brokerCwd: "/", brokerFaults: true, seed: 1, timeoutMs: 10 }),
     broker: { adapter: "command", serverInfo: undefined },
-    seed: 1,
-    startedAt: new Date(0).toISOString(),
-    durationMs: 0,
   }).run;
 
 // The issue: rules left unjudged by an earlier failing step were listed as the adapter's ("run over
