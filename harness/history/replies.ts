@@ -1,4 +1,5 @@
 import { contractOf } from "../../protocol/catalogue.js";
+import { isOneOf } from "../../protocol/closed-lists.js";
 import { OPERATION_STATES, type EffectState, type OperationState } from "../../protocol/states.js";
 import type { CallRecord, History } from "./format.js";
 
@@ -35,7 +36,7 @@ export function indexedCalls(history: Pick<History, "records">): IndexedCall[] {
   return history.records.flatMap((r, index) => (r.type === "call" ? [{ ...r, index, envelope: envelopeOf(r) }] : []));
 }
 
-const isState = (value: unknown): value is OperationState => OPERATION_STATES.some((s) => s === value);
+const isState = (value: unknown): value is OperationState => isOneOf(OPERATION_STATES, value);
 
 /** The operation an ok reply names (data.operation): its ID, its state when it gives one as text, its other members read as unknown. */
 export type NamedOperation = Record<string, unknown> & { operationId: string; state: string | undefined };
