@@ -105,10 +105,10 @@ export const advanceClockRequest = z.strictObject({ ms: z.number().int().nonnega
 export const advanceClockReply = z.strictObject({ now: z.number().int() });
 export const layoutChangeRequest = z.strictObject({ workspaceId: id });
 export const restartRuntimeRequest = z.strictObject({ panelId: id });
-/** The new identity of the panel's runtime, named as the panel's kind names it. */
 /** Another client of Lomi (another pairing, served by another broker or none) takes a runtime's lease: the holder's lease expires. */
 export const takeOverLeaseRequest = z.strictObject({ clientName: z.string().min(1).max(128), runtime: runtimeRef });
 export const takeOverLeaseReply = z.strictObject({ leaseId: id });
+/** The new identity of the panel's runtime, named as the panel's kind names it. */
 export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id }), z.strictObject({ generation: id })]);
 
 /** One kind of ledger entry: the fields every entry has (a parsed entry, as histories keep it, has them in this order) and that kind's detail. */

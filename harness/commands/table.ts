@@ -4,11 +4,6 @@ import { merge } from "./merge.js";
 import { integer, print, shown, UsageError, type ParsedCommandLine } from "./options.js";
 import { checkTags } from "./run.js";
 
-/**
- * A command other than a conformance run: its word, how many words follow it, and what it does with
- * the parsed command line (its exit code). Each loads what it needs only when run, so --help and a
- * usage error answer at once.
- */
 /** Options of one or two commands, and what a command line that gives them elsewhere is told. */
 const OWNED_OPTION_NAMES = ["report", "scenario", "json"] as const;
 type OwnedOption = (typeof OWNED_OPTION_NAMES)[number];
@@ -20,6 +15,11 @@ interface OwnCommandLine {
   ownCommandLine: (args: readonly string[]) => Promise<number>;
 }
 
+/**
+ * A command other than a conformance run: its word, how many words follow it, and what it does with
+ * the parsed command line (its exit code). Each loads what it needs only when run, so --help and a
+ * usage error answer at once.
+ */
 interface Command {
   /** The words after the command's own: exactly this many, or any number (merge's folders). */
   operands: number | "any";

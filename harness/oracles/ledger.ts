@@ -11,6 +11,8 @@ import { crashBetween, isOrderedInput } from "./finding-rules.js";
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
 const ledgerOf = (facts: Facts): readonly LedgerEntry[] => facts.history.ledger ?? [];
+/** A reader and the operation it asked for, as one map key. */
+const readerKey = (agent: string, operationId: string) => `${agent}\u0000${operationId}`;
 const operationDispatches = (facts: Facts) => ledgerOf(facts).filter(ofKind("dispatch")).filter((e) => !isOrderedInput(e.tool));
 
 export const oneEffectPerReceipt: Oracle = {
@@ -43,9 +45,6 @@ export const oneEffectPerReceipt: Oracle = {
  * told of (its admission's reply was lost) finds it. One it was told of is receipts-readable's, and
  * what Lomi received against what the agent sent is effects-requested's.
  */
-/** A reader and the operation it asked for, as one map key. */
-const readerKey = (agent: string, operationId: string) => `${agent}\u0000${operationId}`;
-
 export const reservedBeforeDispatch: Oracle = {
   id: "receipt-before-dispatch",
   rules: ["DUR-06"],

@@ -135,14 +135,14 @@ function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay
   }));
 }
 
-/**
- * When stale baseline entries are all that fails the gate, the headline says so first: every rule
- * passed or failed as expected, and the fix is to the baseline, not the broker.
- */
 /** An oracle that failed on a scenario's history: the harness's fault, named in every report (its rules there rest on the steps alone). */
 const oracleFaultWarnings = (results: readonly ScenarioResult[]) =>
   results.flatMap((r) => (r.oraclesUnknown ?? []).map((u) => `harness error: in "${r.name}" the oracle ${u.split("\n")[0]} — not judged by it; the scenario's other verdicts stand`));
 
+/**
+ * When stale baseline entries are all that fails the gate, the headline says so first: every rule
+ * passed or failed as expected, and the fix is to the baseline, not the broker.
+ */
 function staleOnly(entries: readonly BaselineEntryReport[], problems: readonly string[], file: string | undefined): string | undefined {
   const stale = entries.filter((e) => e.status === "stale");
   if (stale.length === 0 || stale.length !== problems.length) return undefined;
