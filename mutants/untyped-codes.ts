@@ -44,7 +44,14 @@ export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.f
  * teeth` runs them beside mutants/index.ts's to show which rules have teeth. They are not in `npm
  * test`'s mutant gate: each is the same one-line rewrite, judged by the rules that name its code.
  */
-export const UNTYPED_CODE_MUTANTS: readonly Mutant[] = ERROR_CODES.filter((c) => c !== "INTERNAL").map((code) => ({
+/**
+ * Codes no generated mutant loses: INTERNAL is the catch-all itself, and Lomi answers REPLAY_REFUSED
+ * only to a second dispatch under one permit, which a correct broker never makes: losing it changes
+ * nothing a run can see (an equivalent mutant, which no scenario could kill).
+ */
+const NOT_MUTATED: readonly ErrorCode[] = ["INTERNAL", "REPLAY_REFUSED"];
+
+export const UNTYPED_CODE_MUTANTS: readonly Mutant[] = ERROR_CODES.filter((c) => !NOT_MUTATED.includes(c)).map((code) => ({
   name: `untyped-${code.toLowerCase().replace(/_/g, "-")}`,
   family: "ENV",
   breaks: rulesNaming(code),

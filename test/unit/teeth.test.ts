@@ -50,8 +50,12 @@ test("a mutant that fails a rule it does not declare, or none it does, fails tee
   assert.match(teethText(judged(["IDEM-01", "REV-01"])), /m-one \(declares IDEM-01\): blames rules it does not break: REV-01[\s\S]*Precision: 0 of 1 mutants fail only rules they declare/);
 });
 
+test("every shipped mutant declares a rule it breaks: one that declares none could never be held to failing it", () => {
+  assert.deepEqual(ALL_MUTANTS.filter((m) => m.breaks.length === 0).map((m) => m.name), []);
+});
+
 test("an untyped-<code> mutant answers its code as a generic failure in replies and receipts, and leaves other codes alone", () => {
-  assert.equal(UNTYPED_CODE_MUTANTS.length, ERROR_CODES.length - 1);
+  assert.equal(UNTYPED_CODE_MUTANTS.length, ERROR_CODES.length - 2, "every code but INTERNAL and REPLAY_REFUSED");
   assert.equal(new Set(ALL_MUTANTS.map((m) => m.name)).size, MUTANTS.length + UNTYPED_CODE_MUTANTS.length, "names are unique");
   const replies = [
     buildToolResult({ controlApiVersion: "1.0", status: "error", code: "REVISION_CONFLICT", message: "stale" }),
