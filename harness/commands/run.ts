@@ -4,6 +4,7 @@ import { checkTagSelection } from "../suite/tag-selection.js";
 import { parseShard } from "../shards/shard-option.js";
 import type { Level } from "../report/rule-verdicts.js";
 import type { Invocation } from "../report/run-record.js";
+import type { Chosen } from "../suite/scenario-choice.js";
 import { brokerArgs, brokerOf, BROKER_OPTIONS } from "./broker.js";
 import { writeNotRun } from "./not-run.js";
 import { commandLine, integer, OPTIONS, shown, UsageError, type OptionValues, type ParsedCommandLine } from "./options.js";
@@ -38,7 +39,7 @@ export async function checkTags(tags: string | undefined): Promise<void> {
 }
 
 /** The scenarios FILE:LINE words and --name choose within --tags, or undefined when only --tags chooses; refused (exit 2) when they choose none. */
-async function chosenScenarios(values: OptionValues, places: readonly string[], among: { names: ReadonlySet<string>; label: string } | undefined) {
+async function chosenScenarios(values: OptionValues, places: readonly string[], among: Chosen | undefined) {
   const { chooseScenarios } = await import("../suite/scenario-choice.js");
   const { FEATURES_DIR, scenarioCatalogue } = await import("../suite/feature-catalogue.js");
   return chooseScenarios({ places, name: values.name, tags: values.tags, ...(among ? { among } : {}) }, scenarioCatalogue(), path.dirname(FEATURES_DIR));

@@ -1,9 +1,11 @@
 import { configError } from "../harness-error.js";
+import { scenarioKey } from "./feature-catalogue.js";
+import type { Chosen } from "./scenario-choice.js";
 import { readRunRecord, scenarioVerdictsOf, type Invocation, type RerunOf } from "../report/run-record.js";
 
 export interface Rerun {
-  /** The scenarios to run again, by name, and the words every report says them in. */
-  among: { names: ReadonlySet<string>; label: string };
+  /** The scenarios to run again, by scenarioKey, and the words every report says them in. */
+  among: Chosen;
   rerunOf: RerunOf;
   /** The earlier run's seed and broker options: the rerun's own unless the command line names others. */
   seed: number;
@@ -21,13 +23,13 @@ const AGAIN = new Set(["fail", "baselined", "flaky"]);
 export function rerunOfReports(dir: string, shownDir: string): Rerun | undefined {
   const run = readRunRecord(dir);
   if (run.verdict === "not-run") throw configError(`--rerun-failed ${shownDir}: that run never ran (${run.headline}); nothing to rerun`);
-  const verdicts: ReadonlyArray<{ name: string; verdict: string; harnessFault?: boolean }> = run.scenarioVerdicts ?? scenarioVerdictsOf(run);
+  const verdicts: ReadonlyArray<{ name: string; uri: string; verdict: string; harnessFault?: boolean }> = run.scenarioVerdicts ?? scenarioVerdictsOf(run);
   const again = verdicts.filter((s) => AGAIN.has(s.verdict) || s.harnessFault === true);
   if (again.length === 0) return undefined;
-  const names = new Set(again.map((s) => s.name));
+  const keys = new Set(again.map(scenarioKey));
   return {
-    among: { names, label: `rerun of the ${names.size} failed scenario(s) of ${shownDir} (seed ${run.seed}, started ${run.startedAt})` },
-    rerunOf: { reports: shownDir, startedAt: run.startedAt, headline: run.headline, scenarios: names.size },
+    among: { keys, label: `rerun of the ${keys.size} failed scenario(s) of ${shownDir} (seed ${run.seed}, started ${run.startedAt})` },
+    rerunOf: { reports: shownDir, startedAt: run.startedAt, headline: run.headline, scenarios: keys.size },
     seed: run.seed,
     invocation: run.invocation,
   };

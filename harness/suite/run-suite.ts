@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue, scenarioKey, type ScenarioEntry } from "./feature-catalogue.js";
 import { onStop, type StopSignal } from "./stop-signal.js";
+import type { Chosen } from "./scenario-choice.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "../report/baseline.js";
 import { concludeRun } from "../report/conclude-run.js";
 import { DEFAULT_DURATIONS, readDurations, writeDurations } from "../shards/durations.js";
@@ -50,8 +51,8 @@ export interface SuiteOptions {
   baselineEntries: BaselineEntries;
   /** Run only this part of the selection, and leave a shard manifest beside the reports for `merge`. */
   shard?: ShardSpec;
-  /** Run only these scenarios (by name) of the tags' selection; `label` says in every report which, as a partial run. */
-  only?: { names: ReadonlySet<string>; label: string };
+  /** Run only these scenarios of the tags' selection; `label` says in every report which, as a partial run. */
+  only?: Chosen;
   /** The command line as typed, for the reports. */
   command?: string;
   /** How the run was called, recorded for a rerun of its failures; and the run this one re-runs, if it does. */
@@ -92,7 +93,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const all = scenarioCatalogue();
   const chosen = selectScenarios(o.tags, all);
   const only = o.only;
-  const selection = only ? chosen.filter((s) => only.names.has(s.name)) : chosen;
+  const selection = only ? chosen.filter((s) => only.keys.has(scenarioKey(s))) : chosen;
   const durationsFile = o.durationsFile ?? DEFAULT_DURATIONS;
   const part = o.shard && shardPart(selection, o.shard, durationsFile);
   const ordered = workersOrder(part || selection, o.parallel, durationsFile);

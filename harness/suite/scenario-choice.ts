@@ -1,7 +1,7 @@
 import path from "node:path";
 import { configError } from "../harness-error.js";
 import { selectScenarios } from "./tag-selection.js";
-import type { ScenarioEntry } from "./feature-catalogue.js";
+import { scenarioKey, type ScenarioEntry } from "./feature-catalogue.js";
 
 /** `features/x.feature` or `features/x.feature:12` (`:12:40` for several): a command-line word that names scenarios, as cucumber takes them. */
 export const isFeaturePlace = (word: string) => /\.feature(:\d+)*$/.test(word);
@@ -13,12 +13,12 @@ export interface ScenarioChoice {
   name: string | undefined;
   tags: string | undefined;
   /** Already chosen (a rerun of failures): the other choices narrow it. */
-  among?: { names: ReadonlySet<string>; label: string };
+  among?: Chosen;
 }
 
-/** What a run's `only` takes: the scenarios chosen by name, and the words that say which. */
+/** What a run's `only` takes: the scenarios chosen, by scenarioKey (a name alone is not unique across files), and the words that say which. */
 export interface Chosen {
-  names: ReadonlySet<string>;
+  keys: ReadonlySet<string>;
   label: string;
 }
 
@@ -77,7 +77,7 @@ export function chooseScenarios(c: ScenarioChoice, catalogue: readonly ScenarioE
   let pool: ScenarioEntry[] = [...catalogue];
   const words: string[] = [];
   if (c.among) {
-    pool = pool.filter((s) => c.among!.names.has(s.name));
+    pool = pool.filter((s) => c.among!.keys.has(scenarioKey(s)));
     words.push(c.among.label);
   }
   if (c.places.length > 0) {
@@ -104,5 +104,5 @@ export function chooseScenarios(c: ScenarioChoice, catalogue: readonly ScenarioE
     const within = c.tags !== undefined && pool.length > 0 ? `; ${pool.length} scenario(s) match without --tags "${c.tags}", e.g. "${pool[0]!.name}" (${pool[0]!.uri}:${pool[0]!.line})` : "";
     throw configError(`${words.join(" with ")}${c.tags !== undefined ? ` within --tags "${c.tags}"` : ""} chooses no scenario${within}`);
   }
-  return { names: new Set(chosen.map((s) => s.name)), label: words.join(", ") };
+  return { keys: new Set(chosen.map(scenarioKey)), label: words.join(", ") };
 }

@@ -13,7 +13,7 @@ const CATALOGUE: ScenarioEntry[] = [
 ];
 
 const choose = (c: Partial<Parameters<typeof chooseScenarios>[0]>) => chooseScenarios({ places: [], name: undefined, tags: undefined, ...c }, CATALOGUE, ROOT);
-const names = (c: Partial<Parameters<typeof chooseScenarios>[0]>) => [...(choose(c)?.names ?? [])].sort();
+const names = (c: Partial<Parameters<typeof chooseScenarios>[0]>) => [...(choose(c)?.keys ?? [])].map((k) => k.slice(k.indexOf(".feature:") + ".feature:".length)).sort();
 /** A refusal is a configuration error (exit 2) whose message matches. */
 const refused = (c: Partial<Parameters<typeof chooseScenarios>[0]>, message: RegExp) =>
   assert.throws(() => choose(c), (e: unknown) => e instanceof HarnessError && e.kind === "config" && message.test(e.message));
@@ -28,12 +28,18 @@ test("FILE:LINE chooses the scenario starting at the line or the one the line li
   assert.equal(choose({ tags: "@IDEM-01" }), undefined, "--tags alone is the tags' selection, chosen by no name");
 });
 
+test("FILE:LINE chooses that file's scenario, not one of the same name in another file", () => {
+  const twins: ScenarioEntry[] = [...CATALOGUE, { uri: "features/cancel.feature", name: "A changed payload is a conflict", tags: ["@CANCEL-02"], line: 9 }];
+  const keys = [...(chooseScenarios({ places: ["features/cancel.feature:9"], name: undefined, tags: undefined }, twins, ROOT)?.keys ?? [])];
+  assert.deepEqual(keys, ["features/cancel.feature:A changed payload is a conflict"]);
+});
+
 test("--name is a regular expression on the names, narrowed by --tags and by FILE:LINE", () => {
   assert.deepEqual(names({ name: "^A retry" }), ["A retry after a crash is outcome_unknown", "A retry returns the prior operation"]);
   assert.deepEqual(names({ name: "^A retry", tags: "not @needs-crash" }), ["A retry returns the prior operation"]);
   assert.deepEqual(names({ name: "retry", places: ["features/retry.feature:24"] }), ["A retry after a crash is outcome_unknown"]);
   assert.equal(choose({ name: "conflict", tags: "@IDEM-02" })?.label, '--name "conflict"');
-  assert.deepEqual(names({ among: { names: new Set(["A changed payload is a conflict", "A queued operation cancels with nothing done"]), label: "rerun" }, places: ["features/cancel.feature"] }), ["A queued operation cancels with nothing done"]);
+  assert.deepEqual(names({ among: { keys: new Set(["features/retry.feature:A changed payload is a conflict", "features/cancel.feature:A queued operation cancels with nothing done"]), label: "rerun" }, places: ["features/cancel.feature"] }), ["A queued operation cancels with nothing done"]);
 });
 
 test("a choice that matches nothing is refused with what is near: a file, a line, a name, or the --tags that leave nothing", () => {
