@@ -20,9 +20,11 @@ import { DEFAULT_AGENT, LomiWorld } from "./world.js";
 
 setWorldConstructor(LomiWorld);
 
-// Steps run one broker call or a few; a hung broker fails the step rather than the whole run.
+// Each broker call keeps --timeout-ms, so a hung broker fails its call, not the run. A step's own
+// budget only backs that up, and must cover the longest correct path: waiting for the operations to
+// settle, restarting a one-connection broker for another agent, then its call (each ≤ --timeout-ms).
 const timeoutMs = Number(process.env.LOMI_STEP_TIMEOUT_MS ?? runParametersSchema.parse({}).timeoutMs);
-setDefaultTimeout(timeoutMs + 5_000);
+setDefaultTimeout(3 * timeoutMs + 5_000);
 
 /** Tells the report why a scenario did not apply, or that the harness stopped it (a typed attachment). */
 function attachVerdict(world: LomiWorld, verdict: VerdictAttachment): void {

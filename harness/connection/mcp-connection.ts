@@ -52,7 +52,9 @@ export class McpConnection {
     } catch (error) {
       const reason = because(explain); // before close: closing kills a broker process, and that is not why
       await client.close().catch(() => undefined);
-      throw violation(`the broker did not complete MCP initialize (timeout ${timeoutMs} ms): ${causeOf(error)}${reason}`);
+      const message = `the broker did not complete MCP initialize (timeout ${timeoutMs} ms): ${causeOf(error)}${reason}`;
+      // No answer in time judges no rule (a busy machine, a slow start); an answer that was wrong, or a broker that died, does.
+      throw timedOut(error) ? noAnswer(message) : violation(message);
     }
     return new McpConnection(client, clientName, timeoutMs, explain);
   }
@@ -70,7 +72,8 @@ export class McpConnection {
       // change with whether the scenario listed the tools. The suite's own checks judge every reply.
       return await this.client.request({ method: "tools/list" }, ListToolsResultSchema, { timeout: this.timeoutMs });
     } catch (error) {
-      throw violation(`tools/list did not answer (timeout ${this.timeoutMs} ms): ${causeOf(error)}${because(this.explain)}`);
+      const message = `tools/list did not answer (timeout ${this.timeoutMs} ms): ${causeOf(error)}${because(this.explain)}`;
+      throw timedOut(error) ? noAnswer(message) : violation(message);
     }
   }
 
@@ -89,7 +92,7 @@ export class McpConnection {
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
       // A JSON-RPC error is an answer (the connection stands): a step where MCP allows one may accept it.
       const rpc = error instanceof McpError && error.code !== ErrorCode.RequestTimeout && error.code !== ErrorCode.ConnectionClosed ? { rpcError: { code: error.code, message: error.message } } : {};
-      const late = error instanceof McpError && error.code === ErrorCode.RequestTimeout ? { timedOut: true as const } : {};
+      const late = timedOut(error) ? { timedOut: true as const } : {};
       return { error: message, ...rpc, ...late };
     }
     this.onExchange?.({ agent: this.clientName, tool, args, reply: raw, error: undefined });
@@ -100,6 +103,9 @@ export class McpConnection {
     await this.client.close().catch(() => undefined);
   }
 }
+
+/** The SDK's own timeout: the request went out and no answer came within --timeout-ms. */
+const timedOut = (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout;
 
 /** A tool result, or why none came (with the JSON-RPC error when the broker answered one). */
 export type CallAnswer = { reply: RawToolResult } | { error: string; rpcError?: { code: number; message: string }; timedOut?: true };

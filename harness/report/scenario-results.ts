@@ -77,8 +77,8 @@ export const AFTER_THE_STEPS = "After the last step: the oracles judged the scen
 
 /** A failure message is kept whole up to this: beyond, it is the broker's reply quoted at length. */
 const MAX_REASON = 20_000;
-/** Cucumber's own message when a step outlives its timeout. */
-const CUCUMBER_TIMEOUT = /^function timed out, ensure the promise resolves within/;
+/** Cucumber's own message when a step outlives its timeout (as the message stream gives it, "Error: " first). */
+const CUCUMBER_TIMEOUT = /^(Error: )?function timed out, ensure the promise resolves within/;
 const SEVERITY = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"];
 
 function gherkinIndex(children: readonly FeatureChild[], lines: Map<string, number>, keywords: Map<string, string>): void {

@@ -3,6 +3,12 @@ import { test } from "node:test";
 import { judgeRules } from "../../harness/report/rule-verdicts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import { blameOf, stepRules } from "../../harness/report/step-blame.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { readScenarioResults } from "../../harness/report/scenario-results.js";
+import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
+import { messagesOf, type MadeUpScenario } from "../support/cucumber-messages.js";
 
 // Scenario at line 10; steps at 11..16; "# checks" comments at 12 and 14.
 const comments = [
@@ -86,6 +92,25 @@ test("a step with no # checks that fails after other rules' checks all ran blame
   const caps = ["CAP-01", "CAP-04", "CAP-05"];
   assert.deepEqual(blameOf(rules, 3, caps), { blame: ["CAP-04"], unfinished: [] }, "CAP-01 and CAP-05 keep the pass their checks earned");
   assert.deepEqual(blameOf(rules, 3, caps, [], true), { blame: [], unfinished: ["CAP-04"] }, "a timeout judges nothing: CAP-04 is not judged, never failed");
+});
+
+test("a step cucumber timed out, or a call --timeout-ms saw go unanswered, fails its scenario and blames none of its rules; a wrong answer blames them", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-timeouts-"));
+  const judged = (s: Omit<MadeUpScenario, "tags" | "status">) => {
+    const messages = path.join(dir, "messages.ndjson");
+    writeFileSync(messages, messagesOf([{ ...s, tags: ["@AUTH-11"], status: "FAILED" }]));
+    const [result] = readScenarioResults(messages);
+    return { verdict: result?.verdict, blame: result?.blame, unfinished: result?.unfinished };
+  };
+  try {
+    const late = { verdict: "fail", blame: [], unfinished: ["AUTH-11"] };
+    assert.deepEqual(judged({ name: "cucumber's timeout", message: "Error: function timed out, ensure the promise resolves within 15000 milliseconds\n    at Timeout.<anonymous>" }), late);
+    const unanswered = { body: JSON.stringify({ rules: [], noAnswer: true }), mediaType: BLAME_MEDIA_TYPE };
+    assert.deepEqual(judged({ name: "initialize unanswered", message: "the broker did not complete MCP initialize (timeout 10000 ms): MCP error -32001: Request timed out", attachments: [unanswered] }), late);
+    assert.deepEqual(judged({ name: "a wrong answer", message: "expected WORKSPACE_NOT_APPROVED, found NOT_FOUND" }), { verdict: "fail", blame: ["AUTH-11"], unfinished: [] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("a rule some of whose scenarios passed while the others cannot run here passes on what ran, saying so", () => {

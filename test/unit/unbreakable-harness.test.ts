@@ -202,3 +202,22 @@ test("a failure context nobody can read loses the explanation only, and says so"
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a broker silent at initialize fails the step with no rule judged; one that refuses initialize is a violation", async () => {
+  const opened = async (answer: (id: JSONRPCMessage & { id: string | number }) => JSONRPCMessage | undefined) => {
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    server.onmessage = (m: JSONRPCMessage) => {
+      const reply = "id" in m && "method" in m ? answer(m) : undefined;
+      if (reply) void server.send(reply);
+    };
+    await server.start();
+    return McpConnection.open(client, "agent", 30).then(
+      () => assert.fail("initialize cannot succeed"),
+      (error: unknown) => error,
+    );
+  };
+  const silent = await opened(() => undefined);
+  assert.ok(silent instanceof HarnessError && silent.kind === "violation" && silent.noAnswer, "no answer in time judges no rule");
+  const refused = await opened((m) => ({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: "no" } }));
+  assert.ok(refused instanceof HarnessError && refused.kind === "violation" && !refused.noAnswer, "an answer that refuses is judged");
+});
