@@ -4,16 +4,20 @@ import { cancelCancellingSkipped } from "./cancel-cancelling-skipped.js";
 import { cancelSettledReportedCancelled } from "./cancel-settled-reported-cancelled.js";
 import { capExpiredEpochsPurged } from "./cap-expired-epochs-purged.js";
 import { capSettledReceiptsEvicted } from "./cap-settled-receipts-evicted.js";
+import { durLateSettlementAdopted } from "./dur-late-settlement-adopted.js";
 import { durReplayAfterRestart } from "./dur-replay-after-restart.js";
 import { durResumedAfterRestart } from "./dur-resumed-after-restart.js";
 import { durStoreMadeInPlace } from "./dur-store-made-in-place.js";
 import { durUnknownReportedSucceeded } from "./dur-unknown-reported-succeeded.js";
 import { envErrorsWithoutIsError } from "./env-errors-without-iserror.js";
+import { epochExpiryToldLate } from "./epoch-expiry-told-late.js";
 import { epochStaleAuthorityRenewed } from "./epoch-stale-authority-renewed.js";
+import { evtCursorSkipsAfterEmptyPage } from "./evt-cursor-skips-after-empty-page.js";
 import { evtFeedSpansWorkspaces } from "./evt-feed-spans-workspaces.js";
 import { evtRunningEventsDropped } from "./evt-running-events-dropped.js";
 import { idemConflictAsDuplicate } from "./idem-conflict-as-duplicate.js";
 import { idemFreshOperationPerRetry } from "./idem-fresh-operation-per-retry.js";
+import { idemKeyIgnoresTool } from "./idem-key-ignores-tool.js";
 import { inputSequenceRenumbered } from "./input-sequence-renumbered.js";
 import type { Mutant } from "./mutant.js";
 import { opAdmissionAsCompletion } from "./op-admission-as-completion.js";
@@ -37,18 +41,22 @@ export const MUTANTS: readonly Mutant[] = [
   revStaleRevisionDispatched,
   idemFreshOperationPerRetry,
   idemConflictAsDuplicate,
+  idemKeyIgnoresTool,
   epochStaleAuthorityRenewed,
+  epochExpiryToldLate,
   inputSequenceRenumbered,
   cancelSettledReportedCancelled,
   cancelCancellingSkipped,
   durReplayAfterRestart,
   durResumedAfterRestart,
   durUnknownReportedSucceeded,
+  durLateSettlementAdopted,
   durStoreMadeInPlace,
   capExpiredEpochsPurged,
   capSettledReceiptsEvicted,
   evtRunningEventsDropped,
   evtFeedSpansWorkspaces,
+  evtCursorSkipsAfterEmptyPage,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */

@@ -69,6 +69,12 @@ Then("the page has no events", function (this: LomiWorld) {
   assert.deepEqual(page?.events, [], "expected an empty page");
 });
 
+Then("the page shows no event of {string}", function (this: LomiWorld, alias: string) {
+  const operationId = this.operationId(alias);
+  const shown = this.lastEventPage?.events.filter((e) => e.operationId === operationId) ?? [];
+  if (shown.length > 0) throw violation(`the page read last shows ${alias} again, though an earlier read showed its transitions: ${boundedJson(shown)}`);
+});
+
 /**
  * The page read last shows the operation reaching the state; a broker that settles later shows it
  * on a following read from the cursor (EVT-02: later transitions appear on the next read).

@@ -1,0 +1,42 @@
+import { buildToolResult, errorOf } from "../protocol/envelope.js";
+import { CATALOGUE, contractOf } from "../protocol/catalogue.js";
+import { LomiError } from "../protocol/errors.js";
+import type { Mutant } from "./mutant.js";
+import { sessionWrappedBy } from "./rewriting-session.js";
+
+const OPERATION_TOOLS = CATALOGUE.filter((c) => c.kind === "operation").map((c) => c.name);
+
+/**
+ * A broker whose receipt key leaves out the tool: a request key already used under another tool
+ * finds that tool's receipt, and as its arguments differ, the new request is refused as a conflict.
+ */
+export const idemKeyIgnoresTool: Mutant = {
+  name: "idem-key-ignores-tool",
+  family: "IDEM",
+  breaks: ["IDEM-04"],
+  defect: "the receipt key binds pairing, retry epoch, project and request key but not the tool: a request key reused under another tool is refused with IDEMPOTENCY_CONFLICT",
+  parts: {
+    session: sessionWrappedBy(async ({ call, core }, name, args) => {
+      const { retryEpoch, requestKey, projectId } = args;
+      const pairingId = typeof retryEpoch === "string" ? core.store.epoch(retryEpoch)?.pairingId : undefined;
+      if (contractOf(name)?.kind !== "operation" || pairingId === undefined || typeof requestKey !== "string") return call(name, args);
+      const keyUnder = (tool: string) => {
+        try {
+          return core.engine.keyOf(pairingId, String(retryEpoch), tool, requestKey, typeof projectId === "string" ? projectId : undefined);
+        } catch {
+          return undefined; // a project the epoch does not cover: the broker's own refusal answers
+        }
+      };
+      for (const tool of OPERATION_TOOLS.filter((t) => t !== name)) {
+        // The key the reference broker would give the same request under that tool.
+        const key = keyUnder(tool);
+        const prior = key === undefined ? undefined : core.store.byKey(key);
+        if (prior) {
+          const message = `requestKey ${requestKey} already names operation ${prior.operationId} with other arguments; an intentionally different operation needs a fresh requestKey and fresh observations.`;
+          return buildToolResult(errorOf(new LomiError("IDEMPOTENCY_CONFLICT", message, { operationId: prior.operationId })));
+        }
+      }
+      return call(name, args);
+    }),
+  },
+};
