@@ -23,18 +23,23 @@ export function stopRouting(): void {
 }
 
 /**
- * A fetch for an in-process broker or harness: a request to IN_PROCESS_ORIGIN calls its route as over
- * HTTP, and the reply is JSON text parsed afresh for the caller (no object is shared with the
- * simulator). Not through msw: its Request, Response, cookies and AbortSignal cost about 1 ms of CPU a
- * call, more than the broker's own work on most calls. Any other URL goes to fetch.
+ * A fetch that answers requests to `origin` by calling `routes()` as over HTTP, the reply JSON text
+ * parsed afresh for the caller (no object is shared with the simulator); any other URL goes to fetch.
+ * Not through msw: its Request, Response, cookies and AbortSignal cost about 1 ms of CPU a call, more
+ * than the broker's own work on most calls.
  */
-export async function inProcessFetch(url: string, init: RequestInit): Promise<InProcessReply> {
-  if (!url.startsWith(IN_PROCESS_ORIGIN)) return fetch(url, init);
-  const method = init.method ?? "GET";
-  const reply = await routed?.answer(method, url.slice(IN_PROCESS_ORIGIN.length), async () => (typeof init.body === "string" ? init.body : undefined));
-  if (reply === undefined) throw new TypeError(`no simulated Lomi answers ${method} ${url}`);
-  // A lost reply is a network failure, as fetch reports it: the reply never arrives.
-  if (reply === LOST_REPLY) throw new TypeError("fetch failed", { cause: new Error("the simulated Lomi dropped the connection (a lost reply)") });
-  const text = JSON.stringify(reply.body);
-  return { ok: reply.status >= 200 && reply.status < 300, status: reply.status, json: async (): Promise<unknown> => JSON.parse(text) };
+export function routedFetch(origin: string, routes: () => RouteTable | undefined) {
+  return async (url: string, init: RequestInit): Promise<InProcessReply> => {
+    if (!url.startsWith(origin)) return fetch(url, init);
+    const method = init.method ?? "GET";
+    const reply = await routes()?.answer(method, url.slice(origin.length), async () => (typeof init.body === "string" ? init.body : undefined));
+    if (reply === undefined) throw new TypeError(`no simulated Lomi answers ${method} ${url}`);
+    // A lost reply is a network failure, as fetch reports it: the reply never arrives.
+    if (reply === LOST_REPLY) throw new TypeError("fetch failed", { cause: new Error("the simulated Lomi dropped the connection (a lost reply)") });
+    const text = JSON.stringify(reply.body);
+    return { ok: reply.status >= 200 && reply.status < 300, status: reply.status, json: async (): Promise<unknown> => JSON.parse(text) };
+  };
 }
+
+/** The fetch of an in-process broker or harness: IN_PROCESS_ORIGIN reaches the simulator routeInProcess named. */
+export const inProcessFetch = routedFetch(IN_PROCESS_ORIGIN, () => routed);

@@ -2,8 +2,8 @@ import { randomInt } from "node:crypto";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import { SimulatorHost } from "../../simulator/host.js";
 import { serveRoutes, type RunningServer } from "../../simulator/http-server.js";
-import { simulatorRoutes } from "../../simulator/routes.js";
-import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess } from "../../simulator/in-process-route.js";
+import { simulatorRoutes, type RouteTable } from "../../simulator/routes.js";
+import { IN_PROCESS_ORIGIN, inProcessFetch, routedFetch, routeInProcess } from "../../simulator/in-process-route.js";
 import type { SimulatorPlacement } from "../adapters/broker-adapter.js";
 import { configError } from "../harness-error.js";
 import { SimControl, type ControlFetch } from "./sim-control.js";
@@ -23,8 +23,9 @@ export async function serveSimulatorOn(port: number, world: WorldSeed, seed: num
 }
 
 async function serveHost(port: number, host: SimulatorHost): Promise<ServedHost> {
+  const routes = simulatorRoutes(host);
   try {
-    return { host, server: await serveRoutes(simulatorRoutes(host), port) };
+    return { host, routes, server: await serveRoutes(routes, port) };
   } catch (error) {
     throw configError(`the simulated Lomi cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another --native-port`);
   }
@@ -32,6 +33,8 @@ async function serveHost(port: number, host: SimulatorHost): Promise<ServedHost>
 
 interface ServedHost {
   host: SimulatorHost;
+  /** The routes its server answers by, which the harness calls directly for its own control requests. */
+  routes: RouteTable;
   server: RunningServer;
 }
 
@@ -51,18 +54,21 @@ export class SimulatorFixture {
     /** The seed the simulated Lomi runs with (salted for a shared one). */
     readonly seed: number,
     private readonly server: RunningServer | undefined,
+    /** How the harness's control client reaches it. */
+    readonly controlFetch: ControlFetch = fetch,
   ) {}
 
   static async start(world: WorldSeed, seed: number, placement: SimulatorPlacement): Promise<SimulatorFixture> {
     if (placement.kind === "in-process") {
       routeInProcess(new SimulatorHost(world, seed));
-      return new SimulatorFixture(IN_PROCESS_ORIGIN, seed, undefined);
+      return new SimulatorFixture(IN_PROCESS_ORIGIN, seed, undefined, inProcessFetch);
     }
     if (placement.kind === "fresh-port") {
-      const { host, server } = await (ahead.shift() ?? serveHost(0, new SimulatorHost(world, seed)));
+      const { host, routes, server } = await (ahead.shift() ?? serveHost(0, new SimulatorHost(world, seed)));
       untaken.delete(server.url);
       host.reset(world, seed);
-      return new SimulatorFixture(server.url, seed, server);
+      // The broker reaches this simulator over HTTP; the harness, in the same process, calls its routes (no HTTP on either side).
+      return new SimulatorFixture(server.url, seed, server, routedFetch(server.url, () => routes));
     }
     // A broker that is already running keeps its bridge: the same simulator starts each scenario afresh.
     let server = shared.get(placement.port);
@@ -77,11 +83,6 @@ export class SimulatorFixture {
 
   control(): SimControl {
     return new SimControl(this.url, this.controlFetch);
-  }
-
-  /** The in-process simulator is reached by its routes, other simulators over HTTP. */
-  get controlFetch(): ControlFetch {
-    return this.url === IN_PROCESS_ORIGIN ? inProcessFetch : fetch;
   }
 
   /** Stops this scenario's own simulator; a shared one stays for the next scenario. */
