@@ -67,7 +67,7 @@ export class SimulatorFixture {
       const { host, routes, server } = await (ahead.shift() ?? serveHost(0, new SimulatorHost(world, seed)));
       untaken.delete(server.url);
       host.reset(world, seed);
-      // The broker reaches this simulator over HTTP; the harness, in the same process, calls its routes (no HTTP on either side).
+      // The broker reaches this simulator over HTTP; the harness, in the same process, calls its routes directly.
       return new SimulatorFixture(server.url, seed, server, routedFetch(server.url, () => routes));
     }
     // A broker that is already running keeps its bridge: the same simulator starts each scenario afresh.
