@@ -57,6 +57,8 @@ export class Canvas {
   }
 
   toPng(): Buffer {
-    return PNG.sync.write(this.png);
+    // One filter for every row (Sub), not pngjs's default of trying all five per row: about five times
+    // faster to encode, and as small for flat panels like these (measured: 6.6 vs 36 ms for 640×400).
+    return PNG.sync.write(this.png, { filterType: 1 });
   }
 }
