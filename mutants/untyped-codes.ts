@@ -34,16 +34,12 @@ function rulesNaming(code: ErrorCode): string[] {
 /** Rules whose scenarios refuse an unknown target (a workspace, a key, a conversation, a document, an app, an operation) with NOT_FOUND. */
 const UNKNOWN_TARGET_RULES = ["ENV-01", "SCH-03", "SCH-04", "SCH-34", "AUTH-41", "IDEM-05", "IDEM-06", "CANCEL-01"];
 
-/** The error code a generated mutant loses, or undefined for another mutant. */
-export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.find((c) => m.name === `untyped-${c.toLowerCase().replace(/_/g, "-")}`);
+/** A generated mutant's name: `untyped-` and its code in kebab case. */
+const untypedName = (code: ErrorCode) => `untyped-${code.toLowerCase().replace(/_/g, "-")}`;
 
-/**
- * One mutant per error code: a broker that loses that code and answers Lomi's generic failure in its
- * place, in replies and in receipts, with the same message (the defect of a broker that maps what it
- * does not recognise to one catch-all). Every rule that names the code must fail it; `lomi-conformance
- * teeth` runs them beside mutants/index.ts's to show which rules have teeth. They are not in `npm
- * test`'s mutant gate: each is the same one-line rewrite, judged by the rules that name its code.
- */
+/** The error code a generated mutant loses, or undefined for another mutant. */
+export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.find((c) => m.name === untypedName(c));
+
 /**
  * Codes no generated mutant loses: INTERNAL is the catch-all itself, and Lomi answers REPLAY_REFUSED
  * only to a second dispatch under one permit, which a correct broker never makes: losing it changes
@@ -51,8 +47,15 @@ export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.f
  */
 const NOT_MUTATED: readonly ErrorCode[] = ["INTERNAL", "REPLAY_REFUSED"];
 
+/**
+ * One mutant per error code: a broker that loses that code and answers Lomi's generic failure in its
+ * place, in replies and in receipts, with the same message (the defect of a broker that maps what it
+ * does not recognise to one catch-all). Every rule that names the code must fail it; `lomi-conformance
+ * teeth` runs them beside mutants/index.ts's to show which rules have teeth, and npm test holds each to
+ * its declaration where its code can appear (test/e2e/blame-precision.test.ts).
+ */
 export const UNTYPED_CODE_MUTANTS: readonly Mutant[] = ERROR_CODES.filter((c) => !NOT_MUTATED.includes(c)).map((code) => ({
-  name: `untyped-${code.toLowerCase().replace(/_/g, "-")}`,
+  name: untypedName(code),
   family: "ENV",
   breaks: rulesNaming(code),
   defect: `${code} is answered as ${generic(code)}, with the same message, in replies and receipts`,
