@@ -11,10 +11,10 @@ export const evtCursorSkipsAfterEmptyPage: Mutant = {
   breaks: ["EVT-02"],
   defect: "after an empty page of lomi_events_read, nextCursor moves on by the page's limit, past the transitions that come next",
   parts: {
-    session: sessionRewritingReplies((reply, name, args) => {
+    session: sessionRewritingReplies((reply, name, args, { core }) => {
       const data = okDataOf(reply);
       if (name !== "lomi_events_read" || !data || data.events.length > 0) return reply;
-      const limit = typeof args.limit === "number" ? args.limit : 50;
+      const limit = typeof args.limit === "number" ? args.limit : core.policy.eventsPageSize;
       return okReply({ ...data, nextCursor: String(Number(data.nextCursor) + limit) });
     }),
   },

@@ -1,6 +1,6 @@
 import { buildToolResult, errorOf } from "../protocol/envelope.js";
 import { CATALOGUE, contractOf } from "../protocol/catalogue.js";
-import { LomiError } from "../protocol/errors.js";
+import { idempotencyConflict } from "../reference-broker/operation-engine.js";
 import type { Mutant } from "./mutant.js";
 import { sessionWrappedBy } from "./rewriting-session.js";
 
@@ -31,10 +31,8 @@ export const idemKeyIgnoresTool: Mutant = {
         // The key the reference broker would give the same request under that tool.
         const key = keyUnder(tool);
         const prior = key === undefined ? undefined : core.store.byKey(key);
-        if (prior) {
-          const message = `requestKey ${requestKey} already names operation ${prior.operationId} with other arguments; an intentionally different operation needs a fresh requestKey and fresh observations.`;
-          return buildToolResult(errorOf(new LomiError("IDEMPOTENCY_CONFLICT", message, { operationId: prior.operationId })));
-        }
+        // As the reference broker answers a key it finds with other arguments.
+        if (prior) return buildToolResult(errorOf(idempotencyConflict(prior)));
       }
       return call(name, args);
     }),

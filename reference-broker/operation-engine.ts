@@ -14,6 +14,14 @@ import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 /** Fields that make up the retry identity rather than the payload. */
 const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey", "projectId"]);
 
+/** The refusal of a request whose identity already names `prior`, with other arguments. */
+export const idempotencyConflict = (prior: Pick<StoredReceipt, "requestKey" | "operationId">) =>
+  new LomiError(
+    "IDEMPOTENCY_CONFLICT",
+    `requestKey ${prior.requestKey} already names operation ${prior.operationId} with other arguments; an intentionally different operation needs a fresh requestKey and fresh observations.`,
+    { operationId: prior.operationId },
+  );
+
 export interface Admitter {
   pairingId: string;
   connectionId: string;
@@ -172,13 +180,7 @@ export class OperationEngine {
   }
 
   private async answerPrior(prior: StoredReceipt, fingerprint: string): Promise<Admission> {
-    if (prior.fingerprint !== fingerprint) {
-      throw new LomiError(
-        "IDEMPOTENCY_CONFLICT",
-        `requestKey ${prior.requestKey} already names operation ${prior.operationId} with other arguments; an intentionally different operation needs a fresh requestKey and fresh observations.`,
-        { operationId: prior.operationId },
-      );
-    }
+    if (prior.fingerprint !== fingerprint) throw idempotencyConflict(prior);
     return { receipt: await this.refresh(prior), duplicate: true };
   }
 
