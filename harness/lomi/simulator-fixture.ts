@@ -9,7 +9,7 @@ import { configError } from "../harness-error.js";
 import { SimControl, type ControlFetch } from "./sim-control.js";
 
 /** Simulators on fixed ports, one per port for the whole run: a running broker was pointed at them. */
-const shared = new Map<number, Promise<RunningServer>>();
+const shared = new Map<number, Promise<ServedHost>>();
 /**
  * A broker that keeps running remembers the pairings of earlier runs, and the same scenario seed
  * would give the same pairingId again; Lomi never hands out a pairing twice, so each run salts the
@@ -54,9 +54,15 @@ export class SimulatorFixture {
     /** The seed the simulated Lomi runs with (salted for a shared one). */
     readonly seed: number,
     private readonly server: RunningServer | undefined,
-    /** How the harness's control client reaches it. */
-    readonly controlFetch: ControlFetch = fetch,
+    /** How the harness's control client reaches it: its routes, called directly (it runs in this process). */
+    readonly controlFetch: ControlFetch,
   ) {}
+
+  /** A fixture for a simulator served from this process: the broker reaches it over HTTP, the harness by its routes. */
+  private static served(served: ServedHost, seed: number, own: boolean): SimulatorFixture {
+    const { url } = served.server;
+    return new SimulatorFixture(url, seed, own ? served.server : undefined, routedFetch(url, () => served.routes));
+  }
 
   static async start(world: WorldSeed, seed: number, placement: SimulatorPlacement): Promise<SimulatorFixture> {
     if (placement.kind === "in-process") {
@@ -64,19 +70,18 @@ export class SimulatorFixture {
       return new SimulatorFixture(IN_PROCESS_ORIGIN, seed, undefined, inProcessFetch);
     }
     if (placement.kind === "fresh-port") {
-      const { host, routes, server } = await (ahead.shift() ?? serveHost(0, new SimulatorHost(world, seed)));
-      untaken.delete(server.url);
-      host.reset(world, seed);
-      // The broker reaches this simulator over HTTP; the harness, in the same process, calls its routes directly.
-      return new SimulatorFixture(server.url, seed, server, routedFetch(server.url, () => routes));
+      const served = await (ahead.shift() ?? serveHost(0, new SimulatorHost(world, seed)));
+      untaken.delete(served.server.url);
+      served.host.reset(world, seed);
+      return SimulatorFixture.served(served, seed, true);
     }
     // A broker that is already running keeps its bridge: the same simulator starts each scenario afresh.
-    let server = shared.get(placement.port);
-    if (!server) {
-      server = serveSimulatorOn(placement.port, world, seed);
-      shared.set(placement.port, server);
+    let served = shared.get(placement.port);
+    if (!served) {
+      served = serveHost(placement.port, new SimulatorHost(world, seed));
+      shared.set(placement.port, served);
     }
-    const fixture = new SimulatorFixture((await server).url, (seed ^ runSalt) >>> 0, undefined);
+    const fixture = SimulatorFixture.served(await served, (seed ^ runSalt) >>> 0, false);
     await fixture.control().reset(world, fixture.seed);
     return fixture;
   }
@@ -105,7 +110,7 @@ export class SimulatorFixture {
   }
 
   static async closeShared(): Promise<void> {
-    const servers = [...shared.values(), ...ahead.splice(0).map((a) => a.then((served) => served.server))];
+    const servers = [...shared.values(), ...ahead.splice(0)].map((a) => a.then((served) => served.server));
     shared.clear();
     untaken.clear();
     for (const s of servers) await (await s.catch(() => undefined))?.close();
