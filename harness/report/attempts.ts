@@ -1,4 +1,5 @@
-import { readEnvelopes } from "../shards/merge-messages.js";
+import type { Envelope } from "@cucumber/messages";
+import { scenarioKey } from "../suite/feature-catalogue.js";
 import { shellWord } from "../text/shell-word.js";
 
 /** One try of a scenario under --retries: its seed, and why it failed if it did. */
@@ -19,17 +20,17 @@ const SEED_ATTACHMENT = /^seed (\d+) \(run seed /;
  * Every attempt of each scenario that cucumber ran more than once (--retries), by `uri:name`, in
  * order. A scenario tried once is not listed: its result is the whole story.
  */
-export function readAttempts(messagesFile: string): Map<string, Attempt[]> {
+export function readAttempts(envelopes: readonly Envelope[]): Map<string, Attempt[]> {
   const pickles = new Map<string, { uri: string; name: string }>();
   const testCases = new Map<string, string>();
   const started = new Map<string, { key: string; attempt: Attempt }>();
   const byScenario = new Map<string, Attempt[]>();
-  for (const e of readEnvelopes(messagesFile)) {
+  for (const e of envelopes) {
     if (e.pickle) pickles.set(e.pickle.id, e.pickle);
     if (e.testCase) testCases.set(e.testCase.id, e.testCase.pickleId);
     if (e.testCaseStarted) {
       const pickle = pickles.get(testCases.get(e.testCaseStarted.testCaseId) ?? "");
-      if (pickle) started.set(e.testCaseStarted.id, { key: `${pickle.uri}:${pickle.name}`, attempt: { attempt: e.testCaseStarted.attempt + 1, seed: undefined, failed: false } });
+      if (pickle) started.set(e.testCaseStarted.id, { key: scenarioKey(pickle), attempt: { attempt: e.testCaseStarted.attempt + 1, seed: undefined, failed: false } });
     }
     const startedId = e.attachment?.testCaseStartedId;
     const seed = startedId && e.attachment && SEED_ATTACHMENT.exec(e.attachment.body);

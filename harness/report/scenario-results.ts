@@ -5,7 +5,6 @@ import { blameOf, stepRules, type Comment } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
-import { readEnvelopes } from "../shards/merge-messages.js";
 import { messageOf } from "../../protocol/errors.js";
 
 let known: ReadonlySet<string> | undefined;
@@ -116,8 +115,8 @@ function parsedOrLost(body: string): unknown {
 const brokerIdentitySchema = z.object({ name: z.string(), version: z.string() });
 
 /** The broker's name and version as it gave them in its initialize answer, if any scenario reached it and they read as such. */
-export function readBrokerIdentity(messagesFile: string): { name: string; version: string } | undefined {
-  const found = readEnvelopes(messagesFile)
+export function readBrokerIdentity(envelopes: readonly Envelope[]): { name: string; version: string } | undefined {
+  const found = envelopes
     .map((e) => e.attachment)
     .find((a) => a?.body.startsWith(BROKER_IDENTITY));
   const identity = found && brokerIdentitySchema.safeParse(parsedOrLost(found.body.slice(BROKER_IDENTITY.length)));
@@ -142,8 +141,7 @@ function readAttachment(a: messages.Attachment, s: Running): void {
 }
 
 /** Reads cucumber's message stream and gives each scenario one verdict. Skipped without a reason is a failure. */
-export function readScenarioResults(messagesFile: string): ScenarioResult[] {
-  const envelopes = readEnvelopes(messagesFile);
+export function readScenarioResults(envelopes: readonly Envelope[]): ScenarioResult[] {
   const pickles = new Map<string, NonNullable<Envelope["pickle"]>>();
   const lines = new Map<string, number>();
   const keywords = new Map<string, string>();

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import type { Envelope } from "@cucumber/messages";
 import { configError } from "../harness-error.js";
 
@@ -47,14 +46,6 @@ function remapped<T extends object>(message: T, ids: ReadonlyMap<string, string>
   const copy = structuredClone(message);
   rewriteIds(copy, ids);
   return copy;
-}
-
-/** A messages.ndjson file, one envelope a line: cucumber's own output, so its lines are read as its Envelope type. */
-export function readEnvelopes(file: string): Envelope[] {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Envelope);
 }
 
 /**

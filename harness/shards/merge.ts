@@ -12,7 +12,8 @@ import { loadRules } from "../rules.js";
 import { writeCucumberHtml } from "./cucumber-html.js";
 import { writeDurations } from "./durations.js";
 import { fileDigest, readShardManifest, SHARD_MANIFEST } from "./manifest.js";
-import { mergeMessageStreams, readEnvelopes } from "./merge-messages.js";
+import { mergeMessageStreams } from "./merge-messages.js";
+import { readEnvelopes } from "../report/message-stream.js";
 import { checkShardSet } from "./shard-set.js";
 
 export interface MergeOptions {
@@ -49,7 +50,7 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
   writeFileSync(messages, merged.map((e) => JSON.stringify(e)).join("\n") + "\n");
 
   // A shard that stopped half-way (its process killed) left a manifest of scenarios it never finished.
-  const results = readScenarioResults(messages);
+  const results = readScenarioResults(merged);
   const finished = new Set(results.map(scenarioKey));
   for (const s of shards) {
     const unfinished = s.manifest.scenarios.filter((k) => !finished.has(k));
@@ -89,7 +90,7 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
     writeBaseline: o.writeBaseline,
     baselineEntries: o.baselineEntries,
     shards: times,
-    attempts: readAttempts(messages),
+    attempts: readAttempts(merged),
     ...(invocation ? { invocation } : {}),
   });
   await writeCucumberHtml(path.join(o.reports, "cucumber.html"), merged);

@@ -27,6 +27,7 @@ import { loadRules } from "../rules.js";
 import type { RunParameters } from "./run-parameters.js";
 import type { Invocation, RerunOf } from "../report/run-record.js";
 import { readAttempts } from "../report/attempts.js";
+import { readEnvelopes } from "../report/message-stream.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../../protocol/kit-root.js";
 
@@ -138,7 +139,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
 
   const started = Date.now();
   const envelopes: Envelope[] = [];
-  const conclude = (results: ScenarioResult[], stopped?: string) =>
+  // Every report is made from one reading of the run's message stream.
+  const conclude = (stream: readonly Envelope[], results: ScenarioResult[], stopped?: string) =>
     concludeRun({
       ...(stopped !== undefined ? { stopped } : {}),
     rules: rulesFile.rules,
@@ -150,7 +152,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     ...(o.command !== undefined ? { command: o.command } : {}),
     ...(o.invocation ? { invocation: o.invocation } : {}),
     ...(o.rerunOf ? { rerunOf: o.rerunOf } : {}),
-    attempts: readAttempts(messages),
+    attempts: readAttempts(stream),
     flakyOk: o.flakyOk ?? false,
     ...(o.parameters.replaySeed !== undefined ? { replaySeed: o.parameters.replaySeed } : {}),
     baseline,
@@ -158,7 +160,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     level: o.level,
     requireAll: o.requireAll,
     profile,
-    broker: { adapter: o.brokerName, serverInfo: o.serverInfo ?? readBrokerIdentity(messages) },
+    broker: { adapter: o.brokerName, serverInfo: o.serverInfo ?? readBrokerIdentity(stream) },
     seed: o.parameters.seed,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
@@ -171,8 +173,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   // A stop signal (a CI job's timeout, Ctrl+C) ends the run where it is: the reports say what finished, the rest NOT RUN.
   const ignoreStop = onStop(async (signal) => {
     const sofar = envelopes.slice();
-    const results = readScenarioResults(writeMessages(messages, sofar));
-    conclude([...results, ...notRunAfterStop(ordered, results, signal)], `the run was stopped by ${signal} after ${results.length} of ${ordered.length} scenario(s)`);
+    writeMessages(messages, sofar);
+    const results = readScenarioResults(sofar);
+    conclude(sofar, [...results, ...notRunAfterStop(ordered, results, signal)], `the run was stopped by ${signal} after ${results.length} of ${ordered.length} scenario(s)`);
     await writeStoppedHtml(path.join(o.reports, "cucumber.html"), sofar);
   });
   try {
@@ -182,10 +185,11 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   }
   envelopes.length = 0;
 
-  const results = readScenarioResults(messages);
+  const stream = readEnvelopes(messages);
+  const results = readScenarioResults(stream);
   // Lint refused undefined and ambiguous steps already; should one get through, it is still the suite's fault.
   refuseBrokenSuite(results);
-  const { code, run } = conclude(results);
+  const { code, run } = conclude(stream, results);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
   // A shard's part is never empty (shardPart refuses that).
   if (o.shard && part) {
@@ -228,11 +232,10 @@ function shardPart<T extends { uri: string; name: string }>(selection: readonly 
  * The message stream as the run left it, written whole beside the formatter's file and moved over it:
  * the formatter's writes still queued then land in the file it had open, not in this one.
  */
-function writeMessages(file: string, envelopes: readonly Envelope[]): string {
+function writeMessages(file: string, envelopes: readonly Envelope[]): void {
   const whole = `${file}.stopped`;
   writeFileSync(whole, envelopes.map((e) => `${JSON.stringify(e)}\n`).join(""));
   renameSync(whole, file);
-  return file;
 }
 
 /** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), written beside the formatter's file and moved over it, as writeMessages does. */

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { ORACLE_UNKNOWN_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { judgeMadeUpRun } from "../support/judge.js";
 import { readScenarioResults } from "../../harness/report/scenario-results.js";
+import { readEnvelopes } from "../../harness/report/message-stream.js";
 import { loadRules } from "../../harness/rules.js";
 import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
 import { messagesOf } from "../support/cucumber-messages.js";
@@ -50,7 +51,7 @@ test("a scenario whose history an oracle could not judge keeps its own verdict, 
     const messages = path.join(dir, "messages.ndjson");
     const unknown = [{ id: "legal-transitions", rules: ["OP-02"], error: "TypeError: boom\n    at check" }];
     writeFileSync(messages, messagesOf([{ name: "A made-up scenario", tags: ["@OP-02"], status: "PASSED", attachments: [{ body: JSON.stringify(unknown), mediaType: ORACLE_UNKNOWN_MEDIA_TYPE }] }]));
-    const results = readScenarioResults(messages);
+    const results = readScenarioResults(readEnvelopes(messages));
     assert.deepEqual(results.map((r) => [r.verdict, r.oraclesUnknown]), [["pass", ["legal-transitions (OP-02): TypeError: boom\n    at check"]]]);
     const { run } = judgeMadeUpRun({ rules: loadRules().rules, results, suite: scenarioCatalogue(), tags: "@OP-02" });
     assert.equal(run.rules.find((r) => r.id === "OP-02")?.verdict, "pass", "the scenario's verdict stands");

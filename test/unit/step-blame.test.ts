@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { readScenarioResults } from "../../harness/report/scenario-results.js";
+import { readEnvelopes } from "../../harness/report/message-stream.js";
 import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { messagesOf, type MadeUpScenario } from "../support/cucumber-messages.js";
 
@@ -99,7 +100,7 @@ test("a step cucumber timed out, or a call --timeout-ms saw go unanswered, fails
   const judged = (s: Omit<MadeUpScenario, "tags" | "status">) => {
     const messages = path.join(dir, "messages.ndjson");
     writeFileSync(messages, messagesOf([{ ...s, tags: ["@AUTH-11"], status: "FAILED" }]));
-    const [result] = readScenarioResults(messages);
+    const [result] = readScenarioResults(readEnvelopes(messages));
     return { verdict: result?.verdict, blame: result?.blame, unfinished: result?.unfinished };
   };
   try {

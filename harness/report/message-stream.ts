@@ -1,0 +1,10 @@
+import { readFileSync } from "node:fs";
+import type { Envelope } from "@cucumber/messages";
+
+/** A messages.ndjson file, one envelope a line: cucumber's own output, so its lines are read as its Envelope type. Read once a run; every report reads these. */
+export function readEnvelopes(file: string): Envelope[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Envelope);
+}
