@@ -54,6 +54,7 @@ Feature: Store capacity and deliberate maintenance
     Given the next dispatch of lomi_terminal_create is held
     When the agent creates a terminal "Held" in workspace "ws-alpha" as "held"
     And the broker crashes and restarts
+    And operation "held" reads outcome_unknown
     And the clock advances by 25 hours
     And the agent asks to reconcile the store
     And the user approves the store reconciliation

@@ -70,13 +70,13 @@ Feature: Pairing, approval and explicit targets
       """
     Then the reply is the error NOT_FOUND
 
-  @AUTH-05 @EVT-01
+  @EVT-04 @EVT-01
   Scenario: Another pairing reads no events of this pairing's operations
     Given the agent is connected to workspace "ws-alpha"
     When the agent creates a terminal "Tests" in workspace "ws-alpha" as "mine"
     And agent "mallory" is connected to workspace "ws-alpha"
     And agent "mallory" reads the events of workspace "ws-alpha"
-    # checks AUTH-05
+    # checks EVT-04
     Then the page has no events
     # checks EVT-01
     When the agent reads the events of workspace "ws-alpha"

@@ -95,7 +95,7 @@ Feature: Decisions the user makes in Lomi
     And Lomi shows the user no decision
     And Lomi saw 0 "settings.changed" effects
 
-  @OP-40
+  @OP-40 @SERIAL-01
   Scenario: A second permissions change waits queued behind the one the user is deciding
     When the agent changes the permissions settings in workspace "ws-alpha" as "network" to:
       """
@@ -105,8 +105,10 @@ Feature: Decisions the user makes in Lomi
       """
       { "autoApproveCommands": true }
       """
+    # checks SERIAL-01
     Then operation "commands" reads queued
     And Lomi saw 0 dispatches of "commands"
+    # checks OP-40
     When the user approves the decision for "network"
     Then operation "network" reads succeeded with effectState complete
     And operation "commands" reads failed with effectState none

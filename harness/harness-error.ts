@@ -12,8 +12,12 @@ export class HarnessError extends Error {
     message: string,
     /** For a violation: the rules it breaks, when the check knows them (else the rules its step checks). */
     readonly rules: readonly string[] = [],
-    /** For a violation: the broker gave no answer in time, so no rule of the step was judged (a slow broker is never failed on a clock's word alone). */
-    readonly noAnswer = false,
+    /**
+     * For a violation that judges no rule: the broker gave no answer in time (a slow broker is never
+     * failed on a clock's word alone), or an answer the scenario could not go on from that no rule's
+     * wording names (the gate still fails, naming it).
+     */
+    readonly unjudged: "no-answer" | "unexpected-answer" | undefined = undefined,
   ) {
     super(message);
     this.name = kind === "violation" ? "ConformanceViolation" : kind === "not-applicable" ? "NotApplicable" : kind === "config" ? "HarnessConfigError" : "HarnessFault";
@@ -23,7 +27,13 @@ export class HarnessError extends Error {
 /** A broken rule: `rules` names it when the check is of a rule of its own (the envelope checks every reply gets). */
 export const violation = (message: string, rules: readonly string[] = []) => new HarnessError("violation", message, rules);
 /** No reply within --timeout-ms: the scenario fails, yet none of its rules is blamed (they read "not judged"). */
-export const noAnswer = (message: string) => new HarnessError("violation", message, [], true);
+export const noAnswer = (message: string) => new HarnessError("violation", message, [], "no-answer");
+/**
+ * An answer a step needed otherwise (a refusal of a request the scenario needs taken): a finding
+ * about that answer, failing the rules whose wording it contradicts (`rules`, from what the history
+ * shows), or, where none can be named, no rule at all.
+ */
+export const unexpectedAnswer = (message: string, rules: readonly string[]) => new HarnessError("violation", message, rules, rules.length > 0 ? undefined : "unexpected-answer");
 export const notApplicable = (reason: string) => new HarnessError("not-applicable", reason);
 export const configError = (message: string) => new HarnessError("config", message);
 export const harnessFault = (message: string) => new HarnessError("harness", message);

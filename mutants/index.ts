@@ -19,6 +19,14 @@ import { idemConflictAsDuplicate } from "./idem-conflict-as-duplicate.js";
 import { idemFreshOperationPerRetry } from "./idem-fresh-operation-per-retry.js";
 import { idemKeyIgnoresTool } from "./idem-key-ignores-tool.js";
 import { inputSequenceRenumbered } from "./input-sequence-renumbered.js";
+import { cancelReplyOffSchema } from "./cancel-reply-off-schema.js";
+import { durReopenLeavesUnfinished } from "./dur-reopen-leaves-unfinished.js";
+import { evtFeedIgnoresPairing } from "./evt-feed-ignores-pairing.js";
+import { fileReadCrlfNormalised } from "./file-read-crlf-normalised.js";
+import { idemDuplicateUnmarked } from "./idem-duplicate-unmarked.js";
+import { opRunningShownQueued } from "./op-running-shown-queued.js";
+import { revRevisionOfAnotherWorkspace } from "./rev-revision-of-another-workspace.js";
+import { serialNoTargetQueue } from "./serial-no-target-queue.js";
 import type { Mutant } from "./mutant.js";
 import { opAdmissionAsCompletion } from "./op-admission-as-completion.js";
 import { opFailureAsMcpError } from "./op-failure-as-mcp-error.js";
@@ -57,6 +65,14 @@ export const MUTANTS: readonly Mutant[] = [
   evtRunningEventsDropped,
   evtFeedSpansWorkspaces,
   evtCursorSkipsAfterEmptyPage,
+  cancelReplyOffSchema,
+  durReopenLeavesUnfinished,
+  evtFeedIgnoresPairing,
+  fileReadCrlfNormalised,
+  idemDuplicateUnmarked,
+  opRunningShownQueued,
+  revRevisionOfAnotherWorkspace,
+  serialNoTargetQueue,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */

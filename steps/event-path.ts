@@ -1,4 +1,4 @@
-import { nextEventProblem, type FeedEvent } from "../harness/oracles/events.js";
+import { nextEventProblem, type EventProblem, type FeedEvent } from "../harness/oracles/events.js";
 import type { OperationState } from "../protocol/states.js";
 
 export type PathEvent = FeedEvent;
@@ -20,7 +20,7 @@ export interface PathDemand {
  * oracle's own rule: EVT-01, OP-02), and why they are not what the scenario demands, each [] when
  * all is well. Never the reference broker's exact path.
  */
-export function eventPathProblems(events: readonly PathEvent[], demand: PathDemand): { illegal: string[]; unmet: string[] } {
+export function eventPathProblems(events: readonly PathEvent[], demand: PathDemand): { illegal: EventProblem[]; unmet: string[] } {
   if (events.length === 0) return { illegal: [], unmet: [`no event shows the operation at all; it reached ${demand.reaches}`] };
   const illegal = events.flatMap((e, i) => nextEventProblem(events[i - 1], e) ?? []);
   const problems: string[] = [];

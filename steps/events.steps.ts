@@ -3,6 +3,7 @@ import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import type { OperationState } from "../protocol/states.js";
 import { eventPathProblems, type PathDemand } from "./event-path.js";
+import { eventProblemRules } from "../harness/oracles/events.js";
 import type { EventPage, LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
 
@@ -28,14 +29,17 @@ async function readAll(world: LomiWorld, agent: string, workspaceId: string): Pr
 async function judgePath(world: LomiWorld, workspaceId: string, alias: string, demand: Omit<PathDemand, "observed">): Promise<void> {
   const { agent } = world.request(alias);
   const operationId = world.operationId(alias);
-  // A broker may settle in its own time: the feed is judged once the receipt shows the state (or cannot reach it).
-  await world.reading(alias, demand.reaches);
+  // A broker may settle in its own time: the feed is judged once the receipt shows the state. A receipt that
+  // never does is the receipt's finding, not the feed's: the feed is judged against what the receipts showed.
+  const receipt = await world.reading(alias, demand.reaches);
+  if (receipt.state !== demand.reaches) throw violation(`operation ${alias} never read ${demand.reaches} (it reads ${receipt.state}), so its events cannot show it reaching ${demand.reaches}`, await world.stateRules(receipt, demand.reaches));
   const mine = (await readAll(world, agent, workspaceId)).filter((e) => e.operationId === operationId);
-  const { illegal, unmet } = eventPathProblems(mine, { ...demand, observed: world.statesShown(operationId) });
+  const shown = world.statesShown(operationId);
+  const { illegal, unmet } = eventPathProblems(mine, { ...demand, observed: shown });
   const path = mine.map((e) => e.state).join(" → ");
-  // A transition missing or shown twice is the feed's (EVT-01); one no legal transition allows is the operation's too (OP-02).
-  const moved = illegal.some((p) => /not a legal transition/.test(p));
-  if (illegal.length > 0) throw violation(`the events of ${alias} (${path}) are not a legal path: ${illegal.join("; ")}`, moved ? ["EVT-01", "OP-02"] : ["EVT-01"]);
+  // A transition missing or shown twice is the feed's (EVT-01); one no legal transition allows is the operation's (OP-02), unless the receipts showed more.
+  const rules = [...new Set(illegal.flatMap((p) => eventProblemRules(p, shown)))];
+  if (illegal.length > 0) throw violation(`the events of ${alias} (${path}) are not a legal path: ${illegal.map((p) => p.text).join("; ")}`, rules);
   if (unmet.length > 0) throw violation(`the events of ${alias} (${path}): ${unmet.join("; ")}`);
 }
 

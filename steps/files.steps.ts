@@ -27,8 +27,20 @@ function write(world: LomiWorld, agent: string, workspaceId: string, path: strin
   return world.sendIn(alias, agent, "lomi_file_write", workspaceId, { path, expectedDiskRevision: world.fileObservations.read(path).diskRevision, content });
 }
 
+/**
+ * A read is judged against Lomi's own file as it is read: bytes or a diskRevision other than the file's
+ * is a finding about the read (REV-30), whatever the scenario goes on to do with it.
+ */
 When("{agent} reads the file {string} in workspace {string}", async function (this: LomiWorld, agent: string, path: string, workspaceId: string) {
-  await this.call(agent, "lomi_file_read", { workspaceId, path });
+  const reply = await this.call(agent, "lomi_file_read", { workspaceId, path });
+  if (reply.envelope.status !== "ok") return;
+  const read = lastRead(this);
+  const entry = await entryInLomi(this, read.projectId, read.path);
+  if (typeof entry?.base64 !== "string") return;
+  const held = Buffer.from(entry.base64, "base64");
+  if (!read.bytes.equals(held) || read.diskRevision !== sha256(held)) {
+    throw violation(`lomi_file_read of ${path} gave ${read.bytes.length} bytes (${hexOf(read.bytes.subarray(0, 32))}…) with diskRevision ${read.diskRevision}; Lomi holds ${held.length} bytes (${hexOf(held.subarray(0, 32))}…), SHA-256 ${sha256(held)}`, ["REV-30"]);
+  }
 });
 
 When("{agent} lists the directory {string} in workspace {string}", async function (this: LomiWorld, agent: string, path: string, workspaceId: string) {

@@ -22,7 +22,7 @@ async function terminalOf(world: LomiWorld, alias: string): Promise<{ workspaceI
 async function acquire(world: LomiWorld, agent: string, alias: string, workspaceId: string, runtime: Record<string, unknown>): Promise<void> {
   const reply = await world.call(agent, "lomi_lease_acquire", { workspaceId, runtime });
   if (reply.envelope.status !== "ok") {
-    world.refusedLeases.set(alias, reply.envelope);
+    world.refusedLeases.set(alias, { ...reply, envelope: reply.envelope });
     return;
   }
   const { leaseId } = world.dataOf("lomi_lease_acquire", reply);

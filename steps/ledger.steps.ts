@@ -35,3 +35,10 @@ Then("the workspace {string} has {int} {word} panel(s)", async function (this: L
   const ws = snapshot.workspaces.find((w) => w.workspaceId === workspaceId);
   assert.equal(ws?.panels.filter((p) => p.kind === kind).length, count, `panels of ${workspaceId}: ${boundedJson(ws?.panels)}`);
 });
+
+Then("Lomi dispatched {string} before {string}", async function (this: LomiWorld, first: string, second: string) {
+  const [a] = await this.dispatchesOf(first);
+  const [b] = await this.dispatchesOf(second);
+  if (!a || !b) throw violation(`Lomi saw ${a ? "" : `no dispatch of "${first}"`}${!a && !b ? " and " : ""}${b ? "" : `no dispatch of "${second}"`}`);
+  if (a.sequence > b.sequence) throw violation(`Lomi received "${second}" (ledger entry ${b.sequence}) before "${first}" (entry ${a.sequence}), which was admitted first`);
+});

@@ -143,7 +143,7 @@ Then("the reply admits a new operation", function (this: LomiWorld) {
  * The operation a reply carries shows the state, or one on the legal way to it (OP-01: a reply
  * acknowledges what the broker knew then); the operation must then be read reaching it.
  */
-async function replyReaching(world: LomiWorld, state: OperationState): Promise<{ state: string; effectState: string }> {
+async function replyReaching(world: LomiWorld, state: OperationState): Promise<{ operationId: string; state: string; effectState: string }> {
   const receipt = world.receiptOf();
   if (receipt.state === state) return receipt;
   // An admission that shows a settled state acknowledged completion, not admission: OP-01's.
@@ -154,26 +154,23 @@ async function replyReaching(world: LomiWorld, state: OperationState): Promise<{
   return world.reading(alias, state);
 }
 
-/**
- * A receipt read as the step expects, or one readable expected/found. outcome_unknown comes only from
- * reopening the store after a crash: a receipt that should read it and does not breaks DUR-01.
- */
-function expectReceipt(what: string, receipt: { state: string; effectState: string }, state: OperationState, effect?: string): void {
+/** A receipt read as the step expects, or one readable expected/found naming the rule the receipt's state contradicts. */
+async function expectReceipt(world: LomiWorld, what: string, receipt: { operationId?: string; state: string; effectState: string }, state: OperationState, effect?: string): Promise<void> {
   if (receipt.state === state && (effect === undefined || receipt.effectState === effect)) return;
   const expected = effect === undefined ? state : `${state} with effectState ${effect}`;
-  throw violation(`${what}: expected ${expected}, found ${receipt.state} with effectState ${receipt.effectState}: ${boundedJson(receipt)}`, state === "outcome_unknown" ? ["DUR-01"] : []);
+  throw violation(`${what}: expected ${expected}, found ${receipt.state} with effectState ${receipt.effectState}: ${boundedJson(receipt)}`, await world.stateRules(receipt, state));
 }
 
 Then("the reply shows state {state}", async function (this: LomiWorld, state: OperationState) {
-  expectReceipt("the operation never reached the state", await replyReaching(this, state), state);
+  await expectReceipt(this, "the operation never reached the state", await replyReaching(this, state), state);
 });
 
 Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: OperationState) {
-  expectReceipt(`operation ${alias}`, await this.reading(alias, state), state);
+  await expectReceipt(this, `operation ${alias}`, await this.reading(alias, state), state);
 });
 
 Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: OperationState, effect: string) {
-  expectReceipt(`operation ${alias}`, await this.reading(alias, state), state, effect);
+  await expectReceipt(this, `operation ${alias}`, await this.reading(alias, state), state, effect);
 });
 
 Then("the read was not an MCP error", function (this: LomiWorld) {
@@ -210,7 +207,7 @@ Then("the cancel outcome is {outcome} or {outcome}", function (this: LomiWorld, 
 });
 
 Then("the reply's operation reads {state} with effectState {effect}", async function (this: LomiWorld, state: OperationState, effect: string) {
-  expectReceipt("the reply's operation", await replyReaching(this, state), state, effect);
+  await expectReceipt(this, "the reply's operation", await replyReaching(this, state), state, effect);
 });
 
 /** The error envelope with the asked-for identifiers blanked, so two refusals can be compared. */

@@ -46,7 +46,7 @@ setDefinitionFunctionWrapper((fn: (...args: unknown[]) => unknown) => {
         return "skipped";
       }
       if (error instanceof HarnessError && error.kind === "harness") attachVerdict(this, { kind: "harness-fault", reason: error.message });
-      if (error instanceof HarnessError && error.kind === "violation" && error.noAnswer) this.attach(JSON.stringify({ rules: [], noAnswer: true } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
+      if (error instanceof HarnessError && error.kind === "violation" && error.unjudged) this.attach(JSON.stringify({ rules: [], unjudged: error.unjudged } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
       else if (error instanceof HarnessError && error.kind === "violation" && error.rules.length > 0) this.attach(JSON.stringify({ rules: [...error.rules] } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
       throw error;
     }

@@ -8,11 +8,12 @@ import { sweep, unsettledOperation } from "../harness/driver/sweep.js";
 import { REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { historyOf } from "../harness/history/format.js";
 import { indexedCalls, statesShown } from "../harness/history/replies.js";
+import { refusalRulesFromHistory } from "../harness/oracles/unexpected-answers.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
 import { expectedCodeRules, failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
 import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
-import { configError, notApplicable, violation } from "../harness/harness-error.js";
+import { configError, notApplicable, unexpectedAnswer, violation, type HarnessError } from "../harness/harness-error.js";
 import { checkedReply, type McpConnection, type Reply } from "../harness/connection/mcp-connection.js";
 import { contractData } from "../harness/contract-checks/reply-checks.js";
 import { runParametersSchema, type RunParameters } from "../harness/suite/run-parameters.js";
@@ -53,7 +54,7 @@ export interface NamedRequest {
   /** The operationId from the reply, unless the reply was lost. */
   operationId: string | undefined;
   /** The broker's refusal, when it answered an error envelope: a later step needing the operation says so. */
-  refusal?: ErrorEnvelope;
+  refusal?: Reply & { envelope: ErrorEnvelope };
 }
 
 /** An input lease the scenario acquired under a name, with the runtime it was acquired for and the dispatches made under it. */
@@ -96,11 +97,12 @@ export class LomiWorld extends World<RunParameters> {
   readonly panelMemory = new PanelMemory();
   /** What the agents observed of files, directories and editor documents. */
   readonly fileObservations = new FileObservations(this.tokens);
-  private unverifiedError: (ErrorEnvelope & { tool: string }) | undefined;
+  /** An error reply no step has checked yet: the next call, or the scenario's end, fails on it. */
+  private unverifiedError: (Reply & { envelope: ErrorEnvelope }) | undefined;
   /** A JSON-RPC error a call answered where MCP allows one (callAsMcpAllows), until a step checks it. */
   rpcError: { tool: string; code: number; message: string } | undefined;
   /** Leases the broker refused to grant, by the scenario's name: a step that needs one blames the refusal. */
-  readonly refusedLeases = new Map<string, ErrorEnvelope>();
+  readonly refusedLeases = new Map<string, Reply & { envelope: ErrorEnvelope }>();
   /** The rules the scenario cites (its tags), for failure messages that quote them. */
   rules: Rule[] = [];
 
@@ -155,7 +157,28 @@ export class LomiWorld extends World<RunParameters> {
     const e = this.unverifiedError;
     // Addressed to both readers: a broker author learns the broker refused what the scenario sent as
     // valid; a scenario author learns how to say the refusal is the point.
-    if (e) throw violation(`the broker refused a request this scenario expected it to take: ${e.tool} answered ${e.code} ("${e.message}"). (Writing a scenario where that refusal is right? Check it with "Then the reply is the error ${e.code}".)`);
+    if (e) {
+      const { code, message } = e.envelope;
+      throw this.refused(e, `the broker refused a request this scenario expected it to take: ${e.tool} answered ${code} ("${message}"). (Writing a scenario where that refusal is right? Check it with "Then the reply is the error ${code}".)`);
+    }
+  }
+
+  /**
+   * A refusal of a request the scenario needed taken: a finding about that refusal, failing the rules
+   * `known` names or, else, those the history shows it contradicts (harness/oracles/unexpected-answers.ts);
+   * where it shows none, no rule is failed and the gate fails naming the answer.
+   */
+  private refused(reply: Reply & { envelope: ErrorEnvelope }, message: string, known: readonly string[] = []): HarnessError {
+    if (known.length > 0) return unexpectedAnswer(message, known);
+    const records = this.driver.records;
+    // The history record of this call: the driver records the very arguments object the call was made with.
+    const index = records.reduce((at, r, i) => (r.type === "call" && r.args === reply.args ? i : at), -1);
+    const calls = indexedCalls({ records });
+    const call = calls.find((c) => c.index === index);
+    if (!call) return unexpectedAnswer(message, []);
+    const faults = records.flatMap((r, i) => (r.type === "fault" ? [{ ...r, index: i }] : []));
+    const context = { calls, crashes: faults.filter((f) => f.kind === "broker-crash").map((f) => f.index), faults };
+    return unexpectedAnswer(message, refusalRulesFromHistory(context, call, this.rules.map((r) => r.id)));
   }
 
   // Agents and calls ------------------------------------------------------------------------------
@@ -235,7 +258,7 @@ export class LomiWorld extends World<RunParameters> {
     const reply = checkedReply(tool, args, answer);
     this.observe(reply);
     this.lastReply = reply;
-    this.unverifiedError = reply.envelope.status === "error" ? { ...reply.envelope, tool } : undefined;
+    this.unverifiedError = reply.envelope.status === "error" ? { ...reply, envelope: reply.envelope } : undefined;
     return reply;
   }
 
@@ -287,7 +310,7 @@ export class LomiWorld extends World<RunParameters> {
     if (envelope.status !== "ok") {
       this.unverifiedError = undefined;
       const named = failureReadAsError(reply.tool, envelope.code) ? ["OP-03"] : reply === this.retried ? ["IDEM-01"] : [];
-      throw violation(`${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${boundedJson(reply.args)}`, named);
+      throw this.refused({ ...reply, envelope }, `${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${boundedJson(reply.args)}`, named);
     }
     return envelope.data;
   }
@@ -373,8 +396,8 @@ export class LomiWorld extends World<RunParameters> {
   operationId(alias: string): string {
     const named = this.request(alias);
     if (named.refusal) {
-      const { code, message } = named.refusal;
-      throw violation(`the broker refused "${alias}" (${named.tool}) with ${code} ("${message}"), so it has no operation; the scenario needs it admitted. Arguments: ${boundedJson(named.args)}`);
+      const { code, message } = named.refusal.envelope;
+      throw this.refused(named.refusal, `the broker refused "${alias}" (${named.tool}) with ${code} ("${message}"), so it has no operation; the scenario needs it admitted. Arguments: ${boundedJson(named.args)}`);
     }
     if (!named.operationId) throw configError(`the reply to "${alias}" was lost: its operationId is not known to the agent`);
     return named.operationId;
@@ -385,7 +408,7 @@ export class LomiWorld extends World<RunParameters> {
     const named = this.leases.get(alias);
     if (named) return named;
     const refused = this.refusedLeases.get(alias);
-    if (refused) throw violation(`the broker refused the lease "${alias}" with ${refused.code} ("${refused.message}"); the scenario needs it granted`);
+    if (refused) throw this.refused(refused, `the broker refused the lease "${alias}" with ${refused.envelope.code} ("${refused.envelope.message}"); the scenario needs it granted`);
     throw configError(`no lease named "${alias}" in this scenario`);
   }
 
@@ -395,7 +418,7 @@ export class LomiWorld extends World<RunParameters> {
     const reply = await this.call(agentName, tool, args);
     const named: NamedRequest = { agent: agentName, tool, args, operationId: undefined };
     if (!dies && reply.envelope.status === "ok") named.operationId = this.receiptOf(reply).operationId;
-    if (!dies && reply.envelope.status === "error") named.refusal = reply.envelope;
+    if (!dies && reply.envelope.status === "error") named.refusal = { ...reply, envelope: reply.envelope };
     this.requests.set(alias, named);
     return reply;
   }
@@ -427,6 +450,18 @@ export class LomiWorld extends World<RunParameters> {
       receipt = await this.readOperation(alias);
     }
     return receipt;
+  }
+
+  /**
+   * The rule a receipt read in a state other than `expected` contradicts, where it is the receipt's own:
+   * outcome_unknown comes only from reopening the store after a crash (DUR-01); a receipt still queued
+   * while Lomi holds its dispatch reads queued for work that was dispatched (OP-01: queued is waiting for dispatch).
+   */
+  async stateRules(receipt: { operationId?: string; state: string }, expected: OperationState): Promise<string[]> {
+    if (expected === "outcome_unknown") return ["DUR-01"];
+    if (receipt.state !== "queued" || receipt.operationId === undefined) return [];
+    const dispatched = (await this.control.ledger()).some((e) => e.kind === "dispatch" && e.operationId === receipt.operationId);
+    return dispatched ? ["OP-01"] : [];
   }
 
   /** Reads an operation until it settles: a broker may settle in the background, in its own time. */

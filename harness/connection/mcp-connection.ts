@@ -93,7 +93,9 @@ export class McpConnection {
       // A JSON-RPC error is an answer (the connection stands): a step where MCP allows one may accept it.
       const rpc = error instanceof McpError && error.code !== ErrorCode.RequestTimeout && error.code !== ErrorCode.ConnectionClosed ? { rpcError: { code: error.code, message: error.message } } : {};
       const late = timedOut(error) ? { timedOut: true as const } : {};
-      return { error: message, ...rpc, ...late };
+      // Neither a result nor a JSON-RPC error: the connection ended (the broker died, the transport broke) with the call unanswered.
+      const lost = !("rpcError" in rpc) && !timedOut(error) && !(error instanceof ZodError) ? { lost: true as const } : {};
+      return { error: message, ...rpc, ...late, ...lost };
     }
     this.onExchange?.({ agent: this.clientName, tool, args, reply: raw, error: undefined });
     return { reply: raw };
@@ -108,11 +110,15 @@ export class McpConnection {
 const timedOut = (error: unknown) => error instanceof McpError && error.code === ErrorCode.RequestTimeout;
 
 /** A tool result, or why none came (with the JSON-RPC error when the broker answered one). */
-export type CallAnswer = { reply: RawToolResult } | { error: string; rpcError?: { code: number; message: string }; timedOut?: true };
+export type CallAnswer = { reply: RawToolResult } | { error: string; rpcError?: { code: number; message: string }; timedOut?: true; lost?: true };
 
-/** A call's answer with its envelope checked (the ENV rules) before anyone reads it; no reply fails the step. */
+/**
+ * A call's answer with its envelope checked (the ENV rules) before anyone reads it. No reply fails the
+ * step and judges no rule (none in time, or the connection ended with it unanswered); a JSON-RPC error,
+ * or something that is not a tool result, in place of the envelope breaks ENV-01.
+ */
 export function checkedReply(tool: string, args: Record<string, unknown>, answer: CallAnswer): Reply {
-  if ("error" in answer) throw answer.timedOut ? noAnswer(answer.error) : violation(answer.error);
+  if ("error" in answer) throw answer.timedOut || answer.lost ? noAnswer(answer.error) : violation(answer.error, ["ENV-01"]);
   return { tool, args, raw: answer.reply, envelope: checkEnvelope(tool, answer.reply) };
 }
 

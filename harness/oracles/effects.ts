@@ -1,6 +1,6 @@
 import { ofKind, type LedgerEntry, type LedgerEntryOf } from "../../protocol/control-api.js";
 import { type Facts } from "./facts.js";
-import { type IndexedCall } from "../history/replies.js";
+import { admissionOf, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
@@ -48,12 +48,22 @@ function traced(facts: Facts): Traced[] {
     if (same) same.push(c);
     else byIdentity.set(key, [c]);
   }
+  // The admissions that named each operation: Lomi's dispatch carries its operationId in the permit.
+  const admitted = new Map<string, IndexedCall[]>();
+  for (const c of facts.calls) {
+    const id = admissionOf(c)?.receipt.operationId;
+    if (id !== undefined) admitted.set(id, [...(admitted.get(id) ?? []), c]);
+  }
   const found = (facts.history.ledger ?? [])
     .filter(ofKind("dispatch"))
     .map((entry) => {
       const agent = facts.history.pairings.get(entry.pairingId);
       const received = argsOf(entry);
-      const same = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
+      // By the retry identity Lomi received; else by the operation the agent's reply named, under the
+      // epoch the agent sent (a request key of the broker's own making is the identity Lomi ignores).
+      const byKey = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
+      const named = entry.detail.permit ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch) : [];
+      const same = byKey.length > 0 ? byKey : named;
       const changes = same.map((c) => changedField(c, received));
       return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is Change => c !== undefined) };
     });

@@ -1,4 +1,5 @@
 import { admissionOf } from "../history/replies.js";
+import { identityOf } from "./idempotency.js";
 import type { Oracle, Violation } from "./oracle.js";
 
 /**
@@ -22,6 +23,9 @@ export const epochAuthority: Oracle = {
       }
       const admission = admissionOf(c);
       if (!admission || admission.duplicate || owners.get(admission.receipt.operationId)?.index !== c.index) continue;
+      // A retry of an identity sent before (its reply lost, or cut by a crash) returns its operation whatever it says of
+      // itself: the idempotency invariant's business, not a new admission.
+      if (calls.some((x) => x.index < c.index && identityOf(x) === identityOf(c))) continue;
       const epoch = epochs.get(String(c.args.retryEpoch));
       if (!epoch) continue; // an epoch this history never saw given out: nothing to judge it by
       const crash = crashes.find((x) => x > epoch.index && x < c.index);

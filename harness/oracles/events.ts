@@ -1,5 +1,5 @@
 import { ADMISSION_STATES, canTransition, type OperationState } from "../../protocol/states.js";
-import { eventsIn, operationNamed, type EventView } from "../history/replies.js";
+import { eventsIn, operationNamed, statesShown, type EventView } from "../history/replies.js";
 import type { Oracle, Violation } from "./oracle.js";
 import { crashBetween } from "./finding-rules.js";
 
@@ -11,21 +11,40 @@ export interface FeedEvent {
   effectState: string;
 }
 
+/** What is wrong with an event; `illegal` when it shows a transition no legal transition allows (not one left out or shown twice). */
+export interface EventProblem {
+  text: string;
+  illegal?: { from: OperationState; to: OperationState };
+}
+
 /**
  * What is wrong with an operation's event coming after `before`, its previous event in the same
  * feed (undefined: the first the feed shows of it): the first shows admission (no previous state,
  * an admission state); each names the state the one before it left, and moves by a legal
- * transition of protocol/states.ts, or changes effectState alone. EVT-01 and OP-02, for the
- * oracle over every history and for the steps that judge one operation's path.
+ * transition of protocol/states.ts, or changes effectState alone. For the oracle over every
+ * history and for the steps that judge one operation's path.
  */
-export function nextEventProblem(before: FeedEvent | undefined, e: FeedEvent): string | undefined {
+export function nextEventProblem(before: FeedEvent | undefined, e: FeedEvent): EventProblem | undefined {
   if (before === undefined) {
-    return e.previousState === null && ADMISSION_STATES.includes(e.state) ? undefined : `its first event (${e.sequence}) must show admission (previousState null, state ${ADMISSION_STATES.join(" or ")}), not ${e.previousState} → ${e.state}`;
+    return e.previousState === null && ADMISSION_STATES.includes(e.state) ? undefined : { text: `its first event (${e.sequence}) must show admission (previousState null, state ${ADMISSION_STATES.join(" or ")}), not ${e.previousState} → ${e.state}` };
   }
-  if (e.previousState !== before.state) return `event ${e.sequence} says previousState ${e.previousState}, the feed's previous event of it (${before.sequence}) showed ${before.state}: a transition is missing or shown twice`;
+  if (e.previousState !== before.state) return { text: `event ${e.sequence} says previousState ${e.previousState}, the feed's previous event of it (${before.sequence}) showed ${before.state}: a transition is missing or shown twice` };
   const effectOnly = e.state === before.state && e.effectState !== before.effectState;
-  if (!effectOnly && !canTransition(before.state, e.state)) return `event ${e.sequence} shows ${before.state} → ${e.state}, not a legal transition (shown twice, or out of order)`;
+  if (!effectOnly && !canTransition(before.state, e.state)) return { text: `event ${e.sequence} shows ${before.state} → ${e.state}, not a legal transition`, illegal: { from: before.state, to: e.state } };
   return undefined;
+}
+
+/**
+ * The rule an event's problem breaks. A feed that leaves a transition out or shows one twice is the
+ * feed's (EVT-01). An illegal transition is the operation's (OP-02) wherever it shows, the feed only
+ * showing faithfully what the receipts did; it is the feed's only when the receipts showed a state
+ * between the two that the feed left out.
+ */
+export function eventProblemRules(problem: EventProblem, shown: readonly OperationState[]): string[] {
+  if (!problem.illegal) return ["EVT-01"];
+  const from = shown.indexOf(problem.illegal.from);
+  const to = from < 0 ? -1 : shown.indexOf(problem.illegal.to, from + 1);
+  return to > from + 1 ? ["EVT-01"] : ["OP-02"];
 }
 
 /**
@@ -67,7 +86,9 @@ export const eventsInOrder: Oracle = {
         bySequence.set(`${streamKey}\u0000${e.sequence}`, { event: e, index: c.index });
         // An event with the same state on both sides records a change of effectState alone.
         if (e.previousState !== null && e.previousState !== e.state && !canTransition(e.previousState, e.state)) {
-          found.push({ message: `event ${e.sequence} shows ${shape(e)}, not a legal transition`, records: [c.index], rules: ["EVT-01"] });
+          const rules = eventProblemRules({ text: "", illegal: { from: e.previousState, to: e.state } }, statesShown(calls.filter((x) => x.index < c.index), e.operationId));
+          found.push({ message: `event ${e.sequence} shows ${shape(e)}, not a legal transition`, records: [c.index], rules });
+          continue;
         }
         if (!stream) continue;
         const sequence = BigInt(e.sequence);
@@ -79,7 +100,7 @@ export const eventsInOrder: Oracle = {
         const before = stream.last.get(e.operationId);
         // A stream read from the start shows each operation from its admission, unless a reconciliation removed its first events.
         const problem = before || stream.complete ? nextEventProblem(before?.event, e) : undefined;
-        if (problem) found.push({ message: `${e.operationId}: ${problem}`, records: [...new Set([...(before ? [before.index] : []), c.index])], rules: ruleFor(before?.index ?? 0, c.index) });
+        if (problem) found.push({ message: `${e.operationId}: ${problem.text}`, records: [...new Set([...(before ? [before.index] : []), c.index])], rules: ruleFor(before?.index ?? 0, c.index) });
         stream.last.set(e.operationId, { event: e, index: c.index });
       }
       if (stream && typeof c.envelope.data.nextCursor === "string") stream.cursor = c.envelope.data.nextCursor;
@@ -89,16 +110,16 @@ export const eventsInOrder: Oracle = {
 };
 
 /**
- * A workspace's feed shows the operations of that workspace and no other: an event naming another
- * workspace, or an operation a receipt placed in another workspace, is out of place. (Another
- * pairing's operations are pairing-isolation's.)
+ * A workspace's feed shows the operations of that workspace, of the reading pairing, and no other:
+ * an event naming another workspace, an operation a receipt placed in another workspace, or one
+ * admitted to another pairing is out of place.
  */
 export const eventsScoped: Oracle = {
   id: "events-scoped",
   rules: ["EVT-04"],
-  title: "a workspace's feed shows that workspace's operations only",
+  title: "a workspace's feed shows that workspace's operations of the reading pairing only",
   needsLedger: false,
-  check({ calls }) {
+  check({ calls, owners }) {
     const found: Violation[] = [];
     const workspaceOf = new Map<string, { workspaceId: string; index: number }>();
     for (const c of calls) {
@@ -109,8 +130,10 @@ export const eventsScoped: Oracle = {
       const feed = String(c.args.workspaceId);
       for (const e of eventsIn(c)) {
         const placed = workspaceOf.get(e.operationId);
+        const owner = owners.get(e.operationId);
         if (e.workspaceId !== undefined && e.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId} in ${e.workspaceId}`, records: [c.index], rules: ["EVT-04"] });
         else if (placed && placed.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of ${placed.workspaceId}`, records: [placed.index, c.index], rules: ["EVT-04"] });
+        else if (owner && owner.agent !== c.agent) found.push({ message: `${c.agent}'s feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of another pairing (${owner.agent})`, records: [owner.index, c.index], rules: ["EVT-04"] });
       }
     }
     return found;

@@ -47,7 +47,7 @@ export function inputRules(tool: string, args: unknown): string[] {
 }
 
 /** The revision or generation rule of a field, by the tool it was sent to: what a stale or rewritten one breaks. */
-function revisionRule(tool: string, field: string): string | undefined {
+export function revisionRuleOf(tool: string, field: string): string | undefined {
   if (field === "expectedRevision") return tool === "lomi_browser_open" ? "REV-23" : "REV-01";
   const byField: Record<string, string> = {
     expectedDiskRevision: "REV-31",
@@ -76,7 +76,7 @@ export const CHANGED_FIELD_RULES = ["SCH-06", "INPUT-02", "IDEM-03", "REV-01", "
 export function changedFieldRules(tool: string, field: string): string[] {
   if (PROTOTYPE_KEYS.has(field)) return ["SCH-06"];
   if (field === "leaseId" || field === "inputSequence") return ["INPUT-02"];
-  const revision = revisionRule(tool, field);
+  const revision = revisionRuleOf(tool, field);
   return [revision ?? "IDEM-03"];
 }
 
@@ -93,8 +93,8 @@ export function refusalRules(tool: string, code: string, args: Record<string, un
     case "REVISION_CONFLICT":
     case "STALE_RUNTIME": {
       // A revision conflict is of an expected* revision, a stale runtime of a session or generation.
-      const field = Object.keys(args).find((f) => f.startsWith("expected") === (code === "REVISION_CONFLICT") && revisionRule(tool, f) !== undefined);
-      return [field ? revisionRule(tool, field)! : "REV-01"];
+      const field = Object.keys(args).find((f) => f.startsWith("expected") === (code === "REVISION_CONFLICT") && revisionRuleOf(tool, f) !== undefined);
+      return [field ? revisionRuleOf(tool, field)! : "REV-01"];
     }
     case "RESOURCE_EXHAUSTED":
       return ["CAP-01"];

@@ -12,6 +12,7 @@ import { effectStateAgrees, inputDeliveredOnce, oneEffectPerReceipt, reservedBef
 import { pairingDecisions } from "./pairing.js";
 import { pairingIsolation, receiptsReadable } from "./receipts.js";
 import { transitions } from "./transitions.js";
+import { oneAtATimePerTarget } from "./serialization.js";
 
 /** Every oracle, those over the calls first, then those that need Lomi's ledger. */
 export const ORACLES: readonly Oracle[] = [
@@ -31,6 +32,7 @@ export const ORACLES: readonly Oracle[] = [
   reservedBeforeDispatch,
   effectStateAgrees,
   inputDeliveredOnce,
+  oneAtATimePerTarget,
   effectsRequested,
   refusalsDispatchNothing,
 ];

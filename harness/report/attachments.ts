@@ -10,9 +10,17 @@ import { bounded } from "../text/bounded-json.js";
 
 const ruleId = z.string().regex(/^[A-Z]+-\d{2}$/);
 
-/** The rules a step's or a hook's violation is blamed on (attached where it was thrown); `noAnswer`: none, the broker did not answer in time. */
+/**
+ * The rules a step's or a hook's violation is blamed on (attached where it was thrown); `unjudged`:
+ * none, the broker did not answer in time or gave an answer no rule names (`noAnswer`, as earlier
+ * runs wrote it, is a no-answer).
+ */
 export const BLAME_MEDIA_TYPE = "application/vnd.lomi.blame+json";
-export const blameAttachment = z.union([z.strictObject({ rules: z.array(ruleId).min(1) }), z.strictObject({ rules: z.tuple([]), noAnswer: z.literal(true) })]);
+export const blameAttachment = z.union([
+  z.strictObject({ rules: z.array(ruleId).min(1) }),
+  z.strictObject({ rules: z.tuple([]), unjudged: z.enum(["no-answer", "unexpected-answer"]) }),
+  z.strictObject({ rules: z.tuple([]), noAnswer: z.literal(true) }).transform(() => ({ rules: [] as [], unjudged: "no-answer" as const })),
+]);
 export type BlameAttachment = z.infer<typeof blameAttachment>;
 
 /** A scenario the broker could not take part in, or that the harness's own failure stopped. */

@@ -81,7 +81,7 @@ function failuresSection(failed: ReturnType<typeof failedScenarios>): string {
   // The first few open: a long run's failures would bury the grid below them.
   const items = failed.map(
     ({ id, scenario: s, rules }, i) =>
-      `<details id="${id}" class="rule failed-scenario"${i < OPEN_FAILURES ? " open" : ""}><summary><span class="glyph bad">✗</span> <b>${escape(s.name)}</b> <small>${escape(s.uri)}:${s.line ?? "?"}</small> · ${s.verdict === "fail" ? "fails" : "no answer in time; not judged:"} ${rules.map((r) => `<a class="chip" style="background:${COLOUR.fail}" href="#${r}">${r}</a>`).join(" ")}</summary>${failureBlock(s.failure!)}</details>`,
+      `<details id="${id}" class="rule failed-scenario"${i < OPEN_FAILURES ? " open" : ""}><summary><span class="glyph bad">✗</span> <b>${escape(s.name)}</b> <small>${escape(s.uri)}:${s.line ?? "?"}</small> · ${s.verdict === "fail" ? "fails" : "fails no rule; not judged:"} ${rules.map((r) => `<a class="chip" style="background:${COLOUR.fail}" href="#${r}">${r}</a>`).join(" ")}</summary>${failureBlock(s.failure!)}</details>`,
   );
   return `<section class="failures"><h2>Failed scenarios (${failed.length})</h2>${items.join("")}</section>`;
 }

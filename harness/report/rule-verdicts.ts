@@ -31,20 +31,29 @@ export interface RuleReport extends Rule {
 
 export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
 
+/** What a failure that judged no rule met, in a phrase: the gate and the reports say it. */
+export function nothingJudgedText(s: ScenarioResult): string {
+  const step = s.failure?.step ?? "a step";
+  if (s.nothingJudged === "no-answer") return `${step} got no answer (none in time, or the connection ended)`;
+  if (s.nothingJudged === "unexpected-answer") return `${step} met an answer the scenario could not go on from, which no rule's wording names`;
+  return `${step}, which only prepares the scenario, failed`;
+}
+
 /**
  * What one scenario says about one rule. A failure counts against the rules its failed step checks
- * (ScenarioResult.blame); for another cited rule, the scenario passed if that rule's own checks had
- * all run, and judged nothing if the failure stopped it first (never a pass).
+ * (ScenarioResult.blame); a failed scenario passes none of its other rules: they are not judged by it,
+ * whether their own checks had run and held before it failed or not (the reason says which).
  */
 function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): RuleScenario {
   const base = { name: s.name, uri: s.uri, line: s.line };
   if (s.verdict === "fail" && s.blame && !s.blame.includes(ruleId)) {
-    const where = s.blame.length > 0 ? `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})` : `${s.failure?.step ?? "a step"} got no answer in time`;
-    // A failure that blames no rule (no answer in time) is still shown, under each rule it kept from being judged.
+    const where = s.blame.length > 0 ? `${s.failure?.step ?? "a step"} failed (${s.blame.join(", ")})` : nothingJudgedText(s);
+    // A failure that blames no rule is still shown, under each rule it kept from being judged.
     const shown = s.blame.length === 0 && s.failure ? { failure: s.failure } : {};
-    return s.unfinished?.includes(ruleId)
-      ? { ...base, verdict: "not-applicable", stopped: true, reason: `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}`, ...shown }
-      : { ...base, verdict: "pass", reason: `its checks of ${ruleId} passed; later, ${where}` };
+    const reason = s.held?.includes(ruleId)
+      ? `not judged: its checks of ${ruleId} held, then ${where}; a failed scenario passes no rule`
+      : `not judged: the scenario stopped before its checks of ${ruleId} ran; ${where}`;
+    return { ...base, verdict: "not-applicable", stopped: true, reason, ...shown };
   }
   const expected = baselinedScenario(baseline, s);
   return {
@@ -160,9 +169,10 @@ export function gateProblems(reports: RuleReport[], level: Level, results: Scena
   for (const s of results.filter((x) => x.verdict === "fail" && !x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
     problems.push(`"${s.name}" failed and cites no rule`);
   }
-  // A broker that did not answer in time broke no rule the kit can name, yet was not judged: the gate does not pass it.
+  // A failure that broke no rule the kit can name (no answer in time, an answer no rule names, a
+  // preparing step) judged none of its rules, yet the scenario did not pass: the gate does not pass it.
   for (const s of results.filter((x) => x.verdict === "fail" && x.blame?.length === 0 && x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
-    problems.push(`"${s.name}" got no answer in time, so none of its rules was judged: ${s.reason ?? "no reply"}`);
+    problems.push(`"${s.name}": ${nothingJudgedText(s)}, so none of its rules was judged: ${s.reason ?? "no reply"}`);
   }
   // --require-all: a rule some of whose scenarios could not run here is not wholly judged.
   if (requireAll) for (const r of inLevel.filter((x) => x.partly)) problems.push(`${r.id}: ${r.reason} (--require-all)`);

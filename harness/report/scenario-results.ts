@@ -1,7 +1,7 @@
 import { loadRules, RULE_TAG } from "../rules.js";
 import type * as messages from "@cucumber/messages";
 import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleAttachment, oracleUnknownAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
-import { blameOf, stepRules, type Comment } from "./step-blame.js";
+import { blameOf, stepRules, type Comment, type NothingJudged } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
 import { explainFailure, FAILURE_CONTEXT_FILE, type FailureExplanation } from "./failure-context.js";
@@ -32,8 +32,12 @@ export interface ScenarioResult {
   failedAtStep?: number;
   /** For a failure: the rules the failed step checks (docs/writing-scenarios.md, "# checks"). */
   blame?: string[];
-  /** For a failure: cited rules not blamed whose own checks had not all run when it stopped. */
+  /** For a failure: the cited rules it does not fail, none of them judged by this scenario. */
   unfinished?: string[];
+  /** For a failure: cited rules whose own `# checks` steps had all run and held before it (said, never a pass). */
+  held?: string[];
+  /** For a failure that fails no rule: why (no answer in time, an answer no rule names, a step that only prepared the scenario). */
+  nothingJudged?: NothingJudged;
   /** Set when the suite itself is wrong (an undefined or ambiguous step): exit 2, never a broker verdict. */
   configProblem?: string;
   /** The harness's own failure that stopped the scenario: judged neither way, the run exits 2. */
@@ -59,8 +63,8 @@ interface Running {
   context: unknown;
   /** The rules each step's (or hook's) violation named, by test step. */
   blame: Map<string, string[]>;
-  /** The test steps whose call got no answer in time: their failure blames no rule. */
-  noAnswer: Set<string>;
+  /** The test steps whose failure judges no rule, and why (no answer in time, an answer no rule names). */
+  unjudged: Map<string, "no-answer" | "unexpected-answer">;
   /** The oracles the scenario's history broke. */
   oracles: OracleFailure[];
   /** Each test step's status, by test step. */
@@ -134,10 +138,17 @@ function readAttachment(a: messages.Attachment, s: Running): void {
   if (a.mediaType === BLAME_MEDIA_TYPE && a.testStepId) {
     const b = parseAttachment(blameAttachment, a.body);
     if (b) s.blame.set(a.testStepId, b.rules);
-    if (b && "noAnswer" in b) s.noAnswer.add(a.testStepId);
+    if (b && "unjudged" in b) s.unjudged.set(a.testStepId, b.unjudged);
   }
   if (a.mediaType === ORACLE_MEDIA_TYPE) s.oracles.push(...(parseAttachment(oracleAttachment, a.body) ?? []));
   if (a.mediaType === ORACLE_UNKNOWN_MEDIA_TYPE) s.oraclesUnknown.push(...(parseAttachment(oracleUnknownAttachment, a.body) ?? []).map((u) => `${u.id} (${u.rules.join(", ")}): ${u.error}`));
+}
+
+/** A failure's blame with the oracles' findings added: they fail the rules they break, whatever the steps found. */
+function withOracleRules(step: ReturnType<typeof blameOf> | undefined, cited: readonly string[], oracleRules: readonly string[]): ReturnType<typeof blameOf> {
+  const blame = [...new Set([...(step?.blame ?? []), ...oracleRules])];
+  const { nothingJudged: _, ...rest } = step ?? { blame: [], unfinished: [], held: [] };
+  return { ...rest, blame, unfinished: cited.filter((id) => !blame.includes(id)) };
 }
 
 /** Reads cucumber's message stream and gives each scenario one verdict. Skipped without a reason is a failure. */
@@ -169,7 +180,7 @@ export function readScenarioResults(envelopes: readonly Envelope[]): ScenarioRes
         oraclesUnknown: [],
         context: undefined,
         blame: new Map(),
-        noAnswer: new Set(),
+        unjudged: new Map(),
         oracles: [],
         statuses: new Map(),
         finished: false,
@@ -228,24 +239,28 @@ export function readScenarioResults(envelopes: readonly Envelope[]): ScenarioRes
       // The After hook failed on the oracles alone: say so, not "a hook".
       const stepText = step?.at === undefined && s.oracles.length > 0 ? AFTER_THE_STEPS : step?.text;
       const cited = pickle.tags.flatMap((t) => RULE_TAG.exec(t.name)?.[1] ?? []);
-      const checks = stepRules(comments.get(pickle.uri) ?? [], lines.get(pickle.astNodeIds[0] ?? "") ?? 0, pickle.steps.map((p) => lines.get(p.astNodeIds[0] ?? "") ?? 0), cited);
+      const checks = stepRules(
+        comments.get(pickle.uri) ?? [],
+        lines.get(pickle.astNodeIds[0] ?? "") ?? 0,
+        pickle.steps.map((p) => ({ line: lines.get(p.astNodeIds[0] ?? "") ?? 0, type: p.type })),
+        cited,
+      );
       const misnamed = checks.problems[0] && { at: `${pickle.uri}:${checks.problems[0].line}`, problem: checks.problems[0].problem };
       const broken = ["UNDEFINED", "AMBIGUOUS"].includes(s.worst) ? `${s.worst.toLowerCase()} step "${step?.text ?? "?"}"` : misnamed?.problem;
       const failedAt = pickle.steps.findIndex((p) => p.id === s.testCase.testSteps.find((t) => t.id === s.failedStepId)?.pickleStepId);
       const named = (s.failedStepId === undefined ? [] : (s.blame.get(s.failedStepId) ?? [])).filter((id) => knownRules().has(id));
       // No answer in time (a call's --timeout-ms, or cucumber's own step timeout) blames no rule: a slow broker is judged on its rules, never on a clock.
-      const late = s.failedStepId !== undefined && (s.noAnswer.has(s.failedStepId) || CUCUMBER_TIMEOUT.test(s.message ?? ""));
+      const unjudged = s.failedStepId === undefined ? undefined : CUCUMBER_TIMEOUT.test(s.message ?? "") ? "no-answer" : s.unjudged.get(s.failedStepId);
       // An oracle's finding fails the rules it breaks, whichever step (or none) failed.
       const oracleRules = [...new Set(s.oracles.flatMap((o) => o.rules))].filter((id) => knownRules().has(id));
       // A step whose check names no rule, in a scenario whose history an oracle found broken, met that
-      // defect: the finding is blamed, and the rules the step checks are not judged past it. A check
-      // that names its rule keeps it.
-      const explained = oracleRules.length > 0 && named.length === 0;
-      const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, failedAt, cited, named, late || explained) : undefined;
+      // defect: the finding is blamed, never the rules the step checks. A check that names its rule keeps it.
+      const explained = oracleRules.length > 0 && named.length === 0 && unjudged !== "no-answer";
+      const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, checks.explicit, failedAt, cited, explained ? oracleRules : named, explained ? undefined : unjudged) : undefined;
       const blamed =
         verdict !== "fail" || (stepBlame === undefined && oracleRules.length === 0)
           ? stepBlame
-          : { blame: [...new Set([...(stepBlame?.blame ?? []), ...oracleRules])], unfinished: (stepBlame?.unfinished ?? []).filter((id) => !oracleRules.includes(id)) };
+          : withOracleRules(stepBlame, cited, oracleRules);
       return {
         name: pickle.name,
         uri: pickle.uri,

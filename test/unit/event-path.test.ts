@@ -6,7 +6,7 @@ import { eventPathProblems as judged, type PathDemand, type PathEvent } from "..
 /** Every problem, legality and the demand alike. */
 const eventPathProblems = (events: readonly PathEvent[], demand: PathDemand) => {
   const { illegal, unmet } = judged(events, demand);
-  return [...illegal, ...unmet];
+  return [...illegal.map((p) => p.text), ...unmet];
 };
 
 /** Events for a path of states, each naming the one before it. */

@@ -11,46 +11,56 @@ import { readEnvelopes } from "../../harness/report/message-stream.js";
 import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { messagesOf, type MadeUpScenario } from "../support/cucumber-messages.js";
 
-// Scenario at line 10; steps at 11..16; "# checks" comments at 12 and 14.
+// Scenario at line 10; steps at 11..16 (a When, then Thens); "# checks" comments at 12 and 14.
 const comments = [
   { line: 12, text: "    # checks OP-04" },
   { line: 14, text: "    # checks OP-03, EVT-01" },
   { line: 30, text: "    # checks AUTH-05" },
 ];
-const stepLines = [11, 13, 15, 16];
+const steps = [
+  { line: 11, type: "Action" },
+  { line: 13, type: "Outcome" },
+  { line: 15, type: "Outcome" },
+  { line: 16, type: "Outcome" },
+];
 const cited = ["OP-03", "OP-04", "EVT-01"];
 
-test("a # checks comment covers the steps below it up to the next; steps above it check every cited rule", () => {
-  const { rules, problems } = stepRules(comments, 10, stepLines, cited);
-  assert.deepEqual(rules, [undefined, ["OP-04"], ["OP-03", "EVT-01"], ["OP-03", "EVT-01"]]);
+test("a # checks comment covers the steps below it up to the next; above it a Then step checks every cited rule and a Given or When none", () => {
+  const { rules, explicit, problems } = stepRules(comments, 10, steps, cited);
+  assert.deepEqual(rules, [[], ["OP-04"], ["OP-03", "EVT-01"], ["OP-03", "EVT-01"]]);
+  assert.deepEqual(explicit, [false, true, true, true]);
   assert.deepEqual(problems, [], "the comment of a later scenario is not this one's");
+  const outcome = stepRules([], 10, [{ line: 11, type: "Context" }, { line: 12, type: "Action" }, { line: 13, type: "Outcome" }, { line: 14, type: undefined }], cited);
+  assert.deepEqual(outcome.rules, [[], [], cited, cited], "a step of no known kind (an older message stream) checks as a Then step does");
 });
 
 test("a comment naming a rule the scenario does not cite is a problem of the suite, with its line", () => {
-  const { problems } = stepRules([{ line: 12, text: "# checks OP-05" }], 10, stepLines, cited);
+  const { problems } = stepRules([{ line: 12, text: "# checks OP-05" }], 10, steps, cited);
   assert.equal(problems[0]?.line, 12);
   assert.match(problems[0]!.problem, /names OP-05, which the scenario's tags do not cite/);
 });
 
-test("a failure is blamed on the rules its step checks; rules with checks still to come are unfinished", () => {
-  const { rules } = stepRules(comments, 10, stepLines, cited);
-  assert.deepEqual(blameOf(rules, 1, cited), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] });
-  assert.deepEqual(blameOf(rules, 2, cited), { blame: ["OP-03", "EVT-01"], unfinished: [] });
-  assert.deepEqual(blameOf(rules, 0, cited), { blame: cited, unfinished: [] }, "a scene-setting step blames every cited rule");
+test("a failure is blamed on the rules its step checks; every other cited rule is left unjudged, those whose checks held said so", () => {
+  const { rules, explicit } = stepRules(comments, 10, steps, cited);
+  assert.deepEqual(blameOf(rules, explicit, 1, cited), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"], held: [] });
+  assert.deepEqual(blameOf(rules, explicit, 2, cited), { blame: ["OP-03", "EVT-01"], unfinished: ["OP-04"], held: ["OP-04"] }, "OP-04's checks held before, yet a failed scenario passes it not");
+});
+
+test("a step that only prepares the scenario fails it and judges none of its rules, unless its finding names one", () => {
+  const { rules, explicit } = stepRules(comments, 10, steps, cited);
+  assert.deepEqual(blameOf(rules, explicit, 0, cited), { blame: [], unfinished: cited, held: [], nothingJudged: "prepares" });
+  assert.deepEqual(blameOf(rules, explicit, 0, cited, ["REV-01"]), { blame: ["REV-01"], unfinished: cited, held: [] }, "a refusal the history shows to contradict REV-01 fails REV-01 alone");
+  assert.deepEqual(blameOf(rules, explicit, 0, cited, [], "unexpected-answer"), { blame: [], unfinished: cited, held: [], nothingJudged: "unexpected-answer" });
 });
 
 test("a failure that names its rule blames that rule alone, even in a step that checks every cited rule", () => {
-  const { rules } = stepRules(comments, 10, stepLines, cited);
-  assert.deepEqual(blameOf(rules, 0, cited, ["OP-04"]), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"] }, "the other cited rules are not judged, never failed");
-  assert.deepEqual(blameOf(rules, 2, cited, ["OP-03", "OP-04"]), { blame: ["OP-03"], unfinished: ["EVT-01"] }, "only named rules the step checks; EVT-01, checked again later, is not judged");
-  assert.deepEqual(
-    blameOf(rules, 2, cited, ["ENV-02"]),
-    { blame: ["ENV-02"], unfinished: ["OP-03", "EVT-01"] },
-    "a named rule the scenario does not cite is blamed itself; the rules its step checked are not judged, OP-04's earlier checks stand",
-  );
+  const { rules, explicit } = stepRules([], 10, steps.map((s) => ({ ...s, type: "Outcome" })), cited);
+  assert.deepEqual(blameOf(rules, explicit, 0, cited, ["OP-04"]), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"], held: [] }, "the other cited rules are not judged, never failed");
+  assert.deepEqual(blameOf(rules, explicit, 2, cited, ["OP-03", "OP-04"]), { blame: ["OP-03", "OP-04"], unfinished: ["EVT-01"], held: [] }, "only named rules the step checks");
+  assert.deepEqual(blameOf(rules, explicit, 2, cited, ["ENV-02"]), { blame: ["ENV-02"], unfinished: cited, held: [] }, "a named rule the scenario does not cite is blamed itself; the rules its step checked are not judged");
 });
 
-test("a rule whose checks passed before another rule's step failed passes; one whose checks never ran is not judged", () => {
+test("no rule passes on a scenario that failed: a rule whose checks held before another rule's step failed is not judged, saying so", () => {
   const failed: ScenarioResult = {
     name: "close",
     uri: "features/x.feature",
@@ -61,11 +71,13 @@ test("a rule whose checks passed before another rule's step failed passes; one w
     reason: "events",
     durationMs: 1,
     blame: ["EVT-01"],
-    unfinished: ["OP-03"],
+    unfinished: ["OP-03", "OP-04"],
+    held: ["OP-04"],
   };
   const rule = (id: string) => ({ id, level: "MUST" as const, title: id, source: "s" });
-  const verdicts = Object.fromEntries(judgeRules([rule("OP-03"), rule("OP-04"), rule("EVT-01")], [failed], new Set(cited), undefined).map((r) => [r.id, r.verdict]));
-  assert.deepEqual(verdicts, { "OP-03": "not-applicable", "OP-04": "pass", "EVT-01": "fail" });
+  const judged = judgeRules([rule("OP-03"), rule("OP-04"), rule("EVT-01")], [failed], new Set(cited), undefined);
+  assert.deepEqual(Object.fromEntries(judged.map((r) => [r.id, r.verdict])), { "OP-03": "not-applicable", "OP-04": "not-applicable", "EVT-01": "fail" });
+  assert.match(judged.find((r) => r.id === "OP-04")!.scenarios[0]!.reason ?? "", /its checks of OP-04 held, then .*a failed scenario passes no rule/);
 });
 
 test("a failure naming a rule its scenario does not cite fails that rule, even in a run whose tags did not select it; the cited rule is not judged", () => {
@@ -87,12 +99,13 @@ test("a failure naming a rule its scenario does not cite fails that rule, even i
   assert.equal(judged.find((r) => r.id === "ENV-02")?.scenarios[0]?.name, "open", "the failing scenario is listed under the rule it fails");
 });
 
-test("a step with no # checks that fails after other rules' checks all ran blames the rest; with no answer in time it blames none", () => {
-  // CAP-01 checked at step 1, CAP-05 at step 2, then an unannotated reconcile (step 3) fails.
-  const rules = [undefined, ["CAP-01"], ["CAP-05"], undefined];
+test("a step that fails after other rules' checks all ran blames its own; with no answer in time it blames none", () => {
+  // CAP-01 checked at step 1, CAP-05 at step 2, then an unannotated Then (step 3) fails.
+  const rules = [["CAP-01", "CAP-04", "CAP-05"], ["CAP-01"], ["CAP-05"], ["CAP-01", "CAP-04", "CAP-05"]];
+  const explicit = [false, true, true, false];
   const caps = ["CAP-01", "CAP-04", "CAP-05"];
-  assert.deepEqual(blameOf(rules, 3, caps), { blame: ["CAP-04"], unfinished: [] }, "CAP-01 and CAP-05 keep the pass their checks earned");
-  assert.deepEqual(blameOf(rules, 3, caps, [], true), { blame: [], unfinished: ["CAP-04"] }, "a timeout judges nothing: CAP-04 is not judged, never failed");
+  assert.deepEqual(blameOf(rules, explicit, 3, caps).blame, caps);
+  assert.deepEqual(blameOf(rules, explicit, 3, caps, [], "no-answer"), { blame: [], unfinished: caps, held: ["CAP-01", "CAP-05"], nothingJudged: "no-answer" }, "a timeout judges nothing: CAP-04 is not judged, never failed");
 });
 
 test("a step cucumber timed out, or a call --timeout-ms saw go unanswered, fails its scenario and blames none of its rules; a wrong answer blames them", () => {

@@ -218,7 +218,7 @@ test("a broker silent at initialize fails the step with no rule judged; one that
     );
   };
   const silent = await opened(() => undefined);
-  assert.ok(silent instanceof HarnessError && silent.kind === "violation" && silent.noAnswer, "no answer in time judges no rule");
+  assert.ok(silent instanceof HarnessError && silent.kind === "violation" && silent.unjudged === "no-answer", "no answer in time judges no rule");
   const refused = await opened((m) => ({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: "no" } }));
-  assert.ok(refused instanceof HarnessError && refused.kind === "violation" && !refused.noAnswer, "an answer that refuses is judged");
+  assert.ok(refused instanceof HarnessError && refused.kind === "violation" && refused.unjudged === undefined, "an answer that refuses is judged");
 });

@@ -1,0 +1,58 @@
+import { contractOf } from "../../protocol/catalogue.js";
+import { ofKind, type LedgerEntryOf } from "../../protocol/control-api.js";
+import type { OperationContract } from "../../protocol/tool-contract.js";
+import { crashBetween } from "./finding-rules.js";
+import type { Oracle, Violation } from "./oracle.js";
+
+type Dispatch = LedgerEntryOf<"dispatch">;
+
+/** The target an operation is serialized on (docs/native-bridge.md, "Serialization targets"): its tool's serializeOn field, as Lomi received it. */
+function targetOf(entry: Dispatch): string | undefined {
+  const contract = contractOf(entry.tool);
+  if (contract?.kind !== "operation") return undefined;
+  const field = (contract as OperationContract).serializeOn;
+  return `${entry.pairingId}\u0000${field}\u0000${String(entry.detail.args[field])}`;
+}
+
+/**
+ * One operation at a time per target: Lomi never receives an operation while another on its target,
+ * dispatched before it, is still unsettled there. Judged between operations one broker instance
+ * admitted (a restart makes the unfinished outcome_unknown, which frees their targets) and only where
+ * the first one's settlement is in Lomi's ledger, so an operation Lomi still holds judges nothing.
+ */
+export const oneAtATimePerTarget: Oracle = {
+  id: "one-at-a-time-per-target",
+  rules: ["SERIAL-01"],
+  title: "operations on one target are dispatched one at a time",
+  needsLedger: true,
+  check(facts) {
+    const found: Violation[] = [];
+    const ledger = facts.history.ledger ?? [];
+    const settledAt = new Map(ledger.filter(ofKind("settle")).map((e) => [e.operationId, e.sequence]));
+    const admittedAt = (operationId: string) => facts.owners.get(operationId)?.index;
+    /** Per target, the operations Lomi has received there, in ledger order. */
+    const onTarget = new Map<string, Dispatch[]>();
+    for (const entry of ledger.filter(ofKind("dispatch"))) {
+      const target = targetOf(entry);
+      if (target === undefined) continue;
+      const earlier = onTarget.get(target) ?? [];
+      onTarget.set(target, [...earlier, entry]);
+      const at = admittedAt(entry.operationId);
+      const busy = earlier.find((e) => {
+        const settled = settledAt.get(e.operationId);
+        const since = admittedAt(e.operationId);
+        const oneInstance = at !== undefined && since !== undefined && !crashBetween(facts.crashes, Math.min(at, since), Math.max(at, since));
+        return oneInstance && settled !== undefined && settled > entry.sequence;
+      });
+      if (busy) {
+        const index = (e: Dispatch) => facts.ledgerAt.get(e.sequence);
+        found.push({
+          message: `Lomi received ${entry.tool} ${entry.operationId} (ledger entry ${entry.sequence}) while ${busy.tool} ${busy.operationId} on the same target (${String(entry.detail.args[(contractOf(entry.tool) as OperationContract).serializeOn])}) was dispatched and not yet settled (settled at entry ${settledAt.get(busy.operationId)}): it should have waited queued`,
+          records: [index(busy), index(entry)].filter((i): i is number => i !== undefined),
+          rules: ["SERIAL-01"],
+        });
+      }
+    }
+    return found;
+  },
+};

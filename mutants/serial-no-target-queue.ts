@@ -1,0 +1,24 @@
+import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
+import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
+import type { Reservation } from "../reference-broker/receipt-store.js";
+import type { Mutant } from "./mutant.js";
+
+/** Each operation its own queue: nothing is ever ahead of it, so everything is dispatched at once. */
+class QueuePerOperation extends DelegatingReceiptStore {
+  override reserveAll(reservations: readonly Reservation[]) {
+    return super.reserveAll(reservations.map((r) => ({ ...r, receipt: { ...r.receipt, serializeKey: `${r.receipt.serializeKey}#${r.receipt.operationId}` } })));
+  }
+}
+
+export const serialNoTargetQueue: Mutant = {
+  name: "serial-no-target-queue",
+  family: "SERIAL",
+  breaks: ["SERIAL-01"],
+  defect: "the broker keys its dispatch queue by operation instead of by target: operations on one target are dispatched together, none waits queued",
+  parts: {
+    openStore: (file, now, _native, options) => {
+      const opened = openSqliteStore(file, now, options);
+      return { ...opened, store: new QueuePerOperation(opened.store) };
+    },
+  },
+};
