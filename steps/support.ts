@@ -3,8 +3,8 @@ import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker
 import { discardSpares } from "../harness/adapters/warm-spare.js";
 import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf, MAX_EXCHANGES } from "../harness/report/failure-context.js";
-import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleFailuresOf, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
-import { failuresOf, unknownsOf } from "../harness/oracles/index.js";
+import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleFailuresOf, TRIGGERS_MEDIA_TYPE, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
+import { failuresOf, rulesFromOracles, unknownsOf } from "../harness/oracles/index.js";
 import { formatHistory, historyFileName } from "../harness/history/format.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -139,6 +139,9 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
     const unknown = unknownsOf(verdicts);
     // An oracle that failed judged nothing: the harness's fault, reported as such; the other verdicts stand.
     if (unknown.length > 0) this.attach(JSON.stringify(unknown.map(({ id, rules, error }) => ({ id, rules, error }))), { mediaType: ORACLE_UNKNOWN_MEDIA_TYPE });
+    // How many times each rule's situation arose in this history: every report says per rule how often it was judged.
+    const judged = Object.fromEntries(rulesFromOracles(verdicts).flatMap((r) => (r.judged > 0 ? [[r.id, r.judged]] : [])));
+    if (Object.keys(judged).length > 0) this.attach(JSON.stringify(judged), { mediaType: TRIGGERS_MEDIA_TYPE });
     if (ran && this.run.historiesDir) writeHistory(this.run.historiesDir, pickle, await this.driver.finish());
     const found = oracleFailuresOf(failed, this.driver.records);
     if (found.length > 0) this.attach(JSON.stringify(found), { mediaType: ORACLE_MEDIA_TYPE, fileName: ORACLE_FILE });

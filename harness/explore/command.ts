@@ -102,13 +102,9 @@ export interface CheckOptions {
 export async function checkCommand(file: string, out: (text: string) => void, options: CheckOptions = {}): Promise<number> {
   const history = readHistory(file);
   const verdicts = checkHistory(history);
-  const { historySummary, judgedLine } = await import("../record/check-report.js");
+  const { historySummary, judgedLine, ruleLines } = await import("../record/check-report.js");
   out(`lomi-conformance check: ${file}: ${historySummary(history).join("\n  ")}\n`);
-  for (const v of verdicts) {
-    const head = `${v.verdict.toUpperCase().replace("-", " ")} ${v.id} (${v.rules.join(", ")}): ${v.title}`;
-    out(`  ${head}${v.verdict === "not-applicable" ? ` — ${v.reason}` : v.verdict === "unknown" ? ` — the oracle failed, a fault of the harness's: ${v.error.split("\n")[0]}` : ""}\n`);
-    if (v.verdict === "fail") for (const x of v.violations) out(`      ${x.rules.join(", ")}: ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
-  }
+  for (const line of ruleLines(verdicts)) out(`  ${line}\n`);
   const failed = failuresOf(verdicts);
   out(`${judgedLine(verdicts)}\n`);
   if (options.report !== undefined) {
@@ -123,7 +119,8 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   }
   if (options.scenario) out((await import("../record/scenario.js")).scenarioSkeleton(history, verdicts));
   const unknown = unknownsOf(verdicts);
-  out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}\n`);
+  const broken = [...new Set(failed.flatMap((f) => f.violations.flatMap((x) => x.rules)))];
+  out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${broken.join(", ")}\n`);
   if (unknown.length > 0) out(`HARNESS ERROR: not judged by ${unknown.map((u) => u.id).join(", ")} (the oracle failed; the other verdicts stand)\n`);
   return failed.length > 0 ? 1 : unknown.length > 0 ? 2 : 0;
 }

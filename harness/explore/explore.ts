@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import type { RunParameters } from "../suite/run-parameters.js";
-import { checkHistory, failuresOf, type OracleVerdict } from "../oracles/index.js";
+import { checkHistory, failuresOf, rulesFromOracles, type OracleVerdict } from "../oracles/index.js";
 import { STEP_ARBITRARIES } from "./commands.js";
 import { FAULT_KINDS, historyOf, type FaultKind, type HistoryRecord } from "../history/format.js";
 import { sweep } from "../driver/sweep.js";
@@ -42,8 +42,11 @@ export interface ExploreProgress {
   violated: boolean;
 }
 
+/** A failed oracle as a violation report keeps it: its findings, without the triggers that only a verdict per rule needs. */
+export type FailedOracle = Omit<Extract<OracleVerdict, { verdict: "fail" }>, "triggers">;
+
 export interface ExploreViolation {
-  invariants: Array<Extract<OracleVerdict, { verdict: "fail" }>>;
+  invariants: FailedOracle[];
   /** The shrunk sequence of steps, one line each. */
   steps: string[];
   path: string;
@@ -59,6 +62,8 @@ export interface ExploreResult {
   faults: Record<FaultKind, number>;
   durationMs: number;
   interrupted: boolean;
+  /** How many times the oracles judged each rule over every run of the campaign: a rule absent was not exercised. */
+  exercised: Record<string, number>;
   violation: ExploreViolation | undefined;
 }
 
@@ -73,6 +78,7 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
   // Which of the seed's runs this is, counting those left to other parts; shrinking runs are all this part's.
   let generated = -1;
   let shrinking = false;
+  const exercised: Record<string, number> = {};
   const commands = fc.commands(STEP_ARBITRARIES, { maxCommands: o.steps, size: "max", ...(o.replay ? { replayPath: o.replay.replayPath } : {}) });
   // The simulator's and the broker's seeds are drawn like the steps: a case replays whole.
   const property = fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), commands, async (systemSeed, cmds) => {
@@ -97,7 +103,9 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
     }
     for (const r of records) if (r.type === "fault") faults[r.kind]++;
     o.onHistory?.(records);
-    const failed = failuresOf(checkHistory(historyOf(records)));
+    const verdicts = checkHistory(historyOf(records));
+    for (const r of rulesFromOracles(verdicts)) if (r.judged > 0) exercised[r.id] = (exercised[r.id] ?? 0) + r.judged;
+    const failed = failuresOf(verdicts);
     o.onProgress?.({ executions, steps, runSteps: system.steps.length, shrinking, violated: failed.length > 0 });
     if (failed.length === 0) return;
     last = { invariants: failed, steps: system.steps, history: records };
@@ -117,7 +125,7 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
       ? { ...last, path: outcome.counterexamplePath, replayPath: replayPathOf(String((outcome.counterexample as unknown[] | null)?.[1] ?? "")) }
       : undefined;
   if (outcome.failed && !violation) throw outcome.errorInstance ?? new Error("explore failed without a history");
-  return { seed: o.seed, runs: outcome.numRuns, shrinks: outcome.numShrinks, steps, faults, durationMs: Date.now() - started, interrupted: outcome.interrupted, violation };
+  return { seed: o.seed, runs: outcome.numRuns, shrinks: outcome.numShrinks, steps, faults, durationMs: Date.now() - started, interrupted: outcome.interrupted, exercised, violation };
 }
 
 /** fast-check prints executed commands as "a,b,c /*replayPath=\"...\"*\/": the hint that replays their shrinking. */

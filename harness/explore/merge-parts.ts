@@ -38,6 +38,8 @@ const partReportSchema = z.object({
     faults: z.record(z.enum(FAULT_KINDS), z.number().int().nonnegative()),
     durationMs: z.number().nonnegative(),
     interrupted: z.boolean(),
+    /** Per rule, the triggers the part's histories gave the oracles (a part written before the kit counted them has none). */
+    exercised: z.record(z.string(), z.number().int().nonnegative()).default({}),
   }),
   violation: violationSchema.optional(),
 });
@@ -95,6 +97,7 @@ export function mergeExploreParts(dirs: readonly string[], reports: string, out:
       // The parts ran side by side: the campaign took as long as its longest part.
       durationMs: Math.max(...parts.map((p) => p.report.result.durationMs)),
       interrupted: parts.some((p) => p.report.result.interrupted),
+      exercised: sumExercised(parts.map((p) => p.report.result.exercised)),
     },
     violation: violations[0],
     violations,
@@ -107,4 +110,11 @@ export function mergeExploreParts(dirs: readonly string[], reports: string, out:
   for (const v of violations) out(`VIOLATION of ${v.invariants.map((f) => `${f.id} (${f.rules.join(", ")})`).join(", ")}\nreplay: ${v.replay}\n`);
   out(`${violations.length === 0 ? "NO VIOLATION" : `${violations.length} violation(s)`} — reports in ${path.relative(process.cwd(), reports) || "."}/explore.md\n`);
   return violations.length === 0 ? 0 : 1;
+}
+
+/** The parts' counts of each rule's triggers, added up: what the whole campaign exercised. */
+function sumExercised(parts: ReadonlyArray<Readonly<Record<string, number>> | undefined>): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const part of parts) for (const [id, n] of Object.entries(part ?? {})) sum[id] = (sum[id] ?? 0) + n;
+  return sum;
 }

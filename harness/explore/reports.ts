@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { configError } from "../harness-error.js";
-import type { OracleVerdict } from "../oracles/index.js";
-import type { ExploreResult } from "./explore.js";
+import { ORACLES } from "../oracles/index.js";
+import type { ExploreResult, FailedOracle } from "./explore.js";
 
 export const EXPLORE_REPORT_FILES = ["explore.json", "explore.md", "explore-history.jsonl"] as const;
 
@@ -51,8 +51,21 @@ export interface ExploreReport {
   violations?: ReportedViolation[];
 }
 
-const violationLines = (invariants: Array<Extract<OracleVerdict, { verdict: "fail" }>>) =>
+const violationLines = (invariants: readonly FailedOracle[]) =>
   invariants.flatMap((f) => f.violations.map((v) => `- **${f.id}** (${f.rules.join(", ")}): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`));
+
+/** Which rules the campaign's histories gave the oracles something to judge, and how often; the others were not exercised (never a pass). */
+function exercisedLines(exercised: Readonly<Record<string, number>> | undefined): string[] {
+  if (exercised === undefined) return [];
+  const judgeable = [...new Set(ORACLES.flatMap((o) => o.rules))];
+  const times = (id: string) => exercised[id] ?? 0;
+  const idle = judgeable.filter((id) => times(id) === 0);
+  return [
+    `Rules exercised (their situation arose, judged N times over every run): ${judgeable.filter((id) => times(id) > 0).map((id) => `${id} ×${times(id)}`).join(", ") || "none"}  `,
+    `Not exercised (never a pass): ${idle.join(", ") || "none"}`,
+    ``,
+  ];
+}
 
 /** reports/explore.json, a readable reports/explore.md, and the shrunk case's history when there is one. */
 export function writeExploreReports(dir: string, report: ExploreReport, history: string | undefined): void {
@@ -72,6 +85,7 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
     `|---|---|`,
     ...Object.entries(r.faults).map(([kind, n]) => `| ${kind} | ${n} |`),
     ``,
+    ...exercisedLines(r.exercised),
   ];
   const violations = report.violations ?? (report.violation ? [report.violation] : []);
   if (violations.length === 0) lines.push(`**No violation** in ${r.runs} runs.`);

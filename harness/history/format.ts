@@ -144,7 +144,9 @@ export function parseRecords(text: string, name = "history"): HistoryRecord[] {
       const issue = parsed.error.issues[0];
       throw configError(`${name}:${i + 1} is not a history record (${issue?.path.join(".") || "record"}: ${issue?.message}); see docs/explore.md`);
     }
-    records.push(parsed.data);
+    // zod's record rebuilds the arguments, and an own "__proto__" key does not survive that: the
+    // arguments are kept as JSON.parse read them, every key as sent (SCH-06 judges exactly those).
+    records.push(parsed.data.type === "call" ? { ...parsed.data, args: (value as { args: Record<string, unknown> }).args } : parsed.data);
   }
   return records;
 }

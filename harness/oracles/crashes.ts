@@ -1,4 +1,5 @@
-import type { Oracle, Violation } from "./oracle.js";
+import { isSettled } from "../../protocol/states.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 
 /**
  * outcome_unknown comes only from reopening the store: the operation was unfinished at a crash (not
@@ -31,5 +32,21 @@ export const outcomeUnknownAfterCrash: Oracle = {
       }
     }
     return found;
+  },
+  /**
+   * Each operation read on both sides of a crash: unfinished before it (DUR-01, what must read
+   * outcome_unknown) or settled before it (DUR-02, what must stay); and each outcome_unknown read (DUR-01).
+   */
+  triggers({ sightings, crashes }) {
+    const tally = new Tally();
+    for (const all of sightings.values()) {
+      const receipts = all.filter((s) => s.via === "receipt");
+      tally.add("DUR-01", receipts.filter((s) => s.state === "outcome_unknown").length);
+      for (const crash of crashes) {
+        const before = receipts.filter((s) => s.index < crash).at(-1);
+        if (before && receipts.some((s) => s.index > crash)) tally.add(isSettled(before.state) ? "DUR-02" : "DUR-01");
+      }
+    }
+    return tally.triggers;
   },
 };

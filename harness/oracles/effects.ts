@@ -1,8 +1,9 @@
+import { contractOf } from "../../protocol/catalogue.js";
 import { ofKind, type LedgerEntry, type LedgerEntryOf } from "../../protocol/control-api.js";
 import { type Facts } from "./facts.js";
 import { admissionOf, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
 
 // Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
@@ -60,9 +61,13 @@ function traced(facts: Facts): Traced[] {
       const agent = facts.history.pairings.get(entry.pairingId);
       const received = argsOf(entry);
       // By the retry identity Lomi received; else by the operation the agent's reply named, under the
-      // epoch the agent sent (a request key of the broker's own making is the identity Lomi ignores).
+      // epoch the agent sent (a request key of the broker's own making is the identity Lomi ignores) —
+      // unless a restart came after that admission: the ledger does not say whether Lomi received it
+      // before the restart or as work resumed after it (DUR-01), and a key the agent never sent is the sign.
       const byKey = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
-      const named = entry.detail.permit ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch) : [];
+      const named = entry.detail.permit
+        ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch && !facts.crashes.some((x) => x > c.index))
+        : [];
       const same = byKey.length > 0 ? byKey : named;
       const changes = same.map((c) => changedField(c, received));
       return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is Change => c !== undefined) };
@@ -156,6 +161,25 @@ export const effectsRequested: Oracle = {
     }
     return found;
   },
+  /**
+   * Each dispatch of a pairing this history made: that someone asked for it (DUR-06, DUR-01 after a
+   * restart); each field of the request it answers, as sent (that field's rule); a request sent more
+   * than once, dispatched once (IDEM-01, DUR-03 after a restart); ordered input, under the sequence sent.
+   */
+  triggers(facts) {
+    const tally = new Tally();
+    for (const { entry, agent, calls } of traced(facts)) {
+      if (agent === undefined) continue;
+      const restarted = facts.crashes.length > 0;
+      tally.add(restarted ? "DUR-01" : "DUR-06");
+      const call = calls[0];
+      if (!call) continue;
+      for (const field of Object.keys(call.args).filter((f) => !IDENTITY.has(f))) tally.add(changedFieldRules(entry.tool, field));
+      if (isOrderedInput(entry.tool)) tally.add(sentSequenceRule(facts.calls, call));
+      else if (calls.length > 1) tally.add(restarted ? ["IDEM-01", "DUR-03"] : "IDEM-01");
+    }
+    return tally.triggers;
+  },
 };
 
 /** Refusals of a request the client may retry as it is: the broker could not look, so it may have been let through before. */
@@ -183,5 +207,14 @@ export const refusalsDispatchNothing: Oracle = {
       found.push({ message: `Lomi received ${describe(entry)}, yet every call that sent that request was refused (${codes}): a refusal must leave nothing done`, records: [...calls.map((c) => c.index), ...at(facts, entry)], rules });
     }
     return found;
+  },
+  /** Each refusal of a request to act (an operation or ordered input), under the rule whose "nothing is dispatched" it is. */
+  triggers({ calls }) {
+    const tally = new Tally();
+    for (const c of calls) {
+      const acts = isOrderedInput(c.tool) || contractOf(c.tool)?.kind === "operation";
+      if (acts && c.envelope?.status === "error" && !NOT_A_REFUSAL.has(c.envelope.code)) tally.add(refusalRules(c.tool, c.envelope.code, c.args));
+    }
+    return tally.triggers;
   },
 };

@@ -2,7 +2,7 @@ import { contractOf } from "../../protocol/catalogue.js";
 import { HarnessError } from "../harness-error.js";
 import { checkEnvelope } from "../contract-checks/reply-checks.js";
 import { INPUT_RULES, inputRules } from "./finding-rules.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { mirrorOf } from "../history/format.js";
 
 /** Every reply is a Lomi envelope that validates against the tool's output schema (the checks every scenario makes). */
@@ -26,6 +26,11 @@ export const envelopes: Oracle = {
     }
     return found;
   },
+  triggers({ calls }) {
+    const tally = new Tally();
+    tally.add(["ENV-01", "ENV-02", "ENV-03", "ENV-04"], calls.filter((c) => c.reply.status === "answered" && contractOf(c.tool)).length);
+    return tally.triggers;
+  },
 };
 
 /** Input its tool's schema rejects is refused INVALID_ARGUMENT (or a pairing refusal, which may come first). */
@@ -47,5 +52,14 @@ export const rejectedInput: Oracle = {
       }
     }
     return found;
+  },
+  /** Each answered call whose arguments its tool's schema rejects, under the rule of what is wrong with them. */
+  triggers({ calls }) {
+    const tally = new Tally();
+    for (const c of calls) {
+      const contract = contractOf(c.tool);
+      if (contract && c.reply.status === "answered" && !contract.input.safeParse(c.args).success) tally.add(inputRules(c.tool, c.args));
+    }
+    return tally.triggers;
   },
 };

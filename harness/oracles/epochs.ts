@@ -1,6 +1,7 @@
 import { admissionOf } from "../history/replies.js";
 import { identityOf } from "./idempotency.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
+import { isOperationTool } from "../history/replies.js";
 
 /**
  * A new operation is admitted only under an epoch lomi_connect gave this very connection, of the
@@ -40,5 +41,22 @@ export const epochAuthority: Oracle = {
       if (why) found.push({ message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why[0]}`, records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index], rules: [why[1]] });
     }
     return found;
+  },
+  /** Each new submission (an operation call under an identity not sent before) under an epoch of a crashed instance (EPOCH-01), of another connection (EPOCH-04), or past its 24 hours (EPOCH-03). */
+  triggers({ history, calls, crashes }) {
+    const tally = new Tally();
+    const onLomisClock = history.header?.clock !== "recorder";
+    const epochs = new Map<string, { index: number; connection: string; expiresAt: number }>();
+    for (const c of calls) {
+      if (c.tool === "lomi_connect" && c.envelope?.status === "ok" && typeof c.envelope.data.retryEpoch === "string") {
+        epochs.set(c.envelope.data.retryEpoch, { index: c.index, connection: c.connection, expiresAt: Date.parse(String(c.envelope.data.retryEpochExpiresAt)) });
+      }
+      const epoch = epochs.get(String(c.args.retryEpoch));
+      if (!epoch || !isOperationTool(c.tool) || calls.some((x) => x.index < c.index && identityOf(x) === identityOf(c))) continue;
+      if (crashes.some((x) => x > epoch.index && x < c.index)) tally.add("EPOCH-01");
+      else if (epoch.connection !== c.connection) tally.add("EPOCH-04");
+      else if (onLomisClock && Date.parse(c.sentAt) > epoch.expiresAt) tally.add("EPOCH-03");
+    }
+    return tally.triggers;
   },
 };

@@ -1,6 +1,6 @@
 import { ADMISSION_STATES, canTransition, type OperationState } from "../../protocol/states.js";
 import { eventsIn, operationNamed, statesShown, type EventView } from "../history/replies.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { crashBetween } from "./finding-rules.js";
 
 /** The events of one operation as a feed shows them, in its order: the shape an event needs here. */
@@ -35,16 +35,16 @@ export function nextEventProblem(before: FeedEvent | undefined, e: FeedEvent): E
 }
 
 /**
- * The rule an event's problem breaks. A feed that leaves a transition out or shows one twice is the
- * feed's (EVT-01). An illegal transition is the operation's (OP-02) wherever it shows, the feed only
- * showing faithfully what the receipts did; it is the feed's only when the receipts showed a state
- * between the two that the feed left out.
+ * Whether an event's problem is the operation's rather than the feed's. A feed that leaves a
+ * transition out or shows one twice is the feed's (EVT-01). An illegal transition is the operation's
+ * (OP-02) wherever it shows, the feed only showing faithfully what the receipts did; it is the feed's
+ * only when the receipts showed a state between the two that the feed left out.
  */
-export function eventProblemRules(problem: EventProblem, shown: readonly OperationState[]): string[] {
-  if (!problem.illegal) return ["EVT-01"];
+export function isOperationsOwn(problem: EventProblem, shown: readonly OperationState[]): boolean {
+  if (!problem.illegal) return false;
   const from = shown.indexOf(problem.illegal.from);
   const to = from < 0 ? -1 : shown.indexOf(problem.illegal.to, from + 1);
-  return to > from + 1 ? ["EVT-01"] : ["OP-02"];
+  return !(to > from + 1);
 }
 
 /**
@@ -86,8 +86,8 @@ export const eventsInOrder: Oracle = {
         bySequence.set(`${streamKey}\u0000${e.sequence}`, { event: e, index: c.index });
         // An event with the same state on both sides records a change of effectState alone.
         if (e.previousState !== null && e.previousState !== e.state && !canTransition(e.previousState, e.state)) {
-          const rules = eventProblemRules({ text: "", illegal: { from: e.previousState, to: e.state } }, statesShown(calls.filter((x) => x.index < c.index), e.operationId));
-          found.push({ message: `event ${e.sequence} shows ${shape(e)}, not a legal transition`, records: [c.index], rules });
+          const own = isOperationsOwn({ text: "", illegal: { from: e.previousState, to: e.state } }, statesShown(calls.filter((x) => x.index < c.index), e.operationId));
+          found.push({ message: `event ${e.sequence} shows ${shape(e)}, not a legal transition`, records: [c.index], rules: own ? ["OP-02"] : ["EVT-01"] });
           continue;
         }
         if (!stream) continue;
@@ -106,6 +106,27 @@ export const eventsInOrder: Oracle = {
       if (stream && typeof c.envelope.data.nextCursor === "string") stream.cursor = c.envelope.data.nextCursor;
     }
     return found;
+  },
+  /**
+   * Each event a feed showed (EVT-01); each read that continued from an empty page's cursor (EVT-02);
+   * each read that continued, across a crash, from a cursor the feed gave before it (EVT-03).
+   */
+  triggers({ calls, crashes }) {
+    const tally = new Tally();
+    /** The page that gave each cursor, per agent and workspace: whether it was empty, and where. */
+    const gave = new Map<string, { empty: boolean; index: number }>();
+    for (const c of calls) {
+      if (c.tool !== "lomi_events_read" || c.envelope?.status !== "ok") continue;
+      const feed = `${c.agent}\u0000${String(c.args.workspaceId)}`;
+      const from = c.args.cursor === undefined ? undefined : gave.get(`${feed}\u0000${String(c.args.cursor)}`);
+      const events = eventsIn(c);
+      tally.add("EVT-01", events.length);
+      if (from?.empty) tally.add("EVT-02");
+      if (from && crashBetween(crashes, from.index, c.index)) tally.add("EVT-03");
+      const next = c.envelope.data.nextCursor;
+      if (typeof next === "string") gave.set(`${feed}\u0000${next}`, { empty: events.length === 0, index: c.index });
+    }
+    return tally.triggers;
   },
 };
 
@@ -137,5 +158,17 @@ export const eventsScoped: Oracle = {
       }
     }
     return found;
+  },
+  /** Each feed read while an operation of another workspace, or of another pairing, existed: what the feed must leave out. */
+  triggers({ calls, owners }) {
+    const tally = new Tally();
+    const placed: Array<{ workspaceId: unknown; agent: string; index: number }> = [];
+    for (const c of calls) {
+      const receipt = operationNamed(c.envelope);
+      const owner = receipt && owners.get(receipt.operationId);
+      if (receipt && owner?.index === c.index) placed.push({ workspaceId: receipt.workspaceId, agent: owner.agent, index: c.index });
+      if (c.tool === "lomi_events_read" && c.envelope?.status === "ok" && placed.some((p) => p.workspaceId !== c.args.workspaceId || p.agent !== c.agent)) tally.add("EVT-04");
+    }
+    return tally.triggers;
   },
 };

@@ -1,6 +1,6 @@
 import { admissionOf, isOperationTool, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { crashBetween } from "./finding-rules.js";
 
 const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey"]);
@@ -50,5 +50,21 @@ export const idempotency: Oracle = {
       }
     }
     return found;
+  },
+  /** Each call under an identity that already has an operation: the same arguments (IDEM-01; DUR-03 across a crash) or changed ones (IDEM-02). */
+  triggers({ calls, crashes }) {
+    const tally = new Tally();
+    const first = new Map<string, { index: number; payload: string }>();
+    for (const c of calls) {
+      if (!isOperationTool(c.tool) || typeof c.args.requestKey !== "string") continue;
+      const prior = first.get(identityOf(c));
+      if (!prior) {
+        if (admissionOf(c)) first.set(identityOf(c), { index: c.index, payload: payloadOf(c) });
+        continue;
+      }
+      if (payloadOf(c) !== prior.payload) tally.add("IDEM-02");
+      else tally.add(crashBetween(crashes, prior.index, c.index) ? ["IDEM-01", "DUR-03"] : "IDEM-01");
+    }
+    return tally.triggers;
   },
 };

@@ -1,5 +1,5 @@
 import { canonical } from "../text/canonical-json.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { isOrderedInput, sentSequenceRule } from "./finding-rules.js";
 
 const payloadOf = (tool: string, args: Record<string, unknown>) => canonical({ tool, ...args });
@@ -37,5 +37,11 @@ export const inputOnce: Oracle = {
       }
     }
     return found;
+  },
+  /** Each answered ordered input, under the rule of the sequence it sent: the next (INPUT-02), a repeat (INPUT-03, INPUT-04), a skip (INPUT-05). */
+  triggers({ calls }) {
+    const tally = new Tally();
+    for (const c of calls) if (isOrderedInput(c.tool) && c.reply.status === "answered") tally.add(sentSequenceRule(calls, c));
+    return tally.triggers;
   },
 };

@@ -5,7 +5,7 @@ import { forgettable, type Facts } from "./facts.js";
 import { eventsIn, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import { whenTold } from "../history/told.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { crashBetween, isOrderedInput } from "./finding-rules.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
@@ -38,6 +38,13 @@ export const oneEffectPerReceipt: Oracle = {
     for (const [key, ids] of byKey) if (ids.size > 1) found.push({ message: `receipt key ${key} was dispatched as ${ids.size} operations (${[...ids].join(", ")})`, records: [], rules: retried });
     return found;
   },
+  /** Each operation Lomi received under a permit: one receipt key, once (IDEM-01); after a restart, never again (DUR-01, DUR-03). */
+  triggers(facts) {
+    const tally = new Tally();
+    const dispatches = operationDispatches(facts).filter((e) => e.detail.permit !== undefined).length;
+    tally.add(facts.crashes.length > 0 ? ["IDEM-01", "DUR-01", "DUR-03"] : "IDEM-01", dispatches);
+    return tally.triggers;
+  },
 };
 
 /**
@@ -69,6 +76,16 @@ export const reservedBeforeDispatch: Oracle = {
       if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index], rules: ["DUR-06"] });
     }
     return found;
+  },
+  /** Each dispatched operation its pairing read by operationId: whether it found a receipt is what is judged. */
+  triggers(facts) {
+    const tally = new Tally();
+    const read = new Set(facts.calls.filter((c) => c.tool === "lomi_operation_get" && c.reply.status === "answered").map((c) => readerKey(c.agent, String(c.args.operationId))));
+    for (const e of operationDispatches(facts)) {
+      const agent = facts.history.pairings.get(e.pairingId);
+      if (agent !== undefined && read.has(readerKey(agent, e.operationId))) tally.add("DUR-06");
+    }
+    return tally.triggers;
   },
 };
 
@@ -115,6 +132,22 @@ export const effectStateAgrees: Oracle = {
     }
     return found;
   },
+  /**
+   * Each operation read settled (OP-04), or read settled across a restart with no settlement from Lomi
+   * (DUR-01); each event of a cancel while queued (CANCEL-01).
+   */
+  triggers(facts) {
+    const tally = new Tally();
+    const settled = new Set(ledgerOf(facts).filter(ofKind("settle")).map((e) => e.operationId));
+    for (const [operationId, all] of facts.sightings) {
+      const read = all.find((s) => s.via === "receipt" && isOneOf(NATIVE_SETTLED_STATES, s.state));
+      if (!read) continue;
+      const acrossCrash = !settled.has(operationId) && crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, read.index);
+      tally.add(acrossCrash ? "DUR-01" : "OP-04");
+    }
+    for (const c of facts.calls) tally.add("CANCEL-01", eventsIn(c).filter((e) => e.previousState === "queued" && e.state === "cancelled").length);
+    return tally.triggers;
+  },
 };
 
 /** Lomi received each (lease, inputSequence) at most once. */
@@ -134,5 +167,16 @@ export const inputDeliveredOnce: Oracle = {
       else seen.set(key, e.sequence);
     }
     return found;
+  },
+  /** Each (lease, inputSequence) an agent sent more than once: what Lomi must receive once. */
+  triggers({ calls }) {
+    const tally = new Tally();
+    const sent = new Map<string, number>();
+    for (const c of calls.filter((x) => isOrderedInput(x.tool))) {
+      const key = `${String(c.args.leaseId)}\u0000${String(c.args.inputSequence)}`;
+      sent.set(key, (sent.get(key) ?? 0) + 1);
+    }
+    tally.add("INPUT-03", [...sent.values()].filter((n) => n > 1).length);
+    return tally.triggers;
   },
 };

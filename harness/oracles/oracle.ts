@@ -8,6 +8,26 @@ export interface Violation {
   rules: string[];
 }
 
+/**
+ * How many times each rule's situation arose in a history (a retry of a known identity, a read across
+ * a crash, an empty events page followed by a read…): a rule whose situation never arose was not
+ * judged, and reads "not exercised", never pass (docs/explore.md, "Triggers").
+ */
+export type Triggers = Readonly<Record<string, number>>;
+
+/** Counts triggers as an oracle walks a history. */
+export class Tally {
+  private readonly counts: Record<string, number> = {};
+  /** One more time each of these rules' situations arose. */
+  add(rules: string | readonly string[], times = 1): void {
+    if (times <= 0) return;
+    for (const id of typeof rules === "string" ? [rules] : rules) this.counts[id] = (this.counts[id] ?? 0) + times;
+  }
+  get triggers(): Triggers {
+    return { ...this.counts };
+  }
+}
+
 /** A property every legal history has. `needsLedger`: judged only when the history carries Lomi's ledger. */
 export interface Oracle {
   id: string;
@@ -16,4 +36,6 @@ export interface Oracle {
   title: string;
   needsLedger: boolean;
   check(facts: Facts): Violation[];
+  /** Per rule of its own, how many times the history gave it something to judge. */
+  triggers(facts: Facts): Triggers;
 }

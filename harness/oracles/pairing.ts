@@ -1,4 +1,4 @@
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 
 /** A pairing the user denied is told so (PAIRING_DENIED), never asked to wait for an approval that will not come. */
 export const pairingDecisions: Oracle = {
@@ -22,5 +22,13 @@ export const pairingDecisions: Oracle = {
       }
     }
     return found;
+  },
+  /** Each reply to an agent after the user decided its pairing: AUTH-01 after an approval, AUTH-02 after a denial. */
+  triggers({ calls, faults }) {
+    const tally = new Tally();
+    for (const f of faults.filter((x) => x.kind === "pairing-decision")) {
+      tally.add(f.detail.decision === "deny" ? "AUTH-02" : "AUTH-01", calls.filter((c) => c.index > f.index && c.agent === String(f.detail.agent) && c.reply.status === "answered").length);
+    }
+    return tally.triggers;
   },
 };

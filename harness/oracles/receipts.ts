@@ -2,7 +2,7 @@ import { RETRY_EPOCH_VALIDITY_MS } from "../../protocol/tools/workspace.js";
 import { forgettable, type Facts } from "./facts.js";
 import { admissionOf, receiptIn, type IndexedCall } from "../history/replies.js";
 import { whenTold } from "../history/told.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { crashBetween, NOT_ABOUT_THE_RECEIPT } from "./finding-rules.js";
 
 /**
@@ -20,19 +20,38 @@ function askedFor(c: IndexedCall, byKey: Map<string, { operationId: string; proj
 
 const lookupKey = (agent: string, a: Record<string, unknown>) => [agent, a.retryEpoch, a.requestKey, a.tool].map(String).join("\u0000");
 
+/** Whether a completed reconciliation came between two records: it may have removed what was told (CAP-04 judges what it kept). */
+const reconciledBetween = (facts: Facts, from: number, to: number) =>
+  facts.calls.some((r) => r.tool === "lomi_store_reconcile" && r.index > from && r.index < to && r.envelope?.status === "ok" && r.envelope.data.status === "completed");
+
 /**
- * What a receipt the pairing was told of, then not found, breaks: finding by id or key (IDEM-05);
- * across a restart, surviving it (DUR-02); from another connection, reading there (EPOCH-04). An
- * error other than NOT_FOUND for a receipt that exists is a failure read as an error (OP-03).
- * Read more than an epoch's 24 hours later, the receipt had expired and must still stay (CAP-03).
+ * The rules a read of a receipt the pairing was told of is about, by where it stands: finding by id
+ * or key (IDEM-05); across a restart, surviving it (DUR-02); from another connection, reading there
+ * (EPOCH-04); more than an epoch's 24 hours later, staying though expired (CAP-03); after a
+ * reconciliation, kept by it (CAP-04 alone: a completed one may remove what it may).
  */
-function unreadable(facts: Facts, toldAt: number, c: IndexedCall, code: string): string[] {
-  if (code !== "NOT_FOUND") return ["OP-03"];
-  // Gone after a reconciliation that could not remove it (not named, not settled a retention before it): it kept too little (CAP-04).
-  if (facts.calls.some((r) => r.tool === "lomi_store_reconcile" && r.index > toldAt && r.index < c.index && r.envelope?.status === "ok" && r.envelope.data.status === "completed")) return ["CAP-04"];
+function readAcross(facts: Facts, toldAt: number, c: IndexedCall): string[] {
+  if (reconciledBetween(facts, toldAt, c.index)) return ["CAP-04"];
   const told = facts.calls.find((x) => x.index === toldAt);
   const expired = told !== undefined && Date.parse(c.sentAt) - Date.parse(told.sentAt) > RETRY_EPOCH_VALIDITY_MS;
-  return ["IDEM-05", ...(expired ? ["CAP-03"] : []), ...(crashBetween(facts.crashes, toldAt, c.index) ? ["DUR-02"] : []), ...(told && told.connection !== c.connection && !crashBetween(facts.crashes, toldAt, c.index) ? ["EPOCH-04"] : [])];
+  const crashed = crashBetween(facts.crashes, toldAt, c.index);
+  return ["IDEM-05", ...(expired ? ["CAP-03"] : []), ...(crashed ? ["DUR-02"] : []), ...(told && told.connection !== c.connection && !crashed ? ["EPOCH-04"] : [])];
+}
+
+/** Every answered read (get, lookup, cancel) of a receipt its reader's pairing was told of before: what receipts-readable judges. */
+function readsOfToldReceipts(facts: Facts): Array<{ c: IndexedCall; id: string; toldAt: number }> {
+  const reads: Array<{ c: IndexedCall; id: string; toldAt: number }> = [];
+  const byKey = new Map<string, { operationId: string; projectId: unknown }>();
+  for (const c of facts.calls) {
+    const admission = admissionOf(c);
+    if (admission) byKey.set(lookupKey(c.agent, { ...c.args, tool: c.tool }), { operationId: admission.receipt.operationId, projectId: c.args.projectId });
+    const id = askedFor(c, byKey);
+    // Another pairing's operation the agent was shown (a feed that leaked it) is not its to read: NOT_FOUND is right.
+    const othersOwn = id !== undefined && (facts.owners.get(id)?.agent ?? c.agent) !== c.agent;
+    const toldAt = id === undefined || othersOwn ? undefined : whenTold(facts.told, c.agent, id);
+    if (id !== undefined && toldAt !== undefined && toldAt < c.index && c.reply.status === "answered") reads.push({ c, id, toldAt });
+  }
+  return reads;
 }
 
 /**
@@ -40,6 +59,7 @@ function unreadable(facts: Facts, toldAt: number, c: IndexedCall, code: string):
  * readable by that agent's pairing, by id and by key, from later connections and after restarts,
  * until a deliberate reconciliation may remove it; and a read answers the operation asked for.
  * Each run ends by reading every one of them (the sweep), so a receipt that quietly went is seen.
+ * An error other than NOT_FOUND for a receipt that exists is a failure read as an error (OP-03).
  */
 export const receiptsReadable: Oracle = {
   id: "receipts-readable",
@@ -48,27 +68,28 @@ export const receiptsReadable: Oracle = {
   needsLedger: false,
   check(facts) {
     const found: Violation[] = [];
-    const byKey = new Map<string, { operationId: string; projectId: unknown }>();
     const mayBeGone = forgettable(facts);
-    for (const c of facts.calls) {
-      const admission = admissionOf(c);
-      if (admission) byKey.set(lookupKey(c.agent, { ...c.args, tool: c.tool }), { operationId: admission.receipt.operationId, projectId: c.args.projectId });
-      const id = askedFor(c, byKey);
-      // Another pairing's operation the agent was shown (a feed that leaked it) is not its to read: NOT_FOUND is right.
-      const othersOwn = id !== undefined && (facts.owners.get(id)?.agent ?? c.agent) !== c.agent;
-      const toldAt = id === undefined || othersOwn ? undefined : whenTold(facts.told, c.agent, id);
-      if (!id || toldAt === undefined || toldAt >= c.index || c.reply.status !== "answered") continue;
+    for (const { c, id, toldAt } of readsOfToldReceipts(facts)) {
       const env = c.envelope;
       // A receipt a reconciliation may have removed is the steps' to judge, whatever its refusal says.
       if (env?.status === "error" && !NOT_ABOUT_THE_RECEIPT.has(env.code) && !mayBeGone(id, c.index)) {
-        found.push({ message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [toldAt, c.index], rules: unreadable(facts, toldAt, c, env.code) });
+        const rules = env.code === "NOT_FOUND" ? readAcross(facts, toldAt, c) : ["OP-03"];
+        found.push({ message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [toldAt, c.index], rules });
       } else if (env?.status === "ok" && receiptIn(c)?.operationId !== id) {
         found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [toldAt, c.index], rules: ["IDEM-05"] });
       }
     }
     return found;
   },
+  triggers(facts) {
+    const tally = new Tally();
+    for (const { c, toldAt } of readsOfToldReceipts(facts)) tally.add(["OP-03", ...readAcross(facts, toldAt, c)]);
+    return tally.triggers;
+  },
 };
+
+/** The tools that read a receipt by its operationId or its key. */
+const RECEIPT_READS: ReadonlySet<string> = new Set(["lomi_operation_get", "lomi_operation_lookup", "lomi_operation_cancel"]);
 
 /** A receipt reaches only the pairing it belongs to; another pairing is answered as if it did not exist. (Its events are the feed's: events-scoped.) */
 export const pairingIsolation: Oracle = {
@@ -86,5 +107,16 @@ export const pairingIsolation: Oracle = {
       }
     }
     return found;
+  },
+  /** Each receipt read (by id or key) while another pairing had operations: what it must not be shown. */
+  triggers({ calls, owners }) {
+    const tally = new Tally();
+    const seen = new Set<string>();
+    for (const c of calls) {
+      const admission = admissionOf(c);
+      if (admission && owners.get(admission.receipt.operationId)?.index === c.index) seen.add(c.agent);
+      if (RECEIPT_READS.has(c.tool) && c.reply.status === "answered" && [...seen].some((agent) => agent !== c.agent)) tally.add("AUTH-05");
+    }
+    return tally.triggers;
   },
 };

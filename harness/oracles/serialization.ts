@@ -2,7 +2,7 @@ import { contractOf } from "../../protocol/catalogue.js";
 import { ofKind, type LedgerEntryOf } from "../../protocol/control-api.js";
 import type { OperationContract } from "../../protocol/tool-contract.js";
 import { crashBetween } from "./finding-rules.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 
 type Dispatch = LedgerEntryOf<"dispatch">;
 
@@ -54,5 +54,19 @@ export const oneAtATimePerTarget: Oracle = {
       }
     }
     return found;
+  },
+  /** Each operation Lomi received on a target another operation of the same broker instance had been dispatched on before: what had to wait its turn. */
+  triggers(facts) {
+    const tally = new Tally();
+    const before = new Map<string, number[]>();
+    for (const entry of (facts.history.ledger ?? []).filter(ofKind("dispatch"))) {
+      const target = targetOf(entry);
+      const at = facts.owners.get(entry.operationId)?.index;
+      if (target === undefined || at === undefined) continue;
+      const earlier = before.get(target) ?? [];
+      if (earlier.some((since) => !crashBetween(facts.crashes, Math.min(at, since), Math.max(at, since)))) tally.add("SERIAL-01");
+      before.set(target, [...earlier, at]);
+    }
+    return tally.triggers;
   },
 };

@@ -1,6 +1,6 @@
 import { canReach, isSettled, type OperationState } from "../../protocol/states.js";
 import type { Sighting } from "./facts.js";
-import type { Oracle, Violation } from "./oracle.js";
+import { Tally, type Oracle, type Violation } from "./oracle.js";
 import { crashBetween } from "./finding-rules.js";
 
 /** Whether reads may show `to` after `from`: the same state, or one legal transitions lead to (protocol/states.ts). */
@@ -40,5 +40,23 @@ export const transitions: Oracle = {
       }
     }
     return found;
+  },
+  /**
+   * Each operation read again after a first read (OP-02); read again after it read settled: across a
+   * crash (DUR-02), after outcome_unknown (DUR-04), by a cancel or after one (CANCEL-03).
+   */
+  triggers({ sightings, crashes, calls }) {
+    const tally = new Tally();
+    for (const [operationId, all] of sightings) {
+      const receipts = all.filter((s) => s.via === "receipt");
+      if (receipts.length >= 2) tally.add("OP-02");
+      const settled = receipts.find((s) => isSettled(s.state));
+      const later = settled && receipts.filter((s) => s.index > settled.index);
+      if (!settled || !later || later.length === 0) continue;
+      if (crashes.some((c) => c > settled.index && later.some((s) => s.index > c))) tally.add("DUR-02");
+      if (settled.state === "outcome_unknown") tally.add("DUR-04");
+      if (calls.some((c) => c.tool === "lomi_operation_cancel" && c.args.operationId === operationId && c.index > settled.index)) tally.add("CANCEL-03");
+    }
+    return tally.triggers;
   },
 };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { History, HistoryRecord } from "../history/format.js";
 import { looseEnvelope } from "../history/replies.js";
-import type { OracleVerdict } from "../oracles/index.js";
+import { rulesFromOracles, type OracleVerdict, type RuleFromOracles, type RuleJudgement } from "../oracles/index.js";
 
 /** What a history holds, in a sentence: what `check` could judge it by. */
 export function historySummary(history: History): string[] {
@@ -17,12 +17,32 @@ export function historySummary(history: History): string[] {
   return lines;
 }
 
-/** Judged and not, counted, with why the rest was not: the verdict a reader looks for first. */
+/**
+ * Per rule, what the history showed, as a reader wants it: the rules with a finding first, then those
+ * that passed with how many times each was judged, then those whose situation never arose (never a
+ * pass), then those no oracle could judge here, with why.
+ */
 export function judgedLine(verdicts: readonly OracleVerdict[]): string {
-  const judged = verdicts.filter((v) => v.verdict === "pass" || v.verdict === "fail");
-  const failed = judged.filter((v) => v.verdict === "fail");
-  const reasons = [...new Set(verdicts.flatMap((v) => (v.verdict === "not-applicable" ? [v.reason] : v.verdict === "unknown" ? [`${v.id} failed (the harness's fault)`] : [])))];
-  return `judged by ${judged.length} oracles (${failed.length} found a violation); not judged by ${verdicts.length - judged.length}${reasons.length ? `: ${reasons.join("; ")}` : ""}`;
+  const rules = rulesFromOracles(verdicts);
+  const of = (v: RuleJudgement) => rules.filter((r) => r.verdict === v);
+  const reasons = [...new Set([...of("not-judged"), ...of("unknown")].flatMap((r) => r.reason ?? []))];
+  return [
+    `${of("fail").length} rule(s) fail, ${of("pass").length} pass (their situation arose and held), ${of("not-exercised").length} not exercised (their situation never arose)`,
+    ...(of("not-judged").length + of("unknown").length > 0 ? [`${of("not-judged").length + of("unknown").length} not judged here${reasons.length ? `: ${reasons.join("; ")}` : ""}`] : []),
+  ].join("; ");
+}
+
+/** One line per rule: its verdict, how many times it was judged, and the findings that break it. */
+export function ruleLines(verdicts: readonly OracleVerdict[]): string[] {
+  const order: Record<RuleJudgement, number> = { fail: 0, unknown: 1, pass: 2, "not-exercised": 3, "not-judged": 4 };
+  return rulesFromOracles(verdicts)
+    .sort((a, b) => order[a.verdict] - order[b.verdict])
+    .flatMap((r) => {
+      if (r.verdict === "fail") return [`FAIL ${r.id}`, ...r.violations.map((x) => `    ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""} (${x.oracle})`)];
+      if (r.verdict === "pass") return [`pass ${r.id} (judged ${r.judged} time${r.judged === 1 ? "" : "s"})`];
+      if (r.verdict === "not-exercised") return [`not exercised ${r.id}: its situation never arose in this history`];
+      return [`${r.verdict === "unknown" ? "unknown" : "not judged"} ${r.id}: ${r.reason ?? ""}`];
+    });
 }
 
 /** Which oracles cite each record position. */
@@ -65,17 +85,23 @@ function row(record: HistoryRecord): { who: string; what: string; answer: string
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const html = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-function verdictText(v: OracleVerdict): string {
-  if (v.verdict === "unknown") return `unknown: the oracle failed (the harness's fault): ${v.error.split("\n")[0]}`;
-  return v.verdict === "pass" ? "pass" : v.verdict === "fail" ? `FAIL (${v.violations.length})` : `not applicable: ${v.reason}`;
+/** A rule's verdict over the history, in words: a pass says how many times it was judged. */
+function verdictText(r: RuleFromOracles): string {
+  if (r.verdict === "fail") return `FAIL (${r.violations.length})`;
+  if (r.verdict === "pass") return `pass (judged ${r.judged})`;
+  if (r.verdict === "not-exercised") return "not exercised: its situation never arose";
+  return `${r.verdict === "unknown" ? "unknown" : "not judged"}: ${r.reason ?? ""}`;
 }
+
+/** The rules a history's violations break, each once: the report's headline. */
+const brokenRules = (verdicts: readonly OracleVerdict[]) => [...new Set(verdicts.flatMap((v) => (v.verdict === "fail" ? v.violations.flatMap((x) => x.rules) : [])))];
 
 /** The history as a markdown page: the verdicts, each violation, and every record, the cited ones marked. */
 export function markdownReport(file: string, history: History, verdicts: readonly OracleVerdict[]): string {
   const cited = citations(verdicts);
   const failed = verdicts.filter((v) => v.verdict === "fail");
-  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}`}**`, ""];
-  out.push("## Verdicts", "", "| oracle | rules | verdict |", "|---|---|---|", ...verdicts.map((v) => `| ${v.id} | ${v.rules.join(", ")} | ${cell(verdictText(v))} |`), "");
+  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${brokenRules(verdicts).join(", ")}`}**`, ""];
+  out.push("## Verdicts by rule", "", "| rule | verdict | judged by |", "|---|---|---|", ...rulesFromOracles(verdicts).map((r) => `| ${r.id} | ${cell(verdictText(r))} | ${r.oracles.join(", ")} |`), "");
   if (failed.length > 0) {
     out.push("## Violations", "");
     for (const v of failed) for (const x of v.violations) out.push(`- **${v.id}** (${x.rules.join(", ")}): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
@@ -108,8 +134,8 @@ export function htmlReport(file: string, history: History, verdicts: readonly Or
 <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}tr.cited{background:#fdd}code{font-size:12px}.verdict{font-size:1.2em;font-weight:bold}</style></head>
 <body><h1>lomi-conformance check: ${html(file)}</h1>
 <ul>${[...historySummary(history), judgedLine(verdicts)].map((l) => `<li>${html(l)}</li>`).join("")}</ul>
-<p class="verdict">${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${html(failed.map((f) => f.id).join(", "))}`}</p>
-<h2>Verdicts</h2><table><tr><th>oracle</th><th>rules</th><th>verdict</th></tr>${verdicts.map((v) => `<tr${v.verdict === "fail" ? ' class="cited"' : ""}><td>${html(v.id)}</td><td>${html(v.rules.join(", "))}</td><td>${html(verdictText(v))}</td></tr>`).join("")}</table>
+<p class="verdict">${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${html(brokenRules(verdicts).join(", "))}`}</p>
+<h2>Verdicts by rule</h2><table><tr><th>rule</th><th>verdict</th><th>judged by</th></tr>${rulesFromOracles(verdicts).map((r) => `<tr${r.verdict === "fail" ? ' class="cited"' : ""}><td>${html(r.id)}</td><td>${html(verdictText(r))}</td><td>${html(r.oracles.join(", "))}</td></tr>`).join("")}</table>
 ${violations.length ? `<h2>Violations</h2><ul>${violations.join("")}</ul>` : ""}
 <h2>The history</h2><p>Highlighted records are cited by a violation.</p>
 <table><tr><th>#</th><th>agent @ connection</th><th>call</th><th>reply</th><th>cited by</th></tr>${rows.join("")}</table>

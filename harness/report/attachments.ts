@@ -38,6 +38,10 @@ export const ORACLE_MEDIA_TYPE = "application/vnd.lomi.oracles+json";
 export const ORACLE_UNKNOWN_MEDIA_TYPE = "application/vnd.lomi.oracle-unknown+json";
 export const oracleUnknownAttachment = z.array(z.strictObject({ id: z.string(), rules: z.array(ruleId), error: z.string() }));
 
+/** How many times the oracles judged each rule in a scenario's history (its triggers): the report sums them per rule. */
+export const TRIGGERS_MEDIA_TYPE = "application/vnd.lomi.triggers+json";
+export const triggersAttachment = z.record(ruleId, z.number().int().positive());
+
 /** A line of progress a long step reports while it works (a store fill): the progress log prints it as it comes. */
 export const PROGRESS_MEDIA_TYPE = "text/vnd.lomi.progress";
 export const ORACLE_FILE = "lomi-oracle-violations.json";

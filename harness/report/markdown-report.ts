@@ -102,13 +102,13 @@ export function markdownReport(run: RunSummary): string {
     ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${cell(w)}`), ""] : []),
     ...causesSection(run.failureGroups),
     ...flakySection(run),
-    "| rule | level | verdict | scenarios | note |",
-    "|---|---|---|---|---|",
+    "| rule | level | verdict | scenarios | judged | note |",
+    "|---|---|---|---|---|---|",
   ];
   const rows = listed.map((r) => {
     const { ran, inSuite } = ranOf(r, run);
     const part = ran < inSuite ? ` (${ran} of ${inSuite} scenarios ran)` : "";
-    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part} | ${r.scenarios.length} | ${cell(r.reason ?? r.title)} |`;
+    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part} | ${r.scenarios.length} | ${r.judged ? `${r.judged.scenarios} + ${r.judged.oracleChecks}` : "—"} | ${cell(r.reason ?? r.title)} |`;
   });
   const failures = failedScenarios(run.rules);
   const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));

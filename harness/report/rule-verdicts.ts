@@ -27,6 +27,8 @@ export interface RuleReport extends Rule {
   scenarios: RuleScenario[];
   /** A pass on the scenarios that ran, others not applicable here (the reason says how many). */
   partly?: true;
+  /** How many times the run judged it: its scenarios that passed, and its situations the oracles judged in every scenario's history. */
+  judged?: { scenarios: number; oracleChecks: number };
 }
 
 export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
@@ -103,7 +105,8 @@ export function judgeRules(
       .filter((s) => citedRules(s.tags, known).includes(rule.id) || (s.verdict === "fail" && s.blame?.includes(rule.id)))
       .map((s) => scenarioOf(s, baseline, rule.id));
     const expected = baseline.rules.get(rule.id);
-    const base = { ...rule, family: familyOf(rule.id), scenarios };
+    const times = { scenarios: scenarios.filter((s) => s.verdict === "pass").length, oracleChecks: results.reduce((n, s) => n + (s.oracleJudged?.[rule.id] ?? 0), 0) };
+    const base = { ...rule, family: familyOf(rule.id), scenarios, judged: times };
     const judged = !covered.has(rule.id)
       ? { verdict: "uncovered" as const, reason: "no scenario cites this rule" }
       : selected && !selected.has(rule.id) && scenarios.length === 0

@@ -1,6 +1,6 @@
 import { loadRules, RULE_TAG } from "../rules.js";
 import type * as messages from "@cucumber/messages";
-import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleAttachment, oracleUnknownAttachment, parseAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
+import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleAttachment, oracleUnknownAttachment, parseAttachment, TRIGGERS_MEDIA_TYPE, triggersAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
 import { blameOf, stepRules, type Comment, type NothingJudged } from "./step-blame.js";
 import { z } from "zod";
 import { boundedText } from "../text/bounded-json.js";
@@ -44,6 +44,8 @@ export interface ScenarioResult {
   harnessFault?: string;
   /** Oracles that failed on its history (the harness's fault, the run exits 2): each "ID: error"; the scenario's verdict stands on the rest. */
   oraclesUnknown?: string[];
+  /** How many times the oracles judged each rule in its history. */
+  oracleJudged?: Record<string, number>;
 }
 
 type Envelope = messages.Envelope;
@@ -67,6 +69,8 @@ interface Running {
   unjudged: Map<string, "no-answer" | "unexpected-answer">;
   /** The oracles the scenario's history broke. */
   oracles: OracleFailure[];
+  /** How many times the oracles judged each rule in its history. */
+  judged: Record<string, number> | undefined;
   /** Each test step's status, by test step. */
   statuses: Map<string, string>;
   finished: boolean;
@@ -140,6 +144,7 @@ function readAttachment(a: messages.Attachment, s: Running): void {
     if (b) s.blame.set(a.testStepId, b.rules);
     if (b && "unjudged" in b) s.unjudged.set(a.testStepId, b.unjudged);
   }
+  if (a.mediaType === TRIGGERS_MEDIA_TYPE) s.judged = parseAttachment(triggersAttachment, a.body);
   if (a.mediaType === ORACLE_MEDIA_TYPE) s.oracles.push(...(parseAttachment(oracleAttachment, a.body) ?? []));
   if (a.mediaType === ORACLE_UNKNOWN_MEDIA_TYPE) s.oraclesUnknown.push(...(parseAttachment(oracleUnknownAttachment, a.body) ?? []).map((u) => `${u.id} (${u.rules.join(", ")}): ${u.error}`));
 }
@@ -182,6 +187,7 @@ export function readScenarioResults(envelopes: readonly Envelope[]): ScenarioRes
         blame: new Map(),
         unjudged: new Map(),
         oracles: [],
+        judged: undefined,
         statuses: new Map(),
         finished: false,
       });
@@ -277,6 +283,7 @@ export function readScenarioResults(envelopes: readonly Envelope[]): ScenarioRes
         ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, failedBecause, s.context), steps: stepsOf(s), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
         ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
         ...(s.oraclesUnknown.length > 0 ? { oraclesUnknown: s.oraclesUnknown } : {}),
+        ...(s.judged ? { oracleJudged: s.judged } : {}),
       };
     });
 }

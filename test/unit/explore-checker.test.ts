@@ -94,7 +94,7 @@ describe("legal histories the checker must not flag", () => {
   test("without a ledger, the ledger invariants are not applicable, never passed", () => {
     const verdicts = checkHistory(history([admit(r("running"))]));
     const na = verdicts.filter((v) => v.verdict === "not-applicable").map((v) => v.id);
-    assert.deepEqual(na.sort(), ["effect-state-agrees", "effects-requested", "input-delivered-once", "one-dispatch-per-receipt", "receipt-before-dispatch", "refusals-dispatch-nothing"]);
+    assert.deepEqual(na.sort(), ["effect-state-agrees", "effects-requested", "input-delivered-once", "one-at-a-time-per-target", "one-dispatch-per-receipt", "receipt-before-dispatch", "refusals-dispatch-nothing"]);
   });
 
   test("a reconciliation removes an operation the agent never saw settle, which Lomi settled a retention before it: the broker settled it unseen", () => {
@@ -170,8 +170,8 @@ describe("histories that break an invariant are flagged by it", () => {
     const wrong = { ...feed, args: { workspaceId: "ws-beta" } } as typeof feed;
     only(history([admit(r("running")), wrong]), "events-scoped", ["EVT-04"]);
   });
-  test("a feed shows an operation of another pairing", () =>
-    only(history([admit(r("running")), events([{ sequence: "1", operationId: op, previousState: null, state: "running" }], { agent: "agent-b" })]), "pairing-isolation", ["AUTH-05"]));
+  test("a feed shows an operation of another pairing: the feed's scope (EVT-04), not a receipt read (AUTH-05)", () =>
+    only(history([admit(r("running")), events([{ sequence: "1", operationId: op, previousState: null, state: "running" }], { agent: "agent-b" })]), "events-scoped", ["EVT-04"]));
   test("an input sequence Lomi received twice", () => {
     const inputDispatch = (n: number) => ledger({ kind: "dispatch", ...entryOf(`input-${n}`), tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1", text: "ls\n" } } });
     only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once", ["INPUT-03"]);

@@ -26,6 +26,7 @@ const throwing: Oracle = {
   check: () => {
     throw new TypeError("cannot read properties of undefined (reading 'state')");
   },
+  triggers: () => ({ "OP-02": 1 }),
 };
 
 test("an oracle that throws gives its own verdict unknown, with the error, and every other verdict stands as without it", () => {
