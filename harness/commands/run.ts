@@ -7,6 +7,7 @@ import type { Invocation } from "../report/run-record.js";
 import type { Chosen } from "../suite/scenario-choice.js";
 import { brokerArgs, brokerOf, BROKER_OPTIONS } from "./broker.js";
 import { writeNotRun } from "./not-run.js";
+import { onStop } from "../suite/stop-signal.js";
 import { commandLine, integer, OPTIONS, shown, UsageError, type OptionValues, type ParsedCommandLine } from "./options.js";
 
 /**
@@ -51,6 +52,12 @@ export async function conformance(parsed: ParsedCommandLine, places: readonly st
   const reports = path.resolve(values.reports);
   const startedAt = new Date().toISOString();
   const known = { broker: "not started", seed: Number.isSafeInteger(Number(values.seed)) ? Number(values.seed) : 1, level: values.level as Level, tags: values.tags };
+  // Stopped before its scenarios start (in a preflight, loading the steps): reports saying so. Once they run, runSuite's own stop handler takes over.
+  const ignoreStop = onStop(async (signal) => {
+    const cause = `the run was stopped by ${signal} before any scenario started`;
+    await writeNotRun(reports, cause, { ...known, startedAt, requireAll: values["require-all"] ?? false });
+    process.stdout.write(`\nlomi-conformance: NOT RUN: ${cause}\n`);
+  });
   try {
     // A rerun reads the earlier run before anything is cleared: its reports may be the ones this run replaces.
     const rerunDir = values["rerun-failed"];
@@ -124,5 +131,7 @@ export async function conformance(parsed: ParsedCommandLine, places: readonly st
     // reports saying the run never finished and why, then fails as before (exit 2).
     await writeNotRun(reports, error instanceof Error ? error.message : String(error), { ...known, startedAt, requireAll: values["require-all"] ?? false });
     throw error;
+  } finally {
+    ignoreStop();
   }
 }

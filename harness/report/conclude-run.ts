@@ -4,7 +4,7 @@ import { baselineFileFor, type BaselineEntries } from "./baseline.js";
 import { updatedBaseline } from "./baseline-update.js";
 import { judgeRun, type RunInputs } from "./judge-run.js";
 import type { ScenarioResult } from "./scenario-results.js";
-import { titleOf, type RunSummary } from "./run-summary.js";
+import { scenarioCountsText, titleOf, type RunSummary } from "./run-summary.js";
 import { writeReports } from "./write-reports.js";
 
 export interface Conclusion extends RunInputs {
@@ -37,15 +37,16 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   const counted = (v: string) => rules.filter((r) => r.verdict === v).length;
   process.stdout.write(
     `\nlomi-conformance: ${titleOf(run, (t) => t)}\nlomi-conformance: rules: ${counted("pass")} pass, ${counted("fail")} fail, ${counted("baselined")} baselined, ${counted("flaky") > 0 ? `${counted("flaky")} flaky, ` : ""}` +
-      `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered; ` +
-      `scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable${run.scenarios.flaky ? `, ${run.scenarios.flaky} flaky` : ""}; ` +
+      `${counted("not-applicable")} not applicable, ${counted("uncovered")} uncovered${counted("not-run") > 0 ? `, ${counted("not-run")} not run` : ""}; ` +
+      `scenarios: ${scenarioCountsText(run.scenarios)}; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,
   );
   for (const r of rules.filter((x) => ["fail", "flaky", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
     if (r.verdict === "fail") process.stdout.write(`      ${r.id} (${r.level}): ${r.title}\n      source: "${r.source}"\n`);
   }
-  for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x))) process.stdout.write(`  GATE ${p}\n`);
+  // A problem the headline gives already (a NOT RUN's cause) is not said twice.
+  for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x) && !run.headline.includes(x))) process.stdout.write(`  GATE ${p}\n`);
   for (const s of (run.scenarioVerdicts ?? []).filter((x) => x.verdict === "flaky")) {
     process.stdout.write(`  FLAKY "${s.name}" (${s.uri}:${s.line ?? "?"}):\n${(s.attempts ?? []).map((a) => `      attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}: ${a.replay}\n`).join("")}`);
   }

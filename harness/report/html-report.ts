@@ -3,7 +3,7 @@ import { coverageSummary, sourceCoverage } from "../authoring/source-coverage.js
 import { boundedText } from "../text/bounded-json.js";
 import { ledgerText, recordsText, stepGlyph } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
-import { titleOf, listedRules, ranOf, shardTimesText, type RunSummary } from "./run-summary.js";
+import { titleOf, listedRules, notRunBanner, ranOf, shardTimesText, type RunSummary } from "./run-summary.js";
 
 const COLOUR: Record<RuleReport["verdict"], string> = {
   pass: "#1a7f37",
@@ -13,6 +13,7 @@ const COLOUR: Record<RuleReport["verdict"], string> = {
   "not-applicable": "#6e7781",
   uncovered: "#8250df",
   "not-selected": "#d0d7de",
+  "not-run": "#afb8c1",
 };
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -53,8 +54,8 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
 }
 
 /** A verdict's glyph beside its colour: the page reads the same without colour. */
-const GLYPH: Record<RuleReport["verdict"], string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–", uncovered: "?", "not-selected": "·" };
-const SCENARIO_GLYPH: Record<string, string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–" };
+const GLYPH: Record<RuleReport["verdict"], string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–", uncovered: "?", "not-selected": "·", "not-run": "○" };
+const SCENARIO_GLYPH: Record<string, string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–", "not-run": "○" };
 
 /** A scenario's key: the same scenario under several rules is one failure. */
 const scenarioKey = (s: { uri: string; line: number | undefined; name: string }) => `${s.uri}:${s.line ?? "?"}:${s.name}`;
@@ -179,7 +180,7 @@ table.source td{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top}
 body.failures-only details.rule:not(.verdict-fail):not(.failed-scenario), body.failures-only .cell:not(.verdict-fail){display:none} .hidden{display:none}
 </style></head><body>
 <h1>Lomi conformance: ${titleOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
-${run.verdict === "not-run" ? `<div class="banner" style="background:${COLOUR.fail}">✗ NOT RUN: nothing was judged. ${escape(run.problems[0] ?? "")}${run.command ? `<code>${escape(run.command)}</code>` : ""}</div>` : ""}
+${run.verdict === "not-run" ? `<div class="banner" style="background:${COLOUR.fail}">✗ ${escape(notRunBanner(run))}${run.command ? `<code>${escape(run.command)}</code>` : ""}</div>` : ""}
 <div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed${run.shards ? `<br>${escape(shardTimesText(run.shards))}` : ""}</div>
 <div>${counts}</div>
 <div class="tools"><label><input type="checkbox" id="failures-only"> failures only</label> · <input type="search" id="search" placeholder="search rules and scenarios (ID, words)"></div>

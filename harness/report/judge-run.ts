@@ -3,12 +3,12 @@ import { citedRules, type Rule } from "../rules.js";
 import { baselineWarnings, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
-import type { ScenarioResult } from "./scenario-results.js";
+import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
 import { attemptSeed } from "../suite/run-parameters.js";
 import { replayCommand, type Attempt } from "./attempts.js";
 import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
-import { headlineOf, summarize, type RunSummary } from "./run-summary.js";
+import { headlineOf, stoppedHeadline, summarize, type RunSummary } from "./run-summary.js";
 
 export interface RunInputs {
   rules: Rule[];
@@ -78,7 +78,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const verdict = setup !== undefined ? "not-run" : problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
   // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
   const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!partial || r.verdict !== "not-selected"));
-  const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered"].includes(r.verdict)).length;
+  const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered", "not-run"].includes(r.verdict)).length;
   const profile = { name: i.profile.name, notJudged: notJudged(rules, i.level).map((r) => r.id), elsewhere: i.profile.elsewhere, notReached: notReached(rules, i.level).map((r) => r.id) };
   const run: RunSummary = {
     broker: i.broker,
@@ -94,7 +94,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     profile,
     requireAll: i.requireAll,
     verdict,
-    headline: setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile)),
+    headline: i.stopped !== undefined ? stoppedHeadline(i.stopped, rules, i.level) : setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile)),
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
@@ -128,8 +128,9 @@ function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay
   return tries.map((a, n) => ({
     attempt: a.attempt,
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
-    // The last attempt's verdict is the scenario's own; every earlier one failed (cucumber retries only a failure).
-    verdict: n === tries.length - 1 ? x.verdict : "fail",
+    // The last attempt's verdict is the scenario's own; every earlier one failed (cucumber retries only a failure),
+    // as did every one of a scenario the run did not finish (stopped before its next try finished).
+    verdict: n === tries.length - 1 && x.status !== NOT_RUN ? x.verdict : "fail",
     ...(a.message ? { reason: a.message } : {}),
     replay: replay(x, a.seed),
   }));

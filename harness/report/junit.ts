@@ -1,5 +1,5 @@
 import { citedRules } from "../rules.js";
-import type { ScenarioResult } from "./scenario-results.js";
+import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 import { titleOf, type RunSummary } from "./run-summary.js";
 
 const xml = (text: string) =>
@@ -48,7 +48,7 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
     const expected = baselined(s);
     const tries = attemptsOf(s);
     let body = "";
-    if (s.verdict === "not-applicable") body = `<skipped message="${attribute(`not applicable: ${s.reason ?? ""}`)}"/>`;
+    if (s.verdict === "not-applicable") body = `<skipped message="${attribute(`${s.status === NOT_RUN ? "not run" : "not applicable"}: ${s.reason ?? ""}`)}"/>`;
     else if (s.verdict === "fail" && expected !== undefined) body = `<skipped message="${attribute(`baselined (${expected}): ${s.reason ?? ""}`)}"/>`;
     else if (s.verdict === "fail") body = `<failure message="${attribute(`${failed.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
     // Each earlier attempt as Maven Surefire writes a rerun, which Jenkins, GitLab and most JUnit readers show:

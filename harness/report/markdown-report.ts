@@ -2,7 +2,7 @@ import { boundedText } from "../text/bounded-json.js";
 import { ledgerText, recordsText, stepsText } from "./failure-context.js";
 import type { FailureGroup } from "./failure-groups.js";
 import type { RuleReport } from "./rule-verdicts.js";
-import { listedRules, ranOf, shardTimesText, titleOf, type RunSummary } from "./run-summary.js";
+import { listedRules, ranOf, scenarioCountsText, shardTimesText, titleOf, type RunSummary } from "./run-summary.js";
 
 const ICON: Record<string, string> = {
   pass: "✅ pass",
@@ -12,6 +12,7 @@ const ICON: Record<string, string> = {
   "not-applicable": "➖ not applicable",
   uncovered: "⚠️ uncovered",
   "not-selected": "· not selected",
+  "not-run": "○ not run",
 };
 const MAX_FAILURES = 10;
 const MAX_PROBLEMS = 20;
@@ -95,7 +96,7 @@ export function markdownReport(run: RunSummary): string {
     `## Lomi conformance: ${titleOf(run, (t) => `\`${t}\``)}`,
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
-    `Scenarios: ${run.scenarios.pass} passed, ${run.scenarios.fail} failed, ${run.scenarios.baselined} baselined, ${run.scenarios.notApplicable} not applicable${run.scenarios.flaky ? `, ${run.scenarios.flaky} flaky` : ""} (of ${run.scenarios.total})`,
+    `Scenarios: ${scenarioCountsText(run.scenarios)} (of ${run.scenarios.total})`,
     ...(run.shards ? [shardTimesText(run.shards)] : []),
     "",
     ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),

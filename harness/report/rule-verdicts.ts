@@ -1,17 +1,20 @@
 import { citedRules, familyOf, RULE_TAG, type Rule } from "../rules.js";
 import { baselinedScenario, NO_BASELINE, scenarioEntries, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import type { FailureExplanation } from "./failure-context.js";
-import type { ScenarioResult } from "./scenario-results.js";
+import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 
-/** `baselined`: it failed, and the run's baseline expected it to (never a pass); `flaky`: a scenario failed, then passed on a retry (report/flaky.ts). */
-export type RuleVerdict = "pass" | "fail" | "baselined" | "flaky" | "not-applicable" | "uncovered" | "not-selected";
+/**
+ * `baselined`: it failed, and the run's baseline expected it to (never a pass); `flaky`: a scenario failed, then passed on a retry (report/flaky.ts);
+ * `not-run`: the run ended (stopped) before any of its scenarios finished: not judged either way.
+ */
+export type RuleVerdict = "pass" | "fail" | "baselined" | "flaky" | "not-applicable" | "uncovered" | "not-selected" | "not-run";
 export type Level = "must" | "should" | "may";
 
 export interface RuleScenario {
   name: string;
   uri: string;
   line: number | undefined;
-  verdict: ScenarioResult["verdict"] | "baselined" | "flaky";
+  verdict: ScenarioResult["verdict"] | "baselined" | "flaky" | "not-run";
   reason: string | undefined;
   /** Not judged because an earlier step of the scenario failed, not because this run's adapter cannot. */
   stopped?: true;
@@ -60,24 +63,26 @@ function scenarioOf(s: ScenarioResult, baseline: Baseline, ruleId: string): Rule
   const expected = baselinedScenario(baseline, s);
   return {
     ...base,
-    verdict: expected ? "baselined" : s.verdict,
+    verdict: expected ? "baselined" : s.status === NOT_RUN ? "not-run" : s.verdict,
     reason: expected ? `baselined (${expected}): ${s.reason}` : s.reason,
     ...(s.failure ? { failure: s.failure } : {}),
   };
 }
 
-/** A rule's verdict from its scenarios: fail beats baselined beats not-applicable beats pass. */
+/** A rule's verdict from its scenarios: fail beats baselined beats not-run beats not-applicable beats pass. */
 function verdictOf(mine: RuleScenario[]): { verdict: RuleVerdict; reason: string | undefined; partly?: true } {
   const count = (v: RuleScenario["verdict"]) => mine.filter((s) => s.verdict === v);
-  const [failed, baselined, na] = [count("fail"), count("baselined"), count("not-applicable")];
-  const [firstFailed, firstBaselined, firstNa] = [failed[0], baselined[0], na[0]];
+  const [failed, baselined, na, notRun] = [count("fail"), count("baselined"), count("not-applicable"), count("not-run")];
+  const [firstFailed, firstBaselined, firstNa, firstNotRun] = [failed[0], baselined[0], na[0], notRun[0]];
   if (firstFailed) return { verdict: "fail", reason: `${failed.length} of ${mine.length} scenario(s) failed: ${firstFailed.name}` };
-  if (mine.length === 0) return { verdict: "fail", reason: "its scenarios were selected but none finished" };
   if (firstBaselined) return { verdict: "baselined", reason: `${baselined.length} of ${mine.length} scenario(s) failed as the baseline expects: ${firstBaselined.name}` };
   const passed = count("pass");
-  // Some scenarios ran and passed, the others cannot run with this broker: a pass on what was judged, saying what was not.
-  if (firstNa && passed.length > 0 && na.every((s) => s.stopped !== true)) {
-    return { verdict: "pass", reason: `pass (${passed.length} of ${mine.length} scenarios; the rest not judged here: ${firstNa.reason})`, partly: true };
+  // A run that ended (stopped) before a rule's scenarios finished did not judge it: never a failure.
+  if (passed.length === 0 && (mine.length === 0 || firstNotRun)) return { verdict: "not-run", reason: firstNotRun ? `${notRun.length} of ${mine.length} scenario(s) not run: ${firstNotRun.reason}` : "not run: none of its scenarios finished" };
+  // Some scenarios ran and passed, the others were not run or cannot run with this broker: a pass on what was judged, saying what was not.
+  const unjudged = [...(firstNotRun ? [`${notRun.length} not run: ${firstNotRun.reason}`] : []), ...(firstNa ? [`the rest not judged here: ${firstNa.reason}`] : [])];
+  if (unjudged.length > 0 && passed.length > 0 && na.every((s) => s.stopped !== true)) {
+    return { verdict: "pass", reason: `pass (${passed.length} of ${mine.length} scenarios; ${unjudged.join("; ")})`, partly: true };
   }
   if (firstNa) return { verdict: "not-applicable", reason: `${na.length} of ${mine.length} scenario(s) not applicable: ${firstNa.reason}` };
   return { verdict: "pass", reason: undefined };
@@ -115,14 +120,15 @@ export function judgeRules(
     if (expected === undefined) return { ...base, ...judged };
     if (judged.verdict === "fail") return { ...base, verdict: "baselined", reason: `baselined (${expected}): ${judged.reason}`, baseline: { reason: expected, status: "expected-failure" } };
     // Stale only when every scenario the entry covers ran and passed: a --tags run that skipped the
-    // failing one must not tell the user to remove an entry the next whole run still needs.
-    const ranAll = inSuite === undefined || scenarios.length >= (inSuite[rule.id] ?? 0);
+    // failing one (or a stopped run that did not finish it) must not tell the user to remove an entry the next whole run still needs.
+    const ran = scenarios.filter((s) => s.verdict !== "not-run").length;
+    const ranAll = inSuite === undefined || ran >= (inSuite[rule.id] ?? 0);
     const status = judged.verdict === "pass" ? (ranAll ? "stale" : "partly-run") : judged.verdict === "baselined" ? "expected-failure" : "not-run";
     const reason =
       status === "stale"
         ? `stale baseline entry: ${rule.id} no longer fails; remove it from the baseline`
         : status === "partly-run"
-          ? `baselined; the ${scenarios.length} of its ${inSuite?.[rule.id]} scenarios that ran passed, so the entry stands until a run of all of them passes`
+          ? `baselined; the ${ran} of its ${inSuite?.[rule.id]} scenarios that ran passed, so the entry stands until a run of all of them passes`
           : judged.reason;
     return { ...base, ...judged, reason, baseline: { reason: expected, status } };
   });
@@ -134,9 +140,9 @@ export function baselineReport(rules: RuleReport[], results: ScenarioResult[], b
   return [...ruleEntries, ...scenarioEntries(baseline, results)];
 }
 
-/** The rules at the level this run judged: not-selected never, not-applicable only under --require-all. */
+/** The rules at the level this run judged: not-selected and not-run never, not-applicable only under --require-all. */
 const judgedAt = (reports: RuleReport[], level: Level, requireAll: boolean) =>
-  reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected" && (requireAll || r.verdict !== "not-applicable"));
+  reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected" && r.verdict !== "not-run" && (requireAll || r.verdict !== "not-applicable"));
 
 /** Whether a rule not judged was stopped by earlier failures only: another broker, any adapter, would judge it once those pass. */
 const stoppedOnly = (r: RuleReport) => r.scenarios.filter((s) => s.verdict === "not-applicable").every((s) => s.stopped === true);

@@ -1,13 +1,13 @@
 import { LEVELS, type Level, type RuleReport } from "./rule-verdicts.js";
 import type { BaselineEntryReport } from "./baseline.js";
 import type { FailureGroup } from "./failure-groups.js";
-import type { ScenarioResult } from "./scenario-results.js";
+import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
 
 // A judged run as every report reads it: its summary, verdict and headline; each report format
 // (markdown, HTML, junit, the badge, JSON) renders it in a file of its own.
 
-/** not-run: the broker failed its preflight (or the harness failed) before any scenario ran (exit 2). */
+/** not-run: the broker failed its preflight (or the harness failed) before any scenario ran, or the run was stopped before its last finished (exit 2). */
 export type RunVerdict = "conformant" | "conformant-with-baseline" | "not-conformant" | "not-run";
 
 export interface RunSummary {
@@ -47,7 +47,8 @@ export interface RunSummary {
   warnings: string[];
   /** The failures the gate counts, grouped by likely root cause, largest first. */
   failureGroups: FailureGroup[];
-  scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number; flaky?: number };
+  /** `notRun`: the scenarios a stopped run did not finish (apart from notApplicable, which the adapter cannot judge). */
+  scenarios: { total: number; pass: number; fail: number; baselined: number; notApplicable: number; flaky?: number; notRun?: number };
   rules: RuleReport[];
   baselineEntries: BaselineEntryReport[];
   /** How many scenarios of the whole suite cite each rule: a --tags run may reach only some. */
@@ -98,17 +99,48 @@ export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], 
   return `${word}${because ? ` ${because}` : ""} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${notJudged}${notReached}`;
 }
 
-/** The scenario counts; `flaky` of the passes passed only on a retry, and count apart. */
+/** The scenario counts; `flaky` of the passes passed only on a retry, and count apart; so do those a stopped run did not finish. */
 export function summarize(results: ScenarioResult[], baselined: number, flaky = 0) {
   const fail = results.filter((r) => r.verdict === "fail").length;
+  const notRun = results.filter((r) => r.status === NOT_RUN).length;
   return {
     total: results.length,
     pass: results.filter((r) => r.verdict === "pass").length - flaky,
     ...(flaky > 0 ? { flaky } : {}),
     fail: fail - baselined,
     baselined,
-    notApplicable: results.filter((r) => r.verdict === "not-applicable").length,
+    notApplicable: results.filter((r) => r.verdict === "not-applicable").length - notRun,
+    ...(notRun > 0 ? { notRun } : {}),
   };
+}
+
+/** The scenario counts in words, as the console and conformance.md give them. */
+export const scenarioCountsText = (c: RunSummary["scenarios"]) =>
+  `${c.pass} passed, ${c.fail} failed, ${c.baselined} baselined, ${c.notApplicable} not applicable${c.flaky ? `, ${c.flaky} flaky` : ""}${c.notRun ? `, ${c.notRun} not run` : ""}`;
+
+/**
+ * A stopped run's headline: NOT RUN, why and how far it got, then what the rules of its level read
+ * on the scenarios that finished ("…; on what finished, 33 of 118 MUST rules judged: 32 pass, 1 fail"),
+ * the others not run. A stopped run claims nothing it did not finish, and hides nothing it did.
+ */
+export function stoppedHeadline(cause: string, rules: readonly RuleReport[], level: Level): string {
+  const atLevel = rules.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected");
+  const judged = atLevel.filter((r) => JUDGED.includes(r.verdict));
+  if (judged.length === 0) return `NOT RUN: ${cause}; no ${levelWords(level)} rule was judged`;
+  const counts = JUDGED.map((v) => [v, judged.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0);
+  return `NOT RUN: ${cause}; on what finished, ${judged.length} of ${atLevel.length} ${levelWords(level)} rules judged: ${counts.map(([v, n]) => `${n} ${v}`).join(", ")}`;
+}
+
+/** The verdicts that judged a rule one way or the other. */
+const JUDGED: ReadonlyArray<RuleReport["verdict"]> = ["pass", "fail", "baselined", "flaky"];
+
+/**
+ * What a NOT RUN report says first: a run that never started, or judged nothing before it stopped,
+ * judged nothing; one stopped part way judged the rules its finished scenarios reached, and says so.
+ */
+export function notRunBanner(run: RunSummary): string {
+  if (!run.rules.some((r) => JUDGED.includes(r.verdict))) return `NOT RUN: nothing was judged. ${run.problems[0] ?? ""}`;
+  return `${run.headline}. The rules are judged on the scenarios that finished; the others read not run.`;
 }
 
 /** The summary of a run that never started: every report says NOT RUN and why, so a CI gate reading them sees the cause. */

@@ -13,6 +13,9 @@ const knownRules = (): ReadonlySet<string> => (known ??= new Set(loadRules().rul
 
 export type ScenarioVerdict = "pass" | "fail" | "not-applicable";
 
+/** The status of a scenario its run did not finish (stopped, or its worker died): not applicable, its reason says why; rules read it "not run". */
+export const NOT_RUN = "NOT RUN";
+
 export interface ScenarioResult {
   name: string;
   uri: string;

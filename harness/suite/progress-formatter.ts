@@ -33,6 +33,12 @@ export function shardLine(shard: string, line: string, done: number, total: numb
   return `[shard ${shard}] ${line}${eta}`;
 }
 
+/** Set when the run is stopped: its verdict is the last word on the console, and no progress line follows it (workers finish a scenario meanwhile). */
+let stopped = false;
+export const stopProgress = (): void => {
+  stopped = true;
+};
+
 /** A scenario still running after this long gets a line saying so, and another each time as long again: a slow broker's run is slow, not stuck. */
 export const LONG_SCENARIO_MS = 30_000;
 
@@ -134,12 +140,14 @@ export default class ProgressFormatter extends Formatter {
 
   /** A line that stays: on a terminal it replaces the live line, which is redrawn below it. */
   private keep(line: string): void {
+    if (stopped) return;
     if (!this.tty) return this.log(`${line}\n`);
     this.log(`\r\x1b[2K${line}\n`);
     this.live(undefined);
   }
 
   private live(running: string | undefined): void {
+    if (stopped) return;
     const width = "columns" in this.stream && typeof this.stream.columns === "number" ? this.stream.columns : 100;
     const line = `${this.shard ? `[shard ${this.shard}] ` : ""}${liveLine(this.done, this.total, Date.now() - this.runStartedAt, running)}`;
     this.log(`\r\x1b[2K${line.slice(0, width - 1)}`);

@@ -1,10 +1,11 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import type { Envelope } from "@cucumber/messages";
+import { TimeConversion, type Envelope } from "@cucumber/messages";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue, scenarioKey, type ScenarioEntry } from "./feature-catalogue.js";
 import { onStop, type StopSignal } from "./stop-signal.js";
+import { stopProgress } from "./progress-formatter.js";
 import type { Chosen } from "./scenario-choice.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "../report/baseline.js";
 import { concludeRun } from "../report/conclude-run.js";
@@ -19,7 +20,7 @@ import type { Level } from "../report/rule-verdicts.js";
 import { configError } from "../harness-error.js";
 import { lintSuite, lintText } from "../authoring/lint.js";
 import type { LoadedLibrary } from "../authoring/step-vocabulary.js";
-import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "../report/scenario-results.js";
+import { NOT_RUN, readBrokerIdentity, readScenarioResults, type ScenarioResult } from "../report/scenario-results.js";
 import { REPORT_FILES } from "../report/write-reports.js";
 import { COMPARE_FILES } from "../compare/command.js";
 import { profileOf } from "./profiles.js";
@@ -165,30 +166,51 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     reports: o.reports,
-    // A stopped run's failures are not all there are: it writes no baseline.
+    // A stopped run's failures are not all there are: it writes no baseline, nor updates one.
     writeBaseline: stopped === undefined ? o.writeBaseline : undefined,
     baselineEntries: o.baselineEntries,
-    ...(o.updateBaseline ? { updateBaseline: o.updateBaseline } : {}),
+    ...(o.updateBaseline && stopped === undefined ? { updateBaseline: o.updateBaseline } : {}),
   });
-  // A stop signal (a CI job's timeout, Ctrl+C) ends the run where it is: the reports say what finished, the rest NOT RUN.
-  const ignoreStop = onStop(async (signal) => {
-    const sofar = envelopes.slice();
-    writeMessages(messages, sofar);
-    const results = readScenarioResults(sofar);
-    conclude(sofar, [...results, ...notRunAfterStop(ordered, results, signal)], `the run was stopped by ${signal} after ${results.length} of ${ordered.length} scenario(s)`);
-    await writeStoppedHtml(path.join(o.reports, "cucumber.html"), sofar);
-  });
+  /**
+   * A run cut short concludes once, from the scenarios that finished, the others NOT RUN with why
+   * (exit 2): whichever ends it first (a stop signal, a parallel worker that died) concludes, and
+   * anything that ends it after waits for that conclusion instead of making a second.
+   */
+  let cutShort: Promise<void> | undefined;
+  const concludeCutShort = (stream: readonly Envelope[], end: RunEnd, rewrite: boolean): Promise<void> =>
+    (cutShort ??= (async () => {
+      stopProgress();
+      const finished = readScenarioResults(stream);
+      const cause = `${end.cause} after ${finished.length} of ${ordered.length} scenario(s)`;
+      const html = path.join(o.reports, "cucumber.html");
+      // The formatters' files end where the stop cut them: the message stream is written whole, saying how the run ended.
+      if (rewrite) writeStoppedMessages(messages, [...stream, stoppedRunFinished(stream, cause)], html, cause);
+      conclude(stream, [...finished, ...unfinished(ordered, finished).map((s) => notRun(s, end.each))], cause);
+      if (rewrite) await writeStoppedHtml(html, stream);
+    })());
+  // A stop signal (a CI job's timeout, Ctrl+C; to this process or its whole group: the workers leave it to this process) ends the run where it is.
+  const ignoreStop = onStop((signal) => concludeCutShort(envelopes.slice(), stoppedBy(signal), true));
   try {
     await runCucumber({ ...runConfiguration, support }, { cwd: ROOT }, (e) => envelopes.push(e));
   } finally {
     ignoreStop();
   }
   envelopes.length = 0;
+  // Cucumber may end its run while a stop is being concluded (a worker ending with this process): that conclusion is the run's.
+  if (cutShort) {
+    await cutShort;
+    return 2;
+  }
 
   const stream = readEnvelopes(messages);
   const results = readScenarioResults(stream);
   // Lint refused undefined and ambiguous steps already; should one get through, it is still the suite's fault.
   refuseBrokenSuite(results);
+  // Cucumber ends its run when its workers have all ended, finished or not: one killed (by the OOM killer, a kill -9) leaves its scenario unfinished.
+  if (unfinished(ordered, results).length > 0) {
+    await concludeCutShort(stream, endedEarly(o.parallel), false);
+    return 2;
+  }
   const { code, run } = conclude(stream, results);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
   // A shard's part is never empty (shardPart refuses that).
@@ -228,29 +250,60 @@ function shardPart<T extends { uri: string; name: string }>(selection: readonly 
   return part;
 }
 
+/** How a run cut short ended: the cause its headline gives, and what each scenario it did not finish says. */
+interface RunEnd {
+  cause: string;
+  each: string;
+}
+
+const stoppedBy = (signal: StopSignal): RunEnd => ({ cause: `the run was stopped by ${signal}`, each: `the run was stopped by ${signal} before this scenario finished` });
+
+/** Cucumber's run ended with scenarios unfinished: with --parallel, a worker process ended (killed, or crashed) before its scenario finished. */
+const endedEarly = (parallel: number): RunEnd =>
+  parallel > 1
+    ? { cause: "a parallel worker process ended (killed or crashed) before its scenario finished; the run ended", each: "a parallel worker process ended before this scenario finished" }
+    : { cause: "cucumber ended the run before every scenario finished", each: "cucumber ended the run before this scenario finished" };
+
+/** The end of a stopped run's message stream, as cucumber ends a run: not a success, and why. */
+function stoppedRunFinished(stream: readonly Envelope[], cause: string): Envelope {
+  const testRunStartedId = stream.find((e) => e.testRunStarted)?.testRunStarted?.id;
+  return { testRunFinished: { success: false, message: `NOT RUN: ${cause}`, timestamp: TimeConversion.millisecondsSinceEpochToTimestamp(Date.now()), ...(testRunStartedId ? { testRunStartedId } : {}) } };
+}
+
+/** What a file is written as before it is moved over the formatter's (whose queued writes land in the file it had open, not in this one). */
+const beside = (file: string) => `${file}.stopped`;
+
 /**
- * The message stream as the run left it, written whole beside the formatter's file and moved over it:
- * the formatter's writes still queued then land in the file it had open, not in this one.
+ * A stopped run's message stream, written whole, and cucumber.html as a page saying the run was
+ * stopped: cucumber's own page of what finished takes a moment to write (writeStoppedHtml), and a
+ * second signal ends the process at once; this page is what stays then. Both synchronous, so the
+ * reports are NOT RUN before the verdict is printed; a file half-written beside them goes on exit.
  */
-function writeMessages(file: string, envelopes: readonly Envelope[]): void {
-  const whole = `${file}.stopped`;
-  writeFileSync(whole, envelopes.map((e) => `${JSON.stringify(e)}\n`).join(""));
-  renameSync(whole, file);
+function writeStoppedMessages(file: string, envelopes: readonly Envelope[], html: string, cause: string): void {
+  process.once("exit", () => {
+    for (const f of [beside(file), beside(html)]) rmSync(f, { force: true });
+  });
+  writeFileSync(beside(file), envelopes.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  renameSync(beside(file), file);
+  const text = `NOT RUN: ${cause}. Cucumber's report of the scenarios that finished was being written here when the process ended; the other reports are whole.`;
+  writeFileSync(beside(html), `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>NOT RUN</title></head><body><p>${text.replace(/[<>&]/g, " ")}</p></body></html>\n`);
+  renameSync(beside(html), html);
 }
 
-/** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), written beside the formatter's file and moved over it, as writeMessages does. */
+/** Cucumber's own HTML report of what a stopped run finished (its formatter writes only at the run's end), written beside the file and moved over it. */
 async function writeStoppedHtml(file: string, envelopes: readonly Envelope[]): Promise<void> {
-  await writeCucumberHtml(`${file}.stopped`, envelopes);
-  renameSync(`${file}.stopped`, file);
+  await writeCucumberHtml(beside(file), envelopes);
+  renameSync(beside(file), file);
 }
 
-/** The scenarios a stopped run did not finish, each NOT RUN with the reason (not applicable: never a pass, never a failure). */
-function notRunAfterStop(ordered: readonly ScenarioEntry[], finished: readonly ScenarioResult[], signal: StopSignal): ScenarioResult[] {
+/** The scenarios of the selection that did not finish. */
+function unfinished(ordered: readonly ScenarioEntry[], finished: readonly ScenarioResult[]): ScenarioEntry[] {
   const done = new Set(finished.map((r) => `${r.uri}:${r.line}`));
-  return ordered
-    .filter((s) => !done.has(`${s.uri}:${s.line}`))
-    .map((s) => ({ name: s.name, uri: s.uri, line: s.line, tags: s.tags, verdict: "not-applicable", status: "NOT RUN", reason: `NOT RUN: the run was stopped by ${signal} before this scenario finished`, durationMs: 0 }));
+  return ordered.filter((s) => !done.has(`${s.uri}:${s.line}`));
 }
+
+/** A scenario the run did not finish, NOT RUN with why: judged neither way (never a pass, never a failure). */
+const notRun = (s: ScenarioEntry, why: string): ScenarioResult => ({ name: s.name, uri: s.uri, line: s.line, tags: s.tags, verdict: "not-applicable", status: NOT_RUN, reason: why, durationMs: 0 });
 
 /** A feature file from its uri as the catalogue names it (`features/x.feature`). */
 const featureFile = (uri: string) => path.join(path.dirname(FEATURES_DIR), uri);

@@ -7,13 +7,16 @@ export const COMPILED = import.meta.url.endsWith(".js");
 /** The step definitions cucumber loads: compiled beside a compiled harness, else the TypeScript. */
 export const STEP_FILES = COMPILED ? path.join(KIT_ROOT, "dist/steps/**/*.js") : path.join(KIT_ROOT, "steps/**/*.ts");
 
+/** What each --parallel worker loads beside the steps: it leaves a stop signal to the harness (worker-signals.ts). */
+const WORKER_SIGNALS = path.join(KIT_ROOT, COMPILED ? "dist/harness/suite/worker-signals.js" : "harness/suite/worker-signals.ts");
+
 /**
- * The step files, and in compiled form the module that maps them to the TypeScript
+ * The step files with the workers' signal handling, and in compiled form the module that maps them to the TypeScript
  * (harness/suite/step-source-maps.cjs). That module is a support file cucumber requires before it imports
  * the steps, not a `requireModule`: cucumber warns at every run and lint that a requireModule
  * without `require` paths is likely a mistake.
  */
-export const STEP_SUPPORT = { import: [STEP_FILES], require: COMPILED ? [path.join(KIT_ROOT, "harness/suite/step-source-maps.cjs")] : [] };
+export const STEP_SUPPORT = { import: [STEP_FILES, WORKER_SIGNALS], require: COMPILED ? [path.join(KIT_ROOT, "harness/suite/step-source-maps.cjs")] : [] };
 
 /**
  * What cucumber's parallel workers need in NODE_OPTIONS to load the TypeScript (tsx); compiled steps
