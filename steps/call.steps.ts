@@ -1,6 +1,7 @@
 import { Then, When } from "@cucumber/cucumber";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { violation } from "../harness/harness-error.js";
+import { toolSchemasFinding } from "../harness/contract-checks/published-tools.js";
 import { expectSame } from "../harness/expected-found.js";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
@@ -79,11 +80,8 @@ Then("the reply lists workspace {string} as approved: {word}", function (this: L
 
 Then("every tool in tools\\/list has an input schema that rejects unknown fields and an output schema", async function (this: LomiWorld) {
   const { tools } = await (await this.connection("agent")).listTools();
-  const problems = tools.flatMap((t) => [
-    ...(t.inputSchema?.type === "object" && t.inputSchema.additionalProperties === false ? [] : [`${t.name}: inputSchema lacks additionalProperties: false`]),
-    ...(t.outputSchema?.type === "object" ? [] : [`${t.name}: no object outputSchema`]),
-  ]);
-  if (problems.length > 0) throw violation(`${problems.join("; ")}`, ["ENV-04"]);
+  const finding = toolSchemasFinding(tools);
+  if (finding !== undefined) throw violation(finding, ["ENV-04"]);
 });
 
 Then("tools\\/list includes {string}", async function (this: LomiWorld, names: string) {
