@@ -11,6 +11,7 @@ import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "../history/format.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
+import { canJudge, eachOnce, oracleHead, pointerLines } from "../report/oracle-findings.js";
 import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 export interface ExploreCommandOptions {
@@ -81,8 +82,9 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
     return 0;
   }
-  o.out(`VIOLATION of ${violation.invariants.map((f) => `${f.id} (${f.rules.join(", ")})`).join(", ")}\n`);
-  for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${f.id}: ${v.message}\n`);
+  o.out(`VIOLATION of ${violation.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
+  for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${eachOnce(v.rules).join(", ")} (${f.id}): ${v.message}\n`);
+  for (const line of pointerLines(violation.invariants.flatMap((f) => f.violations))) o.out(`  ${line}\n`);
   o.out(`shrunk to ${violation.steps.length} steps:\n${violation.steps.map((s, i) => `  ${i + 1}. ${s}\n`).join("")}replay: ${replay}\nreports in ${path.relative(process.cwd(), o.reports) || "."}/ (explore.md, explore.json, explore-history.jsonl)\n`);
   if (o.regressions) {
     addRegression(o.regressions, { seed: o.seed, steps: o.steps, path: violation.path, replayPath: violation.replayPath, ...(mutant ? { mutant } : {}), invariants: violation.invariants.map((f) => f.id) });
@@ -104,11 +106,13 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   const verdicts = checkHistory(history);
   const { historySummary, judgedLine } = await import("../record/check-report.js");
   out(`lomi-conformance check: ${file}: ${historySummary(history).join("\n  ")}\n`);
+  // A failed oracle is headed by the rules its findings break; the others say what they can judge.
   for (const v of verdicts) {
-    const head = `${v.verdict.toUpperCase().replace("-", " ")} ${v.id} (${v.rules.join(", ")}): ${v.title}`;
+    const head = v.verdict === "fail" ? `FAIL ${oracleHead(v.id, v.violations)}: ${v.title}` : `${v.verdict.toUpperCase().replace("-", " ")} ${v.id}: ${v.title} (${canJudge(v.rules)})`;
     out(`  ${head}${v.verdict === "not-applicable" ? ` — ${v.reason}` : v.verdict === "unknown" ? ` — the oracle failed, a fault of the harness's: ${v.error.split("\n")[0]}` : ""}\n`);
-    if (v.verdict === "fail") for (const x of v.violations) out(`      ${x.rules.join(", ")}: ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
+    if (v.verdict === "fail") for (const x of v.violations) out(`      ${eachOnce(x.rules).join(", ")}: ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""}\n`);
   }
+  for (const line of pointerLines(failuresOf(verdicts).flatMap((f) => f.violations))) out(`  ${line}\n`);
   const failed = failuresOf(verdicts);
   out(`${judgedLine(verdicts)}\n`);
   if (options.report !== undefined) {
@@ -123,7 +127,7 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   }
   if (options.scenario) out((await import("../record/scenario.js")).scenarioSkeleton(history, verdicts));
   const unknown = unknownsOf(verdicts);
-  out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}\n`);
+  out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
   if (unknown.length > 0) out(`HARNESS ERROR: not judged by ${unknown.map((u) => u.id).join(", ")} (the oracle failed; the other verdicts stand)\n`);
   return failed.length > 0 ? 1 : unknown.length > 0 ? 2 : 0;
 }

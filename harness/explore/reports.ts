@@ -4,6 +4,7 @@ import { z } from "zod";
 import { configError } from "../harness-error.js";
 import type { OracleVerdict } from "../oracles/index.js";
 import type { ExploreResult } from "./explore.js";
+import { eachOnce, pointerLines } from "../report/oracle-findings.js";
 
 export const EXPLORE_REPORT_FILES = ["explore.json", "explore.md", "explore-history.jsonl"] as const;
 
@@ -51,8 +52,11 @@ export interface ExploreReport {
   violations?: ReportedViolation[];
 }
 
-const violationLines = (invariants: Array<Extract<OracleVerdict, { verdict: "fail" }>>) =>
-  invariants.flatMap((f) => f.violations.map((v) => `- **${f.id}** (${f.rules.join(", ")}): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`));
+/** Each finding headed by the rules it breaks (its oracle's wider list is what the oracle can judge, not what broke), then where docs/ say how to satisfy them. */
+const violationLines = (invariants: Array<Extract<OracleVerdict, { verdict: "fail" }>>) => [
+  ...invariants.flatMap((f) => f.violations.map((v) => `- ${eachOnce(v.rules).join(", ")} (**${f.id}**): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`)),
+  ...pointerLines(invariants.flatMap((f) => f.violations)).map((l) => `- ${l}`),
+];
 
 /** reports/explore.json, a readable reports/explore.md, and the shrunk case's history when there is one. */
 export function writeExploreReports(dir: string, report: ExploreReport, history: string | undefined): void {
