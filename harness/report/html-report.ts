@@ -109,7 +109,8 @@ function causes(run: RunSummary): string {
   const items = run.failureGroups.map((g) => {
     const rules = g.rules.map((id) => `<a class="chip" style="background:${COLOUR.fail}" href="#${id}">${id}</a>`).join(" ");
     const scenarios = g.scenarios.map((s) => `<li>${escape(s.name)} <small>${escape(s.uri)}:${s.line ?? "?"}</small></li>`).join("");
-    const pointers = g.pointers.map((p) => `<div class="pointer">how to satisfy ${escape(p)}</div>`).join("");
+    // A doc's own `code` spans read as code here too.
+    const pointers = g.pointers.map((p) => `<div class="pointer">how to satisfy ${escape(p).replace(/`([^`]+)`/g, "<code>$1</code>")}</div>`).join("");
     return `<li><b>${g.scenarios.length} scenario(s)</b> ${rules}<br>at <code>${escape(g.step)}</code>: <span class="cause">${escape(g.cause)}</span>${pointers}<details><summary>scenarios</summary><ul>${scenarios}</ul></details></li>`;
   });
   return `<section class="causes"><h2>Likely root causes</h2><ol>${items.join("")}</ol></section>`;
