@@ -6,14 +6,13 @@ import { test } from "node:test";
 import { publishedToolsFinding, type ListedTool } from "../../harness/contract-checks/published-tools.js";
 import { violation } from "../../harness/harness-error.js";
 import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
-import { NO_BASELINE } from "../../harness/report/baseline.js";
 import { concludeRun } from "../../harness/report/conclude-run.js";
 import { readEnvelopes } from "../../harness/report/message-stream.js";
 import { readScenarioResults } from "../../harness/report/scenario-results.js";
 import { loadRules } from "../../harness/rules.js";
-import { profileOf } from "../../harness/suite/profiles.js";
 import { CATALOGUE, publishedTool } from "../../protocol/catalogue.js";
 import { messagesOf } from "../support/cucumber-messages.js";
+import { madeUpRunInputs } from "../support/judge.js";
 import { runFeature } from "../support/run-feature.js";
 
 // Three failures as an implementer meets them: a count step and a bytes step run by cucumber with the
@@ -65,24 +64,7 @@ test("a failed count step, a failed bytes step and an ENV-04 finding each read o
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string | Uint8Array) => ((consoleText += String(chunk)), true)) as typeof process.stdout.write;
   try {
-    concludeRun({
-      rules: loadRules().rules,
-      results,
-      suite: results,
-      tags: undefined,
-      baseline: NO_BASELINE,
-      baselineFile: undefined,
-      level: "must",
-      requireAll: false,
-      profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 10 }),
-      broker: { adapter: "test", serverInfo: undefined },
-      seed: 1,
-      startedAt: new Date(0).toISOString(),
-      durationMs: 0,
-      reports: dir,
-      writeBaseline: undefined,
-      baselineEntries: "scenario",
-    });
+    concludeRun({ ...madeUpRunInputs({ rules: loadRules().rules, results, suite: results }), reports: dir, writeBaseline: undefined, baselineEntries: "scenario" });
   } finally {
     process.stdout.write = write;
   }
