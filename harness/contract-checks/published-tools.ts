@@ -1,4 +1,5 @@
 import { CATALOGUE, publishedTool } from "../../protocol/catalogue.js";
+import { differencesText } from "../expected-found.js";
 
 type Schema = Record<string, unknown>;
 
@@ -74,7 +75,7 @@ export function publishedToolDifferences(listed: readonly ListedTool[]): Publish
     if (!tool) return [];
     const expected = publishedTool(contract);
     const schema = schemaDifferences(tool.outputSchema, expected.outputSchema);
-    const hints = HINTS.filter((h) => tool.annotations?.[h] !== expected.annotations[h]).map((h) => `annotations.${h} is ${JSON.stringify(tool.annotations?.[h])}, not ${expected.annotations[h]}`);
+    const hints = HINTS.filter((h) => tool.annotations?.[h] !== expected.annotations[h]).map((h) => differencesText([{ at: `annotations.${h}`, found: tool.annotations?.[h], expected: expected.annotations[h] }]));
     return schema.length + hints.length === 0 ? [] : [{ tool: contract.name, schema, hints }];
   });
 }
