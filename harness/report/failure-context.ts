@@ -65,8 +65,8 @@ export function detailOf(message: string): string {
 }
 
 /** A detail longer than this is folded below its summary: the summary says it, the detail proves it. */
-export const FOLD_LINES = 12;
-export const FOLD_CHARS = 1_500;
+const FOLD_LINES = 12;
+const FOLD_CHARS = 1_500;
 export const folded = (detail: string) => detail.split("\n").length > FOLD_LINES || detail.length > FOLD_CHARS;
 
 /** A step's status as a glyph beside its text: ✓ passed, ✗ failed (or could not run as written), – skipped. */

@@ -29,7 +29,7 @@ const MD_EXCHANGES = 4;
 function expectedFound(message: string): string[] {
   const summary = summaryOf(message);
   const detail = detailOf(message);
-  const shown = detail === "" ? [] : folded(detail) ? ["<details><summary>the detail</summary>", "", "```", clip(detail, 20_000), "```", "</details>", ""] : ["```", clip(detail), "```"];
+  const shown = detail === "" ? [] : folded(detail) ? [`<details><summary>the detail (${detail.split("\n").length} lines)</summary>`, "", "```", clip(detail, 20_000), "```", "</details>", ""] : ["```", clip(detail), "```"];
   return ["Expected / found:", "```", clip(summary, 20_000), "```", ...shown];
 }
 

@@ -98,7 +98,7 @@ test("a failed count step, a failed bytes step and an ENV-04 finding each read o
 
   // ENV-04's detail, a line per tool, folded under its summary; the pointer once a run, not once per tool.
   assert.equal(finding.split("\n").length, 1 + CATALOGUE.length, "a line per tool below the summary");
-  assert.match(sections.find((s) => s.includes("ENV-04"))!, /<details><summary>the detail<\/summary>[\s\S]*lomi_workspace_list: annotations\.readOnlyHint: absent, expected true/);
+  assert.match(sections.find((s) => s.includes("ENV-04"))!, /<details><summary>the detail \(\d+ lines\)<\/summary>[\s\S]*lomi_workspace_list: annotations\.readOnlyHint: absent, expected true/);
   assert.match(html, /<pre class="found">tools\/list publishes [^<]*<\/pre><details class="detail"><summary>the detail \(\d+ lines\)<\/summary><pre>lomi_/);
   assert.equal(count(consoleText, POINTER), 1, consoleText);
   assert.equal(count(causes, POINTER), 1, causes);
