@@ -80,15 +80,15 @@ function regionsOf(png: PNG, colours: string[]): Region[] {
 test("conformance.html renders in a real browser: the grid's cells, colours and labels as its DOM says, then the root causes, then a failed rule opened to its failure", { skip: SKIP }, async () => {
   assert.ok(CHROMIUM, "LOMI_REQUIRE_CHROMIUM is set but no chromium is installed (apt-get install chromium)");
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-html-report-"));
-  // A mutant that opens a fresh operation per retry fails IDEM-01; OP-05 passes beside it. One scenario
-  // of each, so the page holds one failure, open, below the grid and its root cause.
+  // A mutant that purges expired retry epochs fails CAP-03 at a count step (the store's figures); OP-05
+  // passes beside it. One scenario of each, so the page holds one failure, open, below the grid and its root cause.
   const r = await conformance([
     "--broker-cmd",
-    "node mutants/lomi-mutant.js idem-fresh-operation-per-retry",
+    "node mutants/lomi-mutant.js cap-expired-epochs-purged",
     "--tags",
-    "@IDEM-01 or @OP-05",
+    "@CAP-03 or @OP-05",
     "--name",
-    "^(The same request after a lost MCP reply returns the same operation|The terminal walk-through of the source works verbatim)$",
+    "^(Each lomi_connect gives a new epoch, and the old one stays in the store|The terminal walk-through of the source works verbatim)$",
     ...TIMEOUT_ARGS,
     "--reports",
     dir,
@@ -99,15 +99,17 @@ test("conformance.html renders in a real browser: the grid's cells, colours and 
   const dom = spawnSync(CHROMIUM, [...HEADLESS, "--dump-dom", `${page}#OP-05`], { encoding: "utf8", timeout: 6 * BUDGET_MS });
   assert.equal(dom.status, 0, dom.stderr);
   assert.match(dom.stdout, /<details id="OP-05" class="rule[^"]*" open="">/, "a cell's link opens its rule (the page's script)");
-  assert.match(dom.stdout, /<details id="IDEM-01" class="rule verdict-fail" open="">/, "a failed rule is open");
+  assert.match(dom.stdout, /<details id="CAP-03" class="rule verdict-fail" open="">/, "a failed rule is open");
   assert.match(dom.stdout, /<details id="[^"]+" class="rule failed-scenario" open="">[\s\S]*?Failed at/, "its failure is open too");
   // The page opens on the grid and the root causes; the failure's detail comes after both.
   const at = (marker: string) => dom.stdout.indexOf(marker);
   const [gridAt, causesAt, failuresAt] = [at('<table class="grid">'), at('<section class="causes">'), at('<section class="failures">')];
   assert.ok(gridAt > 0 && gridAt < causesAt && causesAt < failuresAt, `grid at ${gridAt}, root causes at ${causesAt}, failures at ${failuresAt}`);
-  const cause = /<section class="causes">[\s\S]*?<span class="cause">([^<]*)<\/span>/.exec(dom.stdout)?.[1] ?? "";
-  assert.match(cause, /\S/, "the root cause carries what its failure found");
-  assert.ok(dom.stdout.slice(failuresAt).includes(cause), "the failure below says what its root cause quotes");
+  // The count step's summary line, whole: the root cause's, and the first line of the failure's expected/found.
+  const summary = "retryEpochs.count: 0, expected 3; retryEpochs.expired: 0, expected 3";
+  assert.ok(dom.stdout.slice(causesAt, failuresAt).includes(`<span class="cause">${summary}</span>`), "the root cause carries the values that differ");
+  assert.ok(dom.stdout.slice(failuresAt).includes(`<pre class="found">${summary}</pre>`), "the failure's expected/found opens with the same line, once");
+  assert.doesNotMatch(dom.stdout, /strictly deep-equal|\+ actual|\+ expected/, "no assertion library's diff");
   const grid = gridOf(dom.stdout);
   const colours = [...new Set(grid.flat().map((c) => c.colour))];
   assert.ok(grid.length >= 10 && colours.includes("#cf222e") && colours.includes("#1a7f37"), `the DOM's grid has its families and both a failed and a passed rule: ${JSON.stringify(colours)}`);
