@@ -1,6 +1,6 @@
-import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { expectChanged, expectSame, shown } from "../harness/expected-found.js";
 import type { SeenSnapshot } from "./panel-memory.js";
 import { browserOf, elementIn, snapshotsOf } from "./panel-targets.js";
 import type { LomiWorld } from "./world.js";
@@ -64,33 +64,33 @@ When(
 
 Then("the snapshot shows the page {string}", function (this: LomiWorld, title: string) {
   const data = this.dataOf("lomi_browser_snapshot");
-  assert.equal(data.title, title, `snapshot: ${boundedJson(data)}`);
+  expectSame("title", data.title, title, { seen: { label: "the snapshot", value: data } });
 });
 
 Then("the snapshot shows {string} inside a child frame", function (this: LomiWorld, name: string) {
   const data = this.dataOf("lomi_browser_snapshot");
   const element = data.elements.find((e) => e.name === name);
   const frame = data.frames.find((f) => f.frameId === element?.frameId);
-  if (!frame || frame.parentFrameId === null) throw violation(`"${name}" is not in a child frame: ${boundedJson(data)}`);
+  if (!frame || frame.parentFrameId === null) throw violation(`"${name}" is not in a child frame: its frame is ${shown(frame?.frameId)}, with parentFrameId ${shown(frame?.parentFrameId)}\nthe snapshot: ${boundedJson(data)}`);
 });
 
 Then("the latest snapshot of the browser of {string} shows {string} holding {string}", function (this: LomiWorld, browser: string, name: string, file: string) {
   const element = snapshotsOf(this, browser).at(-1)!.elements.find((e) => e.name === name);
-  assert.deepEqual(element?.files, [file], `element "${name}": ${boundedJson(element)}`);
+  expectSame(`files of "${name}"`, element?.files, [file], { seen: { label: "the element", value: element } });
 });
 
 Then("the snapshots of the browser of {string} share no reference", function (this: LomiWorld, browser: string) {
   const [first, second] = snapshotsOf(this, browser).slice(-2);
   if (!first || !second) throw configError(`take two snapshots of the browser of "${browser}" first`);
-  assert.notEqual(first.snapshotId, second.snapshotId);
-  const reused = second.elements.filter((e) => first.elements.some((f) => f.elementRef === e.elementRef));
-  assert.deepEqual(reused, [], "element references are snapshot-scoped: a new snapshot has new ones");
+  expectChanged("snapshotId", second.snapshotId, first.snapshotId, { why: "each snapshot has a new one" });
+  const reused = second.elements.filter((e) => first.elements.some((f) => f.elementRef === e.elementRef)).map((e) => e.elementRef);
+  expectSame("element references also in the snapshot before", reused, [], { why: "element references are snapshot-scoped: a new snapshot has new ones" });
 });
 
 Then("operation {string} loaded {string} as a new navigation", async function (this: LomiWorld, alias: string, title: string) {
   const receipt = await this.settledAs(alias, ["lomi_browser_open", "lomi_browser_navigate"]);
   const page = receipt.tool === "lomi_browser_open" ? receipt.result?.page : receipt.result;
-  assert.equal(page?.title, title, `operation ${alias}: ${boundedJson(receipt)}`);
+  expectSame("title", page?.title, title, { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt } });
   const earlier = [...this.panelMemory.snapshots.values()].flat().map((s) => s.navigationId);
   if (!page?.navigationId || earlier.includes(page.navigationId)) throw violation(`each load has a new navigationId; ${alias} has ${page?.navigationId}, seen before: ${earlier.join(", ")}`);
 });
@@ -98,10 +98,11 @@ Then("operation {string} loaded {string} as a new navigation", async function (t
 Then("operation {string} attached {string} without confirming the server's acceptance", async function (this: LomiWorld, alias: string, fileName: string) {
   const receipt = await this.settledAs(alias, "lomi_browser_upload");
   const { result } = receipt;
-  assert.deepEqual(
+  expectSame(
+    "result",
     { fileName: result?.fileName, attached: result?.attached, eventsDispatched: result?.eventsDispatched, serverAcceptance: result?.serverAcceptance },
     { fileName, attached: true, eventsDispatched: ["input", "change"], serverAcceptance: "not_confirmed" },
-    `operation ${alias}: ${boundedJson(receipt)}`,
+    { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt } },
   );
 });
 
@@ -115,5 +116,5 @@ Then("Lomi shows {string} in the browser of {string}", async function (this: Lom
   const { workspaceId, panelId } = await browserOf(this, browser);
   const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
   const panel = ws?.panels.find((p) => p.panelId === panelId);
-  assert.equal(panel?.kind === "browser" ? panel.url : undefined, url, `panel: ${boundedJson(panel)}`);
+  expectSame(`the URL Lomi shows in ${panelId}`, panel?.kind === "browser" ? panel.url : undefined, url, { seen: { label: "the panel", value: panel } });
 });

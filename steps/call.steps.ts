@@ -1,10 +1,11 @@
-import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { violation } from "../harness/harness-error.js";
+import { toolSchemasFinding } from "../harness/contract-checks/published-tools.js";
+import { expectSame } from "../harness/expected-found.js";
 import { fillPlaceholders } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
-import { boundedJson } from "../harness/text/bounded-json.js";
+import { boundedJson, oneLine } from "../harness/text/bounded-json.js";
 import { inputRules } from "../harness/oracles/finding-rules.js";
 
 const INVALID_PARAMS = ErrorCode.InvalidParams;
@@ -30,7 +31,7 @@ Then("the arguments are refused: the error INVALID_ARGUMENT, or MCP's invalid-pa
     return;
   }
   this.rpcError = undefined;
-  if (rpc.code !== INVALID_PARAMS) throw violation(`${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${rpc.message}"); arguments that are not an object are refused with INVALID_ARGUMENT or the invalid-params error (${INVALID_PARAMS})`);
+  if (rpc.code !== INVALID_PARAMS) throw violation(`${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${oneLine(rpc.message)}"); arguments that are not an object are refused with INVALID_ARGUMENT or the invalid-params error (${INVALID_PARAMS})`);
 });
 
 When("{agent} sends {tool} as {string} with:", async function (this: LomiWorld, agent: string, tool: string, alias: string, json: string) {
@@ -60,30 +61,27 @@ Then("the error names the field {string}", function (this: LomiWorld, field: str
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
   if (envelope.details?.field !== field && !envelope.message.includes(field)) {
     const reply = this.lastReply!;
-    throw violation(`the error does not name the field "${field}": ${envelope.message} ${boundedJson(envelope.details ?? {})}`, envelope.code === "INVALID_ARGUMENT" ? inputRules(reply.tool, reply.args) : []);
+    throw violation(`the error does not name the field "${field}": "${oneLine(envelope.message)}", details ${boundedJson(envelope.details ?? {}, 300)}`, envelope.code === "INVALID_ARGUMENT" ? inputRules(reply.tool, reply.args) : []);
   }
 });
 
 Then("the error message is {string}", function (this: LomiWorld, message: string) {
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
-  assert.equal(envelope.message, message);
+  expectSame("message", envelope.message, message);
 });
 
 Then("the reply lists workspace {string} as approved: {word}", function (this: LomiWorld, workspaceId: string, approved: string) {
   const { workspaces } = this.dataOf("lomi_workspace_list");
   const ws = workspaces.find((w) => w.workspaceId === workspaceId);
   if (!ws) throw violation(`lomi_workspace_list does not list ${workspaceId}`);
-  assert.equal(String(ws.approved), approved);
+  expectSame(`approved (${workspaceId})`, String(ws.approved), approved);
 });
 
 Then("every tool in tools\\/list has an input schema that rejects unknown fields and an output schema", async function (this: LomiWorld) {
   const { tools } = await (await this.connection("agent")).listTools();
-  const problems = tools.flatMap((t) => [
-    ...(t.inputSchema?.type === "object" && t.inputSchema.additionalProperties === false ? [] : [`${t.name}: inputSchema lacks additionalProperties: false`]),
-    ...(t.outputSchema?.type === "object" ? [] : [`${t.name}: no object outputSchema`]),
-  ]);
-  if (problems.length > 0) throw violation(`${problems.join("; ")}`, ["ENV-04"]);
+  const finding = toolSchemasFinding(tools);
+  if (finding !== undefined) throw violation(finding, ["ENV-04"]);
 });
 
 Then("tools\\/list includes {string}", async function (this: LomiWorld, names: string) {
@@ -95,5 +93,5 @@ Then("tools\\/list includes {string}", async function (this: LomiWorld, names: s
 Then("the error carries the operationId of {string}", function (this: LomiWorld, alias: string) {
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
-  assert.equal(envelope.details?.operationId, this.operationId(alias), `the error should name the operation holding the key: ${boundedJson(envelope)}`);
+  expectSame("details.operationId", envelope.details?.operationId, this.operationId(alias), { why: "the operation holding the key", seen: { label: "the error", value: envelope } });
 });

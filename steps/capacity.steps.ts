@@ -1,7 +1,7 @@
-import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { requireCapability } from "../harness/adapters/broker-adapter.js";
 import { configError, violation } from "../harness/harness-error.js";
+import { expectSame } from "../harness/expected-found.js";
 import { inFlight, REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { PROGRESS_MEDIA_TYPE } from "../harness/report/attachments.js";
 import { isSettled } from "../protocol/states.js";
@@ -86,7 +86,7 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
   }, inTurnNote(this));
   await untilSettled(this, agent, unsettled);
   const after = await status(this, agent);
-  assert.equal(after.receipts.count, after.receipts.limit, "the store should now be full");
+  expectSame("receipts.count", after.receipts.count, after.receipts.limit, { why: "the fill leaves the store full" });
 });
 
 /**
@@ -125,21 +125,21 @@ Given("{agent} has filled the retry epochs through the broker", { timeout: FILL_
     report();
   }, inTurnNote(this));
   const after = await status(this, agent);
-  assert.equal(after.retryEpochs.count, after.retryEpochs.limit, "the epochs should now be at their limit");
+  expectSame("retryEpochs.count", after.retryEpochs.count, after.retryEpochs.limit, { why: "the fill leaves the epochs at their limit" });
 });
 
 Then("the store status shows {int} receipt(s) of {int}", async function (this: LomiWorld, count: number, limit: number) {
   const { receipts } = await status(this, "agent");
-  assert.deepEqual(receipts, { count, limit });
+  expectSame("receipts", receipts, { count, limit });
 });
 
 Then("the store status shows {int} retry epoch(s), {int} of them expired", async function (this: LomiWorld, count: number, expired: number) {
   const { retryEpochs } = await status(this, "agent");
-  assert.deepEqual([retryEpochs.count, retryEpochs.expired], [count, expired]);
+  expectSame("retryEpochs", { count: retryEpochs.count, expired: retryEpochs.expired }, { count, expired });
 });
 
 Then("the store status shows {int} outcome_unknown operation(s)", async function (this: LomiWorld, count: number) {
-  assert.equal((await status(this, "agent")).outcomeUnknown, count);
+  expectSame("outcomeUnknown", (await status(this, "agent")).outcomeUnknown, count);
 });
 
 When("{agent} asks to reconcile the store", async function (this: LomiWorld, agent: string) {
@@ -157,14 +157,15 @@ When("{agent} asks to reconcile the store forgetting {string} and the unknown op
 // What the user is asked must say what will be removed: the retention and every operation named (docs/decisions.md).
 Then("the store reconciliation the user is asked about names {int} hours and the operations {string} and {string}", async function (this: LomiWorld, hours: number, alias: string, unknown: string) {
   const pending = (await this.control.approvals()).filter((a) => a.subject === "store-reconcile" && a.state === "pending");
-  assert.equal(pending.length, 1, `one pending store reconciliation in Lomi, not ${pending.length}`);
+  expectSame("pending store reconciliations in Lomi", pending.length, 1);
   const { detail } = pending[0]!;
-  for (const word of [String(hours), this.operationId(alias), unknown]) assert.ok(detail.includes(word), `the approval's detail ${JSON.stringify(detail)} does not name ${word}`);
+  const unnamed = [String(hours), this.operationId(alias), unknown].filter((word) => !detail.includes(word));
+  if (unnamed.length > 0) throw violation(`the approval's detail does not name ${unnamed.join(", ")}: ${boundedJson(detail, 300)}`);
 });
 
 Then("the reconciliation awaits the user", function (this: LomiWorld) {
   const data = this.dataOf("lomi_store_reconcile");
-  assert.deepEqual([data.status, data.removed], ["awaiting_user", null]);
+  expectSame("", { status: data.status, removed: data.removed }, { status: "awaiting_user", removed: null });
 });
 
 async function decidePending(world: LomiWorld, decision: "approve" | "deny") {
@@ -184,8 +185,7 @@ When("the user declines the store reconciliation", async function (this: LomiWor
 Then("the reconciliation removed {int} receipt(s) and {int} retry epoch(s)", function (this: LomiWorld, receipts: number, retryEpochs: number) {
   requireOwnStore(this);
   const data = this.dataOf("lomi_store_reconcile");
-  assert.equal(data.status, "completed");
-  assert.deepEqual([data.removed?.receipts, data.removed?.retryEpochs], [receipts, retryEpochs]);
+  expectSame("", { status: data.status, removed: { receipts: data.removed?.receipts, retryEpochs: data.removed?.retryEpochs } }, { status: "completed", removed: { receipts, retryEpochs } });
 });
 
 Then(
@@ -193,8 +193,7 @@ Then(
   function (this: LomiWorld, receipts: number, retryEpochs: number, events: number, keptReceipts: number, unfinished: number, outcomeUnknown: number) {
     requireOwnStore(this);
     const data = this.dataOf("lomi_store_reconcile");
-    assert.equal(data.status, "completed");
-    assert.deepEqual({ removed: data.removed, kept: data.kept }, { removed: { receipts, retryEpochs, events }, kept: { receipts: keptReceipts, unfinished, outcomeUnknown } });
+    expectSame("", { status: data.status, removed: data.removed, kept: data.kept }, { status: "completed", removed: { receipts, retryEpochs, events }, kept: { receipts: keptReceipts, unfinished, outcomeUnknown } });
   },
 );
 
@@ -202,7 +201,7 @@ Then("the retry epoch of {agent} for workspace {string} expires 24 hours after L
   const connect = this.agent(agent).connects.get(workspaceId);
   if (!connect) throw configError(`${agent} has not connected to ${workspaceId}`);
   const { now } = await this.control.snapshot();
-  assert.equal(Date.parse(connect.retryEpochExpiresAt) - now, 24 * 3_600_000);
+  expectSame("hours from Lomi's clock to retryEpochExpiresAt", (Date.parse(connect.retryEpochExpiresAt) - now) / 3_600_000, 24, { seen: { label: "retryEpochExpiresAt", value: connect.retryEpochExpiresAt } });
 });
 
 When(

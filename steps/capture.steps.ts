@@ -1,6 +1,6 @@
-import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { expectSame } from "../harness/expected-found.js";
 import { checkImageBlocks } from "../harness/contract-checks/image-blocks.js";
 import type { SeenCapture } from "./panel-memory.js";
 import { panelOf } from "./panel-targets.js";
@@ -51,10 +51,11 @@ async function currentRuntime(world: LomiWorld, panelId: string): Promise<string
 Then("the capture shows the {word} panel of {string} at its current runtime", async function (this: LomiWorld, kind: string, alias: string) {
   const shot = takenCapture(this);
   const { panelId } = await panelOf(this, alias);
-  assert.deepEqual(
+  expectSame(
+    "",
     { panelId: shot.panelId, kind: shot.kind, runtimeGeneration: shot.runtimeGeneration },
     { panelId, kind, runtimeGeneration: await currentRuntime(this, panelId) },
-    "the capture's metadata names the panel, its kind and its current runtime",
+    { why: "the capture's data names the panel, its kind and its current runtime" },
   );
   // A flat image shows nothing of the panel: text and chrome need at least three colours.
   if (colours(shot.image.pixels, 3) < 3) throw violation(`the ${shot.width}x${shot.height} capture of ${panelId} is blank`);
@@ -69,5 +70,8 @@ Then("the capture differs from the one before", function (this: LomiWorld) {
 
 Then("the capture is the same as the one before", function (this: LomiWorld) {
   const [before, after] = [takenCapture(this, 1), takenCapture(this)];
-  assert.ok(before.image.pixels.equals(after.image.pixels), "a panel that did not change captures the same");
+  if (before.image.pixels.equals(after.image.pixels)) return;
+  expectSame("size", `${after.width}x${after.height}`, `${before.width}x${before.height}`, { why: "the capture before's: a panel that did not change captures the same" });
+  const changed = before.image.pixels.findIndex((byte, i) => after.image.pixels[i] !== byte);
+  throw violation(`the capture differs from the one before from pixel ${Math.floor(changed / 4)} of ${before.width * before.height} on (a panel that did not change captures the same)`);
 });

@@ -1,6 +1,6 @@
-import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
+import { expectSame } from "../harness/expected-found.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
 
@@ -29,20 +29,20 @@ Given("the user types {string} at the end of {string} of project {string} in the
 
 Then("the editor buffer of {string} in project {string} contains {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
   const doc = await documentInLomi(this, projectId, path);
-  if (!doc.text.includes(text)) throw violation(`the buffer of ${path} lacks ${boundedJson(text)}: ${boundedJson(doc.text)}`);
+  if (!doc.text.includes(text)) throw violation(`the buffer of ${path} lacks ${boundedJson(text)}\nthe buffer: ${boundedJson(doc.text)}`);
 });
 
 Then("the editor buffer of {string} in project {string} does not contain {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
   const doc = await documentInLomi(this, projectId, path);
-  if (doc.text.includes(text)) throw violation(`the buffer of ${path} holds ${boundedJson(text)}, which should not be there: ${boundedJson(doc.text)}`);
+  if (doc.text.includes(text)) throw violation(`the buffer of ${path} holds ${boundedJson(text)}, which should not be there\nthe buffer: ${boundedJson(doc.text)}`);
 });
 
 Then(/^the document "([^"]*)" of project "([^"]*)" is (dirty|clean) in Lomi$/, async function (this: LomiWorld, path: string, projectId: string, state: string) {
-  assert.equal((await documentInLomi(this, projectId, path)).dirty, state === "dirty", `${path} should be ${state}`);
+  expectSame(`dirty (${path} in Lomi)`, (await documentInLomi(this, projectId, path)).dirty, state === "dirty");
 });
 
 Then(/^the listing shows "([^"]*)" as (dirty|clean) at buffer revision "([^"]*)"$/, function (this: LomiWorld, path: string, state: string, revision: string) {
   const { documents } = this.dataOf("lomi_editor_documents");
   const doc = documents.find((d) => d.path === path);
-  assert.deepEqual({ dirty: doc?.dirty, bufferRevision: doc?.bufferRevision }, { dirty: state === "dirty", bufferRevision: revision }, `listing: ${boundedJson(doc)}`);
+  expectSame(path, { dirty: doc?.dirty, bufferRevision: doc?.bufferRevision }, { dirty: state === "dirty", bufferRevision: revision }, { seen: { label: "the listing's document", value: doc } });
 });

@@ -1,6 +1,6 @@
-import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
+import { expectSame } from "../harness/expected-found.js";
 import type { OperationState } from "../protocol/states.js";
 import { eventPathProblems, type PathDemand } from "./event-path.js";
 import { isOperationsOwn } from "../harness/oracles/events.js";
@@ -70,7 +70,7 @@ When("{agent} reads the events of workspace {string}", async function (this: Lom
 
 Then("the page has no events", function (this: LomiWorld) {
   const page = this.lastEventPage;
-  assert.deepEqual(page?.events, [], "expected an empty page");
+  expectSame("events", page?.events, [], { why: "an empty page" });
 });
 
 Then("the page shows no event of {string}", function (this: LomiWorld, alias: string) {

@@ -1,13 +1,12 @@
-import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { Given, Then, When } from "@cucumber/cucumber";
-import { configError, violation } from "../harness/harness-error.js";
+import { violation } from "../harness/harness-error.js";
+import { expectBytes, expectSame } from "../harness/expected-found.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
 
 /** "43 61 66 e9" → those bytes. */
 const bytesOfHex = (hex: string) => Buffer.from(hex.replace(/\s+/g, ""), "hex");
-const hexOf = (bytes: Buffer) => bytes.toString("hex").replace(/(..)(?!$)/g, "$1 ");
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /** Lomi's ground truth for one path of a project, straight from the simulator. */
@@ -38,9 +37,9 @@ When("{agent} reads the file {string} in workspace {string}", async function (th
   const entry = await entryInLomi(this, read.projectId, read.path);
   if (typeof entry?.base64 !== "string") return;
   const held = Buffer.from(entry.base64, "base64");
-  if (!read.bytes.equals(held) || read.diskRevision !== sha256(held)) {
-    throw violation(`lomi_file_read of ${path} gave ${read.bytes.length} bytes (${hexOf(read.bytes.subarray(0, 32))}…) with diskRevision ${read.diskRevision}; Lomi holds ${held.length} bytes (${hexOf(held.subarray(0, 32))}…), SHA-256 ${sha256(held)}`, ["REV-30"]);
-  }
+  const finding = { why: `Lomi holds ${path} so; lomi_file_read gives a file's exact bytes`, rules: ["REV-30"] };
+  expectBytes(`lomi_file_read's bytes of ${path}`, read.bytes, held, finding);
+  expectSame(`lomi_file_read's diskRevision of ${path}`, read.diskRevision, sha256(held), finding);
 });
 
 When("{agent} lists the directory {string} in workspace {string}", async function (this: LomiWorld, agent: string, path: string, workspaceId: string) {
@@ -48,25 +47,25 @@ When("{agent} lists the directory {string} in workspace {string}", async functio
 });
 
 Then("the file read shows the bytes {string}", function (this: LomiWorld, hex: string) {
-  assert.equal(hexOf(lastRead(this).bytes), hexOf(bytesOfHex(hex)), "lomi_file_read must give the exact bytes");
+  expectBytes("lomi_file_read's bytes", lastRead(this).bytes, bytesOfHex(hex), { why: "the exact bytes on disk" });
 });
 
 Then("the file read's diskRevision is the SHA-256 of those bytes", function (this: LomiWorld) {
   const read = lastRead(this);
-  assert.equal(read.diskRevision, sha256(read.bytes), "diskRevision must be the SHA-256 (hex) of the exact bytes");
+  expectSame("diskRevision", read.diskRevision, sha256(read.bytes), { why: "the SHA-256 (hex) of the exact bytes read" });
 });
 
 Then("the file read has no text view", function (this: LomiWorld) {
-  assert.equal(lastRead(this).text, null, "bytes that are not UTF-8 have no text view");
+  expectSame("text", lastRead(this).text, null, { why: "bytes that are not UTF-8 have no text view" });
 });
 
 Then("the file read's text view is the UTF-8 reading of those bytes", function (this: LomiWorld) {
   const read = lastRead(this);
-  assert.equal(read.text, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes));
+  expectSame("text", read.text, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes), { why: "the UTF-8 reading of the bytes read" });
 });
 
 Then("the file read shows line endings {word}", function (this: LomiWorld, lineEndings: string) {
-  assert.equal(lastRead(this).lineEndings, lineEndings);
+  expectSame("lineEndings", lastRead(this).lineEndings, lineEndings);
 });
 
 When(
@@ -93,7 +92,7 @@ When(
 
 Then("operation {string} reports the diskRevision the agent read from {string}", async function (this: LomiWorld, alias: string, path: string) {
   const { result } = await this.settledAs(alias, "lomi_file_write");
-  assert.equal(result?.diskRevision, this.fileObservations.read(path).diskRevision, `the same bytes must give the same revision: ${boundedJson(result)}`);
+  expectSame("diskRevision", result?.diskRevision, this.fileObservations.read(path).diskRevision, { why: "the same bytes give the same revision", seen: { label: "result", value: result } });
 });
 
 /** The bytes Lomi holds on disk for a file of a project. */
@@ -104,27 +103,26 @@ async function bytesInLomi(world: LomiWorld, projectId: string, path: string): P
 }
 
 Then("Lomi holds the file {string} of project {string} with the bytes {string}", async function (this: LomiWorld, path: string, projectId: string, hex: string) {
-  assert.equal(hexOf(await bytesInLomi(this, projectId, path)), hexOf(bytesOfHex(hex)));
+  expectBytes(`${path} in Lomi`, await bytesInLomi(this, projectId, path), bytesOfHex(hex));
 });
 
 Then("Lomi holds the file {string} of project {string} with the text {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
-  assert.equal(hexOf(await bytesInLomi(this, projectId, path)), hexOf(Buffer.from(text, "utf8")));
+  expectBytes(`${path} in Lomi`, await bytesInLomi(this, projectId, path), Buffer.from(text, "utf8"));
 });
 
 Then("Lomi holds the file {string} of project {string} ending with the text {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
   const bytes = await bytesInLomi(this, projectId, path);
-  if (!bytes.subarray(bytes.length - Buffer.byteLength(text)).equals(Buffer.from(text, "utf8"))) {
-    throw violation(`${path} in ${projectId} does not end with ${boundedJson(text)}: ${boundedJson(bytes.toString("utf8"))}`);
-  }
+  const end = Buffer.from(text, "utf8");
+  expectBytes(`the last ${end.length} bytes of ${path} in Lomi`, bytes.subarray(Math.max(0, bytes.length - end.length)), end, { seen: { label: "the whole file", value: bytes.toString("utf8") } });
 });
 
 Then("Lomi still holds the bytes the agent read from {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
-  const entry = await entryInLomi(this, projectId, path);
-  assert.equal(entry?.base64, this.fileObservations.read(path).base64, `${path} must be unchanged on disk`);
+  const read = Buffer.from(this.fileObservations.read(path).base64, "base64");
+  expectBytes(`${path} in Lomi`, await bytesInLomi(this, projectId, path), read, { why: "unchanged since the agent read it" });
 });
 
 Then("Lomi holds the directory {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
-  assert.equal((await entryInLomi(this, projectId, path))?.kind, "directory", `Lomi should hold the directory ${path} in ${projectId}`);
+  expectSame(`the kind of ${path} in ${projectId}`, (await entryInLomi(this, projectId, path))?.kind, "directory");
 });
 
 Then("Lomi holds nothing at {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
@@ -138,7 +136,7 @@ When("another program writes {string} to the file {string} of project {string}",
 
 Then("Lomi's domainRevision of workspace {string} is {string}", async function (this: LomiWorld, workspaceId: string, revision: string) {
   const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
-  assert.equal(ws?.domainRevision, revision, "file and directory operations do not move the layout counter");
+  expectSame(`domainRevision of ${workspaceId}`, ws?.domainRevision, revision, { why: "file and directory operations do not move the layout counter" });
 });
 
 Given("the file {string} of project {string} cannot be written", async function (this: LomiWorld, path: string, projectId: string) {

@@ -1,6 +1,6 @@
-import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { expectChanged, expectSame } from "../harness/expected-found.js";
 import type { Reply } from "../harness/connection/mcp-connection.js";
 import { ORDERED_INPUT_NAMES } from "../protocol/tools/input.js";
 import { observedRuntime } from "./placeholders.js";
@@ -72,7 +72,7 @@ When("{agent} sends input {int} {string} under lease {string}", async function (
 When("{agent} sends input {int} {string} under lease {string} twice at once", async function (this: LomiWorld, agent: string, sequence: number, text: string, alias: string) {
   const replies = await Promise.all([0, 1].map(() => sendInput(this, agent, alias, sequence, "lomi_terminal_input", { text: unescape(text) })));
   const acknowledged = replies.map((r) => this.dataOf("lomi_terminal_input", r).acknowledged).sort();
-  assert.deepEqual(acknowledged, ["dispatched", "prior-dispatch"], "identical inputs at once: one dispatch, one acknowledgement of it");
+  expectSame("acknowledged, sorted", acknowledged, ["dispatched", "prior-dispatch"], { why: "identical inputs at once: one dispatch, one acknowledgement of it" });
 });
 
 When("{agent} sends Ctrl+C as input {int} under lease {string}", async function (this: LomiWorld, agent: string, sequence: number, alias: string) {
@@ -107,25 +107,25 @@ When("the runtime of Android panel {string} restarts", async function (this: Lom
 
 Then("the reply acknowledges a new dispatch", function (this: LomiWorld) {
   const data = this.dataOf(ORDERED_INPUT_NAMES);
-  assert.equal(data.acknowledged, "dispatched", `expected a new dispatch: ${boundedJson(data)}`);
+  expectSame("acknowledged", data.acknowledged, "dispatched", { why: "a new dispatch", seen: { label: "the reply's data", value: data } });
 });
 
 Then("the reply acknowledges the prior dispatch of input {int} under lease {string}", function (this: LomiWorld, sequence: number, alias: string) {
   const data = this.dataOf(ORDERED_INPUT_NAMES);
   const prior = this.lease(alias).dispatches.get(String(sequence));
   if (!prior) throw configError(`input ${sequence} under lease "${alias}" was never reported dispatched`);
-  assert.deepEqual({ acknowledged: data.acknowledged, dispatchId: data.dispatchId }, { acknowledged: "prior-dispatch", dispatchId: prior }, "a duplicate must acknowledge the earlier dispatch");
+  expectSame("", { acknowledged: data.acknowledged, dispatchId: data.dispatchId }, { acknowledged: "prior-dispatch", dispatchId: prior }, { why: "a duplicate acknowledges the earlier dispatch" });
 });
 
 Then("the reply confirms the interrupt was dispatched, not that the command exited", function (this: LomiWorld) {
   const data = this.dataOf("lomi_terminal_interrupt");
-  assert.deepEqual({ acknowledged: data.acknowledged, exitConfirmed: data.exitConfirmed }, { acknowledged: "dispatched", exitConfirmed: false });
+  expectSame("", { acknowledged: data.acknowledged, exitConfirmed: data.exitConfirmed }, { acknowledged: "dispatched", exitConfirmed: false });
 });
 
 Then("the error says the next inputSequence is {string}", function (this: LomiWorld, next: string) {
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
-  assert.equal(envelope.details?.nextInputSequence, next, `the refusal should name the next sequence: ${boundedJson(envelope)}`);
+  expectSame("details.nextInputSequence", envelope.details?.nextInputSequence, next, { why: "the refusal names the next sequence", seen: { label: "the error", value: envelope } });
 });
 
 Then(
@@ -142,16 +142,17 @@ Then(
       cursor = page.nextCursor;
       if (!page.hasMore) break;
     }
-    assert.equal(text, unescape(expected));
+    expectSame("the text read", text, unescape(expected));
   },
 );
 
 Then("operation {string} confirms the intent was delivered, not the screen", async function (this: LomiWorld, alias: string) {
   const receipt = await this.settledAs(alias, "lomi_android_launch");
-  assert.deepEqual(
-    { state: receipt.state, intentDelivered: receipt.result?.intentDelivered, screenConfirmed: receipt.result?.screenConfirmed },
-    { state: "succeeded", intentDelivered: true, screenConfirmed: false },
-    `operation ${alias}: ${boundedJson(receipt)}`,
+  expectSame(
+    "",
+    { state: receipt.state, result: { intentDelivered: receipt.result?.intentDelivered, screenConfirmed: receipt.result?.screenConfirmed } },
+    { state: "succeeded", result: { intentDelivered: true, screenConfirmed: false } },
+    { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt } },
   );
 });
 
@@ -159,12 +160,12 @@ Then("Lomi still shows Android panel {string} in workspace {string}, with a new 
   const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
   const panel = ws?.panels.find((p) => p.panelId === panelId);
   if (panel?.kind !== "android") throw violation(`Lomi no longer shows Android panel ${panelId}: ${boundedJson(ws?.panels)}`);
-  assert.notEqual(panel.generation, observedRuntime(this, panelId), "the restart should have given the runtime a new generation");
+  expectChanged(`generation of ${panelId}`, panel.generation, observedRuntime(this, panelId), { why: "a restart gives the runtime a new generation" });
 });
 
 Then("the terminal page has {string} and continues at {string}", function (this: LomiWorld, text: string, nextCursor: string) {
   const page = this.dataOf("lomi_terminal_read");
-  assert.deepEqual({ text: page.text, nextCursor: page.nextCursor }, { text: unescape(text), nextCursor });
+  expectSame("", { text: page.text, nextCursor: page.nextCursor }, { text: unescape(text), nextCursor });
 });
 
 Then("no event of workspace {string} carries {string}", async function (this: LomiWorld, workspaceId: string, text: string) {

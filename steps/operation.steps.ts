@@ -1,6 +1,6 @@
-import assert from "node:assert/strict";
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
+import { differences, expectSame, shown } from "../harness/expected-found.js";
 import { canReach, isSettled, type OperationState } from "../protocol/states.js";
 import { contractOf } from "../protocol/catalogue.js";
 import { expectedCodeRules } from "../harness/oracles/finding-rules.js";
@@ -125,7 +125,7 @@ Then("the reply returns the prior operation {string}", function (this: LomiWorld
 });
 
 Then("the reply names operation {string}", function (this: LomiWorld, alias: string) {
-  assert.equal(this.receiptOf().operationId, this.operationId(alias));
+  expectSame("operationId", this.receiptOf().operationId, this.operationId(alias), { why: `the operation "${alias}"` });
 });
 
 Then("both replies to {string} name the same operation", function (this: LomiWorld, alias: string) {
@@ -154,27 +154,31 @@ async function replyReaching(world: LomiWorld, state: OperationState): Promise<{
   return world.reading(alias, state);
 }
 
-/** A receipt read as the step expects, or one readable expected/found naming the rule the receipt's state contradicts. */
+/**
+ * A receipt read as the step expects, or one expected/found naming the rule the receipt's state
+ * contradicts where it is the receipt's own (world.stateRules).
+ */
 async function expectReceipt(world: LomiWorld, what: string, receipt: { operationId?: string; state: string; effectState: string }, state: OperationState, effect?: string): Promise<void> {
-  if (receipt.state === state && (effect === undefined || receipt.effectState === effect)) return;
-  const expected = effect === undefined ? state : `${state} with effectState ${effect}`;
-  throw violation(`${what}: expected ${expected}, found ${receipt.state} with effectState ${receipt.effectState}: ${boundedJson(receipt)}`, await world.stateRules(receipt, state));
+  const found = effect === undefined ? { state: receipt.state } : { state: receipt.state, effectState: receipt.effectState };
+  const expected = effect === undefined ? { state } : { state, effectState: effect };
+  if (differences(found, expected).length === 0) return;
+  expectSame("", found, expected, { why: what, seen: { label: "the receipt", value: receipt }, rules: await world.stateRules(receipt, state) });
 }
 
 Then("the reply shows state {state}", async function (this: LomiWorld, state: OperationState) {
-  await expectReceipt(this, "the operation never reached the state", await replyReaching(this, state), state);
+  await expectReceipt(this, "the operation the reply names", await replyReaching(this, state), state);
 });
 
 Then("operation {string} reads {state}", async function (this: LomiWorld, alias: string, state: OperationState) {
-  await expectReceipt(this, `operation ${alias}`, await this.reading(alias, state), state);
+  await expectReceipt(this, `operation "${alias}"`, await this.reading(alias, state), state);
 });
 
 Then("operation {string} reads {state} with effectState {effect}", async function (this: LomiWorld, alias: string, state: OperationState, effect: string) {
-  await expectReceipt(this, `operation ${alias}`, await this.reading(alias, state), state, effect);
+  await expectReceipt(this, `operation "${alias}"`, await this.reading(alias, state), state, effect);
 });
 
 Then("the read was not an MCP error", function (this: LomiWorld) {
-  assert.equal(this.lastReply?.raw.isError, false, "a settled failure is a successful read: isError must be false");
+  expectSame("isError", this.lastReply?.raw.isError, false, { why: "a settled failure is a successful read" });
 });
 
 Then("operation {string} carries a terminal session and a lease", async function (this: LomiWorld, alias: string) {
@@ -188,22 +192,22 @@ Then("operation {string} carries the error {code}", async function (this: LomiWo
   const receipt = await this.settled(alias);
   if (receipt.error?.code === code) return;
   const { tool, args } = this.request(alias);
-  throw violation(`operation ${alias}: expected its typed error ${code}, found ${receipt.error?.code ?? "none"}: ${boundedJson(receipt)}`, expectedCodeRules([code], tool, args, this.rules.map((r) => r.id)));
+  expectSame("error.code", receipt.error?.code, code, { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt }, rules: expectedCodeRules([code], tool, args, this.rules.map((r) => r.id)) });
 });
 
 Then("operation {string} reports exit code {int}", async function (this: LomiWorld, alias: string, exitCode: number) {
   const receipt = await this.settledAs(alias, "lomi_terminal_run");
-  assert.equal(receipt.result?.exitCode, exitCode, `operation ${alias}: ${boundedJson(receipt)}`);
+  expectSame("result.exitCode", receipt.result?.exitCode, exitCode, { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt } });
 });
 
 Then("the cancel outcome is {outcome}", function (this: LomiWorld, outcome: string) {
-  assert.equal(this.dataOf("lomi_operation_cancel").outcome, outcome);
+  expectSame("outcome", this.dataOf("lomi_operation_cancel").outcome, outcome);
 });
 
 /** Where the broker may not have recorded yet what Lomi did (a cancellation Lomi honoured), either outcome is true. */
 Then("the cancel outcome is {outcome} or {outcome}", function (this: LomiWorld, one: string, other: string) {
   const { outcome } = this.dataOf("lomi_operation_cancel");
-  if (outcome !== one && outcome !== other) throw violation(`the cancel outcome is ${outcome}, expected ${one} or ${other}`);
+  if (outcome !== one && outcome !== other) throw violation(`outcome: ${shown(outcome)}, expected ${shown(one)} or ${shown(other)}`);
 });
 
 Then("the reply's operation reads {state} with effectState {effect}", async function (this: LomiWorld, state: OperationState, effect: string) {
@@ -228,12 +232,12 @@ Then("{agent} cannot tell {string} from an operation that does not exist", async
   const theirs = refusal(this, [operationId]);
   await this.call(agent, "lomi_operation_get", { operationId: missingId });
   const none = refusal(this, [missingId]);
-  assert.deepEqual(theirs, none, "by operationId, another pairing's receipt must read exactly as a missing one");
+  expectSame("", theirs, none, { why: "by operationId, another pairing's receipt reads exactly as a missing one" });
   const lookup = (requestKey: unknown) =>
     this.call(agent, "lomi_operation_lookup", { retryEpoch: owner.args.retryEpoch, requestKey, tool: owner.tool });
   await lookup(owner.args.requestKey);
   const theirsByKey = refusal(this, [String(owner.args.requestKey)]);
   await lookup(`${String(owner.args.requestKey)}-missing`);
   const noneByKey = refusal(this, [`${String(owner.args.requestKey)}-missing`]);
-  assert.deepEqual(theirsByKey, noneByKey, "by key, another pairing's receipt must read exactly as a missing one");
+  expectSame("", theirsByKey, noneByKey, { why: "by key, another pairing's receipt reads exactly as a missing one" });
 });

@@ -26,7 +26,7 @@ import type { DataOf } from "../protocol/tool-contract.js";
 import { MUTATION_NAMES, type MutationName, type Receipt, type ReceiptOf } from "../protocol/tools/mutations.js";
 import { PanelMemory } from "./panel-memory.js";
 import { FileObservations } from "./file-observations.js";
-import { bounded, boundedJson } from "../harness/text/bounded-json.js";
+import { bounded, boundedJson, oneLine } from "../harness/text/bounded-json.js";
 
 export const DEFAULT_AGENT = "agent";
 /** Timers as the harness found them at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
@@ -153,13 +153,13 @@ export class LomiWorld extends World<RunParameters> {
   /** Fails a scenario that let an error reply go by without a step checking it. */
   assertErrorsVerified(): void {
     const rpc = this.rpcError;
-    if (rpc) throw violation(`${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${rpc.message}") and no step checked it`);
+    if (rpc) throw violation(`${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${oneLine(rpc.message)}") and no step checked it`);
     const e = this.unverifiedError;
     // Addressed to both readers: a broker author learns the broker refused what the scenario sent as
     // valid; a scenario author learns how to say the refusal is the point.
     if (e) {
       const { code, message } = e.envelope;
-      throw this.refused(e, `the broker refused a request this scenario expected it to take: ${e.tool} answered ${code} ("${message}"). (Writing a scenario where that refusal is right? Check it with "Then the reply is the error ${code}".)`);
+      throw this.refused(e, `the broker refused a request this scenario expected it to take: ${e.tool} answered ${code} ("${oneLine(message)}"). (Writing a scenario where that refusal is right? Check it with "Then the reply is the error ${code}".)`);
     }
   }
 
@@ -310,7 +310,7 @@ export class LomiWorld extends World<RunParameters> {
     if (envelope.status !== "ok") {
       this.unverifiedError = undefined;
       const named = failureReadAsError(reply.tool, envelope.code) ? ["OP-03"] : reply === this.retried ? ["IDEM-01"] : [];
-      throw this.refused({ ...reply, envelope }, `${reply.tool} answered ${envelope.code}: ${envelope.message}\nArguments: ${boundedJson(reply.args)}`, named);
+      throw this.refused({ ...reply, envelope }, `${reply.tool} answered ${envelope.code} ("${oneLine(envelope.message)}"), expected ok\nArguments: ${boundedJson(reply.args)}`, named);
     }
     return envelope.data;
   }
@@ -343,9 +343,9 @@ export class LomiWorld extends World<RunParameters> {
     const schema = wanted.includes("INVALID_ARGUMENT") ? inputRules(reply.tool, reply.args) : [];
     const broken = schema.length > 0 ? schema : breaks.length > 0 ? breaks : expectedCodeRules(wanted, reply.tool, reply.args, this.rules.map((r) => r.id));
     if (envelope.status !== "error") {
-      throw violation(`${reply.tool} was expected to answer ${expected} but answered ok: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`, broken);
+      throw violation(`${reply.tool} answered ok, expected ${expected}\ndata: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`, broken);
     }
-    if (!wanted.includes(envelope.code)) throw violation(`${reply.tool} answered ${envelope.code} ("${envelope.message}"), expected ${expected}.${this.whyCodes(wanted)}`, broken);
+    if (!wanted.includes(envelope.code)) throw violation(`${reply.tool} answered ${envelope.code} ("${oneLine(envelope.message)}"), expected ${expected}${this.whyCodes(wanted)}`, broken);
     this.unverifiedError = undefined;
     return envelope;
   }
@@ -397,7 +397,7 @@ export class LomiWorld extends World<RunParameters> {
     const named = this.request(alias);
     if (named.refusal) {
       const { code, message } = named.refusal.envelope;
-      throw this.refused(named.refusal, `the broker refused "${alias}" (${named.tool}) with ${code} ("${message}"), so it has no operation; the scenario needs it admitted. Arguments: ${boundedJson(named.args)}`);
+      throw this.refused(named.refusal, `the broker refused "${alias}" (${named.tool}) with ${code} ("${oneLine(message)}"), so it has no operation; the scenario needs it admitted\nArguments: ${boundedJson(named.args)}`);
     }
     if (!named.operationId) throw configError(`the reply to "${alias}" was lost: its operationId is not known to the agent`);
     return named.operationId;
@@ -408,7 +408,7 @@ export class LomiWorld extends World<RunParameters> {
     const named = this.leases.get(alias);
     if (named) return named;
     const refused = this.refusedLeases.get(alias);
-    if (refused) throw this.refused(refused, `the broker refused the lease "${alias}" with ${refused.envelope.code} ("${refused.envelope.message}"); the scenario needs it granted`);
+    if (refused) throw this.refused(refused, `the broker refused the lease "${alias}" with ${refused.envelope.code} ("${oneLine(refused.envelope.message)}"); the scenario needs it granted`);
     throw configError(`no lease named "${alias}" in this scenario`);
   }
 

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, ListToolsResultSchema, McpError, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
-import { boundedJson } from "../text/bounded-json.js";
+import { boundedJson, oneLine } from "../text/bounded-json.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { noAnswer, violation } from "../harness-error.js";
 import { checkEnvelope, type RawToolResult } from "../contract-checks/reply-checks.js";
@@ -162,7 +162,7 @@ function whyNoResult(error: unknown, timeoutMs: number): string {
     const issues = error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
     return `the result is not an MCP tool result (${issues.join("; ")}${error.issues.length > 3 ? "; …" : ""})`;
   }
-  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return `a JSON-RPC error came instead of a result (${error.message})`;
+  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return `a JSON-RPC error came instead of a result (${oneLine(error.message, 500)})`;
   return causeOf(error);
 }
 

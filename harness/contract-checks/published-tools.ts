@@ -1,10 +1,12 @@
 import { CATALOGUE, publishedTool } from "../../protocol/catalogue.js";
+import { differencesText } from "../expected-found.js";
 
 type Schema = Record<string, unknown>;
 
 /** A tool as tools/list gave it: what ENV-04 compares with the catalogue. */
 export interface ListedTool {
   name: string;
+  inputSchema?: Schema;
   outputSchema?: Schema;
   annotations?: Record<string, unknown>;
 }
@@ -56,18 +58,66 @@ export function schemaDifferences(published: unknown, expected: Schema, at = "ou
   return out;
 }
 
+/** How one tool of the catalogue is published otherwise: its output schema's differences, its annotations'. */
+export interface PublishedToolDifferences {
+  tool: string;
+  schema: string[];
+  hints: string[];
+}
+
 /**
  * ENV-04 beyond "an output schema is there": each tool of the catalogue that tools/list publishes
  * has the catalogue's output schema (docs/catalogue.json) and its annotations, named by tool.
  */
-export function publishedToolProblems(listed: readonly ListedTool[]): string[] {
+export function publishedToolDifferences(listed: readonly ListedTool[]): PublishedToolDifferences[] {
   return CATALOGUE.flatMap((contract) => {
     const tool = listed.find((t) => t.name === contract.name);
     if (!tool) return [];
     const expected = publishedTool(contract);
     const schema = schemaDifferences(tool.outputSchema, expected.outputSchema);
-    const hints = HINTS.filter((h) => tool.annotations?.[h] !== expected.annotations[h]).map((h) => `annotations.${h} is ${JSON.stringify(tool.annotations?.[h])}, not ${expected.annotations[h]}`);
-    const all = [...schema, ...hints];
-    return all.length === 0 ? [] : [`${contract.name}: ${all.slice(0, SHOWN).join("; ")}${all.length > SHOWN ? `; and ${all.length - SHOWN} more` : ""}`];
+    const hints = HINTS.filter((h) => tool.annotations?.[h] !== expected.annotations[h]).map((h) => differencesText([{ at: `annotations.${h}`, found: tool.annotations?.[h], expected: expected.annotations[h] }]));
+    return schema.length + hints.length === 0 ? [] : [{ tool: contract.name, schema, hints }];
   });
+}
+
+/** One tool published otherwise, in a line: the first few differences say it, the count says how far it goes. */
+function problemLine({ tool, schema, hints }: PublishedToolDifferences): string {
+  const all = [...schema, ...hints];
+  return `${tool}: ${all.slice(0, SHOWN).join("; ")}${all.length > SHOWN ? `; and ${all.length - SHOWN} more` : ""}`;
+}
+
+/** Each tool published otherwise, a line each. */
+export const publishedToolProblems = (listed: readonly ListedTool[]): string[] => publishedToolDifferences(listed).map(problemLine);
+
+/** Tools a summary line names before it counts the rest. */
+const NAMED = 3;
+const some = (tools: readonly string[]) => `${tools.slice(0, NAMED).join(", ")}${tools.length > NAMED ? `, and ${tools.length - NAMED} more` : ""}`;
+
+/**
+ * The ENV-04 finding of a tools/list: one summary line (how many tools, which part of them, the
+ * first few named), then a line per tool. A broker that leaves out every annotation reads as one
+ * line, not as the same sentence for each of its tools.
+ */
+export function publishedToolsFinding(listed: readonly ListedTool[]): string | undefined {
+  const found = publishedToolDifferences(listed);
+  if (found.length === 0) return undefined;
+  const schemas = found.filter((f) => f.schema.length > 0).map((f) => f.tool);
+  const hints = found.filter((f) => f.hints.length > 0).map((f) => f.tool);
+  const parts = [...(schemas.length > 0 ? [`the output schema of ${schemas.length} (${some(schemas)})`] : []), ...(hints.length > 0 ? [`the annotations of ${hints.length} (${some(hints)})`] : [])];
+  const published = CATALOGUE.filter((c) => listed.some((t) => t.name === c.name)).length;
+  return [`tools/list publishes ${found.length} of its ${published} catalogue tools otherwise than docs/catalogue.json: ${parts.join("; ")}`, ...found.map(problemLine)].join("\n");
+}
+
+/**
+ * ENV-04's first demand of a tools/list, as one finding: every tool's input schema refuses unknown
+ * fields (additionalProperties false) and it has an object output schema. One summary line, then a
+ * line per tool.
+ */
+export function toolSchemasFinding(listed: readonly ListedTool[]): string | undefined {
+  const open = listed.filter((t) => !(t.inputSchema?.type === "object" && t.inputSchema.additionalProperties === false)).map((t) => t.name);
+  const noOutput = listed.filter((t) => t.outputSchema?.type !== "object").map((t) => t.name);
+  if (open.length + noOutput.length === 0) return undefined;
+  const parts = [...(open.length > 0 ? [`the input schema of ${open.length} lacks additionalProperties: false (${some(open)})`] : []), ...(noOutput.length > 0 ? [`${noOutput.length} have no object outputSchema (${some(noOutput)})`] : [])];
+  const lines = listed.flatMap((t) => [...(open.includes(t.name) ? [`${t.name}: inputSchema lacks additionalProperties: false`] : []), ...(noOutput.includes(t.name) ? [`${t.name}: no object outputSchema`] : [])]);
+  return [`of the ${listed.length} tools tools/list publishes, ${parts.join("; ")}`, ...lines].join("\n");
 }

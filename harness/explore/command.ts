@@ -11,6 +11,7 @@ import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "../history/format.js";
 import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
+import { eachOnce, oracleHead, pointerLines } from "../report/oracle-findings.js";
 import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 
 export interface ExploreCommandOptions {
@@ -81,8 +82,9 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
     return 0;
   }
-  o.out(`VIOLATION of ${violation.invariants.map((f) => `${f.id} (${f.rules.join(", ")})`).join(", ")}\n`);
-  for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${f.id}: ${v.message}\n`);
+  o.out(`VIOLATION of ${violation.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
+  for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${eachOnce(v.rules).join(", ")} (${f.id}): ${v.message}\n`);
+  for (const line of pointerLines(violation.invariants.flatMap((f) => f.violations))) o.out(`  ${line}\n`);
   o.out(`shrunk to ${violation.steps.length} steps:\n${violation.steps.map((s, i) => `  ${i + 1}. ${s}\n`).join("")}replay: ${replay}\nreports in ${path.relative(process.cwd(), o.reports) || "."}/ (explore.md, explore.json, explore-history.jsonl)\n`);
   if (o.regressions) {
     addRegression(o.regressions, { seed: o.seed, steps: o.steps, path: violation.path, replayPath: violation.replayPath, ...(mutant ? { mutant } : {}), invariants: violation.invariants.map((f) => f.id) });
@@ -105,6 +107,7 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   const { historySummary, judgedLine, ruleLines } = await import("../record/check-report.js");
   out(`lomi-conformance check: ${file}: ${historySummary(history).join("\n  ")}\n`);
   for (const line of ruleLines(verdicts)) out(`  ${line}\n`);
+  for (const line of pointerLines(failuresOf(verdicts).flatMap((f) => f.violations))) out(`  ${line}\n`);
   const failed = failuresOf(verdicts);
   out(`${judgedLine(verdicts)}\n`);
   if (options.report !== undefined) {
@@ -119,8 +122,7 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   }
   if (options.scenario) out((await import("../record/scenario.js")).scenarioSkeleton(history, verdicts));
   const unknown = unknownsOf(verdicts);
-  const broken = [...new Set(failed.flatMap((f) => f.violations.flatMap((x) => x.rules)))];
-  out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${broken.join(", ")}\n`);
+  out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
   if (unknown.length > 0) out(`HARNESS ERROR: not judged by ${unknown.map((u) => u.id).join(", ")} (the oracle failed; the other verdicts stand)\n`);
   return failed.length > 0 ? 1 : unknown.length > 0 ? 2 : 0;
 }

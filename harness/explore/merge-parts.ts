@@ -5,6 +5,7 @@ import { configError } from "../harness-error.js";
 import { checkPartSet } from "../shards/part-set.js";
 import { FAULT_KINDS } from "../history/format.js";
 import { writeExploreReports, type ExploreReport } from "./reports.js";
+import { oracleHead } from "../report/oracle-findings.js";
 import { messageOf } from "../../protocol/errors.js";
 
 const violationSchema = z.object({
@@ -107,7 +108,7 @@ export function mergeExploreParts(dirs: readonly string[], reports: string, out:
   writeExploreReports(reports, merged, undefined);
   out(`lomi-conformance merge: ${parts.length} explore parts of seed ${first.seed}: runs ${merged.result.runs} (+${merged.result.shrinks} shrinking), steps ${merged.result.steps}\n`);
   out(`faults injected: ${Object.entries(faults).map(([k, n]) => `${k} ${n}`).join(", ")}\n`);
-  for (const v of violations) out(`VIOLATION of ${v.invariants.map((f) => `${f.id} (${f.rules.join(", ")})`).join(", ")}\nreplay: ${v.replay}\n`);
+  for (const v of violations) out(`VIOLATION of ${v.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\nreplay: ${v.replay}\n`);
   out(`${violations.length === 0 ? "NO VIOLATION" : `${violations.length} violation(s)`} — reports in ${path.relative(process.cwd(), reports) || "."}/explore.md\n`);
   return violations.length === 0 ? 0 : 1;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { configError } from "../harness-error.js";
 import { ORACLES } from "../oracles/index.js";
 import type { ExploreResult, FailedOracle } from "./explore.js";
+import { eachOnce, pointerLines } from "../report/oracle-findings.js";
 
 export const EXPLORE_REPORT_FILES = ["explore.json", "explore.md", "explore-history.jsonl"] as const;
 
@@ -51,8 +52,11 @@ export interface ExploreReport {
   violations?: ReportedViolation[];
 }
 
-const violationLines = (invariants: readonly FailedOracle[]) =>
-  invariants.flatMap((f) => f.violations.map((v) => `- **${f.id}** (${f.rules.join(", ")}): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`));
+/** Each finding headed by the rules it breaks (its oracle's wider list is what the oracle can judge, not what broke), then where docs/ say how to satisfy them. */
+const violationLines = (invariants: readonly FailedOracle[]) => [
+  ...invariants.flatMap((f) => f.violations.map((v) => `- ${eachOnce(v.rules).join(", ")} (**${f.id}**): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`)),
+  ...pointerLines(invariants.flatMap((f) => f.violations)).map((l) => `- ${l}`),
+];
 
 /** Which rules the campaign's histories gave the oracles something to judge, and how often; the others were not exercised (never a pass). */
 function exercisedLines(exercised: Readonly<Record<string, number>> | undefined): string[] {

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import type { History, HistoryRecord } from "../history/format.js";
 import { looseEnvelope } from "../history/replies.js";
-import { rulesFromOracles, type OracleVerdict, type RuleFromOracles, type RuleJudgement } from "../oracles/index.js";
+import { failuresOf, rulesFromOracles, unknownsOf, type OracleVerdict, type RuleFromOracles, type RuleJudgement } from "../oracles/index.js";
+import { chip, BASE_STYLE, escapeHtml, VERDICT_COLOUR } from "../report/html-page.js";
+import { brokenRules, eachOnce, oracleHead, pointerLines } from "../report/oracle-findings.js";
+import { boundedJson } from "../text/bounded-json.js";
 
 /** What a history holds, in a sentence: what `check` could judge it by. */
 export function historySummary(history: History): string[] {
@@ -63,7 +66,7 @@ const short = (value: unknown, max = 140) => {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 };
 
-/** One record as the report's row: who, what was asked, what came back. */
+/** One record as the report's row: who, which tool with its arguments whole (as recorded), what came back. */
 function row(record: HistoryRecord): { who: string; what: string; answer: string } | undefined {
   if (record.type === "call") {
     const env = record.reply.status === "answered" ? looseEnvelope(record.reply.structuredContent) : undefined;
@@ -76,37 +79,43 @@ function row(record: HistoryRecord): { who: string; what: string; answer: string
           : env.status === "error"
             ? `error ${env.code}${record.reply.isError === true ? "" : ` (isError ${String(record.reply.isError)})`}`
             : `ok${op?.operationId ? ` ${op.operationId} ${op.state}` : ""}${record.reply.isError === true ? " (isError true)" : ""}`;
-    return { who: `${record.agent} @ ${record.connection}`, what: `${record.tool} ${short(record.args)}`, answer };
+    return { who: `${record.agent} @ ${record.connection}`, what: `${record.tool} ${boundedJson(record.args, 20_000)}`, answer };
   }
-  if (record.type === "fault") return { who: "—", what: `fault: ${record.kind} ${short(record.detail)}`, answer: "" };
+  if (record.type === "fault") return { who: "—", what: `fault: ${record.kind} ${boundedJson(record.detail, 20_000)}`, answer: "" };
   return undefined;
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-const html = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** A rule's verdict over the history, in words: a pass says how many times it was judged. */
-function verdictText(r: RuleFromOracles): string {
+function ruleVerdictText(r: RuleFromOracles): string {
   if (r.verdict === "fail") return `FAIL (${r.violations.length})`;
   if (r.verdict === "pass") return `pass (judged ${r.judged})`;
   if (r.verdict === "not-exercised") return "not exercised: its situation never arose";
   return `${r.verdict === "unknown" ? "unknown" : "not judged"}: ${r.reason ?? ""}`;
 }
 
-/** The rules a history's violations break, each once: the report's headline. */
-const brokenRules = (verdicts: readonly OracleVerdict[]) => [...new Set(verdicts.flatMap((v) => (v.verdict === "fail" ? v.violations.flatMap((x) => x.rules) : [])))];
+/** An oracle's verdict over the history: what its findings break, or why it judged nothing. */
+function verdictText(v: OracleVerdict): string {
+  if (v.verdict === "unknown") return `unknown: the oracle failed (the harness's fault): ${v.error.split("\n")[0]}`;
+  return v.verdict === "pass" ? "pass" : v.verdict === "fail" ? `FAIL (${v.violations.length}): ${brokenRules(v.violations).join(", ")}` : `not applicable: ${v.reason}`;
+}
+
+/** The verdict line: what the findings break, oracle by oracle, or that nothing did. */
+const verdictLine = (failed: ReadonlyArray<Extract<OracleVerdict, { verdict: "fail" }>>) => (failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}`);
 
 /** The history as a markdown page: the verdicts, each violation, and every record, the cited ones marked. */
 export function markdownReport(file: string, history: History, verdicts: readonly OracleVerdict[]): string {
   const cited = citations(verdicts);
-  const failed = verdicts.filter((v) => v.verdict === "fail");
-  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${brokenRules(verdicts).join(", ")}`}**`, ""];
-  out.push("## Verdicts by rule", "", "| rule | verdict | judged by |", "|---|---|---|", ...rulesFromOracles(verdicts).map((r) => `| ${r.id} | ${cell(verdictText(r))} | ${r.oracles.join(", ")} |`), "");
+  const failed = failuresOf(verdicts);
+  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${verdictLine(failed)}**`, ""];
+  out.push("## Verdicts by rule", "", "| rule | verdict | judged by |", "|---|---|---|", ...rulesFromOracles(verdicts).map((r) => `| ${r.id} | ${cell(ruleVerdictText(r))} | ${r.oracles.join(", ")} |`), "");
   if (failed.length > 0) {
     out.push("## Violations", "");
-    for (const v of failed) for (const x of v.violations) out.push(`- **${v.id}** (${x.rules.join(", ")}): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
-    out.push("");
+    for (const v of failed) for (const x of v.violations) out.push(`- ${eachOnce(x.rules).join(", ")} (**${v.id}**): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
+    out.push(...pointerLines(failed.flatMap((v) => v.violations)).map((l) => `- ${l}`), "");
   }
+  out.push("## Oracles", "", "| oracle | verdict | rules it can judge |", "|---|---|---|", ...verdicts.map((v) => `| ${v.id} | ${cell(verdictText(v))} | ${eachOnce(v.rules).join(", ")} |`), "");
   out.push("## The history", "", "Records marked ❌ are cited by a violation.", "", "| # | agent @ connection | call | reply | cited by |", "|---|---|---|---|---|");
   history.records.forEach((r, i) => {
     const shown = row(r);
@@ -118,26 +127,41 @@ export function markdownReport(file: string, history: History, verdicts: readonl
   return `${out.join("\n")}\n`;
 }
 
-/** The same page as self-contained HTML, the cited records highlighted. */
+const html = escapeHtml;
+const failChip = (id: string) => chip(id, VERDICT_COLOUR.fail);
+
+/** The same page as self-contained HTML, styled as conformance.html: the verdict first, each violation headed by the rules it breaks, the cited records highlighted. */
 export function htmlReport(file: string, history: History, verdicts: readonly OracleVerdict[]): string {
   const cited = citations(verdicts);
-  const failed = verdicts.filter((v) => v.verdict === "fail");
+  const failed = failuresOf(verdicts);
   const rows = history.records.flatMap((r, i) => {
     const shown = row(r);
     if (!shown) return [];
     const by = cited.get(i);
     return [`<tr id="r${i}"${by ? ' class="cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html(by?.join(", ") ?? "")}</td></tr>`];
   });
-  const violations = failed.flatMap((v) => v.violations.map((x) => `<li><b>${html(v.id)}</b> (${html(x.rules.join(", "))}): ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`));
+  const violations = failed.flatMap((v) => v.violations.map((x) => `<li>${eachOnce(x.rules).map(failChip).join(" ")} <b>${html(v.id)}</b>: ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`));
+  const pointers = pointerLines(failed.flatMap((v) => v.violations)).map((l) => `<div class="pointer">${html(l)}</div>`);
+  const colour = failed.length > 0 ? VERDICT_COLOUR.fail : unknownsOf(verdicts).length > 0 ? VERDICT_COLOUR["not-applicable"] : VERDICT_COLOUR.pass;
+  const verdictRows = verdicts.map((v) => {
+    const c = v.verdict === "fail" ? VERDICT_COLOUR.fail : v.verdict === "pass" ? VERDICT_COLOUR.pass : VERDICT_COLOUR["not-applicable"];
+    return `<tr${v.verdict === "fail" ? ' class="cited"' : ""}><td><span class="dot" style="background:${c}"></span>${html(v.id)}<div class="reason">${html(v.title)}</div></td><td>${html(verdictText(v))}</td><td class="reason">${html(eachOnce(v.rules).join(", "))}</td></tr>`;
+  });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>lomi-conformance check: ${html(file)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}tr.cited{background:#fdd}code{font-size:12px}.verdict{font-size:1.2em;font-weight:bold}</style></head>
-<body><h1>lomi-conformance check: ${html(file)}</h1>
-<ul>${[...historySummary(history), judgedLine(verdicts)].map((l) => `<li>${html(l)}</li>`).join("")}</ul>
-<p class="verdict">${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${html(brokenRules(verdicts).join(", "))}`}</p>
-<h2>Verdicts by rule</h2><table><tr><th>rule</th><th>verdict</th><th>judged by</th></tr>${rulesFromOracles(verdicts).map((r) => `<tr${r.verdict === "fail" ? ' class="cited"' : ""}><td>${html(r.id)}</td><td>${html(verdictText(r))}</td><td>${html(r.oracles.join(", "))}</td></tr>`).join("")}</table>
-${violations.length ? `<h2>Violations</h2><ul>${violations.join("")}</ul>` : ""}
-<h2>The history</h2><p>Highlighted records are cited by a violation.</p>
+<style>
+${BASE_STYLE}
+table{border-collapse:collapse;margin:8px 0} td,th{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left}
+tr.cited{background:#fff0ee} td code{white-space:pre-wrap;word-break:break-word;font-size:12px}
+ol.violations li{margin:6px 0}
+</style></head>
+<body><h1>lomi-conformance check: <code>${html(file)}</code></h1>
+<div class="banner" style="background:${colour}">${failed.length > 0 ? "✗" : "✓"} ${html(verdictLine(failed))}</div>
+<div class="meta">${[...historySummary(history), judgedLine(verdicts)].map(html).join("<br>")}</div>
+${violations.length ? `<h2>Violations</h2><ol class="violations">${violations.join("")}</ol>${pointers.join("")}` : ""}
+<h2>Verdicts by rule</h2><table><tr><th>rule</th><th>verdict</th><th>judged by</th></tr>${rulesFromOracles(verdicts).map((r) => `<tr${r.verdict === "fail" ? ' class="cited"' : ""}><td>${html(r.id)}</td><td>${html(ruleVerdictText(r))}</td><td class="reason">${html(r.oracles.join(", "))}</td></tr>`).join("")}</table>
+<h2>Oracles</h2><table><tr><th>oracle</th><th>verdict</th><th>rules it can judge</th></tr>${verdictRows.join("")}</table>
+<h2>The history</h2><p class="reason">Highlighted records are cited by a violation; each call's arguments as recorded.</p>
 <table><tr><th>#</th><th>agent @ connection</th><th>call</th><th>reply</th><th>cited by</th></tr>${rows.join("")}</table>
 </body></html>
 `;

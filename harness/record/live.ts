@@ -3,16 +3,17 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { historyOf, type HistoryRecord } from "../history/format.js";
 import { checkHistory, ORACLES } from "../oracles/index.js";
+import { canJudge, eachOnce } from "../report/oracle-findings.js";
 
 /** The one line `--live` prints for each oracle no recorded traffic can judge. */
 export const notApplicableLines = (): string[] =>
-  ORACLES.filter((o) => o.needsLedger).map((o) => `lomi-conformance record: not applicable: ${o.id} (${o.rules.join(", ")}) needs Lomi's effect ledger`);
+  ORACLES.filter((o) => o.needsLedger).map((o) => `lomi-conformance record: not applicable: ${o.id} needs Lomi's effect ledger (it ${canJudge(o.rules)})`);
 
 /** Every violation the history shows, one line each (rules, oracle, records, what broke). */
 export function findings(records: readonly HistoryRecord[]): string[] {
   if (!records.some((r) => r.type === "call")) return [];
   return checkHistory(historyOf([...records])).flatMap((v) =>
-    v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${x.rules.join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [],
+    v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${eachOnce(x.rules).join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [],
   );
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { HistoryRecord } from "../history/format.js";
 import type { OracleVerdict } from "../oracles/index.js";
 import { bounded } from "../text/bounded-json.js";
+import { brokenRules } from "./oracle-findings.js";
 
 // What a scenario tells the report besides its steps' statuses, as cucumber attachments with a
 // media type and a schema: the rules a failure is blamed on, the oracles' violations with the
@@ -64,7 +65,7 @@ export function oracleFailuresOf(failed: ReadonlyArray<Extract<OracleVerdict, { 
   return failed.map((f) => ({
     id: f.id,
     title: f.title,
-    rules: [...new Set(f.violations.flatMap((v) => v.rules))],
+    rules: brokenRules(f.violations),
     violations: f.violations.slice(0, MAX_VIOLATIONS).map((v) => ({
       message: v.message,
       rules: v.rules,

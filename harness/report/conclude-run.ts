@@ -52,6 +52,7 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   }
   for (const g of run.failureGroups.slice(0, 5)) {
     process.stdout.write(`  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`);
+    for (const p of g.pointers) process.stdout.write(`      how to satisfy ${p}\n`);
   }
   for (const w of run.warnings) process.stdout.write(`  WARNING ${w}\n`);
   if (o.writeBaseline) {

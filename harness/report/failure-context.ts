@@ -51,6 +51,24 @@ export interface FailureExplanation {
   oracles?: OracleFailure[];
 }
 
+/** The name cucumber writes before a thrown error's message: a report shows the message alone. */
+export const ERROR_NAME = /^(ConformanceViolation|AssertionError(?: \[ERR_ASSERTION\])?|HarnessFault|Error): /;
+
+/** A failure's summary: its first line, the error's name left out. The kit's checks put there every value that differs (harness/expected-found.ts). */
+export const summaryOf = (message: string | undefined) => ((message ?? "").split("\n").find((l) => l.trim() !== "") ?? "").replace(ERROR_NAME, "").trim();
+
+/** What a failure's message says below its summary: what the check looked at, a line per tool or record. */
+export function detailOf(message: string): string {
+  const lines = message.split("\n");
+  const first = lines.findIndex((l) => l.trim() !== "");
+  return lines.slice(first + 1).join("\n").trim();
+}
+
+/** A detail longer than this is folded below its summary: the summary says it, the detail proves it. */
+const FOLD_LINES = 12;
+const FOLD_CHARS = 1_500;
+export const folded = (detail: string) => detail.split("\n").length > FOLD_LINES || detail.length > FOLD_CHARS;
+
 /** A step's status as a glyph beside its text: ✓ passed, ✗ failed (or could not run as written), – skipped. */
 export const stepGlyph = (status: string) => (status === "PASSED" ? "✓" : status === "SKIPPED" ? "–" : "✗");
 

@@ -1,22 +1,13 @@
 import { loadRules } from "../rules.js";
 import { coverageSummary, sourceCoverage } from "../authoring/source-coverage.js";
 import { boundedText } from "../text/bounded-json.js";
-import { ledgerText, recordsText, stepGlyph } from "./failure-context.js";
+import { detailOf, folded, ledgerText, recordsText, stepGlyph, summaryOf } from "./failure-context.js";
 import type { RuleReport } from "./rule-verdicts.js";
 import { titleOf, listedRules, notRunBanner, ranOf, shardTimesText, type RunSummary } from "./run-summary.js";
+import { BASE_STYLE, escapeHtml, VERDICT_COLOUR } from "./html-page.js";
 
-const COLOUR: Record<RuleReport["verdict"], string> = {
-  pass: "#1a7f37",
-  fail: "#cf222e",
-  baselined: "#bf8700",
-  flaky: "#fb8f44",
-  "not-applicable": "#6e7781",
-  uncovered: "#8250df",
-  "not-selected": "#d0d7de",
-  "not-run": "#afb8c1",
-};
-
-const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const COLOUR: Record<RuleReport["verdict"], string> = VERDICT_COLOUR;
+const escape = escapeHtml;
 const pre = (value: unknown) => `<pre>${escape(boundedText(value, 20_000, 2))}</pre>`;
 
 /** A rule's verdict as the page says it, with how much of the rule a partial run reached. */
@@ -28,13 +19,20 @@ function verdictText(r: RuleReport, run: RunSummary): string {
 /** A step's row class: its colour on the page beside its glyph. */
 const stepClass = (status: string) => (status === "PASSED" ? "ok" : status === "SKIPPED" ? "skip" : "bad");
 
+/** What the failed check found: its summary line, then what it looked at, folded when long (a line per tool of a tools/list). */
+function expectedFound(message: string): string {
+  const detail = detailOf(message);
+  const below = detail === "" ? "" : folded(detail) ? `<details class="detail"><summary>the detail (${detail.split("\n").length} lines)</summary>${pre(detail)}</details>` : pre(detail);
+  return `<pre class="found">${escape(boundedText(summaryOf(message), 20_000))}</pre>${below}`;
+}
+
 function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>): string {
   return [
     `<dl class="failure">`,
     `<dt>Failed at</dt><dd><code>${escape(f.step ?? "?")}</code></dd>`,
     f.lost ? `<dt>Not shown</dt><dd>${escape(f.lost)}</dd>` : "",
     f.steps && f.steps.length > 0 ? `<dt>Steps</dt><dd><ol class="steps">${f.steps.map((s) => `<li class="${stepClass(s.status)}"><span class="glyph">${stepGlyph(s.status)}</span> ${escape(s.text)}</li>`).join("")}</ol></dd>` : "",
-    `<dt>Expected / found</dt><dd>${pre(f.message)}</dd>`,
+    `<dt>Expected / found</dt><dd>${expectedFound(f.message)}</dd>`,
     ...(f.exchanges && f.exchanges.length > 0
       ? [`<dt>Calls, in order (${f.exchanges.length})</dt><dd><ol class="calls">${f.exchanges.map((e) => `<li>${escape(e.agent)} → <code>${escape(e.tool)}</code>${pre(e.sent)}reply:${pre(e.reply)}</li>`).join("")}</ol></dd>`]
       : [
@@ -79,7 +77,7 @@ const OPEN_FAILURES = 3;
 /** Every failed scenario, each rendered once: the rules it blames link here. */
 function failuresSection(failed: ReturnType<typeof failedScenarios>): string {
   if (failed.length === 0) return "";
-  // The first few open: a long run's failures would bury the grid below them.
+  // The first few open; they come below the grid and the root causes, which a reader sees first.
   const items = failed.map(
     ({ id, scenario: s, rules }, i) =>
       `<details id="${id}" class="rule failed-scenario"${i < OPEN_FAILURES ? " open" : ""}><summary><span class="glyph bad">✗</span> <b>${escape(s.name)}</b> <small>${escape(s.uri)}:${s.line ?? "?"}</small> · ${s.verdict === "fail" ? "fails" : "fails no rule; not judged:"} ${rules.map((r) => `<a class="chip" style="background:${COLOUR.fail}" href="#${r}">${r}</a>`).join(" ")}</summary>${failureBlock(s.failure!)}</details>`,
@@ -105,13 +103,15 @@ function ruleSection(r: RuleReport, run: RunSummary, failureIds: ReadonlyMap<str
   ].join("");
 }
 
-/** The failures by likely root cause, first on the page: a reader starts at the cause, not at the first family's rules. */
+/** The failures by likely root cause, under the grid and above the failures' detail: a reader starts at the cause, not at the first family's rules. */
 function causes(run: RunSummary): string {
   if (run.failureGroups.length === 0) return "";
   const items = run.failureGroups.map((g) => {
     const rules = g.rules.map((id) => `<a class="chip" style="background:${COLOUR.fail}" href="#${id}">${id}</a>`).join(" ");
     const scenarios = g.scenarios.map((s) => `<li>${escape(s.name)} <small>${escape(s.uri)}:${s.line ?? "?"}</small></li>`).join("");
-    return `<li><b>${g.scenarios.length} scenario(s)</b> ${rules}<br>at <code>${escape(g.step)}</code>: ${escape(g.cause)}<details><summary>scenarios</summary><ul>${scenarios}</ul></details></li>`;
+    // A doc's own `code` spans read as code here too.
+    const pointers = g.pointers.map((p) => `<div class="pointer">how to satisfy ${escape(p).replace(/`([^`]+)`/g, "<code>$1</code>")}</div>`).join("");
+    return `<li><b>${g.scenarios.length} scenario(s)</b> ${rules}<br>at <code>${escape(g.step)}</code>: <span class="cause">${escape(g.cause)}</span>${pointers}<details><summary>scenarios</summary><ul>${scenarios}</ul></details></li>`;
   });
   return `<section class="causes"><h2>Likely root causes</h2><ol>${items.join("")}</ol></section>`;
 }
@@ -160,22 +160,16 @@ export function htmlReport(run: RunSummary): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Lomi conformance: ${escape(titleOf(run, (t) => t))}</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1f2328;max-width:1200px}
-h1{font-size:22px;margin:0 0 4px} h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #d0d7de}
-.meta{color:#57606a;margin-bottom:12px} table.grid{border-collapse:collapse;margin:12px 0}
+${BASE_STYLE}
+table.grid{border-collapse:collapse;margin:12px 0}
 .grid th{text-align:left;padding:4px 10px 4px 0;font-weight:600;white-space:nowrap;vertical-align:top}
 .grid th small{display:block;font-weight:400;color:#57606a;font-size:11px}
 .cell{display:inline-block;width:34px;height:34px;margin:2px;border-radius:4px;color:#fff;text-align:center;font:600 12px/22px monospace;text-decoration:none}
 .cell small{display:block;font-size:9px;line-height:8px;opacity:.85}
-.chip{color:#fff;border-radius:4px;padding:1px 6px;font:600 12px monospace}
-.dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px}
 .legend{margin-right:12px} details.rule{border:1px solid #d0d7de;border-radius:6px;margin:6px 0;padding:6px 10px}
-details.rule:target{outline:3px solid #0969da} summary{cursor:pointer}
-blockquote{margin:8px 0;padding-left:10px;border-left:3px solid #d0d7de;color:#57606a}
-pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}
-table.source td{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top} .reason{color:#57606a} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
-.glyph{font-weight:700;margin-right:4px} ol.steps{list-style:none;padding-left:0;font-family:monospace} ol.steps .ok .glyph{color:#1a7f37} ol.steps .bad{color:#cf222e;font-weight:600} ol.steps .skip{color:#6e7781}
-.banner{padding:12px 16px;border-radius:6px;color:#fff;margin:12px 0;font-size:16px} .banner code{display:block;margin-top:6px;background:rgba(0,0,0,.25);padding:6px;border-radius:4px;white-space:pre-wrap}
+details.rule:target{outline:3px solid #0969da}
+table.source td{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top} dl.failure dt{font-weight:600;margin-top:6px} dl.failure dd{margin-left:12px}
+ol.steps{list-style:none;padding-left:0;font-family:monospace} ol.steps .ok .glyph{color:#1a7f37} ol.steps .bad{color:#cf222e;font-weight:600} ol.steps .skip{color:#6e7781}
 .tools{margin:12px 0} .tools input[type=search]{width:280px;padding:4px 8px}
 body.failures-only details.rule:not(.verdict-fail):not(.failed-scenario), body.failures-only .cell:not(.verdict-fail){display:none} .hidden{display:none}
 </style></head><body>
@@ -184,9 +178,9 @@ ${run.verdict === "not-run" ? `<div class="banner" style="background:${COLOUR.fa
 <div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed${run.shards ? `<br>${escape(shardTimesText(run.shards))}` : ""}</div>
 <div>${counts}</div>
 <div class="tools"><label><input type="checkbox" id="failures-only"> failures only</label> · <input type="search" id="search" placeholder="search rules and scenarios (ID, words)"></div>
+<table class="grid">${grid}</table>
 ${causes(run)}
 ${failuresSection(failed)}
-<table class="grid">${grid}</table>
 ${sections}
 <h2>Source coverage</h2>
 ${sourceSection(run)}

@@ -1,5 +1,6 @@
 import { citedRules } from "../rules.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
+import { summaryOf } from "./failure-context.js";
 import { titleOf, type RunSummary } from "./run-summary.js";
 
 const xml = (text: string) =>
@@ -50,7 +51,7 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
     let body = "";
     if (s.verdict === "not-applicable") body = `<skipped message="${attribute(`${s.status === NOT_RUN ? "not run" : "not applicable"}: ${s.reason ?? ""}`)}"/>`;
     else if (s.verdict === "fail" && expected !== undefined) body = `<skipped message="${attribute(`baselined (${expected}): ${s.reason ?? ""}`)}"/>`;
-    else if (s.verdict === "fail") body = `<failure message="${attribute(`${failed.join(", ")}: ${(s.reason ?? "").split("\n")[0]}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
+    else if (s.verdict === "fail") body = `<failure message="${attribute(`${failed.join(", ")}: ${summaryOf(s.reason)}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
     // Each earlier attempt as Maven Surefire writes a rerun, which Jenkins, GitLab and most JUnit readers show:
     // <flakyFailure> in a test case that passed in the end, <rerunFailure> beside the <failure> of one that never did.
     if (tries.length > 0 && (s.verdict === "pass" || body.startsWith("<failure"))) body += tries.map((a) => rerunElement(s.verdict === "pass" ? "flakyFailure" : "rerunFailure", a)).join("");

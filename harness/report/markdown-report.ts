@@ -1,5 +1,5 @@
 import { boundedText } from "../text/bounded-json.js";
-import { ledgerText, recordsText, stepsText } from "./failure-context.js";
+import { detailOf, folded, ledgerText, recordsText, stepsText, summaryOf } from "./failure-context.js";
 import type { FailureGroup } from "./failure-groups.js";
 import type { RuleReport } from "./rule-verdicts.js";
 import { listedRules, ranOf, scenarioCountsText, shardTimesText, titleOf, type RunSummary } from "./run-summary.js";
@@ -23,6 +23,17 @@ const clip = (value: unknown, max = 1500) => boundedText(value, max, 1);
 /** Calls conformance.md shows of a failed scenario (conformance.html shows them all). */
 const MD_EXCHANGES = 4;
 
+/**
+ * What the failed check found: its summary line (every value that differs), then what it looked at;
+ * a long detail (a line per tool of a tools/list) folded under it.
+ */
+function expectedFound(message: string): string[] {
+  const summary = summaryOf(message);
+  const detail = detailOf(message);
+  const shown = detail === "" ? [] : folded(detail) ? [`<details><summary>the detail (${detail.split("\n").length} lines)</summary>`, "", "```", clip(detail, 20_000), "```", "</details>", ""] : ["```", clip(detail), "```"];
+  return ["Expected / found:", "```", clip(summary, 20_000), "```", ...shown];
+}
+
 /** One failed scenario, explained: the rules it checks, the step, what it expected, the request, the reply, the ledger. */
 function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number]): string[] {
   const f = s.failure;
@@ -34,7 +45,7 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
   if (f.lost) out.push(`Not shown: ${f.lost}.`, "");
   out.push(`Failed at: \`${f.step ?? "?"}\``, "");
   if (f.steps && f.steps.length > 0) out.push("Steps:", "```", stepsText(f.steps), "```");
-  out.push("Expected / found:", "```", clip(f.message), "```");
+  out.push(...expectedFound(f.message));
   const calls = f.exchanges ?? [];
   if (calls.length > 0) {
     // The last calls, each request byte for byte as sent: the failure is at the end.
@@ -74,7 +85,8 @@ function causesSection(groups: readonly FailureGroup[]): string[] {
   if (groups.length === 0) return [];
   const lines = groups.slice(0, MAX_GROUPS).map((g) => {
     const where = g.scenarios.slice(0, 3).map((s) => `${s.uri}:${s.line ?? "?"}`).join(", ");
-    return `- **${g.scenarios.length} scenario(s)**${g.rules.length > 0 ? ` failing ${g.rules.join(", ")}` : ""}: at \`${cell(g.step)}\`: ${cell(g.cause)} (${where}${g.scenarios.length > 3 ? ", …" : ""})`;
+    const head = `- **${g.scenarios.length} scenario(s)**${g.rules.length > 0 ? ` failing ${g.rules.join(", ")}` : ""}: at \`${cell(g.step)}\`: ${cell(g.cause)} (${where}${g.scenarios.length > 3 ? ", …" : ""})`;
+    return [head, ...g.pointers.map((p) => `  - how to satisfy ${cell(p)}`)].join("\n");
   });
   const more = groups.length > MAX_GROUPS ? [`- … and ${groups.length - MAX_GROUPS} more causes, every one in conformance.json (\`failureGroups\`)`] : [];
   return ["Likely root causes (failures grouped by the step that failed and what it found):", ...lines, ...more, ""];

@@ -60,3 +60,6 @@ export function boundedJson(value: unknown, max = 2_000, indent?: number): strin
 export function boundedText(value: unknown, max: number, indent?: number): string {
   return typeof value === "string" ? cutString(value, max) : boundedJson(value, max, indent);
 }
+
+/** Text quoted inside a one-line summary (a broker's message, which may span lines): its whitespace runs as one space, bounded. */
+export const oneLine = (text: string, max = 300) => cutString(text.replace(/\s+/g, " ").trim(), max);

@@ -17,10 +17,12 @@ const SKIP = CHROMIUM || process.env.LOMI_REQUIRE_CHROMIUM ? false : "chromium i
 // No --hide-scrollbars or #fragment for the screenshot: with either, this chromium paints a blank page.
 // One CSS pixel per device pixel, so a cell is as many pixels wide as the page's style says.
 const HEADLESS = ["--headless", "--no-sandbox", "--disable-gpu", "--force-device-scale-factor=1", "--window-size=1280,1600"];
-// The grid comes after the failed scenario, open with its steps and calls: the shot is tall enough to hold both.
-const SHOT = [...HEADLESS.slice(0, -1), "--window-size=1280,5000"];
+// The shot is the first screen a reader sees (the window's 1280x1600): the grid and the root causes must be on it.
+const SHOT = HEADLESS;
 const CELL_PX = 34; // .cell{width:34px;height:34px}
 const CORNER_PX = 4; // .cell{border-radius:4px}
+const FOUND_BORDER_PX = 3; // pre.found{border-left:3px solid}
+const FAIL = "#cf222e";
 
 interface Cell {
   colour: string;
@@ -75,18 +77,18 @@ function regionsOf(png: PNG, colours: string[]): Region[] {
   return regions;
 }
 
-test("conformance.html renders in a real browser: the grid's cells, colours and labels as its DOM says, a failed rule opened to its failure", { skip: SKIP }, async () => {
+test("conformance.html renders in a real browser: the grid's cells, colours and labels as its DOM says, then the root causes, then a failed rule opened to its failure", { skip: SKIP }, async () => {
   assert.ok(CHROMIUM, "LOMI_REQUIRE_CHROMIUM is set but no chromium is installed (apt-get install chromium)");
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-html-report-"));
-  // A mutant that opens a fresh operation per retry fails IDEM-01; OP-05 passes beside it. One scenario
-  // of each, so the page holds one failure, open, above the grid.
+  // A mutant that purges expired retry epochs fails CAP-03 at a count step (the store's figures); OP-05
+  // passes beside it. One scenario of each, so the page holds one failure, open, below the grid and its root cause.
   const r = await conformance([
     "--broker-cmd",
-    "node mutants/lomi-mutant.js idem-fresh-operation-per-retry",
+    "node mutants/lomi-mutant.js cap-expired-epochs-purged",
     "--tags",
-    "@IDEM-01 or @OP-05",
+    "@CAP-03 or @OP-05",
     "--name",
-    "^(The same request after a lost MCP reply returns the same operation|The terminal walk-through of the source works verbatim)$",
+    "^(Each lomi_connect gives a new epoch, and the old one stays in the store|The terminal walk-through of the source works verbatim)$",
     ...TIMEOUT_ARGS,
     "--reports",
     dir,
@@ -97,8 +99,17 @@ test("conformance.html renders in a real browser: the grid's cells, colours and 
   const dom = spawnSync(CHROMIUM, [...HEADLESS, "--dump-dom", `${page}#OP-05`], { encoding: "utf8", timeout: 6 * BUDGET_MS });
   assert.equal(dom.status, 0, dom.stderr);
   assert.match(dom.stdout, /<details id="OP-05" class="rule[^"]*" open="">/, "a cell's link opens its rule (the page's script)");
-  assert.match(dom.stdout, /<details id="IDEM-01" class="rule verdict-fail" open="">/, "a failed rule is open");
+  assert.match(dom.stdout, /<details id="CAP-03" class="rule verdict-fail" open="">/, "a failed rule is open");
   assert.match(dom.stdout, /<details id="[^"]+" class="rule failed-scenario" open="">[\s\S]*?Failed at/, "its failure is open too");
+  // The page opens on the grid and the root causes; the failure's detail comes after both.
+  const at = (marker: string) => dom.stdout.indexOf(marker);
+  const [gridAt, causesAt, failuresAt] = [at('<table class="grid">'), at('<section class="causes">'), at('<section class="failures">')];
+  assert.ok(gridAt > 0 && gridAt < causesAt && causesAt < failuresAt, `grid at ${gridAt}, root causes at ${causesAt}, failures at ${failuresAt}`);
+  // The count step's summary line, whole: the root cause's, and the first line of the failure's expected/found.
+  const summary = "retryEpochs.count: 0, expected 3; retryEpochs.expired: 0, expected 3";
+  assert.ok(dom.stdout.slice(causesAt, failuresAt).includes(`<span class="cause">${summary}</span>`), "the root cause carries the values that differ");
+  assert.ok(dom.stdout.slice(failuresAt).includes(`<pre class="found">${summary}</pre>`), "the failure's expected/found opens with the same line, once");
+  assert.doesNotMatch(dom.stdout, /strictly deep-equal|\+ actual|\+ expected/, "no assertion library's diff");
   const grid = gridOf(dom.stdout);
   const colours = [...new Set(grid.flat().map((c) => c.colour))];
   assert.ok(grid.length >= 10 && colours.includes("#cf222e") && colours.includes("#1a7f37"), `the DOM's grid has its families and both a failed and a passed rule: ${JSON.stringify(colours)}`);
@@ -126,5 +137,13 @@ test("conformance.html renders in a real browser: the grid's cells, colours and 
   // Each cell carries its label (a two-digit number over its verdict's glyph and level letter) in white; an unlabelled cell has none.
   for (const [i, row] of rows.entries())
     for (const [j, cell] of row.entries()) assert.ok(cell.glyphPixels >= 15, `cell ${grid[i]![j]!.label} of row ${i + 1} is painted without its label's glyphs (${cell.glyphPixels} white pixels); screenshot in ${shot}`);
-  process.stdout.write(`# screenshot: ${shot}; ${cells.length} cells in ${rows.length} rows; glyph pixels per cell ${Math.min(...cells.map((c) => c.glyphPixels))} to ${Math.max(...cells.map((c) => c.glyphPixels))}\n`);
+  // Below the grid, on the same first screen, the root cause's red rule chip; the failure's expected/found
+  // (the red border of its summary) only below that chip.
+  const gridBottom = Math.max(...cells.map((c) => c.top + c.height));
+  const red = regionsOf(png, [FAIL]);
+  const chips = red.filter((r) => r.top > gridBottom && r.height >= 12 && r.height <= 26 && r.width >= 40 && r.width <= 120).sort((a, b) => a.top - b.top);
+  assert.ok(chips.length > 0, `the root cause's rule chip is painted below the grid on the first screen; screenshot in ${shot}`);
+  const borders = red.filter((r) => Math.abs(r.width - FOUND_BORDER_PX) <= 1 && r.height >= 20);
+  assert.ok(borders.every((b) => b.top > chips[0]!.top), `the failure's detail comes after the root cause (chip at ${chips[0]!.top}, expected/found at ${borders.map((b) => b.top).join(", ")}); screenshot in ${shot}`);
+  process.stdout.write(`# screenshot: ${shot}; ${cells.length} cells in ${rows.length} rows down to ${gridBottom} px; root cause chip at ${chips[0]!.top} px; expected/found at ${borders.map((b) => b.top).join(", ") || "below the first screen"}; glyph pixels per cell ${Math.min(...cells.map((c) => c.glyphPixels))} to ${Math.max(...cells.map((c) => c.glyphPixels))}\n`);
 });

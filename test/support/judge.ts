@@ -3,20 +3,22 @@ import { judgeRun, type RunInputs } from "../../harness/report/judge-run.js";
 import { profileOf } from "../../harness/suite/profiles.js";
 
 /**
- * judgeRun on a made-up run: a whole run at the MUST level, with no baseline, of an in-process
- * broker, started at the epoch; a test gives its rules, results and suite, and what it is about.
+ * A made-up run's inputs: a whole run at the MUST level, with no baseline, of an in-process broker,
+ * started at the epoch; a test gives its rules, results and suite, and what it is about.
  */
-export const judgeMadeUpRun = (inputs: Pick<RunInputs, "rules" | "results" | "suite"> & Partial<RunInputs>) =>
-  judgeRun({
-    tags: undefined,
-    baseline: NO_BASELINE,
-    baselineFile: undefined,
-    level: "must",
-    requireAll: false,
-    profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 10 }),
-    broker: { adapter: "reference", serverInfo: undefined },
-    seed: 1,
-    startedAt: new Date(0).toISOString(),
-    durationMs: 0,
-    ...inputs,
-  });
+export const madeUpRunInputs = (inputs: Pick<RunInputs, "rules" | "results" | "suite"> & Partial<RunInputs>): RunInputs => ({
+  tags: undefined,
+  baseline: NO_BASELINE,
+  baselineFile: undefined,
+  level: "must",
+  requireAll: false,
+  profile: profileOf({ adapter: "in-process", seed: 1, timeoutMs: 10 }),
+  broker: { adapter: "reference", serverInfo: undefined },
+  seed: 1,
+  startedAt: new Date(0).toISOString(),
+  durationMs: 0,
+  ...inputs,
+});
+
+/** judgeRun on a made-up run (madeUpRunInputs). */
+export const judgeMadeUpRun = (inputs: Pick<RunInputs, "rules" | "results" | "suite"> & Partial<RunInputs>) => judgeRun(madeUpRunInputs(inputs));

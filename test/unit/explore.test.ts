@@ -5,6 +5,13 @@ import { explore, type ExploreOptions } from "../../harness/explore/explore.js";
 import { formatHistory } from "../../harness/history/format.js";
 import { MUTANTS } from "../../mutants/index.js";
 import { readWorldFile } from "../../simulator/world-file.js";
+import { exploreCommand } from "../../harness/explore/command.js";
+import { readRegressions } from "../../harness/explore/reports.js";
+import { ORACLES } from "../../harness/oracles/index.js";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const options = (seed: number, runs: number, steps: number): ExploreOptions => ({
   seed,
@@ -52,4 +59,34 @@ test("a violation is shrunk, and its replay gives the same case and history agai
   assert.equal(replayed.runs, 1);
   assert.deepEqual(replayed.violation?.steps, v.steps);
   assert.equal(formatHistory(replayed.violation!.history), formatHistory(v.history));
+});
+
+test("explore heads a finding with the rules it breaks, never its oracle's whole list: a dispatch under a key no agent sent is DUR-01's", async () => {
+  // fixtures/explore-seeds.json's case of the broker that, restarted, dispatches its queued work under request keys of its own.
+  const found = readRegressions(fileURLToPath(new URL("../../fixtures/explore-seeds.json", import.meta.url))).find((c) => c.mutant === "dur-resumed-after-restart");
+  assert.ok(found, "the regression list holds the case");
+  const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-heads-"));
+  let out = "";
+  const code = await exploreCommand({
+    seed: found.seed,
+    runs: 1,
+    steps: found.steps,
+    timeBudgetS: 600,
+    parameters: { adapter: "in-process", mutant: "dur-resumed-after-restart", seed: found.seed, timeoutMs: 10_000 },
+    brokerName: "mutant dur-resumed-after-restart",
+    replayArgs: [],
+    replay: { path: found.path, replayPath: found.replayPath },
+    reports,
+    regressions: undefined,
+    out: (t) => (out += t),
+  });
+  assert.equal(code, 1, out);
+  const oracle = ORACLES.find((o) => o.id === "effects-requested")!;
+  assert.ok(oracle.rules.length > 10, "the oracle can judge many rules: the point of the test");
+  const violation = out.slice(out.indexOf("VIOLATION"), out.indexOf("shrunk to"));
+  assert.match(violation, /^VIOLATION of effects-requested \(DUR-01\)\n  DUR-01 \(effects-requested\): Lomi did work no agent asked for: .*requestKey \S+\.resumed/);
+  const md = readFileSync(path.join(reports, "explore.md"), "utf8");
+  const section = md.slice(md.indexOf("## Violation"), md.indexOf("### Shrunk"));
+  assert.match(section, /^- DUR-01 \(\*\*effects-requested\*\*\): Lomi did work no agent asked for/m);
+  for (const text of [violation, section]) assert.deepEqual([...new Set(text.match(/\b[A-Z]+-\d{2}\b/g))], ["DUR-01"], `only the rule the finding breaks: ${text}`);
 });

@@ -60,7 +60,7 @@ test("every scenario failing at its start the same way is a setup problem; a fai
   assert.equal(setupProblemOf([atStart("a")]), undefined, "one scenario is not a pattern");
 });
 
-test("conformance.md and conformance.html open with the causes, before the rules", () => {
+test("conformance.md opens with the causes, conformance.html with the grid and the causes, before the rules", () => {
   const base = notRunSummary("x", { broker: { adapter: "t", serverInfo: undefined }, seed: 1, level: "must", tags: undefined, startedAt: "2026-01-05T09:00:00.000Z", requireAll: false }, "stdio");
   const groups = failureGroups([failed("a", "Then the reply returns the prior operation", "a duplicate must return the prior operation", ["IDEM-01"])], () => true);
   const run = { ...base, verdict: "not-conformant" as const, headline: "NOT CONFORMANT", failureGroups: groups, rules: [{ id: "IDEM-01", level: "MUST" as const, title: "t", source: "s", family: "IDEM", verdict: "fail" as const, reason: "r", scenarios: [] }] };
@@ -68,5 +68,7 @@ test("conformance.md and conformance.html open with the causes, before the rules
   assert.ok(md.indexOf("Likely root causes") > 0 && md.indexOf("Likely root causes") < md.indexOf("| rule |"), md);
   assert.match(md, /\*\*1 scenario\(s\)\*\* failing IDEM-01: at `Then the reply returns the prior operation`: a duplicate must return the prior operation/);
   const html = htmlReport(run);
-  assert.ok(html.indexOf("Likely root causes") > 0 && html.indexOf("Likely root causes") < html.indexOf('<table class="grid">'));
+  // The page opens on the grid and the causes; the rules' sections (and any failure's detail) below.
+  const [grid, causes, rules] = [html.indexOf('<table class="grid">'), html.indexOf("Likely root causes"), html.indexOf('<section class="family">')];
+  assert.ok(grid > 0 && grid < causes && causes < rules, `grid at ${grid}, causes at ${causes}, rules at ${rules}`);
 });
