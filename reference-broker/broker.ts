@@ -77,6 +77,8 @@ export class Broker implements BrokerCore {
   readonly epochs: GroupCommit<StoredEpoch, { recorded: true }>;
   readonly inputs = new InputHistories();
   readonly policy: BrokerPolicy;
+  /** The fault hook this instance crashed at, in-process (a process exits instead): it takes no more connections. */
+  crashedAt: FaultPoint | undefined;
   /** How many unfinished operations the opening turned into outcome_unknown. */
   readonly recovered: number;
   private readonly parts: BrokerParts;
@@ -93,6 +95,7 @@ export class Broker implements BrokerCore {
     const crash =
       options.crash ??
       ((point: FaultPoint): never => {
+        this.crashedAt = point;
         this.close();
         throw new BrokerCrashed(point);
       });

@@ -2,6 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Broker } from "./broker.js";
+import { BrokerCrashed } from "./fault-hooks.js";
 import { RawCallGuard } from "./raw-call-guard.js";
 import { toolsList } from "./tools-list.js";
 
@@ -19,7 +20,16 @@ export async function connectMcpServer(broker: Broker, transport: Transport): Pr
   const session = broker.newSession(() => server.getClientVersion()?.name ?? "unnamed-client");
   const guard = new RawCallGuard(transport);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsList() }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => session.call(request.params.name, guard.takeArguments(extra.requestId)));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      return await session.call(request.params.name, guard.takeArguments(extra.requestId));
+    } catch (error) {
+      // A broker that crashed in this process (a fault hook, in-process) answers nothing: its connection
+      // ends with the call unanswered, as a killed process's would, instead of a JSON-RPC error.
+      if (error instanceof BrokerCrashed) await server.close();
+      throw error;
+    }
+  });
   await server.connect(guard);
   return server;
 }

@@ -7,7 +7,7 @@ import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver
 import { sweep, unsettledOperation } from "../harness/driver/sweep.js";
 import { REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { historyOf } from "../harness/history/format.js";
-import { indexedCalls, statesShown } from "../harness/history/replies.js";
+import { indexedCalls, operationNamed, receiptIn, statesShown } from "../harness/history/replies.js";
 import { refusalRulesFromHistory } from "../harness/oracles/unexpected-answers.js";
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
 import { expectedCodeRules, failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
@@ -453,15 +453,28 @@ export class LomiWorld extends World<RunParameters> {
   }
 
   /**
-   * The rule a receipt read in a state other than `expected` contradicts, where it is the receipt's own:
-   * outcome_unknown comes only from reopening the store after a crash (DUR-01); a receipt still queued
-   * while Lomi holds its dispatch reads queued for work that was dispatched (OP-01: queued is waiting for dispatch).
+   * The rule a receipt read in a state other than `expected` contradicts, where it is the receipt's own.
+   * What must read outcome_unknown is an operation unfinished at a crash after its admission — one no
+   * reply had shown settled before it (DUR-01); one the agents were shown settled before the crash
+   * was not, and the scenario's premise is another rule's. Against Lomi's ledger: a receipt still
+   * queued while Lomi holds its dispatch reads queued for dispatched work (OP-01: queued is waiting
+   * for dispatch), and one that reads succeeded before Lomi settled anything claims completion for an
+   * admission (OP-01).
    */
   async stateRules(receipt: { operationId?: string; state: string }, expected: OperationState): Promise<string[]> {
-    if (expected === "outcome_unknown") return ["DUR-01"];
-    if (receipt.state !== "queued" || receipt.operationId === undefined) return [];
-    const dispatched = (await this.control.ledger()).some((e) => e.kind === "dispatch" && e.operationId === receipt.operationId);
-    return dispatched ? ["OP-01"] : [];
+    const id = receipt.operationId;
+    if (expected === "outcome_unknown") {
+      const records = this.driver.records;
+      const shown = indexedCalls({ records }).filter((c) => id === undefined || operationNamed(c.envelope)?.operationId === id);
+      const admitted = id === undefined ? 0 : (shown[0]?.index ?? 0);
+      const settledBefore = (crash: number) => shown.some((c) => c.index < crash && isSettled(receiptIn(c)?.state ?? "queued") && receiptIn(c)?.state !== "outcome_unknown");
+      const crashes = records.flatMap((r, i) => (r.type === "fault" && r.kind === "broker-crash" && i > admitted ? [i] : []));
+      return id === undefined || crashes.some((crash) => !settledBefore(crash)) ? ["DUR-01"] : [];
+    }
+    if (id === undefined || (receipt.state !== "queued" && receipt.state !== "succeeded")) return [];
+    const mine = (await this.control.ledger()).filter((e) => e.operationId === id);
+    if (receipt.state === "queued") return mine.some((e) => e.kind === "dispatch") ? ["OP-01"] : [];
+    return mine.some((e) => e.kind === "settle") ? [] : ["OP-01"];
   }
 
   /** Reads an operation until it settles: a broker may settle in the background, in its own time. */

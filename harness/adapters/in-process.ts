@@ -5,6 +5,7 @@ import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { inProcessFetch } from "../../simulator/in-process-route.js";
 import { McpConnection } from "../connection/mcp-connection.js";
+import { harnessFault, noAnswer } from "../harness-error.js";
 import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
 import { messageOf } from "../../protocol/errors.js";
 
@@ -38,7 +39,9 @@ export class InProcessAdapter implements BrokerAdapter {
   }
 
   async connect(clientName: string): Promise<McpConnection> {
-    if (!this.broker) throw new Error("broker not started");
+    if (!this.broker) throw harnessFault("the in-process broker was not started");
+    // An instance that crashed at a fault hook is dead, as a killed process is: no connection reaches it.
+    if (this.broker.crashedAt) throw noAnswer(`the broker crashed at its fault hook ${this.broker.crashedAt}; no instance runs to connect to`);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await connectMcpServer(this.broker, serverSide);
     const connection = await McpConnection.open(clientSide, clientName, this.timeoutMs);

@@ -179,7 +179,9 @@ export class Driver {
 
   /** The broker dies (SIGKILL for a process): its connections die with it. `restart` starts a new instance on the same store. */
   async crash(detail: Record<string, unknown> = {}): Promise<void> {
-    this.fault("broker-crash", detail);
+    // Where Lomi's ledger stood when the broker died: what was unfinished then, and what Lomi did after.
+    const ledgerSequence = (await this.control.ledger()).at(-1)?.sequence ?? 0;
+    this.fault("broker-crash", { ...detail, ledgerSequence });
     this.connections.clear();
     await this.adapter.crash();
   }

@@ -17,8 +17,8 @@ function targetOf(entry: Dispatch): string | undefined {
 /**
  * One operation at a time per target: Lomi never receives an operation while another on its target,
  * dispatched before it, is still unsettled there. Judged between operations one broker instance
- * admitted (a restart makes the unfinished outcome_unknown, which frees their targets) and only where
- * the first one's settlement is in Lomi's ledger, so an operation Lomi still holds judges nothing.
+ * admitted and dispatched: a restart makes the unfinished outcome_unknown, which frees their targets,
+ * though Lomi may still hold them (work a restarted broker dispatches is DUR-01's business).
  */
 export const oneAtATimePerTarget: Oracle = {
   id: "one-at-a-time-per-target",
@@ -30,6 +30,9 @@ export const oneAtATimePerTarget: Oracle = {
     const ledger = facts.history.ledger ?? [];
     const settledAt = new Map(ledger.filter(ofKind("settle")).map((e) => [e.operationId, e.sequence]));
     const admittedAt = (operationId: string) => facts.owners.get(operationId)?.index;
+    // Where Lomi's ledger stood at each crash (the driver records it): dispatches on either side came from two instances.
+    const crashedAt = facts.faults.flatMap((f) => (f.kind === "broker-crash" && typeof f.detail.ledgerSequence === "number" ? [f.detail.ledgerSequence] : []));
+    const crashedBetween = (from: number, to: number) => crashedAt.some((at) => at >= from && at < to);
     /** Per target, the operations Lomi has received there, in ledger order. */
     const onTarget = new Map<string, Dispatch[]>();
     for (const entry of ledger.filter(ofKind("dispatch"))) {
@@ -41,13 +44,14 @@ export const oneAtATimePerTarget: Oracle = {
       const busy = earlier.find((e) => {
         const settled = settledAt.get(e.operationId);
         const since = admittedAt(e.operationId);
-        const oneInstance = at !== undefined && since !== undefined && !crashBetween(facts.crashes, Math.min(at, since), Math.max(at, since));
-        return oneInstance && settled !== undefined && settled > entry.sequence;
+        const oneInstance = at !== undefined && since !== undefined && !crashBetween(facts.crashes, Math.min(at, since), Math.max(at, since)) && !crashedBetween(e.sequence, entry.sequence);
+        // Unsettled at Lomi when the next came: settled after it, or never (a dispatch Lomi still holds).
+        return oneInstance && (settled === undefined || settled > entry.sequence);
       });
       if (busy) {
         const index = (e: Dispatch) => facts.ledgerAt.get(e.sequence);
         found.push({
-          message: `Lomi received ${entry.tool} ${entry.operationId} (ledger entry ${entry.sequence}) while ${busy.tool} ${busy.operationId} on the same target (${String(entry.detail.args[(contractOf(entry.tool) as OperationContract).serializeOn])}) was dispatched and not yet settled (settled at entry ${settledAt.get(busy.operationId)}): it should have waited queued`,
+          message: `Lomi received ${entry.tool} ${entry.operationId} (ledger entry ${entry.sequence}) while ${busy.tool} ${busy.operationId} on the same target (${String(entry.detail.args[(contractOf(entry.tool) as OperationContract).serializeOn])}) was dispatched and not yet settled (${settledAt.has(busy.operationId) ? `Lomi settled it at entry ${settledAt.get(busy.operationId)}` : "Lomi never settled it"}): it should have waited queued`,
           records: [index(busy), index(entry)].filter((i): i is number => i !== undefined),
           rules: ["SERIAL-01"],
         });
