@@ -255,17 +255,25 @@ export class ReferenceAgent {
     throw new AgentGaveUp(`${tool}'s outcome could not be retrieved`);
   }
 
-  /** Reads the operation until it settles (AGENT-04); after outcome_unknown, inspects the actual resource (AGENT-07). */
+  /**
+   * Reads the operation until it settles (AGENT-04); one still waiting for a user who never answers is
+   * withdrawn (cancelled) and read until that settles. After outcome_unknown, inspects the actual resource (AGENT-07).
+   */
   protected async settle(receipt: Receipt): Promise<Receipt> {
-    let current = receipt;
-    for (let i = 0; i < this.patience && !SETTLED.has(current.state); i++) {
-      await this.wait();
-      const read = await this.observe("lomi_operation_get", { operationId: current.operationId });
-      current = read.operation;
-    }
+    let current = await this.readUntilSettled(receipt);
+    if (current.state === "awaiting_user") current = await this.readUntilSettled((await this.observe("lomi_operation_cancel", { operationId: current.operationId })).operation);
     if (!SETTLED.has(current.state)) throw new AgentGaveUp(`${current.operationId} did not settle`);
     if (current.state === "outcome_unknown") await this.inspect(current);
     else this.done.push(current.operationId);
+    return current;
+  }
+
+  private async readUntilSettled(receipt: Receipt): Promise<Receipt> {
+    let current = receipt;
+    for (let i = 0; i < this.patience && !SETTLED.has(current.state); i++) {
+      await this.wait();
+      current = (await this.observe("lomi_operation_get", { operationId: current.operationId })).operation;
+    }
     return current;
   }
 

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { History, HistoryRecord } from "../history/format.js";
 import { looseEnvelope } from "../history/replies.js";
 import type { OracleVerdict } from "../oracles/index.js";
+import type { AgentJudgement } from "../agents/judge.js";
+import { agentCitations, agentsHtml, agentsMarkdown, sidesLine } from "../agents/report.js";
 
 /** What a history holds, in a sentence: what `check` could judge it by. */
 export function historySummary(history: History): string[] {
@@ -71,47 +73,53 @@ function verdictText(v: OracleVerdict): string {
 }
 
 /** The history as a markdown page: the verdicts, each violation, and every record, the cited ones marked. */
-export function markdownReport(file: string, history: History, verdicts: readonly OracleVerdict[]): string {
+export function markdownReport(file: string, history: History, verdicts: readonly OracleVerdict[], agents?: readonly AgentJudgement[]): string {
   const cited = citations(verdicts);
+  const agentCited = agentCitations(agents ?? []);
   const failed = verdicts.filter((v) => v.verdict === "fail");
-  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}`}**`, ""];
+  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}`}**`, "", ...(agents ? [sidesLine(verdicts, agents), ""] : [])];
   out.push("## Verdicts", "", "| oracle | rules | verdict |", "|---|---|---|", ...verdicts.map((v) => `| ${v.id} | ${v.rules.join(", ")} | ${cell(verdictText(v))} |`), "");
   if (failed.length > 0) {
     out.push("## Violations", "");
     for (const v of failed) for (const x of v.violations) out.push(`- **${v.id}** (${x.rules.join(", ")}): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
     out.push("");
   }
-  out.push("## The history", "", "Records marked ❌ are cited by a violation.", "", "| # | agent @ connection | call | reply | cited by |", "|---|---|---|---|---|");
+  if (agents) out.push(...agentsMarkdown(agents));
+  out.push("## The history", "", `Records marked ❌ are cited by a violation${agents ? " of the broker's, 🟠 by an agent's breach of an agent rule" : ""}.`, "", "| # | agent @ connection | call | reply | cited by |", "|---|---|---|---|---|");
   history.records.forEach((r, i) => {
     const shown = row(r);
     if (!shown) return;
     const by = cited.get(i);
-    const mark = by ? `❌ <a id="r${i}"></a>**${i}**` : `<a id="r${i}"></a>${i}`;
-    out.push(`| ${mark} | ${cell(shown.who)} | \`${cell(shown.what)}\` | ${by ? `**${cell(shown.answer)}**` : cell(shown.answer)} | ${by?.join(", ") ?? ""} |`);
+    const byAgent = agentCited.get(i);
+    const mark = by ? `❌ <a id="r${i}"></a>**${i}**` : byAgent ? `🟠 <a id="r${i}"></a>**${i}**` : `<a id="r${i}"></a>${i}`;
+    out.push(`| ${mark} | ${cell(shown.who)} | \`${cell(shown.what)}\` | ${by || byAgent ? `**${cell(shown.answer)}**` : cell(shown.answer)} | ${[...(by ?? []), ...(byAgent ?? [])].join(", ")} |`);
   });
   return `${out.join("\n")}\n`;
 }
 
 /** The same page as self-contained HTML, the cited records highlighted. */
-export function htmlReport(file: string, history: History, verdicts: readonly OracleVerdict[]): string {
+export function htmlReport(file: string, history: History, verdicts: readonly OracleVerdict[], agents?: readonly AgentJudgement[]): string {
   const cited = citations(verdicts);
+  const agentCited = agentCitations(agents ?? []);
   const failed = verdicts.filter((v) => v.verdict === "fail");
   const rows = history.records.flatMap((r, i) => {
     const shown = row(r);
     if (!shown) return [];
     const by = cited.get(i);
-    return [`<tr id="r${i}"${by ? ' class="cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html(by?.join(", ") ?? "")}</td></tr>`];
+    const byAgent = agentCited.get(i);
+    return [`<tr id="r${i}"${by ? ' class="cited"' : byAgent ? ' class="agent-cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html([...(by ?? []), ...(byAgent ?? [])].join(", "))}</td></tr>`];
   });
   const violations = failed.flatMap((v) => v.violations.map((x) => `<li><b>${html(v.id)}</b> (${html(x.rules.join(", "))}): ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>lomi-conformance check: ${html(file)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}tr.cited{background:#fdd}code{font-size:12px}.verdict{font-size:1.2em;font-weight:bold}</style></head>
+<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}tr.cited{background:#fdd}tr.agent-cited{background:#fed8a8}code{font-size:12px}.verdict{font-size:1.2em;font-weight:bold}</style></head>
 <body><h1>lomi-conformance check: ${html(file)}</h1>
 <ul>${[...historySummary(history), judgedLine(verdicts)].map((l) => `<li>${html(l)}</li>`).join("")}</ul>
-<p class="verdict">${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${html(failed.map((f) => f.id).join(", "))}`}</p>
+<p class="verdict">${failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${html(failed.map((f) => f.id).join(", "))}`}</p>${agents ? `<p>${html(sidesLine(verdicts, agents))}</p>` : ""}
 <h2>Verdicts</h2><table><tr><th>oracle</th><th>rules</th><th>verdict</th></tr>${verdicts.map((v) => `<tr${v.verdict === "fail" ? ' class="cited"' : ""}><td>${html(v.id)}</td><td>${html(v.rules.join(", "))}</td><td>${html(verdictText(v))}</td></tr>`).join("")}</table>
 ${violations.length ? `<h2>Violations</h2><ul>${violations.join("")}</ul>` : ""}
-<h2>The history</h2><p>Highlighted records are cited by a violation.</p>
+${agents ? agentsHtml(agents) : ""}
+<h2>The history</h2><p>Highlighted records are cited by a violation${agents ? " (orange: an agent's breach of an agent rule)" : ""}.</p>
 <table><tr><th>#</th><th>agent @ connection</th><th>call</th><th>reply</th><th>cited by</th></tr>${rows.join("")}</table>
 </body></html>
 `;

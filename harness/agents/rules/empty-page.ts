@@ -1,5 +1,5 @@
 import { isSettled } from "../../../protocol/states.js";
-import { broken, kept, undecided, type AgentCheck, type Trial } from "../agent-check.js";
+import { broken, brokenByEnd, kept, undecided, type AgentCheck, type Trial } from "../agent-check.js";
 import { callsAfter, lastShown } from "../conduct.js";
 
 /** AGENT-06: after an empty events page the agent continues with that page's cursor. */
@@ -22,7 +22,7 @@ export const emptyPage: AgentCheck = {
       const awaited = [...c.receipts].filter(([operationId, r]) => r.workspaceId === ws && (c.admissions.get(operationId)?.index ?? Number.POSITIVE_INFINITY) < page.index && !isSettled(lastShown(c, operationId, page.index + 1)?.state ?? "succeeded"));
       trials.push(
         awaited.length > 0
-          ? broken([page.index], `the agent stopped reading ${String(ws)}'s feed at an empty page while ${awaited.map(([id]) => id).join(", ")} had not been shown settled`)
+          ? brokenByEnd([page.index], `the agent stopped reading ${String(ws)}'s feed at an empty page while ${awaited.map(([id]) => id).join(", ")} had not been shown settled`)
           : undecided([page.index], `the agent read ${String(ws)}'s feed no more after an empty page, awaiting nothing there`),
       );
     }

@@ -1,4 +1,4 @@
-import { broken, kept, undecided, type AgentCheck, type Trial } from "../agent-check.js";
+import { brokenByEnd, kept, undecided, type AgentCheck, type Trial } from "../agent-check.js";
 import { answered, callsAfter, type Conduct } from "../conduct.js";
 import { showsResourceOf } from "../resources.js";
 
@@ -27,7 +27,7 @@ export const inspectsUnknown: AgentCheck = {
       const inspected = inspectedAt(c, operationId, at);
       if (inspected !== undefined) return kept([at, inspected], `${operationId} (${tool}) read outcome_unknown; the agent inspected its resource at record ${inspected}`);
       if (callsAfter(c, at).length === 0) return undecided([at], `${operationId} read outcome_unknown in the agent's last call`);
-      return broken([at], `${operationId} (${tool}) read outcome_unknown, and the agent never inspected the actual resource`);
+      return brokenByEnd([at], `${operationId} (${tool}) read outcome_unknown, and the agent never inspected the actual resource`);
     });
   },
 };

@@ -1,5 +1,5 @@
 import { canonical } from "../../text/canonical-json.js";
-import { broken, kept, undecided, type AgentCheck } from "../agent-check.js";
+import { broken, brokenByEnd, kept, undecided, type AgentCheck } from "../agent-check.js";
 import { callsAfter, isKeyLookupOf, lostOperationCalls, retrievedAt, sameRequest } from "../conduct.js";
 
 /** AGENT-08: after a lost reply, the entire original request (or a key lookup) before anything else of that tool there, and the outcome retrieved. */
@@ -19,7 +19,7 @@ export const lostReply: AgentCheck = {
       if (retrieved !== undefined) return kept([lost.index, retrieved], `${what}; the agent ${sameRequest(c.calls.find((x) => x.index === retrieved)!, lost) ? "resent the entire original request" : "looked it up by its key"} and was answered at record ${retrieved}`);
       const attempts = later.filter((x) => sameRequest(x, lost) || isKeyLookupOf(x, lost));
       if (later.length === 0 || attempts.at(-1) === later.at(-1)) return undecided([lost.index, ...attempts.map((x) => x.index)], `${what}; the history ends before the agent retrieved it`);
-      return broken([lost.index, ...attempts.map((x) => x.index)], `${what}; the agent went on without retrieving its outcome (no answered resend or key lookup)`);
+      return brokenByEnd([lost.index, ...attempts.map((x) => x.index)], `${what}; the agent went on without retrieving its outcome (no answered resend or key lookup)`);
     });
   },
 };

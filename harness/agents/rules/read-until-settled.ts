@@ -1,6 +1,5 @@
 import { isSettled } from "../../../protocol/states.js";
-import { broken, kept, undecided, type Trial } from "../agent-check.js";
-import type { AgentCheck } from "../agent-check.js";
+import { brokenByEnd, kept, undecided, type AgentCheck, type Trial } from "../agent-check.js";
 import { lastShown, shownSettled, stillAt, type Conduct } from "../conduct.js";
 import { admittedUnsettled } from "./admission-not-success.js";
 
@@ -11,7 +10,7 @@ export function readUntilSettled(c: Conduct, operationId: string, from: number, 
   const last = lastShown(c, operationId, Number.POSITIVE_INFINITY);
   const records = [...new Set([from, ...(last ? [last.index] : [])])];
   if (stillAt(c, operationId)) return undecided(records, `${what}: the history ends while the agent still reads it`);
-  return broken(records, `${what}: never shown settled (last shown ${last?.state ?? "at its admission"}); the agent went on without it`);
+  return brokenByEnd(records, `${what}: never shown settled (last shown ${last?.state ?? "at its admission"}); the agent went on without it`);
 }
 
 /** The command operations the agent interrupted while they were unsettled, each with the interrupt's record: AGENT-13's. */
