@@ -10,8 +10,10 @@ type Message = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
 const idKey = (id: unknown) => JSON.stringify(id);
+/** The calls that read an operation's progress. */
+const READS = new Set(["lomi_operation_get", "lomi_operation_lookup", "lomi_events_read"]);
 
-/** How many times the agent reads a held operation unsettled before the recorder lets Lomi finish it. */
+/** How many times the agent reads a held operation (or its workspace's events feed) before the recorder lets Lomi finish it. */
 export const HOLD_READS = 2;
 
 /** JSON-RPC's code for a request that got no answer in time: what a client sees of a reply that never came. */
@@ -62,8 +64,9 @@ export class FaultLink {
   private readonly forwarded = new Map<string, Forwarded>();
   /** Calls whose admission names the operation to hold, by request id; then operations held, with the reads seen. */
   private readonly holding = new Map<string, FaultChoice>();
-  private readonly held = new Map<string, { reads: number; item: string }>();
-  private readonly reads = new Map<string, string>();
+  private readonly held = new Map<string, { reads: number; item: string; workspaceId: unknown }>();
+  /** Requests that read operations (a get, a lookup, an events page), by request id, with the workspace of an events read. */
+  private readonly reads = new Map<string, { tool: string; workspaceId: unknown }>();
   private restarts = 0;
   private reinitialized: ((message: Message) => void) | undefined;
   private reinitId: string | undefined;
@@ -111,7 +114,7 @@ export class FaultLink {
         const choice = this.o.plan.next(params.name);
         if (choice?.kind === "hold") await this.arm(params.name, choice, key);
         this.forwarded.set(key, { tool: params.name, choice });
-        if (params.name === "lomi_operation_get" || params.name === "lomi_operation_lookup") this.reads.set(key, params.name);
+        if (READS.has(params.name)) this.reads.set(key, { tool: params.name, workspaceId: isObject(params.arguments) ? params.arguments.workspaceId : undefined });
       } else if (message.id !== undefined && message.method !== undefined) this.forwarded.set(idKey(message.id), { tool: undefined, choice: undefined });
     }
     this.o.tap.fromClient(message);
@@ -133,26 +136,28 @@ export class FaultLink {
   /** A held call's admission names the operation now held in Lomi. */
   private learnHeld(message: Message, choice: FaultChoice): void {
     const op = isObject(message.result) ? operationNamed(looseEnvelope(message.result.structuredContent)) : undefined;
-    if (op && !isSettled(op.state ?? "")) this.held.set(op.operationId, { reads: 0, item: choice.item });
+    if (op && !isSettled(op.state ?? "")) this.held.set(op.operationId, { reads: 0, item: choice.item, workspaceId: op.workspaceId });
   }
 
-  /** A read of a held operation that still shows it unsettled; after HOLD_READS of them Lomi finishes it. */
+  /** A read of a held operation (by ID or key, or its workspace's events feed); after HOLD_READS of them Lomi finishes it. */
   private countRead(key: string, message: Message): void {
-    if (!this.reads.delete(key) || this.held.size === 0) return;
-    const op = isObject(message.result) ? operationNamed(looseEnvelope(message.result.structuredContent)) : undefined;
-    const held = op && this.held.get(op.operationId);
-    if (!op || !held) return;
-    if (isSettled(op.state ?? "")) {
-      this.held.delete(op.operationId);
-      return;
+    const read = this.reads.get(key);
+    this.reads.delete(key);
+    if (!read || this.held.size === 0) return;
+    const named = isObject(message.result) ? operationNamed(looseEnvelope(message.result.structuredContent)) : undefined;
+    for (const [operationId, held] of this.held) {
+      if (read.tool === "lomi_events_read" ? read.workspaceId !== held.workspaceId : named?.operationId !== operationId) continue;
+      const settled = named?.operationId === operationId && isSettled(named.state ?? "");
+      if (!settled && ++held.reads < HOLD_READS) continue;
+      this.held.delete(operationId);
+      // Settled meanwhile (cancelled, or outcome_unknown after a crash): nothing is left to release.
+      if (settled) continue;
+      // Before the agent's next message goes on: its next read sees Lomi's release.
+      this.enqueue(async () => {
+        await this.o.lomi!.release(operationId, "complete");
+        this.fault("release", { kind: "hold", item: held.item }, { operationId, outcome: "complete", afterReads: HOLD_READS });
+      });
     }
-    if (++held.reads < HOLD_READS) return;
-    this.held.delete(op.operationId);
-    // Before the agent's next message goes on: its next read sees Lomi's release.
-    this.enqueue(async () => {
-      await this.o.lomi!.release(op.operationId, "complete");
-      this.fault("release", { kind: "hold", item: held.item }, { operationId: op.operationId, outcome: "complete", afterReads: HOLD_READS });
-    });
   }
 
   /** The broker's reply never reaches the agent: it gets an error in its place, and, for a restart, the broker starts again. */
