@@ -13,6 +13,8 @@ import { canonical } from "../text/canonical-json.js";
 export interface Shown {
   index: number;
   state: OperationState;
+  /** The call's concurrent mark: it was in flight with the others that share it. */
+  concurrent: string | undefined;
 }
 
 export interface Conduct {
@@ -42,18 +44,24 @@ export function conductsOf(history: History): Conduct[] {
     conduct.calls.push(call);
     const receipt = receiptIn(call);
     if (receipt) {
-      getOrInsert(conduct.shown, receipt.operationId, () => []).push({ index: call.index, state: receipt.state });
+      getOrInsert(conduct.shown, receipt.operationId, () => []).push({ index: call.index, state: receipt.state, concurrent: call.concurrent });
       conduct.receipts.set(receipt.operationId, receipt);
       if (isOperationTool(call.tool) && !conduct.admissions.has(receipt.operationId)) conduct.admissions.set(receipt.operationId, call);
     }
-    for (const e of eventsIn(call)) getOrInsert(conduct.shown, e.operationId, () => []).push({ index: call.index, state: e.state });
+    for (const e of eventsIn(call)) getOrInsert(conduct.shown, e.operationId, () => []).push({ index: call.index, state: e.state, concurrent: call.concurrent });
   }
   return [...byAgent.values()];
 }
 
-/** Where the agent was first shown the operation settled after `from` (and before `to`), if it was. */
-export function shownSettled(c: Conduct, operationId: string, from: number, to = Number.POSITIVE_INFINITY): number | undefined {
-  return c.shown.get(operationId)?.find((s) => s.index > from && s.index < to && isSettled(s.state))?.index;
+/**
+ * Whether the reply to `a` reached the agent before it sent `b`: recorded earlier, and not in flight
+ * with it (calls sharing a concurrent mark are recorded as their replies came, not as they were sent).
+ */
+export const answeredBefore = (a: { index: number; concurrent?: string | undefined }, b: { index: number; concurrent?: string | undefined }) => a.index < b.index && (a.concurrent === undefined || a.concurrent !== b.concurrent);
+
+/** Where the agent was first shown the operation settled after `from` (and before it sent `before`), if it was. */
+export function shownSettled(c: Conduct, operationId: string, from: number, before?: IndexedCall): number | undefined {
+  return c.shown.get(operationId)?.find((s) => s.index > from && (before === undefined || answeredBefore(s, before)) && isSettled(s.state))?.index;
 }
 
 /** The last state the agent was shown for the operation before `at`. */
@@ -61,8 +69,8 @@ export function lastShown(c: Conduct, operationId: string, at: number): Shown | 
   return c.shown.get(operationId)?.filter((s) => s.index < at).at(-1);
 }
 
-/** The agent's calls after a record. */
-export const callsAfter = (c: Conduct, index: number) => c.calls.filter((x) => x.index > index);
+/** The agent's calls sent after the reply to `after` reached it. */
+export const callsAfter = (c: Conduct, after: { index: number; concurrent?: string | undefined }) => c.calls.filter((x) => answeredBefore(after, x));
 
 /** The agent's last call: a situation it was in at the very end is not judged (the recording may have stopped, not the agent). */
 export const lastCall = (c: Conduct) => c.calls.at(-1);
@@ -111,7 +119,7 @@ export const conclusive = (call: IndexedCall) => call.envelope?.status === "ok" 
 
 /** A lost operation call and where the agent retrieved its outcome (a conclusive answer to a resend or key lookup), if it did. */
 export function retrievedAt(c: Conduct, lost: IndexedCall): number | undefined {
-  return callsAfter(c, lost.index).find((x) => conclusive(x) && (sameRequest(x, lost) || isKeyLookupOf(x, lost)))?.index;
+  return callsAfter(c, lost).find((x) => conclusive(x) && (sameRequest(x, lost) || isKeyLookupOf(x, lost)))?.index;
 }
 
 /** A lookup by the lost call's key: its retryEpoch, requestKey and tool. */

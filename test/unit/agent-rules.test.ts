@@ -122,3 +122,15 @@ test("both sides in one line, records as runs", () => {
   assert.equal(sidesLine(checkHistory(h), judgeAgents(h)), "broker: no violation; agent agent-a: no violation; agent claude-code 1.2: AGENT-03 violated at record 2");
   assert.equal(sidesLine(undefined, []), "broker: not judged; no agent made a call");
 });
+
+test("a reply in flight with a call is not something the agent was shown before sending it: a refresh sent beside a layout mutation does not make its revision stale", () => {
+  const create = (revision: string, requestKey: string) => ({ workspaceId: "ws-alpha", cwdRelative: "", title: "T", expectedRevision: revision, retryEpoch: EPOCH, requestKey });
+  const panels = (revision: string) => call("lomi_panel_list", { workspaceId: "ws-alpha" }, { status: "answered", isError: false, structuredContent: { controlApiVersion: "1.0", status: "ok", data: { workspaceId: "ws-alpha", domainRevision: revision, panels: [] } } });
+  const together = (r: HistoryRecord): HistoryRecord => ({ ...(r as object), concurrent: "overlap-1" }) as HistoryRecord;
+  const created = { operationId: "op-1", state: "succeeded", effectState: "complete", requestKey: "create-1", tool: "lomi_terminal_create" };
+  // connect showed 7; the refresh sent beside the create came back first, showing the 8 the create made.
+  const side = [connect(EPOCH), together(panels("8")), together(admit(created, create("7", "create-1")))];
+  assert.equal(verdictOf(side, "AGENT-05").verdict, "pass");
+  // The same replies one after the other: the agent had been shown 8 and sent 7.
+  assert.equal(verdictOf([connect(EPOCH), panels("8"), admit(created, create("7", "create-1"))], "AGENT-05").verdict, "fail");
+});

@@ -1,6 +1,6 @@
 import { isSettled } from "../../../protocol/states.js";
 import { broken, kept, type AgentCheck, type Trial } from "../agent-check.js";
-import { identityOf, shownSettled, targetOf, type Conduct } from "../conduct.js";
+import { answeredBefore, identityOf, shownSettled, targetOf, type Conduct } from "../conduct.js";
 
 /** The operations admitted to the agent unsettled (their admission did not already show them settled), with their admitting call. */
 export function admittedUnsettled(c: Conduct) {
@@ -18,9 +18,9 @@ export const admissionNotSuccess: AgentCheck = {
       const target = targetOf(call);
       if (target === undefined) continue;
       // A resend under the same identity is the same operation, not a further one.
-      const earlier = unsettled.filter(([, a]) => a.index < call.index && targetOf(a) === target && identityOf(a) !== identityOf(call));
+      const earlier = unsettled.filter(([, a]) => answeredBefore(a, call) && targetOf(a) === target && identityOf(a) !== identityOf(call));
       if (earlier.length === 0) continue;
-      const unconfirmed = earlier.filter(([operationId, a]) => shownSettled(c, operationId, a.index, call.index) === undefined);
+      const unconfirmed = earlier.filter(([operationId, a]) => shownSettled(c, operationId, a.index, call) === undefined);
       trials.push(
         unconfirmed.length === 0
           ? kept([call.index], `${call.tool} waited until ${earlier.map(([id]) => id).join(", ")} on its target was shown settled`)

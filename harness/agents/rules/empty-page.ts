@@ -13,7 +13,7 @@ export const emptyPage: AgentCheck = {
       const { events, nextCursor } = page.envelope.data;
       if (!Array.isArray(events) || events.length > 0 || typeof nextCursor !== "string") continue;
       const ws = page.args.workspaceId;
-      const next = callsAfter(c, page.index).find((x) => x.tool === "lomi_events_read" && x.args.workspaceId === ws);
+      const next = callsAfter(c, page).find((x) => x.tool === "lomi_events_read" && x.args.workspaceId === ws);
       if (next) {
         trials.push(next.args.cursor === nextCursor ? kept([page.index, next.index], `the next read of ${String(ws)}'s feed continued with the empty page's cursor`) : broken([page.index, next.index], `after an empty page of ${String(ws)}'s feed the agent read it ${next.args.cursor === undefined ? "from the start (no cursor)" : `with another cursor (${JSON.stringify(next.args.cursor)})`}, not the page's cursor ${JSON.stringify(nextCursor)}`));
         continue;

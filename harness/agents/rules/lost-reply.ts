@@ -8,7 +8,7 @@ export const lostReply: AgentCheck = {
   none: "no operation call of the agent lost its reply",
   trials(c) {
     return lostOperationCalls(c).map((lost) => {
-      const later = callsAfter(c, lost.index);
+      const later = callsAfter(c, lost);
       const what = `${lost.tool} "${String(lost.args.requestKey)}" lost its reply`;
       const first = later.find((x) => (x.tool === lost.tool && x.args.workspaceId === lost.args.workspaceId) || (x.tool === "lomi_operation_lookup" && x.args.tool === lost.tool));
       if (first && !sameRequest(first, lost) && !isKeyLookupOf(first, lost)) {

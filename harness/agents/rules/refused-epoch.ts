@@ -13,7 +13,7 @@ export const refusedEpoch: AgentCheck = {
       const epoch = refused.args.retryEpoch;
       if (!isOperationTool(refused.tool) || errorCodeOf(refused) !== "RETRY_EPOCH_INVALID" || judged.has(epoch)) continue;
       judged.add(epoch);
-      const submissions = callsAfter(c, refused.index).filter((x) => isOperationTool(x.tool) && !resendsLost(c, x));
+      const submissions = callsAfter(c, refused).filter((x) => isOperationTool(x.tool) && !resendsLost(c, x));
       const again = submissions.find((x) => x.args.retryEpoch === epoch);
       if (again) trials.push(broken([refused.index, again.index], `retry epoch ${String(epoch)} was refused RETRY_EPOCH_INVALID at record ${refused.index}, and the agent submitted ${again.tool} "${String(again.args.requestKey)}" under it again`));
       else if (submissions.length > 0) trials.push(kept([refused.index, submissions[0]!.index], `after retry epoch ${String(epoch)} was refused, the agent submitted under another`));

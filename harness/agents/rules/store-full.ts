@@ -13,7 +13,7 @@ export const storeFull: AgentCheck = {
       // One full store until a reconciliation completes: the refusals in between are one situation.
       if (errorCodeOf(call) !== "RESOURCE_EXHAUSTED" || open) continue;
       open = true;
-      const later = callsAfter(c, call.index);
+      const later = callsAfter(c, call);
       const reconciled = later.find((x) => x.tool === "lomi_store_reconcile" && x.envelope?.status === "ok" && x.envelope.data.status === "completed");
       const reconnect = later.find((x) => x.tool === "lomi_connect" && (reconciled === undefined || x.index < reconciled.index));
       if (reconnect) trials.push(broken([call.index, reconnect.index], `${call.tool} was answered RESOURCE_EXHAUSTED, and the agent called lomi_connect${reconciled ? ` before its reconciliation completed (record ${reconciled.index})` : " with no reconciliation"}: reconnecting does not clear history`));
