@@ -129,8 +129,8 @@ test("a reply in flight with a call is not something the agent was shown before 
   const together = (r: HistoryRecord): HistoryRecord => ({ ...(r as object), concurrent: "overlap-1" }) as HistoryRecord;
   const created = { operationId: "op-1", state: "succeeded", effectState: "complete", requestKey: "create-1", tool: "lomi_terminal_create" };
   // connect showed 7; the refresh sent beside the create came back first, showing the 8 the create made.
-  const side = [connect(EPOCH), together(panels("8")), together(admit(created, create("7", "create-1")))];
+  const side = [connect(EPOCH), together(panels("8")), together(admit(created, create("7", "create-1") as unknown as Parameters<typeof admit>[1]))];
   assert.equal(verdictOf(side, "AGENT-05").verdict, "pass");
   // The same replies one after the other: the agent had been shown 8 and sent 7.
-  assert.equal(verdictOf([connect(EPOCH), panels("8"), admit(created, create("7", "create-1"))], "AGENT-05").verdict, "fail");
+  assert.equal(verdictOf([connect(EPOCH), panels("8"), admit(created, create("7", "create-1") as unknown as Parameters<typeof admit>[1])], "AGENT-05").verdict, "fail");
 });
