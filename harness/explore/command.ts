@@ -142,7 +142,9 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   }
   if (options.scenario) out((await import("../record/scenario.js")).scenarioSkeleton(history, verdicts));
   const unknown = [...(sides === "agents" ? [] : unknownsOf(verdicts)), ...(agents ?? []).flatMap((j) => agentUnknowns(j).map((v) => ({ id: `${v.rule} (${j.label})` })))];
-  if (sides !== "agents") out(failed.length === 0 ? "NO VIOLATION\n" : `VIOLATION of ${failed.map((f) => f.id).join(", ")}\n`);
+  // With agents judged too, the broker's line says it is the broker's; the next line gives both sides.
+  const whose = agents ? " (the broker)" : "";
+  if (sides !== "agents") out(failed.length === 0 ? `NO VIOLATION${whose}\n` : `VIOLATION of ${failed.map((f) => f.id).join(", ")}${whose}\n`);
   out(`${agentReport.sidesLine(sides === "agents" ? undefined : verdicts, agents)}\n`);
   if (unknown.length > 0) out(`HARNESS ERROR: not judged by ${unknown.map((u) => u.id).join(", ")} (the check failed; the other verdicts stand)\n`);
   const agentFailed = (agents ?? []).some((j) => agentFailures(j).length > 0);

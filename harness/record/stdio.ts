@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
+import { killGroup } from "../adapters/stdio-process.js";
 import { configError } from "../harness-error.js";
 import type { SimControl } from "../lomi/sim-control.js";
 import { FaultLink } from "./fault-link.js";
@@ -30,8 +31,9 @@ export function recordStdio(o: StdioRecordOptions): Promise<number> {
   const label = `stdio-${o.history.run}`;
   const { recorder, live } = startRecording(o, label);
   const tap = recorder.connection(label);
+  // With faults the broker is a process group of its own, so a restart kills all of it (a wrapper such as npx and the broker under it) and frees its store.
   const start = (): Broker => {
-    const child = spawn(o.command, o.args, { stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(o.command, o.args, { stdio: ["pipe", "pipe", "inherit"], detached: o.faults !== undefined });
     // A client that goes away mid-write, or a broker that died, is not the recorder's failure.
     child.stdin.on("error", () => undefined);
     return child;
@@ -40,7 +42,7 @@ export function recordStdio(o: StdioRecordOptions): Promise<number> {
   let restarting = false;
   process.stdout.on("error", () => undefined);
   // The recorder ending for any reason (a signal included) ends its broker.
-  const stopChild = () => child.kill();
+  const stopChild = () => (o.faults && child.pid !== undefined ? killGroup(child.pid) : child.kill());
   process.once("exit", stopChild);
   let clientGone = false;
   process.stdin.once("end", () => (clientGone = true));
@@ -85,7 +87,7 @@ export function recordStdio(o: StdioRecordOptions): Promise<number> {
           restarting = true;
           const old = child;
           const closed = new Promise((r) => old.once("close", r));
-          old.kill("SIGKILL");
+          if (old.pid !== undefined) killGroup(old.pid);
           await closed;
           child = start();
           restarting = false;
