@@ -31,6 +31,8 @@ export interface Conduct {
   receipts: Map<string, ReceiptView>;
   /** The call whose reply first named each operation to the agent as an operation call's answer (an admission, or a resend's duplicate). */
   admissions: Map<string, IndexedCall>;
+  /** Its operation calls that got no reply, each with where it retrieved their outcome (a conclusive answer to a resend or key lookup), if it did. */
+  lost: Array<{ call: IndexedCall; retrievedAt: number | undefined }>;
 }
 
 export const agentLabel = (name: string, version: string | undefined) => (version === undefined ? name : `${name} ${version}`);
@@ -40,7 +42,7 @@ export function conductsOf(history: History): Conduct[] {
   const byAgent = new Map<string, Conduct>();
   for (const call of indexedCalls(history)) {
     const label = agentLabel(call.agent, call.agentVersion);
-    const conduct = getOrInsert(byAgent, label, () => ({ name: call.agent, version: call.agentVersion, label, calls: [], shown: new Map(), receipts: new Map(), admissions: new Map() }));
+    const conduct = getOrInsert(byAgent, label, (): Conduct => ({ name: call.agent, version: call.agentVersion, label, calls: [], shown: new Map(), receipts: new Map(), admissions: new Map(), lost: [] }));
     conduct.calls.push(call);
     const receipt = receiptIn(call);
     if (receipt) {
@@ -50,6 +52,7 @@ export function conductsOf(history: History): Conduct[] {
     }
     for (const e of eventsIn(call)) getOrInsert(conduct.shown, e.operationId, () => []).push({ index: call.index, state: e.state, concurrent: call.concurrent });
   }
+  for (const c of byAgent.values()) c.lost = c.calls.filter((x) => x.reply.status === "lost" && isOperationTool(x.tool)).map((call) => ({ call, retrievedAt: firstCallAfter(c, call, (x) => conclusive(x) && (sameRequest(x, call) || isKeyLookupOf(x, call)))?.index }));
   return [...byAgent.values()];
 }
 
@@ -69,8 +72,28 @@ export function lastShown(c: Conduct, operationId: string, at: number): Shown | 
   return c.shown.get(operationId)?.filter((s) => s.index < at).at(-1);
 }
 
+/** Where the agent's calls recorded after a record begin (calls are in record order). */
+function startAfter(c: Conduct, index: number): number {
+  let [low, high] = [0, c.calls.length];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (c.calls[mid]!.index <= index) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** The agent's calls sent after the reply to `after` reached it. */
-export const callsAfter = (c: Conduct, after: { index: number; concurrent?: string | undefined }) => c.calls.filter((x) => answeredBefore(after, x));
+export const callsAfter = (c: Conduct, after: { index: number; concurrent?: string | undefined }) => c.calls.slice(startAfter(c, after.index)).filter((x) => answeredBefore(after, x));
+
+/** The first call the agent sent after the reply to `after` reached it that `matches`. */
+export function firstCallAfter(c: Conduct, after: { index: number; concurrent?: string | undefined }, matches: (call: IndexedCall) => boolean): IndexedCall | undefined {
+  for (let i = startAfter(c, after.index); i < c.calls.length; i++) {
+    const call = c.calls[i]!;
+    if (answeredBefore(after, call) && matches(call)) return call;
+  }
+  return undefined;
+}
 
 /** The agent's last call: a situation it was in at the very end is not judged (the recording may have stopped, not the agent). */
 export const lastCall = (c: Conduct) => c.calls.at(-1);
@@ -82,7 +105,7 @@ export function stillAt(c: Conduct, operationId: string): boolean {
 }
 
 /** An operation call's retry identity, as the agent chose it. */
-export const identityOf = (call: IndexedCall) => canonical([call.tool, call.args.retryEpoch, call.args.requestKey, call.args.projectId ?? null]);
+export const identityOf = memo((call) => canonical([call.tool, call.args.retryEpoch, call.args.requestKey, call.args.projectId ?? null]));
 
 /** An operation tool's contract, read as any operation's (its revision and serialization fields by name). */
 export function operationContract(tool: string): OperationContract | undefined {
@@ -90,14 +113,29 @@ export function operationContract(tool: string): OperationContract | undefined {
   return contract?.kind === "operation" ? (contract as OperationContract) : undefined;
 }
 
-/** What an operation call asks for, its retry identity and the tool's revision field left out: the same request under another key reads the same. */
-export function requestOf(call: IndexedCall): string {
-  const revision = operationContract(call.tool)?.revisionField;
-  return canonical([call.tool, Object.fromEntries(Object.entries(call.args).filter(([k]) => k !== "retryEpoch" && k !== "requestKey" && k !== revision))]);
+/** A text worked out once per call: the checks compare the same calls' arguments many times over. */
+function memo(make: (call: IndexedCall) => string): (call: IndexedCall) => string {
+  const known = new WeakMap<IndexedCall, string>();
+  return (call) => {
+    const held = known.get(call);
+    if (held !== undefined) return held;
+    const made = make(call);
+    known.set(call, made);
+    return made;
+  };
 }
 
+/** A call's arguments as canonical JSON. */
+export const argsOf = memo((call) => canonical(call.args));
+
+/** What an operation call asks for, its retry identity and the tool's revision field left out: the same request under another key reads the same. */
+export const requestOf = memo((call) => {
+  const revision = operationContract(call.tool)?.revisionField;
+  return canonical([call.tool, Object.fromEntries(Object.entries(call.args).filter(([k]) => k !== "retryEpoch" && k !== "requestKey" && k !== revision))]);
+});
+
 /** The same request exactly: the same tool and every argument. */
-export const sameRequest = (a: IndexedCall, b: IndexedCall) => a.tool === b.tool && canonical(a.args) === canonical(b.args);
+export const sameRequest = (a: IndexedCall, b: IndexedCall) => a.tool === b.tool && argsOf(a) === argsOf(b);
 
 export const errorCodeOf = (call: IndexedCall) => (call.envelope?.status === "error" ? call.envelope.code : undefined);
 export const answered = (call: IndexedCall) => call.reply.status === "answered";
@@ -118,20 +156,18 @@ export function targetOf(call: Pick<IndexedCall, "tool" | "args">): string | und
 export const conclusive = (call: IndexedCall) => call.envelope?.status === "ok" || (call.envelope?.status === "error" && !BEFORE_IDENTITY.has(call.envelope.code));
 
 /** A lost operation call and where the agent retrieved its outcome (a conclusive answer to a resend or key lookup), if it did. */
-export function retrievedAt(c: Conduct, lost: IndexedCall): number | undefined {
-  return callsAfter(c, lost).find((x) => conclusive(x) && (sameRequest(x, lost) || isKeyLookupOf(x, lost)))?.index;
-}
+export const retrievedAt = (c: Conduct, lost: IndexedCall): number | undefined => c.lost.find((l) => l.call === lost)?.retrievedAt;
 
 /** A lookup by the lost call's key: its retryEpoch, requestKey and tool. */
 export const isKeyLookupOf = (x: IndexedCall, lost: IndexedCall) =>
   x.tool === "lomi_operation_lookup" && x.args.tool === lost.tool && x.args.retryEpoch === lost.args.retryEpoch && x.args.requestKey === lost.args.requestKey;
 
 /** The operation calls whose reply never came. */
-export const lostOperationCalls = (c: Conduct) => c.calls.filter((x) => x.reply.status === "lost" && isOperationTool(x.tool));
+export const lostOperationCalls = (c: Conduct) => c.lost.map((l) => l.call);
 
 /** Whether a call resends a lost request the agent had not retrieved yet: AGENT-08's to judge, not a new submission. */
 export function resendsLost(c: Conduct, call: IndexedCall): boolean {
-  return lostOperationCalls(c).some((lost) => lost.index < call.index && sameRequest(lost, call) && (retrievedAt(c, lost) ?? Number.POSITIVE_INFINITY) >= call.index);
+  return c.lost.some((l) => l.call.index < call.index && sameRequest(l.call, call) && (l.retrievedAt ?? Number.POSITIVE_INFINITY) >= call.index);
 }
 
 /** The string values of a reply's data, walked: `visit` gets each object met. */
