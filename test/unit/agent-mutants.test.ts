@@ -7,6 +7,7 @@ import { MUTANT_AGENTS } from "../../examples/agents/mutant-agents.js";
 import { ReferenceAgent } from "../../examples/agents/reference-agent.js";
 import { judgeAgents, type AgentJudgement } from "../../harness/agents/judge.js";
 import { checkCommand } from "../../harness/explore/command.js";
+import { markdownReport } from "../../harness/record/check-report.js";
 import { formatHistory, type History } from "../../harness/history/format.js";
 import { checkHistory } from "../../harness/oracles/index.js";
 import { loadRules } from "../../harness/rules.js";
@@ -76,6 +77,10 @@ describe("each mutant agent fails exactly the agent rules it declares, and the b
       const j = only(h);
       assert.deepEqual(failing(j), m.breaks, JSON.stringify(j.verdicts.filter((v) => v.verdict === "fail"), null, 1));
       assert.deepEqual(brokerNonPass(h), []);
+      // Its report marks exactly the records its breaches cite.
+      const cited = [...new Set(j.verdicts.flatMap((v) => (v.verdict === "fail" ? v.breaches.flatMap((b) => b.records) : [])))].sort((a, b) => a - b);
+      const page = markdownReport("session.jsonl", h, checkHistory(h), [j]);
+      assert.deepEqual(page.split("\n").filter((l) => l.startsWith("| 🟠")).map((l) => Number(/\*\*(\d+)\*\*/.exec(l)?.[1])), cited);
     });
   }
 });

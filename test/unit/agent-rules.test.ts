@@ -3,6 +3,7 @@ import { test } from "node:test";
 import type { HistoryRecord } from "../../harness/history/format.js";
 import { AGENT_CHECKS, judgeAgents, type AgentRuleVerdict } from "../../harness/agents/judge.js";
 import { agentLiveLines, recordRanges, sidesLine } from "../../harness/agents/report.js";
+import { findings } from "../../harness/record/live.js";
 import { checkHistory } from "../../harness/oracles/index.js";
 import { loadRules } from "../../harness/rules.js";
 import { admit, call, connect, EPOCH, errorReply, events, get, history, runArgs } from "../support/histories.js";
@@ -133,4 +134,13 @@ test("a reply in flight with a call is not something the agent was shown before 
   assert.equal(verdictOf(side, "AGENT-05").verdict, "pass");
   // The same replies one after the other: the agent had been shown 8 and sent 7.
   assert.equal(verdictOf([connect(EPOCH), panels("8"), admit(created, create("7", "create-1") as unknown as Parameters<typeof admit>[1])], "AGENT-05").verdict, "fail");
+});
+
+test("record --live: an agent's final breach at once, one only the end decides when the recording stops, then both sides in a line", () => {
+  const records = history([connect(EPOCH), call("lomi_panel_list", { workspaceId: "ws-alpha", requestKey: "k" }, errorReply("INVALID_ARGUMENT")), lost(runArgs()), connect("epoch-bbbbbbbb")]).records;
+  const running = findings(records);
+  assert.deepEqual(running.filter((l) => l.includes("AGENT")).map((l) => l.replace(/ \[.*/, "")), ["lomi-conformance record: AGENT VIOLATION AGENT-03 by agent-a"]);
+  const ended = findings(records, true);
+  assert.deepEqual(ended.filter((l) => l.includes("AGENT VIOLATION")).map((l) => l.replace(/ \[.*/, "")), ["lomi-conformance record: AGENT VIOLATION AGENT-03 by agent-a", "lomi-conformance record: AGENT VIOLATION AGENT-08 by agent-a"]);
+  assert.equal(ended.at(-1), "lomi-conformance record: broker: no violation; agent agent-a: AGENT-03 violated at record 2, AGENT-08 violated at record 3");
 });
