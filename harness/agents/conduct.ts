@@ -87,7 +87,7 @@ function startAfter(c: Conduct, index: number): number {
 export const callsAfter = (c: Conduct, after: { index: number; concurrent?: string | undefined }) => c.calls.slice(startAfter(c, after.index)).filter((x) => answeredBefore(after, x));
 
 /** The first call the agent sent after the reply to `after` reached it that `matches`. */
-export function firstCallAfter(c: Conduct, after: { index: number; concurrent?: string | undefined }, matches: (call: IndexedCall) => boolean): IndexedCall | undefined {
+function firstCallAfter(c: Conduct, after: { index: number; concurrent?: string | undefined }, matches: (call: IndexedCall) => boolean): IndexedCall | undefined {
   for (let i = startAfter(c, after.index); i < c.calls.length; i++) {
     const call = c.calls[i]!;
     if (answeredBefore(after, call) && matches(call)) return call;
@@ -95,12 +95,9 @@ export function firstCallAfter(c: Conduct, after: { index: number; concurrent?: 
   return undefined;
 }
 
-/** The agent's last call: a situation it was in at the very end is not judged (the recording may have stopped, not the agent). */
-export const lastCall = (c: Conduct) => c.calls.at(-1);
-
-/** Whether the agent's last call was about this operation: it was still at it when the history ends. */
+/** Whether the agent's last call was about this operation: it was still at it when the history ends (the recording may have stopped, not the agent). */
 export function stillAt(c: Conduct, operationId: string): boolean {
-  const last = lastCall(c);
+  const last = c.calls.at(-1);
   return last !== undefined && (last.args.operationId === operationId || receiptIn(last)?.operationId === operationId);
 }
 
@@ -153,24 +150,18 @@ export function targetOf(call: Pick<IndexedCall, "tool" | "args">): string | und
  * looked the identity up (NOT_FOUND, an epoch that grants nothing…); not one given before it
  * (PROJECT_REQUIRED, a store or Lomi that is down), which says nothing of the request.
  */
-export const conclusive = (call: IndexedCall) => call.envelope?.status === "ok" || (call.envelope?.status === "error" && !BEFORE_IDENTITY.has(call.envelope.code));
-
-/** A lost operation call and where the agent retrieved its outcome (a conclusive answer to a resend or key lookup), if it did. */
-export const retrievedAt = (c: Conduct, lost: IndexedCall): number | undefined => c.lost.find((l) => l.call === lost)?.retrievedAt;
+const conclusive = (call: IndexedCall) => call.envelope?.status === "ok" || (call.envelope?.status === "error" && !BEFORE_IDENTITY.has(call.envelope.code));
 
 /** A lookup by the lost call's key: its retryEpoch, requestKey and tool. */
 export const isKeyLookupOf = (x: IndexedCall, lost: IndexedCall) =>
   x.tool === "lomi_operation_lookup" && x.args.tool === lost.tool && x.args.retryEpoch === lost.args.retryEpoch && x.args.requestKey === lost.args.requestKey;
-
-/** The operation calls whose reply never came. */
-export const lostOperationCalls = (c: Conduct) => c.lost.map((l) => l.call);
 
 /** Whether a call resends a lost request the agent had not retrieved yet: AGENT-08's to judge, not a new submission. */
 export function resendsLost(c: Conduct, call: IndexedCall): boolean {
   return c.lost.some((l) => l.call.index < call.index && sameRequest(l.call, call) && (l.retrievedAt ?? Number.POSITIVE_INFINITY) >= call.index);
 }
 
-/** The string values of a reply's data, walked: `visit` gets each object met. */
+/** A reply's data walked: `visit` gets each object in it, the data itself first. */
 export function walkData(value: unknown, visit: (object: Record<string, unknown>) => void): void {
   if (Array.isArray(value)) for (const v of value) walkData(v, visit);
   else if (isObject(value)) {

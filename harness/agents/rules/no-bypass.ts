@@ -1,6 +1,6 @@
 import { isOperationTool, type IndexedCall } from "../../history/replies.js";
 import { broken, kept, undecided, type AgentCheck, type Trial } from "../agent-check.js";
-import { callsAfter, errorCodeOf, identityOf, lostOperationCalls, requestOf, retrievedAt, type Conduct } from "../conduct.js";
+import { callsAfter, errorCodeOf, identityOf, requestOf, type Conduct } from "../conduct.js";
 import { firstUnknown, inspectedAt } from "./inspect-unknown.js";
 
 const DENIALS = new Set(["USER_DENIED", "PERMISSION_DENIED"]);
@@ -15,7 +15,7 @@ interface Reason {
 
 function reasons(c: Conduct): Reason[] {
   const out: Reason[] = [];
-  for (const lost of lostOperationCalls(c)) out.push({ request: lost, at: lost, until: retrievedAt(c, lost) ?? Number.POSITIVE_INFINITY, what: `its reply was lost at record ${lost.index}` });
+  for (const lost of c.lost) out.push({ request: lost.call, at: lost.call, until: lost.retrievedAt ?? Number.POSITIVE_INFINITY, what: `its reply was lost at record ${lost.call.index}` });
   for (const { operationId, at } of firstUnknown(c)) {
     const request = c.admissions.get(operationId);
     if (request) out.push({ request, at, until: inspectedAt(c, operationId, at) ?? Number.POSITIVE_INFINITY, what: `${operationId} read outcome_unknown at record ${at.index}` });
