@@ -9,7 +9,7 @@ import { readHistory } from "../../harness/history/format.js";
 import { SimControl } from "../../harness/lomi/sim-control.js";
 import { check, recorderArgs, startAnnouncing, stdioSession, stop } from "../support/recorder.js";
 
-const FAULTS = "lose-reply:lomi_terminal_run,restart:lomi_terminal_run#3,lose-reply:lomi_file_write";
+const FAULTS = "lose-reply:lomi_terminal_run,restart:lomi_terminal_run#3,lose-reply:lomi_file_write,hold:lomi_terminal_create";
 
 /**
  * A simulated Lomi of its own (so a broker restart keeps Lomi's world, as a real Lomi would), on
@@ -44,7 +44,7 @@ async function recordSession(agent: string, run: (s: Awaited<ReturnType<typeof s
   const lomi = await lomiWithUser();
   try {
     const broker = ["bin/lomi-broker.js", "--native-url", lomi.url, "--store", path.join(dir, "receipts.sqlite"), "--store-limit", "10"];
-    const session = await stdioSession(agent, recorderArgs(history, broker, ["--faults", FAULTS, "--seed", "3"]));
+    const session = await stdioSession(agent, recorderArgs(history, broker, ["--faults", FAULTS, "--seed", "3", "--lomi-control", lomi.url]));
     try {
       await run(session);
     } finally {
@@ -56,10 +56,16 @@ async function recordSession(agent: string, run: (s: Awaited<ReturnType<typeof s
   return history;
 }
 
-test("the reference agent through record --faults (a lost reply, a restart, a lost write) against the reference broker: no violation on either side", async () => {
+test("the reference agent through record --faults (a lost reply, a restart, a lost write, a held creation) against the reference broker: no violation on either side", async () => {
   const history = await recordSession("lomi-reference-agent", (s) => new ReferenceAgent(s.client).run());
   const injected = readHistory(history).records.flatMap((r) => (r.type === "fault" && r.detail.injectedBy === "record --faults" ? [`${r.kind} ${String(r.detail.item)} seed ${String(r.detail.seed)}`] : []));
-  assert.deepEqual(injected, ["lose-reply lose-reply:lomi_terminal_run seed 3", "broker-crash restart:lomi_terminal_run#3 seed 3", "lose-reply lose-reply:lomi_file_write seed 3"]);
+  assert.deepEqual(injected, [
+    "hold hold:lomi_terminal_create seed 3",
+    "release hold:lomi_terminal_create seed 3",
+    "lose-reply lose-reply:lomi_terminal_run seed 3",
+    "broker-crash restart:lomi_terminal_run#3 seed 3",
+    "lose-reply lose-reply:lomi_file_write seed 3",
+  ]);
   const judged = check(history);
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
   assert.match(judged.stdout, /\nbroker: no violation; agent lomi-reference-agent 1\.0\.0: no violation\n/);
