@@ -15,10 +15,25 @@ export const ruleSchema = z.strictObject({
 });
 export type Rule = z.infer<typeof ruleSchema>;
 
+/** A rule for the agent (the MCP client): judged from recorded traffic, by what in a history shows its situation, and it kept or broken. */
+export const agentRuleSchema = ruleSchema.extend({
+  id: z.string().regex(/^AGENT-\d{2}$/),
+  situation: z.string().min(1),
+  kept: z.string().min(1),
+  broken: z.string().min(1),
+});
+export type AgentRule = z.infer<typeof agentRuleSchema>;
+
 export const rulesFileSchema = z.strictObject({
   source: z.string(),
   families: z.record(z.string(), z.string()),
+  /** The broker's rules: what the suite runs, teeth bites and a verdict counts. */
   rules: z.array(ruleSchema),
+  /**
+   * The agent's rules, apart: only the agent judgement (check, record --live) reads them, so none is
+   * a scenario's, "uncovered" for the suite, or counted in a broker's totals (docs/agents.md).
+   */
+  agent: z.strictObject({ family: z.literal("AGENT"), title: z.string().min(1), $comment: z.string().optional(), rules: z.array(agentRuleSchema) }).optional(),
 });
 export type RulesFile = z.infer<typeof rulesFileSchema>;
 

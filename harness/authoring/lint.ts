@@ -215,6 +215,21 @@ export function lintRuleSources(rules: RulesFile, source: string, rulesText: str
     }));
 }
 
+/**
+ * The agent rules (rules.json's agent section) as the broker's are linted: IDs unique, sources verbatim,
+ * decisions' citations found. They are not asked for scenarios: check and record judge them from traffic.
+ */
+export function lintAgentRules(rules: RulesFile, source: string, rulesText: string, rulesFile: string, readDoc: (file: string) => string | undefined = readKitFile): LintProblem[] {
+  if (!rules.agent) return [];
+  const agent: RulesFile = { ...rules, families: { [rules.agent.family]: rules.agent.title }, rules: rules.agent.rules };
+  return [
+    ...lintRuleIds(agent, rulesText, rulesFile),
+    ...lintRuleSources(agent, source, rulesText, rulesFile),
+    // decisions.md's own citations are linted once, with the broker's rules.
+    ...lintCitations(agent, readDoc, rulesText, rulesFile).filter((p) => p.file === rulesFile),
+  ];
+}
+
 /** Every sentence of the source is quoted by a rule, or placed in docs/source-map.json; each problem at the line it is about. */
 function lintSourceMap(rules: RulesFile): LintProblem[] {
   const source = readFileSync(kitPath(rules.source), "utf8");
@@ -260,6 +275,7 @@ export async function lintSuite(featuresDir: string = FEATURES_DIR, { generated 
     ...lintRuleIds(rules, rulesText, shownRules),
     ...lintRuleSources(rules, readFileSync(kitPath(rules.source), "utf8"), rulesText, shownRules),
     ...lintCitations(rules, readKitFile, rulesText, shownRules),
+    ...lintAgentRules(rules, readFileSync(kitPath(rules.source), "utf8"), rulesText, shownRules),
     ...lintSourceMap(rules),
     ...(featuresDir === kitPath("features") ? lintUncoveredRules(rules, cited, rulesText, shownRules) : []),
     ...(generated ? lintGeneratedDocs(rules) : []),

@@ -16,6 +16,8 @@ export interface CoverageRow extends SourceRow {
 
 export interface Coverage {
   source: string;
+  /** Each agent rule's level, for the sentences that address the agent. */
+  agentLevels: Record<string, string>;
   /** The run whose verdicts are shown, if a conformance.json was found. */
   run: { file: string; startedAt: string; broker: string } | undefined;
   rows: CoverageRow[];
@@ -53,7 +55,7 @@ export function sourceCoverage(reported: { run: ReportedRun; file: string } | un
     ...row,
     judged: row.rules.map((id) => ({ id, level: levels.get(id) ?? "?", scenarios: inSuite[id] ?? 0, verdict: verdicts.get(id) })),
   }));
-  return { source: rules.source, run: reported && { file: reported.file, startedAt: reported.run.startedAt, broker: reported.run.broker.adapter }, rows };
+  return { source: rules.source, agentLevels: Object.fromEntries((rules.agent?.rules ?? []).map((r) => [r.id, r.level])), run: reported && { file: reported.file, startedAt: reported.run.startedAt, broker: reported.run.broker.adapter }, rows };
 }
 
 const MARK: Record<SourceRow["how"], string> = { quoted: "quoted by", covered: "covered by", informative: "informative", unmapped: "UNCOVERED" };
@@ -62,7 +64,9 @@ const MARK: Record<SourceRow["how"], string> = { quoted: "quoted by", covered: "
 export function coverageSummary(c: Coverage): string {
   const count = (how: SourceRow["how"]) => c.rows.filter((r) => r.how === how).length;
   const failing = c.rows.filter((r) => r.judged.some((j) => j.verdict === "fail")).length;
-  return `${c.rows.length} sentences of ${c.source}: ${count("quoted")} quoted by a rule, ${count("covered")} covered by rules that quote another, ${count("informative")} informative, ${count("unmapped")} uncovered${c.run ? `; ${failing} with a failing rule in the run of ${c.run.startedAt} (${c.run.broker})` : ""}`;
+  const agent = (how: NonNullable<SourceRow["agent"]>["how"]) => c.rows.filter((r) => r.agent?.how === how).length;
+  const toAgent = c.rows.filter((r) => r.agent).length;
+  return `${c.rows.length} sentences of ${c.source}: ${count("quoted")} quoted by a rule, ${count("covered")} covered by rules that quote another, ${count("informative")} informative, ${count("unmapped")} uncovered${c.run ? `; ${failing} with a failing rule in the run of ${c.run.startedAt} (${c.run.broker})` : ""}; ${toAgent} address the agent: ${agent("quoted")} quoted by an agent rule, ${agent("covered")} covered by agent rules, ${agent("not judged")} not judged from traffic`;
 }
 
 /** `lomi-conformance coverage`: each sentence, then its rules with their scenarios and verdicts, or why none judges it. */
@@ -75,6 +79,9 @@ export function coverageText(c: Coverage): string {
       out.push(`    ${MARK[row.how]} ${row.judged.map((j) => `${j.id} (${j.level}, ${j.scenarios} scenario${j.scenarios === 1 ? "" : "s"}${j.verdict ? `, ${j.verdict}` : ""})`).join(", ")}`);
       if (row.why) out.push(`    ${row.why}`);
     }
+    // The agent's side of the sentence, judged from recorded traffic by check and record (docs/agents.md).
+    if (row.agent?.how === "not judged") out.push(`    agent: not judged from traffic: ${row.agent.why}`);
+    else if (row.agent) out.push(`    agent: ${row.agent.how} by ${row.agent.rules.map((id) => `${id} (${c.agentLevels[id] ?? "?"}, from traffic)`).join(", ")}${row.agent.why ? `: ${row.agent.why}` : ""}`);
   }
   return `${out.join("\n")}\n`;
 }

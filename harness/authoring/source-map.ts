@@ -9,6 +9,12 @@ const sourceMapSchema = z.strictObject({
   $comment: z.string().optional(),
   covered: z.array(z.strictObject({ sentence: z.string().min(1), rules: z.array(z.string()).min(1), why: z.string().min(1) })),
   informative: z.array(z.strictObject({ sentence: z.string().min(1), reason: z.string().min(1) })),
+  /**
+   * The sentences that address the agent and no agent rule quotes: the agent rules that judge them
+   * from traffic, or none, with why traffic alone cannot show it (docs/agents.md). The broker's
+   * placement of the same sentence stands apart, above.
+   */
+  agent: z.array(z.strictObject({ sentence: z.string().min(1), rules: z.array(z.string()), why: z.string().min(1) })).optional(),
 });
 export type SourceMap = z.infer<typeof sourceMapSchema>;
 
@@ -52,18 +58,32 @@ export interface SourceRow {
   how: "quoted" | "covered" | "informative" | "unmapped";
   rules: string[];
   why: string | undefined;
+  /** For a sentence that addresses the agent: the agent rules that quote it, or cover it, or none (not judged from traffic), and why. */
+  agent?: { how: "quoted" | "covered" | "not judged"; rules: string[]; why: string | undefined };
+}
+
+const quotes = (sentence: string, source: string) => sentence.includes(source) || source.includes(sentence);
+
+/** How a sentence stands for the agent: quoted by an agent rule, or placed in the map's agent section, or not addressed to the agent (undefined). */
+function agentPlacement(sentence: string, rules: RulesFile, map: SourceMap): SourceRow["agent"] {
+  const quoting = (rules.agent?.rules ?? []).filter((r) => quotes(sentence, r.source)).map((r) => r.id);
+  if (quoting.length > 0) return { how: "quoted", rules: quoting, why: undefined };
+  const entry = map.agent?.find((a) => a.sentence === sentence);
+  return entry && { how: entry.rules.length > 0 ? "covered" : "not judged", rules: entry.rules, why: entry.why };
 }
 
 /** Each unit of the source with the rules that judge it, or the reason none does. */
 export function mapSource(units: readonly string[], rules: RulesFile, map: SourceMap): SourceRow[] {
-  return units.map((sentence) => {
-    const quoting = rules.rules.filter((r) => sentence.includes(r.source) || r.source.includes(sentence)).map((r) => r.id);
-    if (quoting.length > 0) return { sentence, how: "quoted", rules: quoting, why: undefined };
+  return units.map((sentence): SourceRow => {
+    const agent = agentPlacement(sentence, rules, map);
+    const row = (broker: Omit<SourceRow, "sentence" | "agent">): SourceRow => ({ sentence, ...broker, ...(agent ? { agent } : {}) });
+    const quoting = rules.rules.filter((r) => quotes(sentence, r.source)).map((r) => r.id);
+    if (quoting.length > 0) return row({ how: "quoted", rules: quoting, why: undefined });
     const covered = map.covered.find((c) => c.sentence === sentence);
-    if (covered) return { sentence, how: "covered", rules: covered.rules, why: covered.why };
+    if (covered) return row({ how: "covered", rules: covered.rules, why: covered.why });
     const informative = map.informative.find((c) => c.sentence === sentence);
-    if (informative) return { sentence, how: "informative", rules: [], why: informative.reason };
-    return { sentence, how: "unmapped", rules: [], why: undefined };
+    if (informative) return row({ how: "informative", rules: [], why: informative.reason });
+    return row({ how: "unmapped", rules: [], why: undefined });
   });
 }
 
@@ -81,7 +101,15 @@ export function sourceMapProblems(units: readonly string[], rules: RulesFile, ma
   const quoted = new Set(rows.filter((r) => r.how === "quoted").map((r) => r.sentence));
   const entries = [...map.covered.map((c) => ({ sentence: c.sentence, rules: c.rules })), ...map.informative.map((c) => ({ sentence: c.sentence, rules: [] as string[] }))];
   const inMap = (sentence: string, problem: string): SourceMapProblem => ({ in: "map", sentence, problem });
+  const agentRules = new Set((rules.agent?.rules ?? []).map((r) => r.id));
+  const agentQuoted = new Set(rows.filter((r) => r.agent?.how === "quoted").map((r) => r.sentence));
+  const agentProblems = (map.agent ?? []).flatMap((a) => [
+    ...(units.includes(a.sentence) ? [] : [inMap(a.sentence, `"${a.sentence}" (agent) is not a sentence of the source`)]),
+    ...(agentQuoted.has(a.sentence) ? [inMap(a.sentence, `"${a.sentence}" is quoted by an agent rule already: drop its agent entry`)] : []),
+    ...a.rules.filter((id) => !agentRules.has(id)).map((id) => inMap(a.sentence, `${id}, named for "${a.sentence}" (agent), is not an agent rule`)),
+  ]);
   return [
+    ...agentProblems,
     ...rows.filter((r) => r.how === "unmapped").map((r): SourceMapProblem => ({ in: "source", sentence: r.sentence, problem: `the sentence "${r.sentence}" is cited by no rule: write a rule for it, or add it to ${SOURCE_MAP_FILE} as covered (by which rules) or informative (why it binds no broker)` })),
     ...entries.filter((e) => !units.includes(e.sentence)).map((e) => inMap(e.sentence, `"${e.sentence}" is not a sentence of the source`)),
     ...entries.filter((e) => quoted.has(e.sentence)).map((e) => inMap(e.sentence, `"${e.sentence}" is quoted by a rule already: drop the entry`)),

@@ -24,6 +24,18 @@ export function renderSpec(rules: RulesFile = loadRules(), decisions = readFileS
       if (r.decision) out.push(`Decision: ${r.decision}`, "");
     }
   }
+  if (rules.agent) {
+    out.push(
+      `## ${rules.agent.family}: ${rules.agent.title}`,
+      "",
+      "The source tells the agent what to do as well. These rules are the agent's (the MCP client driving a broker), judged only from recorded traffic, per agent (its `clientInfo` name and version), by `lomi-conformance check` and `record --live` (docs/agents.md). No scenario runs them: the suite, its verdict and its MUST totals, teeth and lint's uncovered check read the broker's rules alone. A rule's situation is what in a history makes it apply; a rule whose situation never arose reads \"not exercised\", never pass.",
+      "",
+    );
+    for (const r of rules.agent.rules) {
+      out.push(`### ${r.id} (${r.level})`, "", r.title, "", `> ${r.source.replace(/\t/g, " — ")}`, "", `Situation: ${r.situation}`, "", `Kept: ${r.kept}`, "", `Broken: ${r.broken}`, "");
+      if (r.decision) out.push(`Decision: ${r.decision}`, "");
+    }
+  }
   out.push("## Error codes", "", "One closed set (`protocol/errors.ts`); every error envelope's `code` is one of:", "", ERROR_CODES.map((c) => `\`${c}\``).join(", "), "");
   out.push(decisions.trim(), "");
   return out.join("\n");

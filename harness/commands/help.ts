@@ -21,11 +21,13 @@ Usage:
                                   scenario newly failing, fixed, still failing, newly not judged,
                                   flaky; on the console and into OUT (default HEAD)/compare.md (a PR
                                   comment) and compare.json; exit 1 when anything newly fails
-  lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]
+  lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario] [--judge SIDES]
                                   the checker alone, on a recorded history (docs/explore.md): what
                                   it judged and what it could not, and why; --report writes the
                                   history with the violating records marked; --scenario prints a
-                                  Gherkin skeleton of each violating exchange
+                                  Gherkin skeleton of each violating exchange; each agent of
+                                  recorded traffic is judged by the agent rules too (docs/agents.md;
+                                  --judge broker, agents or both)
   lomi-conformance record --history FILE -- CMD [ARGS…]
   lomi-conformance record --history FILE --listen PORT --to URL
                                   between a real MCP client and a broker, records their traffic

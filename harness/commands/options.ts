@@ -57,6 +57,7 @@ export const OPTIONS = {
   jobs: { type: "string", default: "2" },
   report: { type: "string" },
   scenario: { type: "boolean", default: false },
+  judge: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 

@@ -5,10 +5,10 @@ import { integer, print, shown, UsageError, type ParsedCommandLine } from "./opt
 import { checkTags } from "./run.js";
 
 /** Options of one or two commands, and what a command line that gives them elsewhere is told. */
-const OWNED_OPTION_NAMES = ["report", "scenario", "json"] as const;
+const OWNED_OPTION_NAMES = ["report", "scenario", "judge", "json"] as const;
 type OwnedOption = (typeof OWNED_OPTION_NAMES)[number];
 const CHECK_ONLY = "--report and --scenario go with check: lomi-conformance check HISTORY.jsonl --report FILE.md --scenario";
-const OWNED_OPTIONS: Record<OwnedOption, string> = { report: CHECK_ONLY, scenario: CHECK_ONLY, json: "--json goes with the catalogue and coverage commands" };
+const OWNED_OPTIONS: Record<OwnedOption, string> = { report: CHECK_ONLY, scenario: CHECK_ONLY, judge: "--judge goes with check: lomi-conformance check HISTORY.jsonl --judge broker|agents|both", json: "--json goes with the catalogue and coverage commands" };
 
 /** A command that reads its own command line, as given after its word (record: the broker's command follows `--`). */
 interface OwnCommandLine {
@@ -47,12 +47,12 @@ export const COMMANDS = {
   explore: command({ operands: 0, usage: "lomi-conformance explore [--seed N] [--runs K] …", run: ({ values }) => explore(values) }),
   check: command({
     operands: 1,
-    usage: "lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario]",
+    usage: "lomi-conformance check HISTORY.jsonl [--report FILE.md|FILE.html] [--scenario] [--judge broker|agents|both]",
     operandText: "one history file",
-    owns: ["report", "scenario"],
+    owns: ["report", "scenario", "judge"],
     run: async ({ values }, [file]) => {
-      const { checkCommand } = await import("../explore/command.js");
-      return checkCommand(file!, (t) => process.stdout.write(t), { report: values.report, scenario: values.scenario });
+      const { checkCommand, judgeSides } = await import("../explore/command.js");
+      return checkCommand(file!, (t) => process.stdout.write(t), { report: values.report, scenario: values.scenario, judge: judgeSides(values.judge) });
     },
   }),
   record: { ownCommandLine: async (args) => (await import("../record/command.js")).recordCommand([...args]) } satisfies OwnCommandLine,

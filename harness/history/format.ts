@@ -48,6 +48,8 @@ export function answeredReply(result: { isError?: boolean; structuredContent?: u
 export const callRecord = z.strictObject({
   type: z.literal("call"),
   agent: z.string().min(1),
+  /** The client's version (initialize's clientInfo.version), where the recorder saw one: an agent is judged as its name and version (docs/agents.md). */
+  agentVersion: z.string().min(1).optional(),
   connection: z.string().min(1),
   tool: z.string().min(1),
   args: z.record(z.string(), z.unknown()),
@@ -61,7 +63,7 @@ export type CallRecord = z.infer<typeof callRecord>;
 export const FAULT_KINDS = [
   "hold", // the next dispatch of a tool is held until released
   "fail", // the next dispatch fails before any effect
-  "lose-reply", // the next dispatch's reply never reaches the broker
+  "lose-reply", // a reply never arrives: the next dispatch's, at the broker (explore); a broker's, at its agent (record --faults, detail.injectedBy)
   "release", // a held dispatch ends (complete, fail, honour-cancel)
   "user-decision", // the user approves or denies an operation waiting in awaiting_user
   "pairing-decision", // the user approves or denies a pairing

@@ -5,7 +5,7 @@ import { crashBetween } from "./finding-rules.js";
 
 const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey"]);
 /** Refusals a broker may give before it looks a retry identity up (shape, pairing, a store or Lomi that is down). */
-const BEFORE_IDENTITY = new Set(["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "PROJECT_REQUIRED", "STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE"]);
+export const BEFORE_IDENTITY = new Set(["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "PROJECT_REQUIRED", "STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE"]);
 
 /** The retry identity as the client can see it; a call that names no projectId is its own identity (lenient, never wrong). */
 export const identityOf = (c: IndexedCall) =>

@@ -5,6 +5,8 @@ import { failuresOf, rulesFromOracles, unknownsOf, type OracleVerdict, type Rule
 import { chip, BASE_STYLE, escapeHtml, VERDICT_COLOUR } from "../report/html-page.js";
 import { brokenRules, eachOnce, oracleHead, pointerLines } from "../report/oracle-findings.js";
 import { boundedJson } from "../text/bounded-json.js";
+import type { AgentJudgement } from "../agents/judge.js";
+import { agentCitations, agentsHtml, agentsMarkdown, sidesLine } from "../agents/report.js";
 
 /** What a history holds, in a sentence: what `check` could judge it by. */
 export function historySummary(history: History): string[] {
@@ -105,10 +107,11 @@ function verdictText(v: OracleVerdict): string {
 const verdictLine = (failed: ReadonlyArray<Extract<OracleVerdict, { verdict: "fail" }>>) => (failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}`);
 
 /** The history as a markdown page: the verdicts, each violation, and every record, the cited ones marked. */
-export function markdownReport(file: string, history: History, verdicts: readonly OracleVerdict[]): string {
+export function markdownReport(file: string, history: History, verdicts: readonly OracleVerdict[], agents?: readonly AgentJudgement[]): string {
   const cited = citations(verdicts);
+  const agentCited = agentCitations(agents ?? []);
   const failed = failuresOf(verdicts);
-  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${verdictLine(failed)}**`, ""];
+  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${verdictLine(failed)}**`, "", ...(agents ? [sidesLine(verdicts, agents), ""] : [])];
   out.push("## Verdicts by rule", "", "| rule | verdict | judged by |", "|---|---|---|", ...rulesFromOracles(verdicts).map((r) => `| ${r.id} | ${cell(ruleVerdictText(r))} | ${r.oracles.join(", ")} |`), "");
   if (failed.length > 0) {
     out.push("## Violations", "");
@@ -116,13 +119,15 @@ export function markdownReport(file: string, history: History, verdicts: readonl
     out.push(...pointerLines(failed.flatMap((v) => v.violations)).map((l) => `- ${l}`), "");
   }
   out.push("## Oracles", "", "| oracle | verdict | rules it can judge |", "|---|---|---|", ...verdicts.map((v) => `| ${v.id} | ${cell(verdictText(v))} | ${eachOnce(v.rules).join(", ")} |`), "");
-  out.push("## The history", "", "Records marked ❌ are cited by a violation.", "", "| # | agent @ connection | call | reply | cited by |", "|---|---|---|---|---|");
+  if (agents) out.push(...agentsMarkdown(agents));
+  out.push("## The history", "", `Records marked ❌ are cited by a violation${agents ? " of the broker's, 🟠 by an agent's breach of an agent rule" : ""}.`, "", "| # | agent @ connection | call | reply | cited by |", "|---|---|---|---|---|");
   history.records.forEach((r, i) => {
     const shown = row(r);
     if (!shown) return;
     const by = cited.get(i);
-    const mark = by ? `❌ <a id="r${i}"></a>**${i}**` : `<a id="r${i}"></a>${i}`;
-    out.push(`| ${mark} | ${cell(shown.who)} | \`${cell(shown.what)}\` | ${by ? `**${cell(shown.answer)}**` : cell(shown.answer)} | ${by?.join(", ") ?? ""} |`);
+    const byAgent = agentCited.get(i);
+    const mark = by ? `❌ <a id="r${i}"></a>**${i}**` : byAgent ? `🟠 <a id="r${i}"></a>**${i}**` : `<a id="r${i}"></a>${i}`;
+    out.push(`| ${mark} | ${cell(shown.who)} | \`${cell(shown.what)}\` | ${by || byAgent ? `**${cell(shown.answer)}**` : cell(shown.answer)} | ${[...(by ?? []), ...(byAgent ?? [])].join(", ")} |`);
   });
   return `${out.join("\n")}\n`;
 }
@@ -131,14 +136,16 @@ const html = escapeHtml;
 const failChip = (id: string) => chip(id, VERDICT_COLOUR.fail);
 
 /** The same page as self-contained HTML, styled as conformance.html: the verdict first, each violation headed by the rules it breaks, the cited records highlighted. */
-export function htmlReport(file: string, history: History, verdicts: readonly OracleVerdict[]): string {
+export function htmlReport(file: string, history: History, verdicts: readonly OracleVerdict[], agents?: readonly AgentJudgement[]): string {
   const cited = citations(verdicts);
+  const agentCited = agentCitations(agents ?? []);
   const failed = failuresOf(verdicts);
   const rows = history.records.flatMap((r, i) => {
     const shown = row(r);
     if (!shown) return [];
     const by = cited.get(i);
-    return [`<tr id="r${i}"${by ? ' class="cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html(by?.join(", ") ?? "")}</td></tr>`];
+    const byAgent = agentCited.get(i);
+    return [`<tr id="r${i}"${by ? ' class="cited"' : byAgent ? ' class="agent-cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html([...(by ?? []), ...(byAgent ?? [])].join(", "))}</td></tr>`];
   });
   const violations = failed.flatMap((v) => v.violations.map((x) => `<li>${eachOnce(x.rules).map(failChip).join(" ")} <b>${html(v.id)}</b>: ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`));
   const pointers = pointerLines(failed.flatMap((v) => v.violations)).map((l) => `<div class="pointer">${html(l)}</div>`);
@@ -152,16 +159,17 @@ export function htmlReport(file: string, history: History, verdicts: readonly Or
 <style>
 ${BASE_STYLE}
 table{border-collapse:collapse;margin:8px 0} td,th{border-top:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left}
-tr.cited{background:#fff0ee} td code{white-space:pre-wrap;word-break:break-word;font-size:12px}
+tr.cited{background:#fff0ee} tr.agent-cited{background:#fed8a8} td code{white-space:pre-wrap;word-break:break-word;font-size:12px}
 ol.violations li{margin:6px 0}
 </style></head>
 <body><h1>lomi-conformance check: <code>${html(file)}</code></h1>
-<div class="banner" style="background:${colour}">${failed.length > 0 ? "✗" : "✓"} ${html(verdictLine(failed))}</div>
+<div class="banner" style="background:${colour}">${failed.length > 0 ? "✗" : "✓"} ${html(verdictLine(failed))}</div>${agents ? `<p>${html(sidesLine(verdicts, agents))}</p>` : ""}
 <div class="meta">${[...historySummary(history), judgedLine(verdicts)].map(html).join("<br>")}</div>
 ${violations.length ? `<h2>Violations</h2><ol class="violations">${violations.join("")}</ol>${pointers.join("")}` : ""}
 <h2>Verdicts by rule</h2><table><tr><th>rule</th><th>verdict</th><th>judged by</th></tr>${rulesFromOracles(verdicts).map((r) => `<tr${r.verdict === "fail" ? ' class="cited"' : ""}><td>${html(r.id)}</td><td>${html(ruleVerdictText(r))}</td><td class="reason">${html(r.oracles.join(", "))}</td></tr>`).join("")}</table>
 <h2>Oracles</h2><table><tr><th>oracle</th><th>verdict</th><th>rules it can judge</th></tr>${verdictRows.join("")}</table>
-<h2>The history</h2><p class="reason">Highlighted records are cited by a violation; each call's arguments as recorded.</p>
+${agents ? agentsHtml(agents) : ""}
+<h2>The history</h2><p class="reason">Highlighted records are cited by a violation${agents ? " (orange: an agent's breach of an agent rule)" : ""}; each call's arguments as recorded.</p>
 <table><tr><th>#</th><th>agent @ connection</th><th>call</th><th>reply</th><th>cited by</th></tr>${rows.join("")}</table>
 </body></html>
 `;

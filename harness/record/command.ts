@@ -4,12 +4,14 @@ import { systemClock } from "../../protocol/ports.js";
 import { configError } from "../harness-error.js";
 import { HistoryFile } from "./history-file.js";
 import { messageOf } from "../../protocol/errors.js";
+import { SimControl } from "../lomi/sim-control.js";
+import { FaultPlan, parseFaultSpec, type FaultSpec } from "./fault-plan.js";
 
 export const RECORD_HELP = `lomi-conformance record — record the traffic between a real MCP client and a broker as a
 lomi-history/1 file, for lomi-conformance check (docs/implementers.md, "Judging your real traffic")
 
 Usage:
-  lomi-conformance record --history FILE [--live] -- CMD [ARGS…]
+  lomi-conformance record --history FILE [--live] [--faults SPEC [--seed N] [--lomi-control URL]] -- CMD [ARGS…]
         a stdio MCP server standing in for the broker command CMD: name this command in your MCP
         client's configuration where the broker's was. CMD runs as its child; every message passes
         both ways unchanged, byte for byte, its stderr included.
@@ -28,9 +30,18 @@ Options:
                    applicable. Messages are never held back for it.
   --listen PORT    with --to: the port on 127.0.0.1 (0 picks a free one; the address is printed)
   --to URL         with --listen: the broker's endpoint, e.g. http://127.0.0.1:3333/mcp
+  --faults SPEC    between the client and CMD, lose a reply, restart the broker or hold an
+                   operation, so the agent's recovery is exercised and judged (docs/agents.md,
+                   "Faults"): SPEC is ITEM[,ITEM…], ITEM is KIND:SUBJECT[#N|@P%], KIND lose-reply,
+                   restart or hold, SUBJECT a tool name or op (any operation tool); #N the N-th
+                   call of it (default the first), @P% each call with probability P. Each fault
+                   is written to the history as it is injected. The stdio form only.
+  --seed N         what the @P% draws are seeded from (default 1, as a conformance run's)
+  --lomi-control URL   the simulated Lomi's control API (lomi-sim serve, or lomi-broker
+                   --simulate --control-port): hold arms and releases a held dispatch there
   -h, --help       this text
 
-The history records each tools/call with the client's name (initialize's clientInfo.name) as its
+The history records each tools/call with the client's name and version (initialize's clientInfo) as its
 agent, overlapping calls with a shared concurrent mark, and a broker-crash fault when CMD exits while
 its client is still connected. Judge it with lomi-conformance check FILE.`;
 
@@ -39,12 +50,22 @@ const OPTIONS = {
   live: { type: "boolean", default: false },
   listen: { type: "string" },
   to: { type: "string" },
+  faults: { type: "string" },
+  seed: { type: "string" },
+  "lomi-control": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
+/** record --faults: the spec read, its seed, and where a hold is armed. */
+export interface FaultRequest {
+  spec: FaultSpec;
+  seed: number;
+  lomiControl: URL | undefined;
+}
+
 export type RecordRequest =
   | { form: "help" }
-  | { form: "stdio"; history: string; live: boolean; command: string; args: string[] }
+  | { form: "stdio"; history: string; live: boolean; command: string; args: string[]; faults?: FaultRequest }
   | { form: "http"; history: string; live: boolean; port: number; to: URL };
 
 const usage = (problem: string) => configError(`record: ${problem}; lomi-conformance record --help shows its forms`);
@@ -54,7 +75,7 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
   const split = argv.indexOf("--");
   const own = split === -1 ? [...argv] : argv.slice(0, split);
   const broker = split === -1 ? [] : argv.slice(split + 1);
-  let values: { history?: string; live: boolean; listen?: string; to?: string; help: boolean };
+  let values: { history?: string; live: boolean; listen?: string; to?: string; faults?: string; seed?: string; "lomi-control"?: string; help: boolean };
   try {
     values = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
@@ -64,7 +85,9 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
   if (values.help) return { form: "help" };
   if (values.history === undefined || values.history === "") throw usage("--history FILE is required: where the traffic is recorded");
   const history = path.resolve(values.history);
+  if (values.faults === undefined && (values.seed !== undefined || values["lomi-control"] !== undefined)) throw usage("--seed and --lomi-control go with --faults");
   if (values.listen !== undefined || values.to !== undefined) {
+    if (values.faults !== undefined) throw usage("--faults needs the stdio form (-- CMD): the recorder restarts a broker it started, and a reply it drops is a line it passes on");
     if (split !== -1) throw usage("name either a broker command after -- or --listen and --to, not both");
     if (values.listen === undefined || values.to === undefined) throw usage("--listen and --to go together");
     const port = Number(values.listen);
@@ -81,7 +104,23 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
   if (split === -1) throw usage("the broker's command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…]");
   const [command, ...args] = broker;
   if (command === undefined) throw usage("no broker command after --");
-  return { form: "stdio", history, live: values.live, command, args };
+  return { form: "stdio", history, live: values.live, command, args, ...(values.faults === undefined ? {} : { faults: faultRequest(values.faults, values.seed, values["lomi-control"]) }) };
+}
+
+function faultRequest(spec: string, seedText: string | undefined, control: string | undefined): FaultRequest {
+  const faults = parseFaultSpec(spec);
+  const seed = seedText === undefined ? 1 : Number(seedText);
+  if (!Number.isInteger(seed) || seed < 0) throw usage(`--seed takes a whole number, not ${seedText}`);
+  let lomiControl: URL | undefined;
+  if (control !== undefined) {
+    try {
+      lomiControl = new URL(control);
+    } catch {
+      throw usage(`--lomi-control takes the simulated Lomi's URL, such as http://127.0.0.1:4545, not ${control}`);
+    }
+  }
+  if (!lomiControl && faults.items.some((i) => i.kind === "hold")) throw usage(`${faults.items.find((i) => i.kind === "hold")!.text} holds a dispatch in the simulated Lomi: name its control API with --lomi-control URL`);
+  return { spec: faults, seed, lomiControl };
 }
 
 const printErr = (line: string) => void process.stderr.write(`${line}\n`);
@@ -97,7 +136,10 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
     // The source names the program only: its arguments, like a URL's query, may carry a secret.
     const history = new HistoryFile(request.history, `lomi-conformance record (stdio): ${path.basename(request.command)}`);
     const { recordStdio } = await import("./stdio.js");
-    return recordStdio({ history, command: request.command, args: request.args, live: request.live, clock: systemClock, print: printErr });
+    const f = request.faults;
+    if (f) printErr(`lomi-conformance record: faults ${f.spec.text}, seed ${f.seed}`);
+    const faults = f && { plan: new FaultPlan(f.spec, f.seed), lomi: f.lomiControl && new SimControl(f.lomiControl.href.replace(/\/$/, "")) };
+    return recordStdio({ history, command: request.command, args: request.args, live: request.live, clock: systemClock, print: printErr, ...(faults ? { faults } : {}) });
   }
   const history = new HistoryFile(request.history, `lomi-conformance record (http): ${request.to.origin}${request.to.pathname}`);
   const { recordHttp } = await import("./http-proxy.js");

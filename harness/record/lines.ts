@@ -2,7 +2,7 @@
  * The text lines of a byte stream, for reading only: the chunks themselves are passed on untouched
  * before they are read here.
  */
-function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
+export function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
   let pending: Buffer[] = [];
   return (chunk) => {
     let rest = chunk;
@@ -15,16 +15,20 @@ function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
   };
 }
 
+/** A line's JSON value, or undefined when it is not JSON. */
+export function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A text that is not JSON is skipped: the other side answers it as it would without the recorder. */
 function parsed(text: string, onMessage: (value: unknown) => void): void {
   if (text.trim() === "") return;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return;
-  }
-  onMessage(value);
+  const value = jsonOf(text);
+  if (value !== undefined) onMessage(value);
 }
 
 /** MCP over stdio: one JSON-RPC message (or batch) a line. */

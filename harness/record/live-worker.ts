@@ -12,9 +12,9 @@ const records: HistoryRecord[] = (workerData as { records: HistoryRecord[] }).re
 const seen = new Set(findings(records));
 let scheduled = false;
 
-function judge(): void {
+function judge(ended = false): void {
   scheduled = false;
-  for (const line of findings(records)) {
+  for (const line of findings(records, ended)) {
     if (seen.has(line)) continue;
     seen.add(line);
     port.postMessage({ type: "line", line } satisfies FromJudge);
@@ -29,7 +29,8 @@ port.on("message", (m: ToJudge) => {
       setImmediate(judge);
     }
   } else {
-    judge();
+    // Drained when the recording ends: what only its end decides is told now, with both sides' verdicts.
+    judge(true);
     port.postMessage({ type: "drained" } satisfies FromJudge);
   }
 });

@@ -4,17 +4,28 @@ import { Worker } from "node:worker_threads";
 import { historyOf, type HistoryRecord } from "../history/format.js";
 import { checkHistory, ORACLES } from "../oracles/index.js";
 import { canJudge, eachOnce } from "../report/oracle-findings.js";
+import { judgeAgents } from "../agents/judge.js";
+import { agentLiveLines, sidesLine } from "../agents/report.js";
 
 /** The one line `--live` prints for each oracle no recorded traffic can judge. */
 export const notApplicableLines = (): string[] =>
   ORACLES.filter((o) => o.needsLedger).map((o) => `lomi-conformance record: not applicable: ${o.id} needs Lomi's effect ledger (it ${canJudge(o.rules)})`);
 
-/** Every violation the history shows, one line each (rules, oracle, records, what broke). */
-export function findings(records: readonly HistoryRecord[]): string[] {
+/**
+ * Every violation the history shows, one line each (rules, oracle, records, what broke), then each
+ * agent's breaches of the agent rules; those only the history's end decides once it has `ended`,
+ * with both sides' verdicts in a last line.
+ */
+export function findings(records: readonly HistoryRecord[], ended = false): string[] {
   if (!records.some((r) => r.type === "call")) return [];
-  return checkHistory(historyOf([...records])).flatMap((v) =>
-    v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${eachOnce(x.rules).join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [],
-  );
+  const history = historyOf([...records]);
+  const oracles = checkHistory(history);
+  const agents = judgeAgents(history);
+  return [
+    ...oracles.flatMap((v) => (v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${eachOnce(x.rules).join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [])),
+    ...agentLiveLines(agents, ended),
+    ...(ended ? [`lomi-conformance record: ${sidesLine(oracles, agents)}`] : []),
+  ];
 }
 
 /** What the main thread and the judging thread say to each other. */

@@ -75,6 +75,8 @@ export class TrafficRecorder {
 export class ConnectionTap {
   /** The client's name from initialize: the pairing identity the oracles judge by. */
   agent = "unknown";
+  /** The client's version from initialize, if it gave one: with its name, the agent the agent rules judge. */
+  agentVersion: string | undefined;
   private readonly pending = new Map<string, Pending>();
 
   constructor(
@@ -86,8 +88,10 @@ export class ConnectionTap {
   fromClient(value: unknown): void {
     for (const m of messagesOf(value)) {
       const params = isObject(m.params) ? m.params : {};
-      if (m.method === "initialize" && isObject(params.clientInfo) && typeof params.clientInfo.name === "string" && params.clientInfo.name !== "") this.agent = params.clientInfo.name;
-      else if (m.method === "tools/call" && m.id !== undefined && typeof params.name === "string") {
+      if (m.method === "initialize" && isObject(params.clientInfo) && typeof params.clientInfo.name === "string" && params.clientInfo.name !== "") {
+        this.agent = params.clientInfo.name;
+        this.agentVersion = typeof params.clientInfo.version === "string" && params.clientInfo.version !== "" ? params.clientInfo.version : undefined;
+      } else if (m.method === "tools/call" && m.id !== undefined && typeof params.name === "string") {
         this.pending.set(idKey(m.id), { tool: params.name, args: isObject(params.arguments) ? params.arguments : {}, sentAt: this.recorder.now(), busy: this.recorder.enter() });
       } else if (m.method === "notifications/cancelled" && params.requestId !== undefined) {
         // The client stops waiting: what it was told of this call is nothing, whatever comes later.
@@ -126,7 +130,7 @@ export class ConnectionTap {
     if (!call) return;
     this.pending.delete(key);
     this.recorder.leave();
-    const record: CallRecord = { type: "call", agent: this.agent, connection: this.label, tool: call.tool, args: call.args, sentAt: call.sentAt, answeredAt: this.recorder.now(), reply };
+    const record: CallRecord = { type: "call", agent: this.agent, ...(this.agentVersion !== undefined ? { agentVersion: this.agentVersion } : {}), connection: this.label, tool: call.tool, args: call.args, sentAt: call.sentAt, answeredAt: this.recorder.now(), reply };
     if (call.busy.calls > 1) record.concurrent = call.busy.mark;
     this.recorder.write(record);
   }

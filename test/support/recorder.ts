@@ -52,12 +52,12 @@ export async function gone(pid: number): Promise<void> {
   while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
 }
 
-/** Starts a long-running node process and waits for the line its stderr announces a URL on. */
-export async function startAnnouncing(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+/** Starts a long-running node process and waits for the line its stderr (or stdout) announces a URL on. */
+export async function startAnnouncing(args: string[], pattern: RegExp, stream: "stdout" | "stderr" = "stderr"): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", stream === "stdout" ? "pipe" : "ignore", "pipe"] });
   let seen = "";
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (c: Buffer) => {
+    child[stream]!.on("data", (c: Buffer) => {
       seen += c.toString();
       const found = pattern.exec(seen);
       if (found) resolve(found[1]!);

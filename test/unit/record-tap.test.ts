@@ -18,7 +18,7 @@ const call = (id: number | string, name: string, args: Record<string, unknown> =
 const result = (id: number | string, structuredContent: unknown, isError = false) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent, isError } });
 const ok = { controlApiVersion: "1.0", status: "ok", data: { workspaces: [] } };
 
-test("a call is recorded when its reply comes, with the agent initialize named and the mirror text block left out", () => {
+test("a call is recorded when its reply comes, with the agent and version initialize named and the mirror text block left out", () => {
   const { rec, calls } = recorder();
   const tap = rec.connection("stdio-1");
   tap.fromClient({ jsonrpc: "2.0", id: 0, method: "initialize", params: { clientInfo: { name: "claude-desktop", version: "1" }, capabilities: {}, protocolVersion: "2025-06-18" } });
@@ -26,7 +26,7 @@ test("a call is recorded when its reply comes, with the agent initialize named a
   tap.fromClient(call(1, "lomi_workspace_list"));
   assert.equal(calls().length, 0, "nothing before the reply");
   tap.fromServer(result(1, ok));
-  assert.deepEqual(calls(), [{ type: "call", agent: "claude-desktop", connection: "stdio-1", tool: "lomi_workspace_list", args: {}, sentAt: "2026-01-05T09:00:01.000Z", answeredAt: "2026-01-05T09:00:02.000Z", reply: { status: "answered", isError: false, structuredContent: ok } }]);
+  assert.deepEqual(calls(), [{ type: "call", agent: "claude-desktop", agentVersion: "1", connection: "stdio-1", tool: "lomi_workspace_list", args: {}, sentAt: "2026-01-05T09:00:01.000Z", answeredAt: "2026-01-05T09:00:02.000Z", reply: { status: "answered", isError: false, structuredContent: ok } }]);
 });
 
 test("calls in flight together share a mark, on any connection; a call alone has none", () => {
