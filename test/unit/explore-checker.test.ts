@@ -4,6 +4,8 @@ import { checkHistory, failuresOf } from "../../harness/oracles/index.js";
 import type { History } from "../../harness/history/format.js";
 import { admit, call, cancel, connect, crash, dispatch, effect, entryOf, EPOCH, errorReply, events, get, getRefused, history, input, ledger, reconcile, replay, runArgs, settle } from "../support/histories.js";
 
+/** The arguments of a run on another terminal than runArgs' (term-1): another serialization target. */
+const onTerm2 = (requestKey: string) => ({ ...runArgs(requestKey), terminalSessionId: "term-2" });
 const failed = (h: History) => failuresOf(checkHistory(h)).map((f) => f.id);
 /** Only oracle `id` fails, and its findings blame exactly `rules`, each one its oracle makes checkable. */
 const only = (h: History, id: string, rules: string[]) => {
@@ -70,7 +72,8 @@ describe("legal histories the checker must not flag", () => {
     const done = { operationId: "op-2", requestKey: "run-2", state: "succeeded", effectState: "complete" };
     clean(
       history(
-        [admit(r("running", "partial")), admit(done, runArgs("run-2")), crash(), get(r("outcome_unknown", "unknown")), get(done), dispatch(op), dispatch("op-2", runArgs("run-2")), effect("op-2"), settle("op-2", "succeeded", "complete")],
+        // op-2 runs on another terminal: on op-1's it would have waited queued (SERIAL-01).
+        [admit(r("running", "partial")), admit(done, onTerm2("run-2")), crash(), get(r("outcome_unknown", "unknown")), get(done), dispatch(op), dispatch("op-2", onTerm2("run-2")), effect("op-2"), settle("op-2", "succeeded", "complete")],
         true,
       ),
     );
@@ -153,7 +156,9 @@ describe("histories that break an invariant are flagged by it", () => {
 
   test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), replay(op)], true), "one-dispatch-per-receipt", ["IDEM-01"]));
   test("one receipt key dispatched as two operations", () =>
-    only(history([admit(r("running")), admit({ operationId: "op-2", requestKey: "run-2", state: "running", effectState: "none" }), dispatch("op-1", runArgs(), "k"), dispatch("op-2", runArgs("run-2"), "k")], true), "one-dispatch-per-receipt", ["IDEM-01"]));
+    only(history([admit(r("running")), admit({ operationId: "op-2", requestKey: "run-2", state: "running", effectState: "none" }, onTerm2("run-2")), dispatch("op-1", runArgs(), "k"), dispatch("op-2", onTerm2("run-2"), "k")], true), "one-dispatch-per-receipt", ["IDEM-01"]));
+  test("a second run on a terminal whose first Lomi still holds", () =>
+    only(history([admit(r("running")), admit({ operationId: "op-2", requestKey: "run-2", state: "running", effectState: "none" }, runArgs("run-2")), dispatch("op-1"), dispatch("op-2", runArgs("run-2"))], true), "one-at-a-time-per-target", ["SERIAL-01"]));
   test("a dispatch whose receipt its pairing cannot find (the admission's reply was lost)", () =>
     only(history([call("lomi_terminal_run", runArgs(), { status: "lost", reason: "no reply" }), dispatch("op-7"), getRefused("op-7", "NOT_FOUND")], true), "receipt-before-dispatch", ["DUR-06"]));
   test("Lomi received other arguments than the client sent", () => only(history([admit(r("running")), dispatch(op, runArgs("run-1", "rm -rf /"))], true), "effects-requested", ["IDEM-03"]));
