@@ -62,12 +62,11 @@ function traced(facts: Facts): Traced[] {
       const received = argsOf(entry);
       // By the retry identity Lomi received; else by the operation the agent's reply named, under the
       // epoch the agent sent (a request key of the broker's own making is the identity Lomi ignores) —
-      // unless a restart came after that admission: the ledger does not say whether Lomi received it
-      // before the restart or as work resumed after it (DUR-01), and a key the agent never sent is the sign.
+      // unless a restart came between that admission and Lomi receiving it: work resumed by a later
+      // instance is DUR-01's, and a key the agent never sent is its sign.
       const byKey = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
-      const named = entry.detail.permit
-        ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch && !facts.crashes.some((x) => x > c.index))
-        : [];
+      const resumed = (c: IndexedCall) => facts.faults.some((f) => f.kind === "broker-crash" && f.index > c.index && !(typeof f.detail.ledgerSequence === "number" && f.detail.ledgerSequence >= entry.sequence));
+      const named = entry.detail.permit ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch && !resumed(c)) : [];
       const same = byKey.length > 0 ? byKey : named;
       const changes = same.map((c) => changedField(c, received));
       return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is Change => c !== undefined) };

@@ -80,7 +80,8 @@ export const input = (seq: string, text: string, ack: { dispatchId: string; ackn
     okReply({ leaseId: "lease-1", inputSequence: ack.inputSequence ?? seq, dispatchId: ack.dispatchId, acknowledged: ack.acknowledged, terminalSessionId: "term-1" }),
   );
 
-export const crash = (ms = 0): HistoryRecord => ({ type: "fault", kind: "broker-crash", at: at(ms), detail: {} });
+/** A broker crash; `ledgerSequence`: where Lomi's ledger stood then, as the driver records it. */
+export const crash = (ms = 0, detail: Record<string, unknown> = {}): HistoryRecord => ({ type: "fault", kind: "broker-crash", at: at(ms), detail });
 
 let sequence = 0;
 export function ledger(entry: UnrecordedEntry): HistoryRecord {

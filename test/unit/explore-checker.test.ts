@@ -79,6 +79,12 @@ describe("legal histories the checker must not flag", () => {
     );
   });
 
+  test("a dispatch under a request key of the broker's own, for the operation the agent's admission named, before a crash", () => {
+    // Lomi ignores the retry identity (docs/native-bridge.md): no rule judges the key a broker forwards.
+    const own = { ...runArgs(), requestKey: "broker-made-1" };
+    clean(history([admit(r("running")), dispatch(op, own), crash(0, { ledgerSequence: Number.MAX_SAFE_INTEGER }), get(r("outcome_unknown", "unknown"))], true));
+  });
+
   test("an operation admitted at the very end of its epoch's 24 hours", () => clean(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 })])));
 
   test("calls in flight together may be recorded in either order", () => {
