@@ -37,7 +37,7 @@ test("--retries: a scenario that fails once and then passes is flaky, with each 
   assert.ok(flakyRules.every((id) => run.problems.some((p) => p.startsWith(`${id}: flaky`))));
   assert.equal(run.verdict, "not-conformant");
   const junit = readFileSync(path.join(dir, "retried", "junit.xml"), "utf8");
-  assert.match(junit, new RegExp(`<flakyFailure message="attempt 1 \\(seed ${first!.seed}\\): [^"]*controlApiVersion[^"]*" type="attempt-1"><stackTrace>replay: lomi-conformance `));
+  assert.match(junit, new RegExp(`<flakyFailure message="attempt 1 \\(seed ${first!.seed}\\): [^"]*structuredContent is not a Lomi envelope[^"]*" type="attempt-1"><stackTrace>replay: lomi-conformance `));
   assert.equal((junit.match(/<flakyFailure /g) ?? []).length, 1);
   const md = readFileSync(path.join(dir, "retried", "conformance.md"), "utf8");
   assert.ok(md.includes(`attempt 1 fail, seed ${first!.seed}`) && md.includes(second!.replay), "conformance.md lists each attempt with its replay line");
