@@ -35,6 +35,8 @@ import { revStaleRevisionRebased } from "./rev-stale-revision-rebased.js";
 import { schPrototypeKeysDropped } from "./sch-prototype-keys-dropped.js";
 import { schUnknownFieldsDropped } from "./sch-unknown-fields-dropped.js";
 import { UNTYPED_CODE_MUTANTS } from "./untyped-codes.js";
+import { envCaptureSizeInPoints } from "./env-capture-size-in-points.js";
+import { envCaptureCached } from "./env-capture-cached.js";
 
 /** Every deliberately broken broker, at least one per rule family. */
 export const MUTANTS: readonly Mutant[] = [
@@ -73,6 +75,8 @@ export const MUTANTS: readonly Mutant[] = [
   opRunningShownQueued,
   revRevisionOfAnotherWorkspace,
   serialNoTargetQueue,
+  envCaptureSizeInPoints,
+  envCaptureCached,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */
