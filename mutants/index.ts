@@ -44,6 +44,7 @@ import { opChatCompleteOnDelivery } from "./op-chat-complete-on-delivery.js";
 import { opLaunchFailedUnconfirmedScreen } from "./op-launch-failed-unconfirmed-screen.js";
 import { opUploadFailedUnconfirmedAcceptance } from "./op-upload-failed-unconfirmed-acceptance.js";
 import { opCloseSavedFilesSorted } from "./op-close-saved-files-sorted.js";
+import { revFileReadFromEditor } from "./rev-file-read-from-editor.js";
 
 /** Every deliberately broken broker, at least one per rule family. */
 export const MUTANTS: readonly Mutant[] = [
@@ -91,6 +92,7 @@ export const MUTANTS: readonly Mutant[] = [
   opLaunchFailedUnconfirmedScreen,
   opUploadFailedUnconfirmedAcceptance,
   opCloseSavedFilesSorted,
+  revFileReadFromEditor,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */
