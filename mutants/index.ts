@@ -45,6 +45,7 @@ import { opLaunchFailedUnconfirmedScreen } from "./op-launch-failed-unconfirmed-
 import { opUploadFailedUnconfirmedAcceptance } from "./op-upload-failed-unconfirmed-acceptance.js";
 import { opCloseSavedFilesSorted } from "./op-close-saved-files-sorted.js";
 import { revFileReadFromEditor } from "./rev-file-read-from-editor.js";
+import { opCreatedLeaseHashed } from "./op-created-lease-hashed.js";
 
 /** Every deliberately broken broker, at least one per rule family. */
 export const MUTANTS: readonly Mutant[] = [
@@ -93,6 +94,7 @@ export const MUTANTS: readonly Mutant[] = [
   opUploadFailedUnconfirmedAcceptance,
   opCloseSavedFilesSorted,
   revFileReadFromEditor,
+  opCreatedLeaseHashed,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */
