@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import { expectBytes, expectSame } from "../harness/expected-found.js";
+import { encodeBuffer } from "../simulator/files/editor-document.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
 
@@ -40,7 +41,7 @@ When("{agent} reads the file {string} in workspace {string}", async function (th
   if (typeof entry?.base64 !== "string") return;
   const held = Buffer.from(entry.base64, "base64");
   const buffer = documents.find((d) => d.dirty && d.projectId === read.projectId && d.path === read.path);
-  const bufferGiven = buffer !== undefined && !read.bytes.equals(held) && read.bytes.equals(Buffer.from(buffer.text, buffer.encoding === "utf-8" ? "utf8" : "latin1"));
+  const bufferGiven = buffer !== undefined && !read.bytes.equals(held) && read.bytes.equals(encodeBuffer(buffer));
   const finding = bufferGiven
     ? { why: `Lomi holds ${path} so on disk; lomi_file_read gave its dirty editor buffer, which is not the disk`, rules: ["REV-34"] }
     : { why: `Lomi holds ${path} so; lomi_file_read gives a file's exact bytes`, rules: ["REV-30"] };
