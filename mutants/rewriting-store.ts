@@ -1,7 +1,7 @@
 import type { BrokerParts } from "../reference-broker/broker.js";
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { StoredReceipt, TransitionChain, TransitionStep } from "../reference-broker/receipt-store.js";
-import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
+import { storeWrappedBy } from "./wrapped-store.js";
 
 /** Rewrites one move of a receipt as the defective broker records it; answering the step unchanged leaves the move as Lomi said it. */
 export type StepRewrite = (receipt: StoredReceipt, step: TransitionStep) => TransitionStep;
@@ -16,8 +16,5 @@ export function storeRecordingMovesAs(rewrite: StepRewrite): NonNullable<BrokerP
       return super.transitionAll(chains.map((c) => ({ ...c, steps: c.steps.map((s) => rewrite(c.current, s)) })));
     }
   }
-  return (file, now, _native, options) => {
-    const opened = openSqliteStore(file, now, options);
-    return { ...opened, store: new Rewriting(opened.store) };
-  };
+  return storeWrappedBy((inner) => new Rewriting(inner));
 }
