@@ -35,6 +35,17 @@ import { revStaleRevisionRebased } from "./rev-stale-revision-rebased.js";
 import { schPrototypeKeysDropped } from "./sch-prototype-keys-dropped.js";
 import { schUnknownFieldsDropped } from "./sch-unknown-fields-dropped.js";
 import { UNTYPED_CODE_MUTANTS } from "./untyped-codes.js";
+import { envCaptureSizeInPoints } from "./env-capture-size-in-points.js";
+import { envCaptureCached } from "./env-capture-cached.js";
+import { opAwaitingUserRecordedRunning } from "./op-awaiting-user-recorded-running.js";
+import { opFailedOpenNothingDone } from "./op-failed-open-nothing-done.js";
+import { opErrorPageAsFailure } from "./op-error-page-as-failure.js";
+import { opChatCompleteOnDelivery } from "./op-chat-complete-on-delivery.js";
+import { opLaunchFailedUnconfirmedScreen } from "./op-launch-failed-unconfirmed-screen.js";
+import { opUploadFailedUnconfirmedAcceptance } from "./op-upload-failed-unconfirmed-acceptance.js";
+import { opCloseSavedFilesSorted } from "./op-close-saved-files-sorted.js";
+import { revFileReadFromEditor } from "./rev-file-read-from-editor.js";
+import { opCreatedLeaseHashed } from "./op-created-lease-hashed.js";
 
 /** Every deliberately broken broker, at least one per rule family. */
 export const MUTANTS: readonly Mutant[] = [
@@ -73,6 +84,17 @@ export const MUTANTS: readonly Mutant[] = [
   opRunningShownQueued,
   revRevisionOfAnotherWorkspace,
   serialNoTargetQueue,
+  envCaptureSizeInPoints,
+  envCaptureCached,
+  opAwaitingUserRecordedRunning,
+  opFailedOpenNothingDone,
+  opErrorPageAsFailure,
+  opChatCompleteOnDelivery,
+  opLaunchFailedUnconfirmedScreen,
+  opUploadFailedUnconfirmedAcceptance,
+  opCloseSavedFilesSorted,
+  revFileReadFromEditor,
+  opCreatedLeaseHashed,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */

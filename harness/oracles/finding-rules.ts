@@ -186,5 +186,42 @@ export function expectedCodeRules(codes: readonly string[], tool: string, args: 
   return byRefusal.length > 0 ? [...new Set(byRefusal)] : naming;
 }
 
+/**
+ * The rules whose sentence says how an operation of a tool settles when Lomi settled it so (the
+ * state, and the effectState where the rule names one too): the typed outcome a receipt owes it.
+ */
+const SETTLEMENT_RULES: ReadonlyArray<{ tool: string; state: string; effectState?: string; rule: string; namesEffectState: boolean }> = [
+  { tool: "lomi_android_launch", state: "succeeded", rule: "OP-10", namesEffectState: false },
+  { tool: "lomi_browser_upload", state: "succeeded", rule: "OP-20", namesEffectState: false },
+  { tool: "lomi_browser_open", state: "succeeded", rule: "OP-21", namesEffectState: false },
+  { tool: "lomi_browser_navigate", state: "succeeded", rule: "OP-21", namesEffectState: false },
+  { tool: "lomi_browser_open", state: "failed", effectState: "partial", rule: "OP-22", namesEffectState: true },
+  { tool: "lomi_workspace_close", state: "succeeded", rule: "OP-31", namesEffectState: true },
+  { tool: "lomi_chat_send", state: "succeeded", rule: "OP-42", namesEffectState: true },
+];
+
+/** Every rule a settled receipt's disagreement with Lomi's settlement may break (effect-state-agrees's). */
+export const SETTLEMENT_RULE_IDS = [...new Set(SETTLEMENT_RULES.map((r) => r.rule))];
+
+type Outcome = { state: string; effectState: unknown };
+
+/** The rule that says how this tool's operation settles when Lomi settled it `lomi`, if one does. */
+export function settlementRuleOf(tool: string, lomi: Outcome): { rule: string; namesEffectState: boolean } | undefined {
+  return SETTLEMENT_RULES.find((r) => r.tool === tool && r.state === lomi.state && (r.effectState === undefined || r.effectState === lomi.effectState));
+}
+
+/**
+ * The rules a receipt read settled `read` breaks where Lomi settled the operation `lomi`: another
+ * state breaks the rule that says how the tool settles (OP-04 where none does); another effectState
+ * breaks OP-04, and that rule too where it names the effectState.
+ */
+export function settlementRules(tool: string, lomi: Outcome, read: Outcome): string[] {
+  const own = settlementRuleOf(tool, lomi);
+  const rules: string[] = [];
+  if (read.state !== lomi.state) rules.push(own?.rule ?? "OP-04");
+  if (read.effectState !== lomi.effectState) rules.push("OP-04", ...(own?.namesEffectState ? [own.rule] : []));
+  return [...new Set(rules)];
+}
+
 /** Whether a broker crash lies between two history records. */
 export const crashBetween = (crashes: readonly number[], from: number, to: number) => crashes.some((c) => c > from && c < to);

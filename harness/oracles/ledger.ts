@@ -6,7 +6,7 @@ import { eventsIn, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import { whenTold } from "../history/told.js";
 import { Tally, type Oracle, type Violation } from "./oracle.js";
-import { crashBetween, isOrderedInput } from "./finding-rules.js";
+import { crashBetween, isOrderedInput, SETTLEMENT_RULE_IDS, settlementRuleOf, settlementRules } from "./finding-rules.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
@@ -96,8 +96,8 @@ export const reservedBeforeDispatch: Oracle = {
  */
 export const effectStateAgrees: Oracle = {
   id: "effect-state-agrees",
-  rules: ["OP-04", "CANCEL-01", "DUR-01"],
-  title: "effectState agrees with the ledger; a cancel while queued means no effect",
+  rules: ["OP-04", "CANCEL-01", "DUR-01", ...SETTLEMENT_RULE_IDS],
+  title: "a settled receipt agrees with the ledger; a cancel while queued means no effect",
   needsLedger: true,
   check(facts) {
     const found: Violation[] = [];
@@ -115,7 +115,8 @@ export const effectStateAgrees: Oracle = {
         const lomi = settles.get(operationId);
         const said = `${settledRead.state} with effectState ${settledRead.effectState}`;
         if (lomi && (lomi.detail.state !== settledRead.state || lomi.effectState !== settledRead.effectState)) {
-          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${lomi.detail.state} with effectState ${lomi.effectState}`, records: [settledRead.index], rules: ["OP-04"] });
+          const rules = settlementRules(lomi.tool, { state: lomi.detail.state, effectState: lomi.effectState }, settledRead);
+          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${lomi.detail.state} with effectState ${lomi.effectState}`, records: [settledRead.index], rules });
         } else if (!lomi && (settledRead.effectState !== "none" || effects.has(operationId))) {
           // Settled by nobody across a restart: an unfinished operation must read outcome_unknown (DUR-01).
           const rules = crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, settledRead.index) ? ["DUR-01"] : ["OP-04"];
@@ -133,17 +134,21 @@ export const effectStateAgrees: Oracle = {
     return found;
   },
   /**
-   * Each operation read settled (OP-04), or read settled across a restart with no settlement from Lomi
-   * (DUR-01); each event of a cancel while queued (CANCEL-01).
+   * Each operation read settled (OP-04, and the rule of how its tool settles where Lomi settled it
+   * so), or read settled across a restart with no settlement from Lomi (DUR-01); each event of a
+   * cancel while queued (CANCEL-01).
    */
   triggers(facts) {
     const tally = new Tally();
-    const settled = new Set(ledgerOf(facts).filter(ofKind("settle")).map((e) => e.operationId));
+    const settles = new Map(ledgerOf(facts).filter(ofKind("settle")).map((e) => [e.operationId, e]));
     for (const [operationId, all] of facts.sightings) {
       const read = all.find((s) => s.via === "receipt" && isOneOf(NATIVE_SETTLED_STATES, s.state));
       if (!read) continue;
-      const acrossCrash = !settled.has(operationId) && crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, read.index);
+      const lomi = settles.get(operationId);
+      const acrossCrash = !lomi && crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, read.index);
       tally.add(acrossCrash ? "DUR-01" : "OP-04");
+      const own = lomi && settlementRuleOf(lomi.tool, { state: lomi.detail.state, effectState: lomi.effectState });
+      if (own) tally.add(own.rule);
     }
     for (const c of facts.calls) tally.add("CANCEL-01", eventsIn(c).filter((e) => e.previousState === "queued" && e.state === "cancelled").length);
     return tally.triggers;

@@ -1,7 +1,7 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { RETRY_EPOCH_VALIDITY_MS } from "../../protocol/tools/workspace.js";
 import type { FaultRecord } from "../history/format.js";
-import { admissionOf, isObject, type IndexedCall } from "../history/replies.js";
+import { admissionOf, isObject, receiptIn, type IndexedCall } from "../history/replies.js";
 import { crashBetween, isOrderedInput, revisionRuleOf, sentSequenceRule } from "./finding-rules.js";
 import { identityOf } from "./idempotency.js";
 
@@ -82,12 +82,23 @@ function epochGiven(ctx: RefusalContext, call: IndexedCall): IndexedCall | undef
   );
 }
 
+/** The reply that gave the agent the lease it sent: a lease acquired, or a terminal it created. */
+function leaseGrant(ctx: RefusalContext, call: IndexedCall): IndexedCall | undefined {
+  const leaseId = call.args.leaseId;
+  return ctx.calls.find((c) => c.index < call.index && c.agent === call.agent && c.envelope?.status === "ok" && objectsIn(c.envelope.data).some(({ o }) => o.leaseId === leaseId));
+}
+
+/** Whether a grant is a terminal create's confirmed result: the lease OP-05 says to keep from it. */
+function grantedByCreatedTerminal(grant: IndexedCall): boolean {
+  const receipt = receiptIn(grant);
+  return receipt?.tool === "lomi_terminal_create" && receipt.state === "succeeded";
+}
+
 /** Whether the agent holds the lease it sent: granted to it (a lease or a terminal it created), neither taken over nor outlived by a crash since. */
 function leaseHeld(ctx: RefusalContext, call: IndexedCall): boolean {
-  const leaseId = call.args.leaseId;
-  const grant = ctx.calls.find((c) => c.index < call.index && c.agent === call.agent && c.envelope?.status === "ok" && objectsIn(c.envelope.data).some(({ o }) => o.leaseId === leaseId));
+  const grant = leaseGrant(ctx, call);
   if (!grant || crashBetween(ctx.crashes, grant.index, call.index)) return false;
-  const takenOver = ctx.calls.some((c) => c.index > grant.index && c.index < call.index && c.tool === "lomi_lease_acquire" && c.envelope?.status === "ok" && c.envelope.data.leaseId !== leaseId);
+  const takenOver = ctx.calls.some((c) => c.index > grant.index && c.index < call.index && c.tool === "lomi_lease_acquire" && c.envelope?.status === "ok" && c.envelope.data.leaseId !== call.args.leaseId);
   const restarted = ctx.faults.some((x) => x.index > grant.index && x.index < call.index && x.kind === "runtime-restart");
   return !takenOver && !restarted;
 }
@@ -107,8 +118,10 @@ function contradicted(ctx: RefusalContext, call: IndexedCall, code: string): str
     case "INPUT_SEQUENCE_CONFLICT":
     case "LEASE_REQUIRED":
     case "LEASE_EXPIRED":
-      // The lease's next sequence, under a lease the agent holds, is sent once (INPUT-02).
-      return isOrderedInput(call.tool) && leaseHeld(ctx, call) && sentSequenceRule(ctx.calls, call) === "INPUT-02" ? ["INPUT-02"] : [];
+      // The lease's next sequence, under a lease the agent holds, is sent once (INPUT-02); a lease from a
+      // terminal's confirmed result that grants nothing is also the lease OP-05 says to keep from it.
+      if (!isOrderedInput(call.tool) || !leaseHeld(ctx, call) || sentSequenceRule(ctx.calls, call) !== "INPUT-02") return [];
+      return grantedByCreatedTerminal(leaseGrant(ctx, call)!) ? ["INPUT-02", "OP-05"] : ["INPUT-02"];
     case "RETRY_EPOCH_INVALID":
     case "RETRY_EPOCH_EXPIRED": {
       const given = epochGiven(ctx, call);

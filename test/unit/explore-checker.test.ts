@@ -174,6 +174,13 @@ describe("histories that break an invariant are flagged by it", () => {
     only(history([call("lomi_terminal_run", runArgs(), errorReply("REVISION_CONFLICT")), dispatch("op-5")], true), "refusals-dispatch-nothing", ["REV-01"]));
   test("succeeded where Lomi settled nothing", () => only(history([admit(r("running")), dispatch(op), get(r("succeeded", "complete"))], true), "effect-state-agrees", ["OP-04"]));
   test("effectState other than Lomi's settlement", () => only(history([admit(r("running")), dispatch(op), settle(op, "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees", ["OP-04"]));
+  // Lomi's settlement of another tool than the terminal run the helpers record.
+  const settledAs = (tool: string, state: "succeeded" | "failed", effectState: "complete" | "partial") =>
+    ledger({ kind: "settle", ...entryOf(op), tool, detail: { state, error: null }, effectState });
+  test("an upload Lomi settled succeeded, read failed: OP-20, how an upload settles (not OP-04: the effectState agrees)", () =>
+    only(history([admit(r("running")), dispatch(op), settledAs("lomi_browser_upload", "succeeded", "complete"), get(r("failed", "complete"))], true), "effect-state-agrees", ["OP-20"]));
+  test("a browser open whose page did not load, read with effectState none: OP-04 and OP-22, which names it", () =>
+    only(history([admit(r("running")), dispatch(op), settledAs("lomi_browser_open", "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees", ["OP-04", "OP-22"]));
   test("queued → cancelled although Lomi received the dispatch", () =>
     only(history([admit(r("queued")), dispatch(op), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true), "effect-state-agrees", ["CANCEL-01"]));
   test("a workspace's feed shows an operation of another workspace", () => {
