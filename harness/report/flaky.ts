@@ -32,9 +32,12 @@ export function withFlakyRules(rules: readonly RuleReport[], flaky: ReadonlySet<
   });
 }
 
-/** The rules as the gate judges them: flaky fails a rule at the level, unless --flaky-ok lets it pass. */
-export const gatedRules = (rules: readonly RuleReport[], flakyOk: boolean): RuleReport[] => (flakyOk ? rules.map((r) => (r.verdict === "flaky" ? { ...r, verdict: "pass" as const } : r)) : [...rules]);
+/** A flaky rule the gate lets pass: under --flaky-ok, or when each of its flaky scenarios is one the baseline knows as flaky (within its date). */
+const excused = (r: RuleReport, flakyOk: boolean, known: ReadonlySet<string>) => r.verdict === "flaky" && (flakyOk || r.scenarios.filter((s) => s.verdict === "flaky").every((s) => known.has(s.name)));
 
-/** Under --flaky-ok, each flaky rule is still said, without failing the run. */
-export const flakyWarnings = (rules: readonly RuleReport[], flakyOk: boolean): string[] =>
-  flakyOk ? rules.filter((r) => r.verdict === "flaky").map((r) => `${r.id} is flaky (${r.reason}); --flaky-ok lets it pass the gate`) : [];
+/** The rules as the gate judges them: flaky fails a rule at the level, unless excused (--flaky-ok, or known-flaky baseline entries). */
+export const gatedRules = (rules: readonly RuleReport[], flakyOk: boolean, known: ReadonlySet<string> = new Set()): RuleReport[] => rules.map((r) => (excused(r, flakyOk, known) ? { ...r, verdict: "pass" as const } : r));
+
+/** Each flaky rule the gate lets pass is still said, with why. */
+export const flakyWarnings = (rules: readonly RuleReport[], flakyOk: boolean, known: ReadonlySet<string> = new Set()): string[] =>
+  rules.filter((r) => excused(r, flakyOk, known)).map((r) => `${r.id} is flaky (${r.reason}); ${flakyOk ? "--flaky-ok lets it pass the gate" : "the baseline knows its flaky scenarios as flaky, within their dates"}`);

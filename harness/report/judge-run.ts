@@ -1,6 +1,6 @@
 import type { Profile } from "../suite/profiles.js";
 import { citedRules, type Rule } from "../rules.js";
-import { baselineWarnings, type Baseline, type BaselineEntryReport } from "./baseline.js";
+import { activeBaseline, baselinedScenario, baselineWarnings, knownFlaky, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
@@ -54,23 +54,26 @@ const countBy = (ids: string[]): Record<string, number> => {
  * the verdict and headline every report says, and why each failed scenario was expected to fail.
  */
 export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReason: (s: ScenarioResult) => string | undefined } {
-  const known = new Set(i.rules.map((r) => r.id));
-  const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, known)));
+  const ruleIds = new Set(i.rules.map((r) => r.id));
+  const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, ruleIds)));
   const partial = i.tags !== undefined || i.shard !== undefined || i.selection !== undefined;
-  const selected = partial ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
-  const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known)));
+  const selected = partial ? new Set(i.results.flatMap((s) => citedRules(s.tags, ruleIds))) : undefined;
+  const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, ruleIds)));
   const attempts = i.attempts ?? new Map<string, readonly Attempt[]>();
   const flaky = flakyScenarios(i.results, attempts);
   const replay = (s: { uri: string; line: number | undefined }, seed: number | undefined) => replayCommand(s, i.seed, seed, i.invocation?.broker ?? []);
-  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, i.baseline, scenariosInSuite), flaky, attempts, replay);
-  const entries = baselineReport(rules, i.results, i.baseline);
-  const gated = gatedRules(rules, i.flakyOk ?? false);
-  const problems = gateProblems(gated, i.level, i.results, entries, i.baseline, i.requireAll);
+  // A known-flaky entry past its date excuses nothing; it is reported, and fails the run.
+  const baseline = activeBaseline(i.baseline, i.startedAt);
+  const known = knownFlaky(baseline);
+  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, baseline, scenariosInSuite), flaky, attempts, replay);
+  const entries = baselineReport(rules, i.results, i.baseline, i.startedAt);
+  const gated = gatedRules(rules, i.flakyOk ?? false, known);
+  const problems = gateProblems(gated, i.level, i.results, entries, baseline, i.requireAll);
   const conformant = problems.length === 0 && isConformant(gated, i.level, i.requireAll);
   const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
   /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
   const baselinedScenarioReason = (x: ScenarioResult) =>
-    x.verdict !== "fail" ? undefined : (i.baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
+    x.verdict !== "fail" ? undefined : (baselinedScenario(baseline, x) ?? ((x.blame ?? citedRules(x.tags, ruleIds)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
   const expectedFailures = i.results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
   // A broker that failed every scenario at its start was not judged at all: a setup problem (exit 2), not a verdict;
   // a stopped run is not judged as a whole either (its rules still show what finished).
@@ -98,7 +101,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
-    warnings: [...baselineWarnings(i.baseline), ...flakyWarnings(rules, i.flakyOk ?? false), ...oracleFaultWarnings(i.results)],
+    warnings: [...baselineWarnings(i.baseline), ...flakyWarnings(rules, i.flakyOk ?? false, known), ...oracleFaultWarnings(i.results)],
     scenarios: summarize(i.results, expectedFailures, flaky.size),
     rules,
     baselineEntries: entries,

@@ -1,4 +1,5 @@
 import { boundedText } from "../text/bounded-json.js";
+import { entryText } from "./baseline.js";
 import { detailOf, folded, ledgerText, recordsText, stepsText, summaryOf } from "./failure-context.js";
 import type { FailureGroup } from "./failure-groups.js";
 import type { RuleReport } from "./rule-verdicts.js";
@@ -127,7 +128,7 @@ export function markdownReport(run: RunSummary): string {
   const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
   const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
   const baseline = run.baselineEntries.length > 0
-    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status} | ${cell(e.reason)} |`)]
+    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status}${e.expect === "fail" || e.expect === "not-judged" ? ` (pins ${e.expect})` : ""} | ${cell(entryText(e))} |`)]
     : [];
   return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
 }
