@@ -28,6 +28,7 @@ export const OPTIONS = {
   name: { type: "string" },
   "rerun-failed": { type: "string" },
   retries: { type: "string", default: "0" },
+  repeat: { type: "string", default: "1" },
   "flaky-ok": { type: "boolean", default: false },
   "scenario-seed": { type: "string" },
   parallel: { type: "string", default: "1" },

@@ -20,15 +20,16 @@ const attemptsText = (s: { uri: string; line: number | undefined }, tries: reado
  * The rules with their flaky scenarios marked: a rule that would pass but for a scenario that passed
  * only on a retry is flaky, its own verdict (a broker that sometimes breaks a rule breaks it).
  */
-export function withFlakyRules(rules: readonly RuleReport[], flaky: ReadonlySet<string>, attempts: ReadonlyMap<string, readonly Attempt[]>, replay: Replay): RuleReport[] {
+export function withFlakyRules(rules: readonly RuleReport[], flaky: ReadonlySet<string>, attempts: ReadonlyMap<string, readonly Attempt[]>, replay: Replay, repeated = false): RuleReport[] {
   if (flaky.size === 0) return [...rules];
+  const how = repeated ? "failed in some repetitions (--repeat) and passed in others" : "failed, then passed on a retry";
   return rules.map((r) => {
-    const scenarios = r.scenarios.map((s) => (s.verdict === "pass" && flaky.has(keyOf(s)) ? { ...s, verdict: "flaky" as const, reason: `failed, then passed on a retry: ${attemptsText(s, attempts.get(keyOf(s)), replay)}` } : s));
+    const scenarios = r.scenarios.map((s) => (s.verdict === "pass" && flaky.has(keyOf(s)) ? { ...s, verdict: "flaky" as const, reason: `${how}: ${attemptsText(s, attempts.get(keyOf(s)), replay)}` } : s));
     const marked = scenarios.filter((s) => s.verdict === "flaky");
     const [firstMarked] = marked;
     if (!firstMarked) return r;
     if (r.verdict !== "pass") return { ...r, scenarios };
-    return { ...r, scenarios, verdict: "flaky" as const, reason: `${marked.length} of ${scenarios.length} scenario(s) failed, then passed on a retry: ${firstMarked.name}` };
+    return { ...r, scenarios, verdict: "flaky" as const, reason: `${marked.length} of ${scenarios.length} scenario(s) ${how}: ${firstMarked.name}` };
   });
 }
 

@@ -9,6 +9,7 @@ import { attemptSeed } from "../suite/run-parameters.js";
 import { replayCommand, type Attempt } from "./attempts.js";
 import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
 import { headlineOf, stoppedHeadline, summarize, type RunSummary } from "./run-summary.js";
+import { passEvery } from "../suite/repetitions.js";
 
 export interface RunInputs {
   rules: Rule[];
@@ -41,6 +42,8 @@ export interface RunInputs {
   flakyOk?: boolean;
   /** --scenario-seed: every scenario's first seed, in place of the one its name derives. */
   replaySeed?: number;
+  /** --repeat N: the scenarios ran N times (attempts hold the repetitions of those some repetition failed); each rule gets its pass^N. */
+  repeat?: number;
 }
 
 const countBy = (ids: string[]): Record<string, number> => {
@@ -65,7 +68,11 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   // A known-flaky entry past its date excuses nothing; it is reported, and fails the run.
   const baseline = activeBaseline(i.baseline, i.startedAt);
   const known = knownFlaky(baseline);
-  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, baseline, scenariosInSuite), flaky, attempts, replay);
+  const repeat = i.repeat;
+  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, baseline, scenariosInSuite), flaky, attempts, replay, repeat !== undefined).map((r) => {
+    const figure = repeat === undefined ? undefined : passEvery(r, attempts, repeat, i.results);
+    return figure ? { ...r, repeat: figure } : r;
+  });
   const entries = baselineReport(rules, i.results, i.baseline, i.startedAt);
   const gated = gatedRules(rules, i.flakyOk ?? false, known);
   const problems = gateProblems(gated, i.level, i.results, entries, baseline, i.requireAll);
@@ -122,18 +129,20 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     }),
     ...(i.invocation ? { invocation: i.invocation } : {}),
     ...(i.rerunOf ? { rerunOf: i.rerunOf } : {}),
+    ...(repeat !== undefined ? { repeat } : {}),
   };
   return { run, baselinedScenarioReason };
 }
 
-/** A retried scenario's attempts as the reports list them: each one's seed, verdict and replay line. */
+/** A retried (or repeated) scenario's attempts as the reports list them: each one's seed, verdict and replay line. */
 function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay): NonNullable<ScenarioVerdictEntry["attempts"]> {
   return tries.map((a, n) => ({
     attempt: a.attempt,
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
-    // The last attempt's verdict is the scenario's own; every earlier one failed (cucumber retries only a failure),
-    // as did every one of a scenario the run did not finish (stopped before its next try finished).
-    verdict: n === tries.length - 1 && x.status !== NOT_RUN ? x.verdict : "fail",
+    // A failed attempt failed; one that did not is the scenario's own verdict when it is the last
+    // (a retry's), or passed (a repetition's); every one of a scenario the run did not finish failed
+    // (stopped before its next try finished).
+    verdict: a.failed ? "fail" : n === tries.length - 1 ? (x.status === NOT_RUN ? "fail" : x.verdict) : "pass",
     ...(a.message ? { reason: a.message } : {}),
     replay: replay(x, a.seed),
   }));

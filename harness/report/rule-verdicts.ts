@@ -1,6 +1,7 @@
 import { citedRules, familyOf, RULE_TAG, type Rule } from "../rules.js";
 import { baselinedScenario, entryProblem, entryText, NO_BASELINE, scenarioEntries, type Baseline, type BaselineEntry, type BaselineEntryReport } from "./baseline.js";
 import type { FailureExplanation } from "./failure-context.js";
+import type { PassEvery } from "../suite/repetitions.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 
 /**
@@ -32,6 +33,8 @@ export interface RuleReport extends Rule {
   partly?: true;
   /** How many times the run judged it: its scenarios that passed, and its situations the oracles judged in every scenario's history. */
   judged?: { scenarios: number; oracleChecks: number };
+  /** Under --repeat N: of its scenarios judged, how many passed in all N runs (pass^N). */
+  repeat?: PassEvery;
 }
 
 export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
