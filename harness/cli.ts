@@ -57,12 +57,16 @@ async function main(argv: readonly string[]): Promise<number> {
 // process exits, so the exit hooks kill every broker process group.
 exitOnStopSignals(2, (text) => process.stderr.write(`lomi-conformance: ${text}\n`));
 
+/** Every message of a command carries its name ("lomi-conformance compare: …"), a run's the kit's alone. */
+const word = process.argv[2];
+const prefix = word !== undefined && isCommandName(word) ? `lomi-conformance ${word}` : "lomi-conformance";
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const usage = error instanceof UsageError;
     const config = error instanceof HarnessError && error.kind === "config";
-    process.stderr.write(`lomi-conformance: ${usage || config ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(`${prefix}: ${usage || config ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
     if (usage) process.stderr.write("Run lomi-conformance --help for usage.\n");
     process.exit(2);
   },

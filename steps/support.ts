@@ -3,8 +3,7 @@ import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker
 import { discardSpares } from "../harness/adapters/warm-spare.js";
 import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf, MAX_EXCHANGES } from "../harness/report/failure-context.js";
-import { BLAME_MEDIA_TYPE, ORACLE_FILE, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleFailuresOf, TRIGGERS_MEDIA_TYPE, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
-import { failuresOf, rulesFromOracles, unknownsOf } from "../harness/oracles/index.js";
+import { BLAME_MEDIA_TYPE, historyJudgement, ORACLE_FILE, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, TRIGGERS_MEDIA_TYPE, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
 import { formatHistory, historyFileName } from "../harness/history/format.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -122,9 +121,9 @@ for (const capability of CAPABILITIES) {
 const END_OF_SCENARIO_TIMEOUT_MS = -1;
 
 /** One file a scenario, named after its feature and its name, so a failed one is easy to find and judge again. */
-function writeHistory(dir: string, pickle: { uri: string; name: string }, records: Parameters<typeof formatHistory>[0]): void {
+function writeHistory(dir: string, pickle: { uri: string; name: string }, repetition: number | undefined, records: Parameters<typeof formatHistory>[0]): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, historyFileName(pickle)), formatHistory(records));
+  writeFileSync(path.join(dir, historyFileName(pickle, repetition)), formatHistory(records));
 }
 
 After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, { result, pickle }) {
@@ -135,17 +134,15 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
     // The last calls of the scenario itself, before the end-of-scenario reads add theirs.
     const exchanges = this.driver.lastExchanges(MAX_EXCHANGES);
     const verdicts = ran && this.run.oracles !== false ? await this.judgeHistory() : [];
-    const failed = failuresOf(verdicts);
-    const unknown = unknownsOf(verdicts);
+    const { found, judged, unknown } = historyJudgement(verdicts, this.driver.records);
     // An oracle that failed judged nothing: the harness's fault, reported as such; the other verdicts stand.
-    if (unknown.length > 0) this.attach(JSON.stringify(unknown.map(({ id, rules, error }) => ({ id, rules, error }))), { mediaType: ORACLE_UNKNOWN_MEDIA_TYPE });
+    if (unknown.length > 0) this.attach(JSON.stringify(unknown), { mediaType: ORACLE_UNKNOWN_MEDIA_TYPE });
     // How many times each rule's situation arose in this history: every report says per rule how often it was judged.
-    const judged = Object.fromEntries(rulesFromOracles(verdicts).flatMap((r) => (r.judged > 0 ? [[r.id, r.judged]] : [])));
     if (Object.keys(judged).length > 0) this.attach(JSON.stringify(judged), { mediaType: TRIGGERS_MEDIA_TYPE });
-    if (ran && this.run.historiesDir) writeHistory(this.run.historiesDir, pickle, await this.driver.finish());
-    const found = oracleFailuresOf(failed, this.driver.records);
+    // The evidence `lomi-conformance verify` judges again: every scenario that ran keeps its history.
+    if (ran && this.run.historiesDir) writeHistory(this.run.historiesDir, pickle, this.run.repetition, await this.driver.finish());
     if (found.length > 0) this.attach(JSON.stringify(found), { mediaType: ORACLE_MEDIA_TYPE, fileName: ORACLE_FILE });
-    if (status === Status.FAILED || failed.length > 0) {
+    if (status === Status.FAILED || found.length > 0) {
       // The request, the reply, and what Lomi really did: a failure that explains itself.
       const context = failureContextOf(exchanges, (await this.driver.control.ledger().catch(() => undefined)) ?? [], this.driver.adapter.diagnostics());
       this.attach(JSON.stringify(context, null, 2), { mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE });

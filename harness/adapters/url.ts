@@ -1,5 +1,5 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { brokerRequestInit } from "../connection/broker-token.js";
+import { brokerRequestInit } from "../connection/broker-request.js";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import type { BrokerAdapter, Capability, SimulatorPlacement } from "./broker-adapter.js";

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { shellSyntaxIn } from "../text/command-line.js";
+import { HEADERS_ENV, parseHeader, readHeaderFile } from "../connection/broker-request.js";
 import type { RunParameters } from "../suite/run-parameters.js";
 import { DEFAULT_NATIVE_PORT, integer, UsageError, type OptionValues } from "./options.js";
 
@@ -17,6 +18,10 @@ export function brokerOf(values: OptionValues, seed: number, timeoutMs: number):
   if (values["broker-token"] !== undefined && values["broker-url"] === undefined) throw new UsageError("--broker-token goes with --broker-url");
   // Through the environment, so worker processes get it and no report records it.
   if (values["broker-token"] !== undefined) process.env.LOMI_BROKER_TOKEN = values["broker-token"];
+  const headers = gatewayHeaders(values);
+  if (headers.length > 0 && values["broker-url"] === undefined) throw new UsageError("--header and --header-file go with --broker-url: the headers a gateway in front of the broker wants");
+  if (headers.some(([n]) => n.toLowerCase() === "authorization") && process.env.LOMI_BROKER_TOKEN) throw new UsageError("a bearer token (--broker-token or LOMI_BROKER_TOKEN) and an Authorization header: give one");
+  if (headers.length > 0) process.env[HEADERS_ENV] = JSON.stringify(Object.fromEntries(headers));
   const brokerFaults = values["broker-faults"];
   if (brokerFaults && values["broker-cmd"] === undefined && values["broker-image"] === undefined) {
     throw new UsageError("--broker-faults goes with --broker-cmd or --broker-image: the reference broker in-process has its hooks, a broker at a URL cannot be armed");
@@ -44,6 +49,12 @@ export function brokerOf(values: OptionValues, seed: number, timeoutMs: number):
   if (values.mutant !== undefined) return { parameters: { adapter: "in-process", mutant: values.mutant, ...common }, name: `mutant ${values.mutant} (in-process)` };
   if (values.variant !== undefined) return { parameters: { adapter: "in-process", variant: values.variant, ...common }, name: `variant ${values.variant} (in-process)` };
   return { parameters: { adapter: "in-process", ...common }, name: "reference broker (in-process)" };
+}
+
+/** --header-file's headers, then each --header (a later one of the same name wins). */
+function gatewayHeaders(values: OptionValues): Array<[string, string]> {
+  const fromFile = values["header-file"] === undefined ? [] : readHeaderFile(values["header-file"]);
+  return [...fromFile, ...(values.header ?? []).map((h, i) => parseHeader(h, `--header #${i + 1}`))];
 }
 
 /** The options that name the broker, as the command line gave them: recorded for a rerun, printed in a replay line. */

@@ -7,8 +7,22 @@ export const DEFAULT_NATIVE_PORT = 4545;
 /** A command line the kit refuses: printed with a pointer to --help, exit 2. */
 export class UsageError extends Error {}
 
-/** This run's command line, quoted where a shell would need it: what a report says was run. */
-export const commandLine = () => ["lomi-conformance", ...process.argv.slice(2)].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
+/** A header with its value hidden: "X-Api-Key:***". */
+const hiddenHeader = (header: string) => (header.includes(":") ? `${header.slice(0, header.indexOf(":"))}:***` : "***");
+
+/** The command line with the values a report must never show (a token, a header's value) hidden. */
+export function withoutSecrets(args: readonly string[]): string[] {
+  return args.map((a, i) => {
+    if (args[i - 1] === "--broker-token") return "***";
+    if (args[i - 1] === "--header") return hiddenHeader(a);
+    if (a.startsWith("--broker-token=")) return "--broker-token=***";
+    if (a.startsWith("--header=")) return `--header=${hiddenHeader(a.slice("--header=".length))}`;
+    return a;
+  });
+}
+
+/** This run's command line, quoted where a shell would need it, secrets hidden: what a report says was run. */
+export const commandLine = () => ["lomi-conformance", ...withoutSecrets(process.argv.slice(2))].map((a) => (/^[\w@%+=:,./*-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
 
 export function integer(name: string, text: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(text);
@@ -21,6 +35,8 @@ export const OPTIONS = {
   "broker-cmd": { type: "string" },
   "broker-url": { type: "string" },
   "broker-token": { type: "string" },
+  header: { type: "string", multiple: true },
+  "header-file": { type: "string" },
   "native-port": { type: "string" },
   "broker-image": { type: "string" },
   "broker-faults": { type: "boolean", default: false },
@@ -28,6 +44,7 @@ export const OPTIONS = {
   name: { type: "string" },
   "rerun-failed": { type: "string" },
   retries: { type: "string", default: "0" },
+  repeat: { type: "string", default: "1" },
   "flaky-ok": { type: "boolean", default: false },
   "scenario-seed": { type: "string" },
   parallel: { type: "string", default: "1" },

@@ -74,7 +74,13 @@ export async function conformance(parsed: ParsedCommandLine, places: readonly st
     if (baselineEntries !== "scenario" && baselineEntries !== "rule") throw new UsageError(`--baseline-entries must be scenario or rule, not ${baselineEntries}`);
     const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
     const retries = integer("--retries", values.retries, 0, 10);
-    const { parameters, name } = brokerOf(values, seed, timeoutMs);
+    const repeat = integer("--repeat", values.repeat, 1, 100);
+    if (repeat > 1 && retries > 0) throw new UsageError("--repeat goes without --retries: each repetition is a try of its own, and one that fails in some and passes in others is flaky");
+    if (repeat > 1 && values.shard !== undefined) throw new UsageError("--repeat goes with a whole run, not with --shard (merge joins one run of each scenario)");
+    const broker = brokerOf(values, seed, timeoutMs);
+    const { name } = broker;
+    // Every scenario's history is kept (in REPORTS/histories unless --histories says where): `lomi-conformance verify` judges them again.
+    const parameters = { ...broker.parameters, historiesDir: broker.parameters.historiesDir ?? path.join(reports, (await import("../verify/evidence.js")).DEFAULT_HISTORIES) };
     known.broker = parameters.adapter;
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     // A shard judges part of the suite: the baseline for the whole run is written from the merge.
@@ -96,7 +102,7 @@ export async function conformance(parsed: ParsedCommandLine, places: readonly st
     if (parameters.adapter === "in-process") await (await import("../adapters/index.js")).inProcessParts(parameters);
     const { clearReports, runSuite } = await import("../suite/run-suite.js");
     clearReports(reports);
-    if (parameters.adapter === "image") await (await import("../suite/image-preflight.js")).preflightImage(parameters.brokerImage);
+    const imageId = parameters.adapter === "image" ? await (await import("../suite/image-preflight.js")).preflightImage(parameters.brokerImage) : undefined;
     const serverInfo =
       parameters.adapter === "url"
         ? await (await import("../suite/url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
@@ -125,6 +131,8 @@ export async function conformance(parsed: ParsedCommandLine, places: readonly st
       ...(rerun ? { rerunOf: rerun.rerunOf } : {}),
       ...(values.durations !== undefined ? { durationsFile: path.resolve(values.durations) } : {}),
       ...(values["write-durations"] !== undefined ? { writeDurations: shown(values["write-durations"]) } : {}),
+      ...(repeat > 1 ? { repeat } : {}),
+      ...(imageId ? { imageId } : {}),
     });
   } catch (error) {
     // runSuite writes its own reports once it has judged the rules; anything before that writes

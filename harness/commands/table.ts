@@ -106,6 +106,12 @@ export const COMMANDS = {
     },
   }),
   merge: command({ operands: "any", usage: "lomi-conformance merge DIR… [--reports OUT]", run: ({ values }, dirs) => merge([...dirs], values) }),
+  verify: command({
+    operands: 1,
+    usage: "lomi-conformance verify DIR",
+    operandText: "one reports folder",
+    run: async (_parsed, [dir]) => (await import("../verify/command.js")).verifyCommand(path.resolve(dir!), shown(dir!), (t) => process.stdout.write(t)),
+  }),
   compare: command({
     operands: 2,
     usage: "lomi-conformance compare BASE HEAD [--reports OUT]",

@@ -3,7 +3,7 @@ import path from "node:path";
 import { configError } from "../harness-error.js";
 import { readRunRecord } from "../report/run-record.js";
 import { compareRuns } from "./compare-runs.js";
-import { comparisonMarkdown, comparisonText } from "./compare-text.js";
+import { COMPARE_PREFIX, comparisonMarkdown, comparisonText } from "./compare-text.js";
 
 /** What `compare` writes; a conformance run clears them with its reports, so none outlives the run it compared. */
 export const COMPARE_FILES = ["compare.md", "compare.json"];
@@ -28,6 +28,6 @@ export function compareCommand(o: CompareOptions): number {
   writeFileSync(path.join(o.out, "compare.json"), `${JSON.stringify(comparison, null, 2)}\n`);
   writeFileSync(path.join(o.out, "compare.md"), comparisonMarkdown(comparison));
   o.write(comparisonText(comparison));
-  o.write(`lomi-compare: compare.md and compare.json in ${path.relative(process.cwd(), o.out) || "."}/\n`);
+  o.write(`${COMPARE_PREFIX}compare.md and compare.json in ${path.relative(process.cwd(), o.out) || "."}/\n`);
   return comparison.verdict === "regressed" ? 1 : 0;
 }

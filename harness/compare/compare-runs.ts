@@ -66,6 +66,17 @@ const emptyChanges = (): Record<Change, ComparedItem[]> => ({ newlyFailing: [], 
 
 const side = (run: RunRecord, reports: string) => ({ reports, headline: run.headline, verdict: run.verdict, seed: run.seed, broker: run.broker.adapter, tags: run.tags ?? null, startedAt: run.startedAt });
 
+/** Two runs judged by other rules (their digests differ) do not compare like for like: a verdict may have changed with its rule. */
+function rulesWarnings(base: RunRecord, head: RunRecord): string[] {
+  const [b, h] = [base.provenance, head.provenance];
+  if (!b || !h) {
+    const silent = [b ? [] : ["BASE"], h ? [] : ["HEAD"]].flat().join(" and ");
+    return [`${silent} ${silent.includes(" and ") ? "do" : "does"} not say which rules judged it (a kit before provenance): the two runs may have used different rules`];
+  }
+  const kits = b.kit.version === h.kit.version ? "" : ` (BASE ${b.kit.name} ${b.kit.version}, HEAD ${h.kit.name} ${h.kit.version})`;
+  return b.rules.digest === h.rules.digest ? [] : [`the runs used different rules: BASE ${b.rules.digest}, HEAD ${h.rules.digest}${kits}; a rule's verdict may have changed with its wording or its scenarios`];
+}
+
 export function compareRuns(base: RunRecord, head: RunRecord, names: { base: string; head: string }): Comparison {
   const rules = emptyChanges();
   const baseRules = new Map(base.rules.map((r) => [r.id, r]));
@@ -88,6 +99,7 @@ export function compareRuns(base: RunRecord, head: RunRecord, names: { base: str
   const missing = [...baseScenarios.keys()].filter((k) => !headScenarios.some((s) => key(s) === k)).length;
   if (missing > 0) warnings.push(`${missing} scenario(s) of BASE did not run in HEAD: nothing is said of them`);
   if (base.broker.adapter !== head.broker.adapter) warnings.push(`the runs judged other brokers (BASE ${base.broker.adapter}, HEAD ${head.broker.adapter})`);
+  warnings.push(...rulesWarnings(base, head));
   const regressed = rules.newlyFailing.length > 0 || scenarios.newlyFailing.length > 0;
   return comparisonSchema.parse({
     format: "lomi-compare/1",

@@ -28,14 +28,17 @@ export function comparisonHeadline(c: Comparison): string {
 const line = (item: ComparedItem, of: "rules" | "scenarios") =>
   `${item.id}${of === "rules" ? ` (${item.level ?? "?"})` : ""} ${item.base} → ${item.head}: ${item.reason ?? item.title}`;
 
-/** For the console: the headline, the counts, and every rule and scenario that changed, newly failing first. */
+/** What starts every line compare writes on the console, its errors included (cli.ts). */
+export const COMPARE_PREFIX = "lomi-conformance compare: ";
+
+/** For the console: the headline, the counts, and every rule and scenario that changed, newly failing first; each line with compare's prefix. */
 export function comparisonText(c: Comparison): string {
-  const out = [`lomi-conformance compare: ${comparisonHeadline(c)}`, `  BASE ${c.base.reports}: ${c.base.headline}`, `  HEAD ${c.head.reports}: ${c.head.headline}`, `  rules: ${counts(c, "rules")}`, `  scenarios: ${counts(c, "scenarios")}`];
+  const out = [comparisonHeadline(c), `BASE ${c.base.reports}: ${c.base.headline}`, `HEAD ${c.head.reports}: ${c.head.headline}`, `rules: ${counts(c, "rules")}`, `scenarios: ${counts(c, "scenarios")}`];
   for (const k of CHANGES.filter((x) => x !== "stillFailing")) {
-    for (const of of ["rules", "scenarios"] as const) for (const item of c[of][k]) out.push(`  ${WORDS[k].toUpperCase()} ${line(item, of)}`);
+    for (const of of ["rules", "scenarios"] as const) for (const item of c[of][k]) out.push(`${WORDS[k].toUpperCase()} ${line(item, of)}`);
   }
-  for (const w of c.warnings) out.push(`  WARNING ${w}`);
-  return `${out.join("\n")}\n`;
+  for (const w of c.warnings) out.push(`WARNING ${w}`);
+  return out.map((l) => `${COMPARE_PREFIX}${l}\n`).join("");
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");

@@ -52,7 +52,11 @@ export const callRecord = z.strictObject({
   agentVersion: z.string().min(1).optional(),
   connection: z.string().min(1),
   tool: z.string().min(1),
-  args: z.record(z.string(), z.unknown()),
+  /**
+   * The arguments as sent: an object, or the other JSON value a client sent in its place (an array,
+   * a string: SCH-06's refusals), kept as it came; typed as the object it should be.
+   */
+  args: z.custom<Record<string, unknown>>((value) => value !== undefined),
   sentAt: isoTime,
   answeredAt: isoTime,
   concurrent: z.string().optional(),
@@ -163,6 +167,9 @@ export function readHistory(file: string): History {
   return parseHistory(text, file);
 }
 
-/** The file a run's --histories writes a scenario's history to: named after its feature and its name, so a failed one is easy to find. */
-export const historyFileName = (scenario: { uri: string; name: string }) =>
-  `${`${scenario.uri.replace(/^.*\//, "").replace(/\.feature$/, "")}--${scenario.name}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 120)}.jsonl`;
+/**
+ * The file a run writes a scenario's history to: named after its feature and its name, so a failed
+ * one is easy to find; a repetition after the first (--repeat) adds its number.
+ */
+export const historyFileName = (scenario: { uri: string; name: string }, repetition = 1) =>
+  `${`${scenario.uri.replace(/^.*\//, "").replace(/\.feature$/, "")}--${scenario.name}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 120)}${repetition > 1 ? `--repeat-${repetition}` : ""}.jsonl`;

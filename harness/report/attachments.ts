@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { HistoryRecord } from "../history/format.js";
-import type { OracleVerdict } from "../oracles/index.js";
+import { failuresOf, rulesFromOracles, unknownsOf, type OracleVerdict } from "../oracles/index.js";
 import { bounded } from "../text/bounded-json.js";
 import { brokenRules } from "./oracle-findings.js";
 
@@ -82,4 +82,17 @@ export function parseAttachment<S extends z.ZodType>(schema: S, body: string): z
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a scenario attaches of its history's judgement (steps/support.ts), and what verify derives
+ * again from the history it wrote: the oracles' findings with their records, how many times each
+ * rule's situation was judged, and the oracles that failed on it (the harness's fault).
+ */
+export function historyJudgement(verdicts: readonly OracleVerdict[], records: readonly HistoryRecord[]) {
+  return {
+    found: oracleFailuresOf(failuresOf(verdicts), records),
+    judged: Object.fromEntries(rulesFromOracles(verdicts).flatMap((r) => (r.judged > 0 ? [[r.id, r.judged]] : []))) as Record<string, number>,
+    unknown: unknownsOf(verdicts).map(({ id, rules, error }) => ({ id, rules, error })),
+  };
 }

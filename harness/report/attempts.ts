@@ -20,7 +20,10 @@ const SEED_ATTACHMENT = /^seed (\d+) \(run seed /;
  * Every attempt of each scenario that cucumber ran more than once (--retries), by `uri:name`, in
  * order. A scenario tried once is not listed: its result is the whole story.
  */
-export function readAttempts(envelopes: readonly Envelope[]): Map<string, Attempt[]> {
+export const readAttempts = (envelopes: readonly Envelope[]): Map<string, Attempt[]> => new Map([...readTries(envelopes)].filter(([, tries]) => tries.length > 1));
+
+/** Every finished attempt of every scenario, by `uri:name`, in order: its seed, and whether it failed. */
+export function readTries(envelopes: readonly Envelope[]): Map<string, Attempt[]> {
   const pickles = new Map<string, { uri: string; name: string }>();
   const testCases = new Map<string, string>();
   const started = new Map<string, { key: string; attempt: Attempt }>();
@@ -51,7 +54,7 @@ export function readAttempts(envelopes: readonly Envelope[]): Map<string, Attemp
       byScenario.set(s.key, [...(byScenario.get(s.key) ?? []), s.attempt]);
     }
   }
-  return new Map([...byScenario].filter(([, tries]) => tries.length > 1));
+  return byScenario;
 }
 
 /** The command that runs one attempt of a scenario again, alone, on that attempt's seed. */

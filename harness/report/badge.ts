@@ -23,14 +23,21 @@ export function badgeMessage(run: RunSummary): string {
   return `not conformant${over} ${passing}/${judged}`;
 }
 
-/** An SVG badge: "lomi conformance | conformant 40/40", coloured by the run's verdict. */
+/**
+ * What made the claim, after it in the badge's title: the kit and its rules, and the digest of the
+ * evidence `lomi-conformance verify` checks the reports against.
+ */
+const madeBy = (run: RunSummary) =>
+  run.provenance ? ` (${run.provenance.kit.name} ${run.provenance.kit.version}, rules ${run.provenance.rules.digest}${run.evidence ? `, evidence ${run.evidence.digest}` : ""})` : "";
+
+/** An SVG badge: "lomi conformance | conformant 40/40", coloured by the run's verdict; its title names the kit, the rules and the evidence. */
 export function badgeSvg(run: RunSummary): string {
   const label = "lomi conformance";
   const message = badgeMessage(run);
   const [lw, mw] = [width(label), width(message)];
   const colour = COLOURS[run.verdict];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + mw}" height="20" role="img" aria-label="${escape(`${label}: ${message}`)}">
-<title>${escape(`${label}: ${message}`)}</title>
+<title>${escape(`${label}: ${message}${madeBy(run)}`)}</title>
 <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
 <clipPath id="r"><rect width="${lw + mw}" height="20" rx="3" fill="#fff"/></clipPath>
 <g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${mw}" height="20" fill="${colour}"/><rect width="${lw + mw}" height="20" fill="url(#s)"/></g>

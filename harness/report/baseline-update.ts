@@ -30,8 +30,9 @@ export function updatedBaseline(
 ): BaselineUpdate {
   const stale = entries.filter((e) => e.status === "stale");
   const isStale = (kind: string, name: string) => stale.some((e) => e.kind === kind && e.name === name);
-  const keptRules = [...baseline.rules].filter(([id]) => !isStale("rule", id)).map(([rule, reason]) => ({ rule, reason }));
-  const keptScenarios = [...baseline.scenarios].filter(([name]) => !isStale("scenario", name)).map(([scenario, reason]) => ({ scenario, reason }));
+  // Kept whole: the reason, and what the entry pins, links or owns.
+  const keptRules = [...baseline.rules].filter(([id]) => !isStale("rule", id)).map(([rule, entry]) => ({ rule, ...entry }));
+  const keptScenarios = [...baseline.scenarios].filter(([name]) => !isStale("scenario", name)).map(([scenario, entry]) => ({ scenario, ...entry }));
   const added =
     by === "rule"
       ? rules.filter((r) => r.verdict === "fail").map((r) => ({ rule: r.id, reason: PLACEHOLDER_REASON }))

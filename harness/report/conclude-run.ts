@@ -6,6 +6,9 @@ import { judgeRun, type RunInputs } from "./judge-run.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import { scenarioCountsText, titleOf, type RunSummary } from "./run-summary.js";
 import { writeReports } from "./write-reports.js";
+import { passEveryText } from "../suite/repetitions.js";
+import type { Provenance } from "./provenance.js";
+import { evidenceOf, recordedInputs, type Evidence, type Unfinished } from "../verify/evidence.js";
 
 export interface Conclusion extends RunInputs {
   reports: string;
@@ -16,7 +19,22 @@ export interface Conclusion extends RunInputs {
   updateBaseline?: string;
   /** A merged run's shard times, shown in its reports. */
   shards?: RunSummary["shards"];
+  /** Where the verdicts come from, on every report. */
+  provenance?: Provenance;
+  /**
+   * Where the run's histories are, and the scenarios a stopped run did not finish: with its message
+   * streams, the evidence whose digest the reports carry and `lomi-conformance verify` reads again.
+   */
+  evidence?: { historiesDir: string; unfinished?: Unfinished };
 }
+
+/** The run's summary as every report renders it: its judgement, with a merged run's shard times, its provenance and its evidence. */
+export const recordedSummary = (run: RunSummary, shards: RunSummary["shards"], provenance: Provenance | undefined, evidence: Evidence | undefined): RunSummary => ({
+  ...run,
+  ...(shards ? { shards } : {}),
+  ...(provenance ? { provenance } : {}),
+  ...(evidence ? { evidence } : {}),
+});
 
 /**
  * The end of every run, whole, sharded or merged from shards: judges the results, writes the
@@ -26,7 +44,9 @@ export interface Conclusion extends RunInputs {
 export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   const { results } = o;
   const judged = judgeRun(o);
-  const run: RunSummary = o.shards ? { ...judged.run, shards: o.shards } : judged.run;
+  // The evidence is on disk by now (the message streams, each scenario's history): its digest goes into the reports.
+  const evidence = o.evidence && evidenceOf(o.reports, recordedInputs({ ...o, ...(o.evidence.unfinished ? { unfinished: o.evidence.unfinished } : {}) }, o.reports, o.evidence.historiesDir), results, o.provenance);
+  const run = recordedSummary(judged.run, o.shards, o.provenance, evidence);
   const { rules, problems } = run;
   // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
   if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(o.baselineEntries, rules, results, o.baseline));
@@ -41,6 +61,11 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
       `scenarios: ${scenarioCountsText(run.scenarios)}; ` +
       `${(run.durationMs / 1000).toFixed(1)} s\n`,
   );
+  if (run.repeat !== undefined) {
+    const figured = rules.filter((r) => r.repeat);
+    const below = figured.filter((r) => r.repeat!.passed < r.repeat!.scenarios);
+    process.stdout.write(`lomi-conformance: --repeat ${run.repeat}: pass^${run.repeat} per rule (of its scenarios, those that passed in all ${run.repeat} repetitions): ${figured.length - below.length} of ${figured.length} rule(s) at every scenario${below.length > 0 ? `; below: ${below.map((r) => `${r.id} ${passEveryText(r.repeat!)}`).join(", ")}` : ""}\n`);
+  }
   for (const r of rules.filter((x) => ["fail", "flaky", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
     if (r.verdict === "fail") process.stdout.write(`      ${r.id} (${r.level}): ${r.title}\n      source: "${r.source}"\n`);

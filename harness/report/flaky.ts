@@ -20,21 +20,25 @@ const attemptsText = (s: { uri: string; line: number | undefined }, tries: reado
  * The rules with their flaky scenarios marked: a rule that would pass but for a scenario that passed
  * only on a retry is flaky, its own verdict (a broker that sometimes breaks a rule breaks it).
  */
-export function withFlakyRules(rules: readonly RuleReport[], flaky: ReadonlySet<string>, attempts: ReadonlyMap<string, readonly Attempt[]>, replay: Replay): RuleReport[] {
+export function withFlakyRules(rules: readonly RuleReport[], flaky: ReadonlySet<string>, attempts: ReadonlyMap<string, readonly Attempt[]>, replay: Replay, repeated = false): RuleReport[] {
   if (flaky.size === 0) return [...rules];
+  const how = repeated ? "failed in some repetitions (--repeat) and passed in others" : "failed, then passed on a retry";
   return rules.map((r) => {
-    const scenarios = r.scenarios.map((s) => (s.verdict === "pass" && flaky.has(keyOf(s)) ? { ...s, verdict: "flaky" as const, reason: `failed, then passed on a retry: ${attemptsText(s, attempts.get(keyOf(s)), replay)}` } : s));
+    const scenarios = r.scenarios.map((s) => (s.verdict === "pass" && flaky.has(keyOf(s)) ? { ...s, verdict: "flaky" as const, reason: `${how}: ${attemptsText(s, attempts.get(keyOf(s)), replay)}` } : s));
     const marked = scenarios.filter((s) => s.verdict === "flaky");
     const [firstMarked] = marked;
     if (!firstMarked) return r;
     if (r.verdict !== "pass") return { ...r, scenarios };
-    return { ...r, scenarios, verdict: "flaky" as const, reason: `${marked.length} of ${scenarios.length} scenario(s) failed, then passed on a retry: ${firstMarked.name}` };
+    return { ...r, scenarios, verdict: "flaky" as const, reason: `${marked.length} of ${scenarios.length} scenario(s) ${how}: ${firstMarked.name}` };
   });
 }
 
-/** The rules as the gate judges them: flaky fails a rule at the level, unless --flaky-ok lets it pass. */
-export const gatedRules = (rules: readonly RuleReport[], flakyOk: boolean): RuleReport[] => (flakyOk ? rules.map((r) => (r.verdict === "flaky" ? { ...r, verdict: "pass" as const } : r)) : [...rules]);
+/** A flaky rule the gate lets pass: under --flaky-ok, or when each of its flaky scenarios is one the baseline knows as flaky (within its date). */
+const excused = (r: RuleReport, flakyOk: boolean, known: ReadonlySet<string>) => r.verdict === "flaky" && (flakyOk || r.scenarios.filter((s) => s.verdict === "flaky").every((s) => known.has(s.name)));
 
-/** Under --flaky-ok, each flaky rule is still said, without failing the run. */
-export const flakyWarnings = (rules: readonly RuleReport[], flakyOk: boolean): string[] =>
-  flakyOk ? rules.filter((r) => r.verdict === "flaky").map((r) => `${r.id} is flaky (${r.reason}); --flaky-ok lets it pass the gate`) : [];
+/** The rules as the gate judges them: flaky fails a rule at the level, unless excused (--flaky-ok, or known-flaky baseline entries). */
+export const gatedRules = (rules: readonly RuleReport[], flakyOk: boolean, known: ReadonlySet<string> = new Set()): RuleReport[] => rules.map((r) => (excused(r, flakyOk, known) ? { ...r, verdict: "pass" as const } : r));
+
+/** Each flaky rule the gate lets pass is still said, with why. */
+export const flakyWarnings = (rules: readonly RuleReport[], flakyOk: boolean, known: ReadonlySet<string> = new Set()): string[] =>
+  rules.filter((r) => excused(r, flakyOk, known)).map((r) => `${r.id} is flaky (${r.reason}); ${flakyOk ? "--flaky-ok lets it pass the gate" : "the baseline knows its flaky scenarios as flaky, within their dates"}`);

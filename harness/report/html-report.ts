@@ -5,15 +5,18 @@ import { detailOf, folded, ledgerText, recordsText, stepGlyph, summaryOf } from 
 import type { RuleReport } from "./rule-verdicts.js";
 import { titleOf, listedRules, notRunBanner, ranOf, shardTimesText, type RunSummary } from "./run-summary.js";
 import { BASE_STYLE, escapeHtml, VERDICT_COLOUR } from "./html-page.js";
+import { provenanceText } from "./provenance.js";
+import { passEveryText } from "../suite/repetitions.js";
 
 const COLOUR: Record<RuleReport["verdict"], string> = VERDICT_COLOUR;
 const escape = escapeHtml;
 const pre = (value: unknown) => `<pre>${escape(boundedText(value, 20_000, 2))}</pre>`;
 
-/** A rule's verdict as the page says it, with how much of the rule a partial run reached. */
+/** A rule's verdict as the page says it, with how much of the rule a partial run reached, and its pass^N under --repeat. */
 function verdictText(r: RuleReport, run: RunSummary): string {
   const { ran, inSuite } = ranOf(r, run);
-  return ran < inSuite && r.verdict !== "not-selected" ? `${r.verdict} (${ran} of ${inSuite} scenarios ran)` : r.verdict;
+  const verdict = ran < inSuite && r.verdict !== "not-selected" ? `${r.verdict} (${ran} of ${inSuite} scenarios ran)` : r.verdict;
+  return r.repeat ? `${verdict}, ${passEveryText(r.repeat)}` : verdict;
 }
 
 /** A step's row class: its colour on the page beside its glyph. */
@@ -176,7 +179,7 @@ body.failures-only details.rule:not(.verdict-fail):not(.failed-scenario), body.f
 </style></head><body>
 <h1>Lomi conformance: ${titleOf(run, (t) => `<code>${escape(t)}</code>`)}</h1>
 ${run.verdict === "not-run" ? `<div class="banner" style="background:${COLOUR.fail}">✗ ${escape(notRunBanner(run))}${run.command ? `<code>${escape(run.command)}</code>` : ""}</div>` : ""}
-<div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed${run.shards ? `<br>${escape(shardTimesText(run.shards))}` : ""}</div>
+<div class="meta">Broker: ${escape(run.broker.adapter)}${identity} · seed ${run.seed} · level ${run.level} · ${(run.durationMs / 1000).toFixed(1)} s · ${run.scenarios.pass} of ${run.scenarios.total} scenarios passed${run.shards ? `<br>${escape(shardTimesText(run.shards))}` : ""}${run.provenance ? `<br><span class="provenance">Made by ${escape(provenanceText(run.provenance))}${run.evidence ? ` · evidence <code>${escape(run.evidence.digest)}</code> (<code>lomi-conformance verify</code> checks these reports against it)` : ""}</span>` : ""}</div>
 <div>${counts}</div>
 <div class="tools"><label><input type="checkbox" id="failures-only"> failures only</label> · <input type="search" id="search" placeholder="search rules and scenarios (ID, words)"></div>
 <table class="grid">${grid}</table>

@@ -1,6 +1,6 @@
 import type { Profile } from "../suite/profiles.js";
 import { citedRules, type Rule } from "../rules.js";
-import { baselineWarnings, type Baseline, type BaselineEntryReport } from "./baseline.js";
+import { activeBaseline, baselinedScenario, baselineWarnings, knownFlaky, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
@@ -9,6 +9,7 @@ import { attemptSeed } from "../suite/run-parameters.js";
 import { replayCommand, type Attempt } from "./attempts.js";
 import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
 import { headlineOf, stoppedHeadline, summarize, type RunSummary } from "./run-summary.js";
+import { passEvery } from "../suite/repetitions.js";
 
 export interface RunInputs {
   rules: Rule[];
@@ -41,6 +42,8 @@ export interface RunInputs {
   flakyOk?: boolean;
   /** --scenario-seed: every scenario's first seed, in place of the one its name derives. */
   replaySeed?: number;
+  /** --repeat N: the scenarios ran N times (attempts hold the repetitions of those some repetition failed); each rule gets its pass^N. */
+  repeat?: number;
 }
 
 const countBy = (ids: string[]): Record<string, number> => {
@@ -54,23 +57,30 @@ const countBy = (ids: string[]): Record<string, number> => {
  * the verdict and headline every report says, and why each failed scenario was expected to fail.
  */
 export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReason: (s: ScenarioResult) => string | undefined } {
-  const known = new Set(i.rules.map((r) => r.id));
-  const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, known)));
+  const ruleIds = new Set(i.rules.map((r) => r.id));
+  const covered = new Set(i.suite.flatMap((s) => citedRules(s.tags, ruleIds)));
   const partial = i.tags !== undefined || i.shard !== undefined || i.selection !== undefined;
-  const selected = partial ? new Set(i.results.flatMap((s) => citedRules(s.tags, known))) : undefined;
-  const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, known)));
+  const selected = partial ? new Set(i.results.flatMap((s) => citedRules(s.tags, ruleIds))) : undefined;
+  const scenariosInSuite = countBy(i.suite.flatMap((sc) => citedRules(sc.tags, ruleIds)));
   const attempts = i.attempts ?? new Map<string, readonly Attempt[]>();
   const flaky = flakyScenarios(i.results, attempts);
   const replay = (s: { uri: string; line: number | undefined }, seed: number | undefined) => replayCommand(s, i.seed, seed, i.invocation?.broker ?? []);
-  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, i.baseline, scenariosInSuite), flaky, attempts, replay);
-  const entries = baselineReport(rules, i.results, i.baseline);
-  const gated = gatedRules(rules, i.flakyOk ?? false);
-  const problems = gateProblems(gated, i.level, i.results, entries, i.baseline, i.requireAll);
+  // A known-flaky entry past its date excuses nothing; it is reported, and fails the run.
+  const baseline = activeBaseline(i.baseline, i.startedAt);
+  const known = knownFlaky(baseline);
+  const repeat = i.repeat;
+  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, baseline, scenariosInSuite), flaky, attempts, replay, repeat !== undefined).map((r) => {
+    const figure = repeat === undefined ? undefined : passEvery(r, attempts, repeat, i.results);
+    return figure ? { ...r, repeat: figure } : r;
+  });
+  const entries = baselineReport(rules, i.results, i.baseline, i.startedAt);
+  const gated = gatedRules(rules, i.flakyOk ?? false, known);
+  const problems = gateProblems(gated, i.level, i.results, entries, baseline, i.requireAll);
   const conformant = problems.length === 0 && isConformant(gated, i.level, i.requireAll);
   const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
   /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
   const baselinedScenarioReason = (x: ScenarioResult) =>
-    x.verdict !== "fail" ? undefined : (i.baseline.scenarios.get(x.name) ?? ((x.blame ?? citedRules(x.tags, known)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
+    x.verdict !== "fail" ? undefined : (baselinedScenario(baseline, x) ?? ((x.blame ?? citedRules(x.tags, ruleIds)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
   const expectedFailures = i.results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
   // A broker that failed every scenario at its start was not judged at all: a setup problem (exit 2), not a verdict;
   // a stopped run is not judged as a whole either (its rules still show what finished).
@@ -100,7 +110,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
-    warnings: [...baselineWarnings(i.baseline), ...flakyWarnings(rules, i.flakyOk ?? false), ...oracleFaultWarnings(i.results)],
+    warnings: [...baselineWarnings(i.baseline), ...flakyWarnings(rules, i.flakyOk ?? false, known), ...oracleFaultWarnings(i.results)],
     scenarios: summarize(i.results, expectedFailures, flaky.size),
     rules,
     baselineEntries: entries,
@@ -121,18 +131,20 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     }),
     ...(i.invocation ? { invocation: i.invocation } : {}),
     ...(i.rerunOf ? { rerunOf: i.rerunOf } : {}),
+    ...(repeat !== undefined ? { repeat } : {}),
   };
   return { run, baselinedScenarioReason };
 }
 
-/** A retried scenario's attempts as the reports list them: each one's seed, verdict and replay line. */
+/** A retried (or repeated) scenario's attempts as the reports list them: each one's seed, verdict and replay line. */
 function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay): NonNullable<ScenarioVerdictEntry["attempts"]> {
   return tries.map((a, n) => ({
     attempt: a.attempt,
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
-    // The last attempt's verdict is the scenario's own; every earlier one failed (cucumber retries only a failure),
-    // as did every one of a scenario the run did not finish (stopped before its next try finished).
-    verdict: n === tries.length - 1 && x.status !== NOT_RUN ? x.verdict : "fail",
+    // A failed attempt failed; one that did not is the scenario's own verdict when it is the last
+    // (a retry's), or passed (a repetition's); every one of a scenario the run did not finish failed
+    // (stopped before its next try finished).
+    verdict: a.failed ? "fail" : n === tries.length - 1 ? (x.status === NOT_RUN ? "fail" : x.verdict) : "pass",
     ...(a.message ? { reason: a.message } : {}),
     replay: replay(x, a.seed),
   }));

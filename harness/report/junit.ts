@@ -21,6 +21,23 @@ const attribute = (text: string) => xml(text).replace(/\n/g, "&#10;");
 const rerunElement = (tag: "flakyFailure" | "rerunFailure", a: { attempt: number; seed?: number | undefined; reason?: string | undefined; replay: string }) =>
   `<${tag} message="${attribute(`attempt ${a.attempt} (seed ${a.seed ?? "?"}): ${a.reason ?? "failed"}`)}" type="attempt-${a.attempt}"><stackTrace>${xml(`replay: ${a.replay}`)}</stackTrace></${tag}>`;
 
+/** Where the verdict comes from, as properties a CI reader keeps with the run: the kit and its rules, the broker, Node, the start and the evidence. */
+function provenanceProperties(run: RunSummary): string[] {
+  const p = run.provenance;
+  if (!p) return [];
+  return [
+    property("kit", p.kit.name),
+    property("kit-version", p.kit.version),
+    property("rules-digest", p.rules.digest),
+    property("broker", p.broker.adapter),
+    ...(p.broker.serverInfo ? [property("broker-server", `${p.broker.serverInfo.name} ${p.broker.serverInfo.version}`)] : []),
+    ...(p.broker.digest ? [property("broker-digest", `${p.broker.digest.of} ${p.broker.digest.sha256}`)] : []),
+    property("node", p.node),
+    property("started-at", p.startedAt),
+    ...(run.evidence ? [property("evidence-digest", run.evidence.digest)] : []),
+  ];
+}
+
 /** The name CI shows for the gate's own test case: the same every run, so history and flakiness tools can follow it. */
 export const GATE_CASE = "lomi-conformance gate";
 
@@ -69,7 +86,7 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
   if (gate && !errored) failures++;
   cases.push(`    <testcase classname="lomi-conformance" name="${GATE_CASE}" time="0"><properties>${property("headline", headline)}</properties>${gate}</testcase>`);
   const errors = errored ? 1 : 0;
-  const suiteProps = [property("verdict", run.verdict), property("headline", headline), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level)].join("");
+  const suiteProps = [property("verdict", run.verdict), property("headline", headline), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level), ...provenanceProperties(run)].join("");
   const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(run.durationMs / 1000).toFixed(3)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="lomi conformance" ${counts}>

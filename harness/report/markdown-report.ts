@@ -1,4 +1,7 @@
 import { boundedText } from "../text/bounded-json.js";
+import { entryText } from "./baseline.js";
+import { provenanceText } from "./provenance.js";
+import { passEveryText } from "../suite/repetitions.js";
 import { detailOf, folded, ledgerText, recordsText, stepsText, summaryOf } from "./failure-context.js";
 import type { FailureGroup } from "./failure-groups.js";
 import type { RuleReport } from "./rule-verdicts.js";
@@ -109,6 +112,7 @@ export function markdownReport(run: RunSummary): string {
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
     `Scenarios: ${scenarioCountsText(run.scenarios)} (of ${run.scenarios.total})`,
+    ...(run.provenance ? [`Made by ${provenanceText(run.provenance)}${run.evidence ? ` · evidence \`${run.evidence.digest}\` (\`lomi-conformance verify\` checks these reports against it)` : ""}`] : []),
     ...(run.shards ? [shardTimesText(run.shards)] : []),
     "",
     ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
@@ -121,13 +125,14 @@ export function markdownReport(run: RunSummary): string {
   const rows = listed.map((r) => {
     const { ran, inSuite } = ranOf(r, run);
     const part = ran < inSuite ? ` (${ran} of ${inSuite} scenarios ran)` : "";
-    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part} | ${r.scenarios.length} | ${r.judged ? `${r.judged.scenarios} + ${r.judged.oracleChecks}` : "—"} | ${cell(r.reason ?? r.title)} |`;
+    const repeat = r.repeat ? ` (${passEveryText(r.repeat)})` : "";
+    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part}${repeat} | ${r.scenarios.length} | ${r.judged ? `${r.judged.scenarios} + ${r.judged.oracleChecks}` : "—"} | ${cell(r.reason ?? r.title)} |`;
   });
   const failures = failedScenarios(run.rules);
   const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
   const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
   const baseline = run.baselineEntries.length > 0
-    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status} | ${cell(e.reason)} |`)]
+    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status}${e.expect === "fail" || e.expect === "not-judged" ? ` (pins ${e.expect})` : ""} | ${cell(entryText(e))} |`)]
     : [];
   return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
 }

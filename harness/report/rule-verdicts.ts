@@ -1,6 +1,7 @@
 import { citedRules, familyOf, RULE_TAG, type Rule } from "../rules.js";
-import { baselinedScenario, NO_BASELINE, scenarioEntries, type Baseline, type BaselineEntryReport } from "./baseline.js";
+import { baselinedScenario, entryProblem, entryText, NO_BASELINE, scenarioEntries, type Baseline, type BaselineEntry, type BaselineEntryReport } from "./baseline.js";
 import type { FailureExplanation } from "./failure-context.js";
+import type { PassEvery } from "../suite/repetitions.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 
 /**
@@ -25,13 +26,15 @@ export interface RuleReport extends Rule {
   family: string;
   verdict: RuleVerdict;
   reason: string | undefined;
-  /** Set when the baseline names this rule. */
-  baseline?: { reason: string; status: BaselineEntryReport["status"] };
+  /** Set when the baseline names this rule: its entry's reason (with its issue), what it pins, and what this run made of it. */
+  baseline?: { reason: string; status: BaselineEntryReport["status"]; expect?: BaselineEntry["expect"]; issue?: string };
   scenarios: RuleScenario[];
   /** A pass on the scenarios that ran, others not applicable here (the reason says how many). */
   partly?: true;
   /** How many times the run judged it: its scenarios that passed, and its situations the oracles judged in every scenario's history. */
   judged?: { scenarios: number; oracleChecks: number };
+  /** Under --repeat N: of its scenarios judged, how many passed in all N runs (pass^N). */
+  repeat?: PassEvery;
 }
 
 export const LEVELS: Record<Level, ReadonlyArray<Rule["level"]>> = { must: ["MUST"], should: ["MUST", "SHOULD"], may: ["MUST", "SHOULD", "MAY"] };
@@ -109,7 +112,7 @@ export function judgeRules(
     const scenarios = results
       .filter((s) => citedRules(s.tags, known).includes(rule.id) || (s.verdict === "fail" && s.blame?.includes(rule.id)))
       .map((s) => scenarioOf(s, baseline, rule.id));
-    const expected = baseline.rules.get(rule.id);
+    const entry = baseline.rules.get(rule.id);
     const times = { scenarios: scenarios.filter((s) => s.verdict === "pass").length, oracleChecks: results.reduce((n, s) => n + (s.oracleJudged?.[rule.id] ?? 0), 0) };
     const base = { ...rule, family: familyOf(rule.id), scenarios, judged: times };
     const judged = !covered.has(rule.id)
@@ -117,8 +120,15 @@ export function judgeRules(
       : selected && !selected.has(rule.id) && scenarios.length === 0
         ? { verdict: "not-selected" as const, reason: "the run's tag filter selected none of its scenarios" }
         : verdictOf(scenarios);
-    if (expected === undefined) return { ...base, ...judged };
-    if (judged.verdict === "fail") return { ...base, verdict: "baselined", reason: `baselined (${expected}): ${judged.reason}`, baseline: { reason: expected, status: "expected-failure" } };
+    if (entry === undefined) return { ...base, ...judged };
+    const expected = entryText(entry);
+    const pinned = (status: BaselineEntryReport["status"]) => ({ reason: expected, status, ...(entry.expect ? { expect: entry.expect } : {}), ...(entry.issue ? { issue: entry.issue } : {}) });
+    // Pinned "not judged": a failure is a failure, not excused; not judged is what it expects.
+    if (entry.expect === "not-judged" && (judged.verdict === "fail" || judged.verdict === "baselined")) return { ...base, ...judged, baseline: pinned("changed") };
+    if (entry.expect === "not-judged" && judged.verdict === "not-applicable") return { ...base, ...judged, reason: `${judged.reason}; not judged here, as the baseline expects (${expected})`, baseline: pinned("expected-not-judged") };
+    if (judged.verdict === "fail") return { ...base, verdict: "baselined", reason: `baselined (${expected}): ${judged.reason}`, baseline: pinned("expected-failure") };
+    // Pinned "fail": not judged hides the failure the entry is there for.
+    if (entry.expect === "fail" && judged.verdict === "not-applicable") return { ...base, ...judged, baseline: pinned("changed") };
     // Stale only when every scenario the entry covers ran and passed: a --tags run that skipped the
     // failing one (or a stopped run that did not finish it) must not tell the user to remove an entry the next whole run still needs.
     const ran = scenarios.filter((s) => s.verdict !== "not-run").length;
@@ -130,19 +140,35 @@ export function judgeRules(
         : status === "partly-run"
           ? `baselined; the ${ran} of its ${inSuite?.[rule.id]} scenarios that ran passed, so the entry stands until a run of all of them passes`
           : judged.reason;
-    return { ...base, ...judged, reason, baseline: { reason: expected, status } };
+    return { ...base, ...judged, reason, baseline: pinned(status) };
   });
 }
 
 /** Every baseline entry and what this run made of it. */
-export function baselineReport(rules: RuleReport[], results: ScenarioResult[], baseline: Baseline): BaselineEntryReport[] {
-  const ruleEntries = rules.flatMap((r) => (r.baseline ? [{ kind: "rule" as const, name: r.id, reason: r.baseline.reason, status: r.baseline.status }] : []));
-  return [...ruleEntries, ...scenarioEntries(baseline, results)];
+/** `baseline` whole, expired known-flaky entries included (they are reported, and excuse nothing: judgeRules had the active baseline). */
+export function baselineReport(rules: RuleReport[], results: ScenarioResult[], baseline: Baseline, startedAt: string): BaselineEntryReport[] {
+  const ruleEntries = rules.flatMap((r) => {
+    const entry = baseline.rules.get(r.id);
+    return r.baseline && entry ? [{ kind: "rule" as const, name: r.id, ...entry, status: r.baseline.status }] : [];
+  });
+  return [...ruleEntries, ...scenarioEntries(baseline, results, startedAt)];
 }
 
 /** The rules at the level this run judged: not-selected and not-run never, not-applicable only under --require-all. */
 const judgedAt = (reports: RuleReport[], level: Level, requireAll: boolean) =>
   reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected" && r.verdict !== "not-run" && (requireAll || r.verdict !== "not-applicable"));
+
+/**
+ * Under --require-all, a rule not judged here that the baseline expects not judged (its entry, or
+ * entries for each of its scenarios not judged, pin "not-judged"): a capability the team knows its
+ * broker lacks does not fail the gate.
+ */
+function notJudgedAsExpected(r: RuleReport, baseline: Baseline): boolean {
+  if (r.verdict !== "not-applicable" && !r.partly) return false;
+  if (r.baseline?.status === "expected-not-judged") return true;
+  const unjudged = r.scenarios.filter((s) => s.verdict === "not-applicable");
+  return unjudged.length > 0 && unjudged.every((s) => baseline.scenarios.get(s.name)?.expect === "not-judged");
+}
 
 /** Whether a rule not judged was stopped by earlier failures only: another broker, any adapter, would judge it once those pass. */
 const stoppedOnly = (r: RuleReport) => r.scenarios.filter((s) => s.verdict === "not-applicable").every((s) => s.stopped === true);
@@ -168,13 +194,17 @@ export function isConformant(reports: RuleReport[], level: Level, requireAll = f
  * judge fail the gate only under `requireAll`.
  */
 export function gateProblems(reports: RuleReport[], level: Level, results: ScenarioResult[], entries: BaselineEntryReport[], baseline: Baseline, requireAll = false): string[] {
-  const inLevel = judgedAt(reports, level, requireAll);
+  const inLevel = judgedAt(reports, level, requireAll).filter((r) => !requireAll || !notJudgedAsExpected(r, baseline));
   const problems: string[] = [];
   if (inLevel.length === 0) problems.push("no rule at this level was judged");
   for (const r of inLevel.filter((x) => x.verdict !== "pass" && x.verdict !== "baselined")) {
     problems.push(`${r.id}: ${r.verdict === "not-applicable" ? "not judged (--require-all)" : r.verdict}${r.reason ? ` (${r.reason})` : ""}`);
   }
   for (const e of entries.filter((x) => x.status === "stale")) problems.push(`stale baseline entry: ${e.kind} ${e.name} passes now; remove it from ${baseline.file}`);
+  for (const e of entries) {
+    const problem = entryProblem(e, baseline.file);
+    if (problem) problems.push(problem);
+  }
   for (const s of results.filter((x) => x.verdict === "fail" && !x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
     problems.push(`"${s.name}" failed and cites no rule`);
   }

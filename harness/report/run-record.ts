@@ -48,6 +48,8 @@ export const runRecordSchema = z.object({
   scenarioVerdicts: z.array(scenarioVerdictSchema).optional(),
   invocation: invocationSchema.optional(),
   rerunOf: rerunOfSchema.optional(),
+  /** What made it (provenance.ts), read as far as a comparison needs: the kit and the rules. */
+  provenance: z.object({ kit: z.object({ name: z.string(), version: z.string() }), rules: z.object({ digest: z.string() }) }).optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -3,6 +3,8 @@ import type { BaselineEntryReport } from "./baseline.js";
 import type { FailureGroup } from "./failure-groups.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
+import type { Provenance } from "./provenance.js";
+import type { Evidence } from "../verify/evidence.js";
 
 // A judged run as every report reads it: its summary, verdict and headline; each report format
 // (markdown, HTML, junit, the badge, JSON) renders it in a file of its own.
@@ -59,6 +61,12 @@ export interface RunSummary {
   invocation?: Invocation;
   /** Set on a rerun's reports (--rerun-failed): the run it re-ran. */
   rerunOf?: RerunOf;
+  /** --repeat N: each scenario ran N times; each rule says its pass^N. */
+  repeat?: number;
+  /** Where the verdicts come from: the kit and its rules, the broker, profile, seed, Node and start (provenance.ts). */
+  provenance?: Provenance;
+  /** What the verdicts were derived from and its digest, for `lomi-conformance verify` (verify/evidence.ts). */
+  evidence?: Evidence;
 }
 
 export interface ShardTimes {

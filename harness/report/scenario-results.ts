@@ -16,6 +16,9 @@ export type ScenarioVerdict = "pass" | "fail" | "not-applicable";
 /** The status of a scenario its run did not finish (stopped, or its worker died): not applicable, its reason says why; rules read it "not run". */
 export const NOT_RUN = "NOT RUN";
 
+/** A scenario the run did not finish, NOT RUN with why: judged neither way (never a pass, never a failure). */
+export const notRunResult = (s: { name: string; uri: string; line: number; tags: string[] }, why: string): ScenarioResult => ({ name: s.name, uri: s.uri, line: s.line, tags: s.tags, verdict: "not-applicable", status: NOT_RUN, reason: why, durationMs: 0 });
+
 export interface ScenarioResult {
   name: string;
   uri: string;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { kitPath } from "../../protocol/kit-root.js";
+import { kitIdentity } from "../report/provenance.js";
 import { CAPABILITIES } from "../adapters/broker-adapter.js";
 import { configError } from "../harness-error.js";
 import { messageOf } from "../../protocol/errors.js";
@@ -54,9 +54,8 @@ export const selectionDigest = (keys: readonly string[]) => sha256(keys.join("\n
 
 export const fileDigest = (file: string) => sha256(readFileSync(file, "utf8"));
 
-let version: string | undefined;
 /** The installed kit's version: shards of one run must run the same kit. */
-export const kitVersion = (): string => (version ??= z.object({ version: z.string() }).parse(JSON.parse(readFileSync(kitPath("package.json"), "utf8"))).version);
+export const kitVersion = (): string => kitIdentity().version;
 
 export function writeShardManifest(dir: string, manifest: ShardManifest): void {
   writeFileSync(path.join(dir, SHARD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -1,12 +1,13 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { z } from "zod";
 import path from "node:path";
 import { scenarioCatalogue, scenarioKey } from "../suite/feature-catalogue.js";
 import { configError } from "../harness-error.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "../report/baseline.js";
 import { concludeRun } from "../report/conclude-run.js";
-import { recordedInvocation } from "../report/run-record.js";
-import { readAttempts } from "../report/attempts.js";
-import { readScenarioResults } from "../report/scenario-results.js";
+import { recordedInvocation, RUN_RECORD_FILE } from "../report/run-record.js";
+import { provenanceSchema, type Provenance } from "../report/provenance.js";
+import { DEFAULT_HISTORIES, judgedScenarios } from "../verify/evidence.js";
 import type { ShardTimes } from "../report/run-summary.js";
 import { loadRules } from "../rules.js";
 import { writeCucumberHtml } from "./cucumber-html.js";
@@ -49,17 +50,15 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
   const messages = path.join(o.reports, "messages.ndjson");
   writeFileSync(messages, merged.map((e) => JSON.stringify(e)).join("\n") + "\n");
 
+  // The suite's order, as an unsharded run (one worker) gives its results.
+  const suite = scenarioCatalogue();
+  const { results, attempts } = judgedScenarios([merged], { merged: true }, suite);
   // A shard that stopped half-way (its process killed) left a manifest of scenarios it never finished.
-  const results = readScenarioResults(merged);
   const finished = new Set(results.map(scenarioKey));
   for (const s of shards) {
     const unfinished = s.manifest.scenarios.filter((k) => !finished.has(k));
     if (unfinished.length > 0) throw configError(`shard ${s.manifest.index}/${run.count} (${s.dir}) has no result for ${unfinished.length} of its scenarios, e.g. ${unfinished[0]}: its messages.ndjson is not the one its run wrote`);
   }
-  const suite = scenarioCatalogue();
-  // The suite's order, as an unsharded run (one worker) gives its results.
-  const order = new Map(suite.map((s, i) => [scenarioKey(s), i]));
-  results.sort((a, b) => (order.get(scenarioKey(a)) ?? Infinity) - (order.get(scenarioKey(b)) ?? Infinity));
 
   const rules = loadRules().rules;
   const baselineFile = run.baseline?.file;
@@ -71,6 +70,12 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
   const startedAt = shards.reduce((earliest, s) => (s.manifest.startedAt < earliest ? s.manifest.startedAt : earliest), first.manifest.startedAt);
   // Every shard took the same options: the first's say how to rerun the merged run's failures.
   const invocation = recordedInvocation(first.dir);
+  // Each shard's histories join the merged run's evidence, so verify checks the merged reports as any run's.
+  const historiesDir = path.join(o.reports, DEFAULT_HISTORIES);
+  const recorded = shards.map((s) => ({ dir: s.dir, ...shardEvidence(s.dir) }));
+  for (const s of recorded) if (existsSync(path.resolve(s.dir, s.histories))) cpSync(path.resolve(s.dir, s.histories), historiesDir, { recursive: true });
+  const serverInfo = shards.map((s) => s.manifest.serverInfo).find((x) => x !== null) ?? undefined;
+  const provenance = recorded[0]?.provenance && { ...recorded[0].provenance, broker: { ...recorded[0].provenance.broker, serverInfo: serverInfo ?? null }, startedAt };
   const { code } = concludeRun({
     rules,
     results,
@@ -81,7 +86,7 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
     level: run.level,
     requireAll: run.requireAll,
     profile: first.manifest.profile,
-    broker: { adapter: run.broker, serverInfo: shards.map((s) => s.manifest.serverInfo).find((x) => x !== null) ?? undefined },
+    broker: { adapter: run.broker, serverInfo },
     seed: run.seed,
     startedAt,
     // The sharded run took as long as its longest shard's scenarios.
@@ -90,13 +95,23 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
     writeBaseline: o.writeBaseline,
     baselineEntries: o.baselineEntries,
     shards: times,
-    attempts: readAttempts(merged),
+    attempts,
     ...(invocation ? { invocation } : {}),
+    ...(provenance ? { provenance } : {}),
+    evidence: { historiesDir },
   });
   await writeCucumberHtml(path.join(o.reports, "cucumber.html"), merged);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
   process.stdout.write(`lomi-conformance merge: ${shards.length} shards of seed ${run.seed}; ${times.parts.map((p) => `${p.shard} ${(p.wallMs / 1000).toFixed(1)} s`).join(", ")}; longest ${times.longest.shard}\n`);
   return code;
+}
+
+/** What a shard's conformance.json says of its provenance, and where its histories are (its reports' histories/ when it does not say). */
+function shardEvidence(dir: string): { provenance: Provenance | undefined; histories: string } {
+  const recorded = z
+    .object({ provenance: provenanceSchema.optional(), evidence: z.object({ inputs: z.object({ histories: z.string() }) }).optional() })
+    .safeParse(JSON.parse(readFileSync(path.join(dir, RUN_RECORD_FILE), "utf8")));
+  return { provenance: recorded.success ? recorded.data.provenance : undefined, histories: (recorded.success && recorded.data.evidence?.inputs.histories) || DEFAULT_HISTORIES };
 }
 
 /** Whether the folders hold explore parts (explore.json) rather than conformance shards (shard.json); a mixture is refused. */

@@ -9,6 +9,8 @@ const common = {
   historiesDir: z.string().optional(),
   /** --scenario-seed: every scenario's first attempt takes this seed in place of the one derived from the run's (a retry's replay line). */
   replaySeed: z.number().int().nonnegative().optional(),
+  /** --repeat: which run of the scenarios this is (1 for the first); each repetition after the first takes seeds of its own. */
+  repetition: z.number().int().positive().optional(),
 };
 
 /** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */
@@ -41,9 +43,11 @@ export function scenarioSeed(runSeed: number, scenarioId: string): number {
 /**
  * The seed of a scenario's attempt: the first takes the scenario's seed (derived from the run seed,
  * or --scenario-seed), each retry (--retries) one derived from it, so a retry is a fresh try that
- * its replay line repeats exactly.
+ * its replay line repeats exactly; a repetition after the first (--repeat) starts from a seed derived
+ * from the scenario's, so each repetition is a fresh run that its replay line repeats.
  */
-export function attemptSeed(run: { seed: number; replaySeed?: number | undefined }, scenarioId: string, attempt: number): number {
-  const first = run.replaySeed ?? scenarioSeed(run.seed, scenarioId);
+export function attemptSeed(run: { seed: number; replaySeed?: number | undefined; repetition?: number | undefined }, scenarioId: string, attempt: number): number {
+  const scenario = run.replaySeed ?? scenarioSeed(run.seed, scenarioId);
+  const first = (run.repetition ?? 1) > 1 && run.replaySeed === undefined ? scenarioSeed(scenario, `repeat ${run.repetition}`) : scenario;
   return attempt === 0 ? first : scenarioSeed(first, `retry ${attempt}`);
 }

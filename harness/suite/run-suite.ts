@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { TimeConversion, type Envelope } from "@cucumber/messages";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfiguration, loadSupport, runCucumber } from "@cucumber/cucumber/api";
+import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type ISupportCodeLibrary } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue, scenarioKey, type ScenarioEntry } from "./feature-catalogue.js";
 import { onStop, type StopSignal } from "./stop-signal.js";
 import { stopProgress } from "./progress-formatter.js";
@@ -20,14 +20,15 @@ import type { Level } from "../report/rule-verdicts.js";
 import { configError } from "../harness-error.js";
 import { lintSuite, lintText } from "../authoring/lint.js";
 import type { LoadedLibrary } from "../authoring/step-vocabulary.js";
-import { NOT_RUN, readBrokerIdentity, readScenarioResults, type ScenarioResult } from "../report/scenario-results.js";
+import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "../report/scenario-results.js";
+import { brokerProvenance, provenanceOf } from "../report/provenance.js";
+import { DEFAULT_HISTORIES, judgedScenarios, REPEATS_DIR, streamFiles, type Unfinished } from "../verify/evidence.js";
 import { REPORT_FILES } from "../report/write-reports.js";
 import { COMPARE_FILES } from "../compare/command.js";
 import { profileOf } from "./profiles.js";
 import { loadRules } from "../rules.js";
 import type { RunParameters } from "./run-parameters.js";
 import type { Invocation, RerunOf } from "../report/run-record.js";
-import { readAttempts } from "../report/attempts.js";
 import { readEnvelopes } from "../report/message-stream.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
 import { KIT_ROOT } from "../../protocol/kit-root.js";
@@ -70,6 +71,10 @@ export interface SuiteOptions {
   durationsFile?: string;
   /** Where to write this run's scenario durations (--write-durations). */
   writeDurations?: string;
+  /** --repeat N: every chosen scenario runs N times, each repetition on seeds of its own; each rule gets its pass^N. */
+  repeat?: number;
+  /** The broker image's ID (--broker-image), for the reports' provenance. */
+  imageId?: string;
 }
 
 /** A step the suite cannot run as written is a configuration error (exit 2) naming where it is written, never a broker's failure. */
@@ -86,6 +91,8 @@ export function clearReports(dir: string): void {
   mkdirSync(dir, { recursive: true });
   // Only the report files go: --reports may name a folder that holds other things.
   for (const f of [...REPORT_FILES, SHARD_MANIFEST, ...COMPARE_FILES]) rmSync(path.join(dir, f), { force: true });
+  // An earlier run's evidence too: verify must never read its histories or repetitions as this run's.
+  for (const d of [REPEATS_DIR, DEFAULT_HISTORIES]) rmSync(path.join(dir, d), { recursive: true, force: true });
 }
 
 /** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
@@ -139,38 +146,50 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   if (authoring.length > 0) throw configError(`the suite has ${authoring.length} authoring problem(s) (lomi-conformance lint):\n${lintText(authoring)}`);
 
   const started = Date.now();
+  const startedAt = new Date(started).toISOString();
   const envelopes: Envelope[] = [];
-  // Every report is made from one reading of the run's message stream.
-  const conclude = (stream: readonly Envelope[], results: ScenarioResult[], stopped?: string) =>
-    concludeRun({
-      ...(stopped !== undefined ? { stopped } : {}),
-    rules: rulesFile.rules,
-    results,
-    suite: all,
-    tags: o.tags,
-    ...(o.shard ? { shard: shardText(o.shard) } : {}),
-    ...(o.only ? { selection: o.only.label } : {}),
-    ...(o.command !== undefined ? { command: o.command } : {}),
-    ...(o.invocation ? { invocation: o.invocation } : {}),
-    ...(o.rerunOf ? { rerunOf: o.rerunOf } : {}),
-    attempts: readAttempts(stream),
-    flakyOk: o.flakyOk ?? false,
-    ...(o.parameters.replaySeed !== undefined ? { replaySeed: o.parameters.replaySeed } : {}),
-    baseline,
-    baselineFile: o.baselineFile,
-    level: o.level,
-    requireAll: o.requireAll,
-    profile,
-    broker: { adapter: o.brokerName, serverInfo: o.serverInfo ?? readBrokerIdentity(stream) },
-    seed: o.parameters.seed,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    reports: o.reports,
-    // A stopped run's failures are not all there are: it writes no baseline, nor updates one.
-    writeBaseline: stopped === undefined ? o.writeBaseline : undefined,
-    baselineEntries: o.baselineEntries,
-    ...(o.updateBaseline && stopped === undefined ? { updateBaseline: o.updateBaseline } : {}),
-  });
+  const historiesDir = o.parameters.historiesDir;
+  /**
+   * Every report is made from one reading of the run's message streams (a repetition's each, under
+   * --repeat), as `lomi-conformance verify` reads them again: the scenarios they judged, those a
+   * stopped run did not finish not run.
+   */
+  const conclude = (streams: ReadonlyArray<readonly Envelope[]>, stopped?: { cause: string; unfinished?: Unfinished }) => {
+    const { results, attempts } = judgedScenarios(streams, { unfinished: stopped?.unfinished }, all);
+    const serverInfo = o.serverInfo ?? readBrokerIdentity(streams[0] ?? []);
+    return concludeRun({
+      ...(stopped !== undefined ? { stopped: stopped.cause } : {}),
+      rules: rulesFile.rules,
+      results,
+      suite: all,
+      tags: o.tags,
+      ...(o.shard ? { shard: shardText(o.shard) } : {}),
+      ...(o.only ? { selection: o.only.label } : {}),
+      ...(o.command !== undefined ? { command: o.command } : {}),
+      ...(o.invocation ? { invocation: o.invocation } : {}),
+      ...(o.rerunOf ? { rerunOf: o.rerunOf } : {}),
+      attempts,
+      flakyOk: o.flakyOk ?? false,
+      ...(o.parameters.replaySeed !== undefined ? { replaySeed: o.parameters.replaySeed } : {}),
+      ...(streams.length > 1 ? { repeat: streams.length } : {}),
+      baseline,
+      baselineFile: o.baselineFile,
+      level: o.level,
+      requireAll: o.requireAll,
+      profile,
+      broker: { adapter: o.brokerName, serverInfo },
+      seed: o.parameters.seed,
+      startedAt,
+      durationMs: Date.now() - started,
+      reports: o.reports,
+      provenance: provenanceOf(brokerProvenance(o.parameters, o.brokerName, serverInfo, o.imageId), profile.name, o.parameters.seed, startedAt),
+      ...(historiesDir ? { evidence: { historiesDir, ...(stopped?.unfinished ? { unfinished: stopped.unfinished } : {}) } } : {}),
+      // A stopped run's failures are not all there are: it writes no baseline, nor updates one.
+      writeBaseline: stopped === undefined ? o.writeBaseline : undefined,
+      baselineEntries: o.baselineEntries,
+      ...(o.updateBaseline && stopped === undefined ? { updateBaseline: o.updateBaseline } : {}),
+    });
+  };
   /**
    * A run cut short concludes once, from the scenarios that finished, the others NOT RUN with why
    * (exit 2): whichever ends it first (a stop signal, a parallel worker that died) concludes, and
@@ -184,8 +203,9 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
       const cause = `${end.cause} after ${finished.length} of ${ordered.length} scenario(s)`;
       const html = path.join(o.reports, "cucumber.html");
       // The formatters' files end where the stop cut them: the message stream is written whole, saying how the run ended.
-      if (rewrite) writeStoppedMessages(messages, [...stream, stoppedRunFinished(stream, cause)], html, cause);
-      conclude(stream, [...finished, ...unfinished(ordered, finished).map((s) => notRun(s, end.each))], cause);
+      const whole = rewrite ? [...stream, stoppedRunFinished(stream, cause)] : stream;
+      if (rewrite) writeStoppedMessages(messages, whole, html, cause);
+      conclude([whole], { cause, unfinished: { each: end.each, keys: unfinished(ordered, finished).map(scenarioKey) } });
       if (rewrite) await writeStoppedHtml(html, stream);
     })());
   // A stop signal (a CI job's timeout, Ctrl+C; to this process or its whole group: the workers leave it to this process) ends the run where it is.
@@ -211,7 +231,24 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     await concludeCutShort(stream, endedEarly(o.parallel), false);
     return 2;
   }
-  const { code, run } = conclude(stream, results);
+  const streams = [stream];
+  // --repeat N: the same scenarios again, each repetition on seeds of its own, into a message stream of its own.
+  // A repetition cut short (a stop, a worker that died) concludes once, NOT RUN, on the repetitions before it, which finished.
+  for (let repetition = 2; repetition <= (o.repeat ?? 1); repetition++) {
+    let stopped: Promise<void> | undefined;
+    const stop = (end: string) =>
+      (stopped ??= (async () => {
+        stopProgress();
+        conclude(streams, { cause: `${end} during repetition ${repetition} of ${o.repeat}; the ${streams.length} repetition(s) before it are judged` });
+      })());
+    const ended = await runRepetition(repetition, runConfiguration, support, o, ordered.length, (signal) => stop(stoppedBy(signal).cause));
+    if (ended !== undefined || stopped) {
+      await stop(ended ?? "the run was stopped");
+      return 2;
+    }
+    streams.push(readEnvelopes(path.join(o.reports, streamFiles(repetition).at(-1)!)));
+  }
+  const { code, run } = conclude(streams);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
   // A shard's part is never empty (shardPart refuses that).
   if (o.shard && part) {
@@ -241,6 +278,36 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     });
   }
   return code;
+}
+
+/**
+ * One repetition after the first (--repeat): cucumber again on the same scenarios, the repetition
+ * in the world parameters (its seeds derive from it), its message stream under repeats/N/. A stop
+ * signal meanwhile goes to `stopped`; answers why it ended early when a worker died (scenarios left
+ * unfinished), or undefined.
+ */
+async function runRepetition(repetition: number, configuration: IRunConfiguration, support: ISupportCodeLibrary, o: SuiteOptions, scenarios: number, stopped: (signal: StopSignal) => Promise<void>): Promise<string | undefined> {
+  const file = path.join(o.reports, streamFiles(repetition).at(-1)!);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const ignoreStop = onStop(stopped);
+  let finished = 0;
+  try {
+    await runCucumber(
+      {
+        ...configuration,
+        support,
+        runtime: { ...configuration.runtime, worldParameters: { ...o.parameters, repetition } },
+        formats: { ...configuration.formats, files: { [file]: "message" } },
+      },
+      { cwd: ROOT },
+      (e) => {
+        if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) finished++;
+      },
+    );
+  } finally {
+    ignoreStop();
+  }
+  return finished < scenarios ? endedEarly(o.parallel).cause : undefined;
 }
 
 /** The scenarios of this shard, balanced by the durations file; a shard left with none is refused (exit 2). */
@@ -301,9 +368,6 @@ function unfinished(ordered: readonly ScenarioEntry[], finished: readonly Scenar
   const done = new Set(finished.map((r) => `${r.uri}:${r.line}`));
   return ordered.filter((s) => !done.has(`${s.uri}:${s.line}`));
 }
-
-/** A scenario the run did not finish, NOT RUN with why: judged neither way (never a pass, never a failure). */
-const notRun = (s: ScenarioEntry, why: string): ScenarioResult => ({ name: s.name, uri: s.uri, line: s.line, tags: s.tags, verdict: "not-applicable", status: NOT_RUN, reason: why, durationMs: 0 });
 
 /** A feature file from its uri as the catalogue names it (`features/x.feature`). */
 const featureFile = (uri: string) => path.join(path.dirname(FEATURES_DIR), uri);

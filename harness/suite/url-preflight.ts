@@ -1,5 +1,5 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { brokerRequestInit } from "../connection/broker-token.js";
+import { brokerRequestInit } from "../connection/broker-request.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { configError } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";

@@ -21,14 +21,15 @@ const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict
   reason: verdict === "pass" ? undefined : "boom",
   durationMs: 1,
 });
-const baseline = (rules: Record<string, string>, scenarios: Record<string, string> = {}): Baseline => ({ file: "baseline.json", rules: new Map(Object.entries(rules)), scenarios: new Map(Object.entries(scenarios)) });
+const entries = (reasons: Record<string, string>) => new Map(Object.entries(reasons).map(([name, reason]) => [name, { reason }]));
+const baseline = (rules: Record<string, string>, scenarios: Record<string, string> = {}): Baseline => ({ file: "baseline.json", rules: entries(rules), scenarios: entries(scenarios) });
 const RULES = [rule("A-01"), rule("A-02")];
 const COVERED = new Set(["A-01", "A-02"]);
 
 function gate(results: ScenarioResult[], b: Baseline, inSuite?: Record<string, number>) {
   const rules = judgeRules(RULES, results, COVERED, undefined, b, inSuite);
-  const entries = baselineReport(rules, results, b);
-  return { rules, entries, problems: gateProblems(rules, "must", results, entries, b), conformant: isConformant(rules, "must") };
+  const reported = baselineReport(rules, results, b, "2026-01-01T00:00:00.000Z");
+  return { rules, entries: reported, problems: gateProblems(rules, "must", results, reported, b), conformant: isConformant(rules, "must") };
 }
 
 test("a baselined rule that fails is baselined: the gate passes, the run is not called conformant", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -76,7 +76,11 @@ test("the URL adapter holds several MCP sessions at once, each its own connectio
   });
 });
 
-test("--broker-token: a broker that demands a bearer token is judged with it, and refuses a run without it", async () => {
+/** Every file under a folder, read as text. */
+const filesUnder = (dir: string): Array<[string, string]> =>
+  readdirSync(dir, { recursive: true, withFileTypes: true }).flatMap((e) => (e.isFile() ? [[path.join(e.parentPath, e.name), readFileSync(path.join(e.parentPath, e.name), "utf8")] as [string, string]] : []));
+
+test("--broker-token, --header and --header-file: a broker behind a token is judged with them, and refuses a run without; no report, history or line printed holds a secret", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-url-token-"));
   const nativePort = await freePort();
   await withHttpBroker(["bin/lomi-broker.js", "--token", "kit-token"], nativePort, dir, async (url) => {
@@ -85,5 +89,15 @@ test("--broker-token: a broker that demands a bearer token is judged with it, an
     const without = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--tags", "@SCH-06", "--reports", path.join(dir, "without")]);
     assert.notEqual(without.code, 0);
     assert.match(without.output, /401|Unauthorized/);
+    // A gateway's headers: the file's Authorization is what lets the run in; the other header goes along, as secret.
+    const headerFile = path.join(dir, "gateway.headers");
+    writeFileSync(headerFile, "# what the gateway wants\nAuthorization: Bearer kit-token\n");
+    const viaHeaders = await conformance(["--broker-url", url, "--native-port", String(nativePort), "--header-file", headerFile, "--header", "X-Gateway-Tenant: tenant-secret", "--tags", "@SCH-06", "--reports", path.join(dir, "headers")]);
+    assert.equal(viaHeaders.code, 0, viaHeaders.output.slice(-3000));
+    for (const [run, reports] of [[withToken, "with"], [viaHeaders, "headers"]] as const) {
+      assert.doesNotMatch(run.output, /kit-token|tenant-secret/);
+      for (const [file, text] of filesUnder(path.join(dir, reports))) assert.doesNotMatch(text, /kit-token|tenant-secret/, file);
+    }
+    assert.match(readFileSync(path.join(dir, "headers", "conformance.json"), "utf8"), /--header X-Gateway-Tenant:\*\*\*/, "the command line says a header was given, not its value");
   });
 });

@@ -24,21 +24,21 @@ function judge(results: ScenarioResult[], baseline: Baseline) {
 
 const BASELINE: Baseline = {
   file: "baseline.json",
-  rules: new Map([["CAP-01", "BRK-2: fills are slow"]]),
+  rules: new Map([["CAP-01", { reason: "BRK-2: fills are slow" }]]),
   scenarios: new Map([
-    ["retry", "BRK-1: fixed last week"],
-    ["events", "BRK-3: still broken"],
+    ["retry", { reason: "BRK-1: fixed last week" }],
+    ["events", { reason: "BRK-3: still broken", issue: "https://issues.example/BRK-3" }],
   ]),
 };
 
-test("--update-baseline drops the stale entry, adds the new failure with a placeholder, and keeps every other entry with its reason", () => {
+test("--update-baseline drops the stale entry, adds the new failure with a placeholder, and keeps every other entry with its reason and issue link", () => {
   const results = [scenario("retry", ["@OP-01"], "pass"), scenario("events", ["@EVT-01"], "fail"), scenario("cancel", ["@OP-03"], "fail")];
   const { run, baselinedScenarioReason } = judge(results, BASELINE);
   const update = updatedBaseline(BASELINE, run.baselineEntries, run.rules, results, baselinedScenarioReason, "scenario");
   assert.deepEqual(JSON.parse(update.text), {
     expectedFailures: [
       { rule: "CAP-01", reason: "BRK-2: fills are slow" },
-      { scenario: "events", reason: "BRK-3: still broken" },
+      { scenario: "events", reason: "BRK-3: still broken", issue: "https://issues.example/BRK-3" },
       { scenario: "cancel", reason: PLACEHOLDER_REASON },
     ],
   });

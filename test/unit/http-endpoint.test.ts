@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
-import { brokerRequestInit } from "../../harness/connection/broker-token.js";
+import { brokerRequestInit } from "../../harness/connection/broker-request.js";
 import { systemClock } from "../../protocol/ports.js";
 import { serveHttp, type HttpEndpoint, type HttpOptions } from "../../reference-broker/http-endpoint.js";
 import { startBroker } from "../support/in-process-broker.js";

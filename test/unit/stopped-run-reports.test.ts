@@ -80,7 +80,7 @@ test("a run stopped before any scenario finished says nothing was judged, and wh
 
 test("a stopped run never calls a baseline entry stale on the scenarios it finished: the others may still fail", () => {
   const results = [scenario("a", "IDEM-01", "pass"), scenario("bb", "IDEM-01", "not run"), scenario("ccc", "IDEM-02", "pass"), scenario("dddd", "OP-01", "pass")];
-  const baseline = { file: "baseline.json", rules: new Map([["IDEM-01", "BRK-1"]]), scenarios: new Map<string, string>() };
+  const baseline = { file: "baseline.json", rules: new Map([["IDEM-01", { reason: "BRK-1" }]]), scenarios: new Map() };
   const { run } = judgeMadeUpRun({ rules, results, suite, baseline, baselineFile: "baseline.json", stopped: `${STOP} after 3 of 4 scenario(s)` });
   const idem01 = run.rules.find((r) => r.id === "IDEM-01");
   assert.equal(idem01?.baseline?.status, "partly-run");
