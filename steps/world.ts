@@ -32,8 +32,12 @@ export const DEFAULT_AGENT = "agent";
 const realSetTimeout = globalThis.setTimeout;
 export const realNow = performance.now.bind(performance);
 export const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
-/** The broker's initialize answer is reported once per worker process. */
+/** The broker's initialize answer is reported once per run in each worker process. */
 let brokerIdentified = false;
+/** The run has ended: a process that makes another (teeth's judges) reports the next one's broker too. */
+export const forgetBrokerIdentity = () => {
+  brokerIdentified = false;
+};
 
 /** The data of a tool's ok reply, as its contract in the catalogue types it. */
 export type ToolData<N extends ToolName> = DataOf<ContractNamed<N>>;
