@@ -8,11 +8,11 @@ import { fileURLToPath } from "node:url";
 import { seededRandom } from "../../protocol/ports.js";
 import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 
-const CREATOR = fileURLToPath(new URL("../fixtures/create-stores.ts", import.meta.url));
+const CREATOR = fileURLToPath(new URL("../fixtures/create-stores.mjs", import.meta.url));
 
 /** Runs the creator until it has made two stores, lets it go on for `ms` milliseconds, then SIGKILLs it mid-creation. */
 async function killCreatorAfter(dir: string, ms: number): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", CREATOR, dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [CREATOR, dir], { stdio: ["ignore", "pipe", "inherit"] });
   let said = "";
   await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => (said += d.toString()).includes("created 1\n") && resolve()));
   await new Promise((resolve) => setTimeout(resolve, ms));
