@@ -29,6 +29,7 @@ import type { Invocation, RerunOf } from "../report/run-record.js";
 import { readAttempts } from "../report/attempts.js";
 import { readEnvelopes } from "../report/message-stream.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
+import { rememberStepMatches } from "./step-matches.js";
 import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
@@ -96,7 +97,9 @@ let prepared: Promise<{ support: Awaited<ReturnType<typeof loadSupport>>; author
 
 async function prepare(runConfiguration: Parameters<typeof loadSupport>[0]) {
   const support = await loadSupport(runConfiguration, { cwd: ROOT });
-  return { support, authoring: await lintSuite(FEATURES_DIR, { library: support as unknown as LoadedLibrary }) };
+  const library = support as unknown as LoadedLibrary;
+  rememberStepMatches(library);
+  return { support, authoring: await lintSuite(FEATURES_DIR, { library }) };
 }
 
 /** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
