@@ -3,8 +3,9 @@ import path from "node:path";
 import { z } from "zod";
 import { ALL_MUTANTS } from "../../mutants/index.js";
 import type { Mutant } from "../../mutants/mutant.js";
-import { untypedCodeOf } from "../../mutants/untyped-codes.js";
-import { historyFileName } from "../history/format.js";
+import { picksOf, type SeenCall } from "../../mutants/rewriting-session.js";
+import type { Envelope } from "../../protocol/envelope.js";
+import { historyFileName, type HistoryRecord } from "../history/format.js";
 import { scenarioCatalogue } from "../suite/feature-catalogue.js";
 import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
@@ -124,7 +125,7 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const unknown = names.filter((n) => !ALL_MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw configError(`no mutant is named ${unknown.join(", ")}`);
   mkdirSync(o.reports, { recursive: true });
-  // The control keeps every scenario's history: a generated mutant changes only replies holding its code, so only scenarios whose replies hold it can show it.
+  // The control keeps every scenario's history: a mutant that acts only on the calls it picks can show itself only in the scenarios that make one.
   const histories = path.join(o.reports, "reference-histories");
   const judges = new TeethJudges();
   try {
@@ -147,13 +148,13 @@ async function judgeAll(judges: TeethJudges, o: TeethOptions, names: readonly st
   // Each mutant is held to the declared rules this selection judges: the control passed them (a rule not applicable in-process is shown over stdio).
   const judgedHere = new Set(controlRules.filter((r) => r.verdict === "pass").map((r) => r.id));
   const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
-  const holding = codeHolders(histories);
+  const reference = referenceCalls(histories);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
   await inFlight(names.length, o.jobs, async (i, _together, lane) => {
     const m = mutants[i]!;
-    const scope = scopeOf(m, holding);
+    const scope = scopeOf(m, reference);
     const run: TeethRun =
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
@@ -193,27 +194,32 @@ export function teethExitCode(m: TeethMatrix): number {
 }
 
 /**
- * The scenarios that can show a generated untyped-<code> mutant: those whose reference history
- * holds the code (the mutant rewrites only replies that hold it; the rest replay identically under
- * the same seed). Undefined for a hand-written mutant: every scenario may show it.
+ * The scenarios that can show a mutant made of a picking session alone (mutants/rewriting-session.ts,
+ * the generated untyped-<code> mutants among them): those whose reference history holds a call it
+ * picks, as a run in which it picks none is the reference broker's own under the same seed.
+ * Undefined for any other mutant: every scenario may show it.
  */
-function scopeOf(m: Mutant, holding: (code: string) => string[]): { names: string[]; why: string } | undefined {
-  const code = untypedCodeOf(m);
-  if (code === undefined) return undefined;
-  const names = holding(code);
-  return { names, why: `${names.length} scenario(s) whose reference replies hold ${code}; no other can show it` };
+function scopeOf(m: Mutant, reference: () => ReferenceCalls): { names: string[]; why: string } | undefined {
+  const picks = picksOf(m.parts);
+  if (picks === undefined) return undefined;
+  const names = [...new Set(reference().filter((s) => s.calls.some(picks)).map((s) => s.name))];
+  return { names, why: `${names.length} scenario(s) whose reference history holds a call it acts on; no other can show it` };
 }
 
-/** The scenarios whose reference history holds a code: the histories read once, for every generated mutant. */
-function codeHolders(histories: string): (code: string) => string[] {
-  let texts: Array<{ name: string; text: string }> | undefined;
-  return (code) => {
-    texts ??= scenarioCatalogue().flatMap((s) => {
+type ReferenceCalls = Array<{ name: string; calls: SeenCall[] }>;
+
+/** Each scenario's calls in the control's histories (the reference broker's replies: envelopes), read once, for every mutant that picks its calls. */
+function referenceCalls(histories: string): () => ReferenceCalls {
+  let read: ReferenceCalls | undefined;
+  return () =>
+    (read ??= scenarioCatalogue().flatMap((s) => {
       const file = path.join(histories, historyFileName(s));
-      return existsSync(file) ? [{ name: s.name, text: readFileSync(file, "utf8") }] : [];
-    });
-    return [...new Set(texts.filter((t) => t.text.includes(`"${code}"`)).map((t) => t.name))];
-  };
+      if (!existsSync(file)) return [];
+      // Read as the control wrote it, not through the format's schema, which drops an argument named "__proto__" (one a mutant may pick).
+      const records = readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as HistoryRecord);
+      const calls = records.flatMap((r) => (r.type === "call" ? [{ tool: r.tool, args: r.args, reply: r.reply.status === "answered" ? { structuredContent: r.reply.structuredContent as Envelope, isError: r.reply.isError } : undefined }] : []));
+      return [{ name: s.name, calls }];
+    }));
 }
 
 /** The console's view: each rule with the mutants that break it, then the rules none breaks, with the reason or its absence. */
