@@ -11,7 +11,7 @@ import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
 import { inFlight } from "../connection/in-flight.js";
 import { loadRules, type Rule } from "../rules.js";
-import { TeethJudges } from "./teeth-judges.js";
+import { Judges } from "../suite/judges.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
@@ -65,7 +65,7 @@ export interface TeethMatrix {
 
 export interface TeethOptions {
   tags: string | undefined;
-  /** Runs side by side, each lane one long-lived process judging its runs in-process, one after another. */
+  /** Runs side by side, on as many long-lived processes that judge their runs in-process, one after another (harness/suite/judges.ts). */
   jobs: number;
   reports: string;
   /** Names of the mutants to run (default: every one a run can name). */
@@ -103,11 +103,11 @@ function killers(rules: readonly ReportedRule[]): NonNullable<TeethRun["killedBy
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** One run of the selection against a mutant (or the reference broker), on a judging process's lane, its reports in `dir`; with the rules its report judged. */
-async function judge(judges: TeethJudges, lane: number, mutant: string | undefined, o: TeethOptions, dir: string, extra: readonly string[] = []): Promise<TeethRun & { judged: ReportedRule[] }> {
+/** One run of the selection against a mutant (or the reference broker), on a judging process, its reports in `dir`; with the rules its report judged. */
+async function judge(judges: Judges, mutant: string | undefined, o: TeethOptions, dir: string, extra: readonly string[] = []): Promise<TeethRun & { judged: ReportedRule[] }> {
   const started = Date.now();
   const args = ["--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : []), ...extra];
-  const { code, error } = await judges.run(lane, args);
+  const { code, error } = await judges.run(args);
   const reported = readRun(dir);
   const base = { broker: mutant ?? CONTROL, exitCode: code, durationMs: Date.now() - started };
   if (code === 2 || reported === undefined) return { ...base, fails: [], judged: [], notRun: error?.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` };
@@ -127,7 +127,7 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   mkdirSync(o.reports, { recursive: true });
   // The control keeps every scenario's history: a mutant that acts only on the calls it picks can show itself only in the scenarios that make one.
   const histories = path.join(o.reports, "reference-histories");
-  const judges = new TeethJudges();
+  const judges = new Judges(o.jobs);
   try {
     return await judgeAll(judges, o, names, histories);
   } finally {
@@ -136,8 +136,8 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
 }
 
 /** teeth's runs on its judging processes: the control on the first, then the mutants `o.jobs` at a time; the matrix written. */
-async function judgeAll(judges: TeethJudges, o: TeethOptions, names: readonly string[], histories: string): Promise<{ matrix: TeethMatrix; exitCode: number }> {
-  const { judged: controlRules, killedBy: _k, ...control } = await judge(judges, 0, undefined, o, path.join(o.reports, "reference"), ["--histories", histories]);
+async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[], histories: string): Promise<{ matrix: TeethMatrix; exitCode: number }> {
+  const { judged: controlRules, killedBy: _k, ...control } = await judge(judges, undefined, o, path.join(o.reports, "reference"), ["--histories", histories]);
   if (control.notRun !== undefined) throw configError(`the reference broker's run did not finish, so no mutant can be judged: ${control.notRun}`);
   if (control.fails.length > 0) throw configError(`the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`);
   const mutants = names.map((n) => ALL_MUTANTS.find((m) => m.name === n)!);
@@ -152,13 +152,13 @@ async function judgeAll(judges: TeethJudges, o: TeethOptions, names: readonly st
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
-  await inFlight(names.length, o.jobs, async (i, _together, lane) => {
+  await inFlight(names.length, o.jobs, async (i) => {
     const m = mutants[i]!;
     const scope = scopeOf(m, reference);
     const run: TeethRun =
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
-        : await judge(judges, lane, m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
+        : await judge(judges, m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
     runs[i] = { ...run, declares: m.breaks.filter((id) => judgedHere.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.

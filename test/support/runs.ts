@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
+import { Judges } from "../../harness/suite/judges.js";
 
 export interface CliRun {
   code: number | null;
@@ -15,6 +16,23 @@ export async function conformance(args: string[], env: NodeJS.ProcessEnv = {}): 
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));
   const [code] = (await once(child, "exit")) as [number | null];
   return { code, output };
+}
+
+/**
+ * In-process conformance runs of one test file on long-lived judging processes (harness/suite/judges.ts),
+ * `size` at a time: each process loads the harness once for all the runs it makes, where a process
+ * per run paid that start each time. The runs, their exit codes and reports are lomi-conformance's;
+ * the output is what the judging process wrote during the run. `close` ends the processes.
+ */
+export function judgedRuns(size: number): { run: (args: string[]) => Promise<CliRun>; close: () => Promise<void> } {
+  const judges = new Judges(size);
+  return {
+    run: async (args) => {
+      const done = await judges.run(args);
+      return { code: done.code, output: `${done.output}${done.error ? `\nlomi-conformance: ${done.error}\n` : ""}` };
+    },
+    close: () => judges.close(),
+  };
 }
 
 /**
