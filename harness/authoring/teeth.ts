@@ -107,10 +107,11 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 async function judge(judges: Judges, mutant: string | undefined, o: TeethOptions, dir: string, extra: readonly string[] = []): Promise<TeethRun & { judged: ReportedRule[] }> {
   const started = Date.now();
   const args = ["--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : []), ...extra];
-  const { code, error } = await judges.run(args);
+  const { code, output } = await judges.run(args);
   const reported = readRun(dir);
   const base = { broker: mutant ?? CONTROL, exitCode: code, durationMs: Date.now() - started };
-  if (code === 2 || reported === undefined) return { ...base, fails: [], judged: [], notRun: error?.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` };
+  // Why a run gave no verdicts: the last lines it wrote, where the command says why.
+  if (code === 2 || reported === undefined) return { ...base, fails: [], judged: [], notRun: output.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` };
   return { ...base, fails: reported.filter((r) => r.verdict === "fail").map((r) => r.id), killedBy: killers(reported), judged: reported };
 }
 

@@ -1,41 +1,29 @@
-import { harnessFault, HarnessError } from "../harness-error.js";
-import { conformance } from "../commands/run.js";
-import { parse, UsageError } from "../commands/options.js";
-import { messageOf } from "../../protocol/errors.js";
+import { harnessFault } from "../harness-error.js";
+import { runCommandLine } from "../commands/command-line.js";
 import { kitPath } from "../../protocol/kit-root.js";
 
-// One judging process (harness/suite/judges.ts): it loads the harness once and makes the conformance
-// runs it is sent one after another, in this process, as `lomi-conformance ARGS` would in a process
-// of its own. Every scenario of every run still gets a fresh broker and store.
+// One judging process (harness/suite/judges.ts): it loads the harness once and runs the command lines
+// it is sent one after another, in this process, as `lomi-conformance ARGS` would in a process of its
+// own (a conformance run, or a command: merge, compare, explore…). Every scenario of every run still
+// gets a fresh broker and store.
 
-/** A run to make: the command line after `lomi-conformance`. */
+/** A command line to run: what follows `lomi-conformance`. */
 export interface JudgeJob {
   args: string[];
 }
 
-/** How it ended: the exit code the command would have had, and, for exit 2, why (what its stderr would end with). */
+/** How it ended: the exit code the command would have had. */
 export interface JudgeJobDone {
   code: number;
-  error?: string;
 }
 
 if (!process.send) throw harnessFault("judge-process runs only as a process that harness/suite/judges.ts starts (it answers over IPC)");
 const send = process.send.bind(process);
 
-/** The command's own answer to an error, as harness/cli.ts words it. */
-function errorText(error: unknown): string {
-  const plain = error instanceof UsageError || (error instanceof HarnessError && error.kind === "config");
-  return plain ? messageOf(error) : error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
 async function judge(job: JudgeJob): Promise<JudgeJobDone> {
-  // The run reads its command line as a process of its own would (the options, and the command its reports record).
+  // The command reads its command line as a process of its own would (the options, and the command its reports record).
   process.argv = [process.execPath, kitPath("bin/lomi-conformance.js"), ...job.args];
-  try {
-    return { code: await conformance(parse()) };
-  } catch (error) {
-    return { code: 2, error: errorText(error) };
-  }
+  return { code: await runCommandLine(job.args) };
 }
 
 /** Resolves once what the run wrote has left this process: its answer comes after its output. */

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { kitPath } from "../../protocol/kit-root.js";
 import type { JudgeJob, JudgeJobDone } from "./judge-process.js";
 
-/** How much of a run's output is kept for its caller (a failure message quotes its end). */
+/** How much of a run's output is kept for its caller (a failure message, or the reason a run did not finish, quotes its end). */
 const OUTPUT_KEPT = 20_000;
 
 interface Judge {
@@ -16,9 +16,9 @@ interface Judge {
 
 /**
  * Long-lived judging processes, at most `size` of them: each loads the harness once (about 1.3 s of
- * CPU, and as much again before its code runs at full speed) and makes the conformance runs it is
- * given one after another, in-process (harness/suite/judge-process.ts), where a process per run
- * paid that start each time. teeth judges its mutants on them; tests that make many in-process runs
+ * CPU, and as much again before its code runs at full speed) and runs the lomi-conformance command
+ * lines it is given one after another, in-process (harness/suite/judge-process.ts), where a process
+ * per run paid that start each time. teeth judges its mutants on them; tests that make many in-process runs
  * can too. Each runs the build when it is fresh, as the bins do (bin/judge-process.js). A process
  * that dies takes only its run with it (exit 2, with the end of its output); the next run starts a
  * new one.
@@ -30,7 +30,7 @@ export class Judges {
 
   constructor(private readonly size: number) {}
 
-  /** Makes the run `args` (lomi-conformance's command line) on an idle process, and answers how it ended with what it wrote. */
+  /** Runs `args` (lomi-conformance's command line) on an idle process, and answers its exit code with what it wrote. */
   async run(args: readonly string[]): Promise<JudgeJobDone & { output: string }> {
     const judge = await this.take();
     try {
@@ -93,7 +93,7 @@ export class Judges {
       if (this.idle.includes(judge)) this.idle.splice(this.idle.indexOf(judge), 1);
       const answer = judge.pending;
       judge.pending = undefined;
-      answer?.({ code: 2, error: `its judging process ${how} before the run ended: ${judge.output.trim().split("\n").slice(-3).join(" ")}`, output: judge.output });
+      answer?.({ code: 2, output: `${judge.output}\nlomi-conformance: its judging process ${how} before the run ended\n` });
     };
     child.on("exit", (code, signal) => ended(`ended (${signal ?? `exit ${code}`})`));
     child.on("error", (error) => ended(`failed (${error.message})`));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, describe, it, test } from "node:test";
+import { describe, it, test } from "node:test";
 import { UrlAdapter } from "../../harness/adapters/url.js";
 import { freePort } from "../../harness/adapters/free-port.js";
 import { familyOf, loadRules } from "../../harness/rules.js";
@@ -88,14 +88,13 @@ type InProcessRun = { code: number | null; output: string; report: Judged };
 const inProcessRuns = new Map<string, Promise<InProcessRun>>();
 // Two judging processes make the in-process runs: the harness loads twice, not once a run.
 const judged = judgedRuns(2);
-after(() => judged.close());
 
 /** The mutant in-process, the scenarios that show it, with the oracles on or off; each run once, shared by the tests below. */
 function inProcess(m: Mutant, oracles: "on" | "off"): Promise<InProcessRun> {
   const key = `${m.name} ${oracles}`;
   const run = inProcessRuns.get(key) ?? (async () => {
     const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-mutant-${m.name}-${oracles}-`)), "reports");
-    const done = await judged.run(["--mutant", m.name, "--oracles", oracles, "--tags", tagsOf(m), ...TIMEOUT_ARGS, "--reports", reports]);
+    const done = await judged(["--mutant", m.name, "--oracles", oracles, "--tags", tagsOf(m), ...TIMEOUT_ARGS, "--reports", reports]);
     return { ...done, report: JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Judged };
   })();
   inProcessRuns.set(key, run);

@@ -4,8 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { before, test } from "node:test";
 import type { RunRecord } from "../../harness/report/run-record.js";
-import { conformance, type CliRun } from "../support/runs.js";
+import { type CliRun, judgedRuns } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 /** A mutant that answers a conflict as a duplicate: a handful of the suite's scenarios fail, the rest pass. */
 const MUTANT = "idem-conflict-as-duplicate";

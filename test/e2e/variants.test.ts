@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, describe, it, test } from "node:test";
+import { describe, it, test } from "node:test";
 import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
 import { ALL_VARIANTS, ON_THE_WHOLE_SUITE, VARIANTS } from "../../variants/index.js";
 import type { Variant } from "../../variants/variant.js";
@@ -72,12 +72,11 @@ const settlesLate = (v: Variant) => (v.policy.settleAfterMs?.[1] ?? 0) > 0;
 describe("every variant is judged conformant in-process too, on the whole suite, with the oracles judging every scenario's history", { concurrency: 2 }, () => {
   // Two judging processes make the seven runs: the harness loads twice, not seven times.
   const judged = judgedRuns(2);
-  after(() => judged.close());
   for (const v of ALL_VARIANTS) {
     it(`${v.name} (--variant)`, async () => {
       const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-variant-${v.name}-in-process-`)), "reports");
       const scope = settlesLate(v) ? ["--parallel", "4"] : ["--tags", "not @slow"];
-      const run = await judged.run(["--variant", v.name, ...scope, "--reports", reports, ...TIMEOUT]);
+      const run = await judged(["--variant", v.name, ...scope, "--reports", reports, ...TIMEOUT]);
       assertConformant(v, run, reports, /^CONFORMANT over in-process:/);
     });
   }

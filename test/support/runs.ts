@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
+import { after } from "node:test";
 import { Judges } from "../../harness/suite/judges.js";
 
 export interface CliRun {
@@ -19,19 +20,19 @@ export async function conformance(args: string[], env: NodeJS.ProcessEnv = {}): 
 }
 
 /**
- * In-process conformance runs of one test file on long-lived judging processes (harness/suite/judges.ts),
- * `size` at a time: each process loads the harness once for all the runs it makes, where a process
- * per run paid that start each time. The runs, their exit codes and reports are lomi-conformance's;
- * the output is what the judging process wrote during the run. `close` ends the processes.
+ * A `conformance` whose command lines run on long-lived judging processes (harness/suite/judges.ts),
+ * `size` at a time: each loads the harness once for all the runs it makes, where a process per run
+ * paid that start each time. Exit codes, output and reports are the command's, run from the kit's
+ * folder in the test's environment; a test of what only a process of its own shows (its environment,
+ * its folder, a signal) starts one with `conformance`. The processes end after the tests of the
+ * suite (or file) that made them.
  */
-export function judgedRuns(size: number): { run: (args: string[]) => Promise<CliRun>; close: () => Promise<void> } {
+export function judgedRuns(size = 1): (args: string[]) => Promise<CliRun> {
   const judges = new Judges(size);
-  return {
-    run: async (args) => {
-      const done = await judges.run(args);
-      return { code: done.code, output: `${done.output}${done.error ? `\nlomi-conformance: ${done.error}\n` : ""}` };
-    },
-    close: () => judges.close(),
+  after(() => judges.close());
+  return async (args) => {
+    const { code, output } = await judges.run(args);
+    return { code, output };
   };
 }
 
