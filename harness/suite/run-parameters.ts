@@ -9,6 +9,8 @@ const common = {
   historiesDir: z.string().optional(),
   /** --scenario-seed: every scenario's first attempt takes this seed in place of the one derived from the run's (a retry's replay line). */
   replaySeed: z.number().int().nonnegative().optional(),
+  /** How many scenarios the run starts, when one process starts them all (no --parallel): a broker command's warm spares stop there. */
+  scenarios: z.number().int().nonnegative().optional(),
 };
 
 /** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */

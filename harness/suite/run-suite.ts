@@ -136,7 +136,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
         retry: o.retries ?? 0,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
-        worldParameters: o.parameters,
+        // One process runs every scenario without --parallel: it can tell how many it will start.
+        worldParameters: o.parallel > 1 ? o.parameters : { ...o.parameters, scenarios: ordered.length },
         // The progress lines of a shard say which it is.
         formatOptions: o.shard ? { lomiShard: shardText(o.shard) } : {},
         format: [PROGRESS_FORMATTER, `html:${path.join(o.reports, "cucumber.html")}`, `message:${messages}`],

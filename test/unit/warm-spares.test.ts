@@ -75,3 +75,26 @@ test("two spares are under way at once, each against the simulated Lomi the next
   await discardSpares();
   assert.ok(started.every((s, i) => s.closed || i === 0 || i === 2), JSON.stringify(started.map((s) => s.closed)));
 });
+
+test("a run that says how many scenarios this process starts gets no spare past the last of them", async (t) => {
+  t.after(async () => {
+    await discardSpares();
+    await SimulatorFixture.closeShared();
+  });
+  const { started, launch, launched } = launcher();
+  t.after(() => started.forEach((s) => rmSync(path.dirname(s.storePath), { recursive: true, force: true })));
+  // Three scenarios in all: the first starts a spare for each of the two after it.
+  prepareSpares(COMMAND, 1, launch, 3);
+  await launched(2);
+  const second = await scenarioSimulator();
+  assert.equal((await takeSpare(COMMAND, second.url))?.nativeUrl, started[0]!.nativeUrl);
+  prepareSpares(COMMAND, 2, launch, 3);
+  const third = await scenarioSimulator();
+  assert.equal((await takeSpare(COMMAND, third.url))?.nativeUrl, started[1]!.nativeUrl);
+  prepareSpares(COMMAND, 3, launch, 3);
+  // Every spare under way has launched once a spare no one started is asked for: none was started for a fourth scenario.
+  assert.equal(await takeSpare("node other-broker.js", "http://127.0.0.1:9"), undefined);
+  assert.equal(started.length, 2);
+  await second.stop();
+  await third.stop();
+});
