@@ -3,7 +3,7 @@
 // Parts in one group run at once (they share little CPU with each other's waits);
 // a group's output is printed whole as each part ends, so it never interleaves.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statfsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -30,16 +30,29 @@ const { NODE_EXTRA_CA_CERTS: _, ...environment } = process.env;
 
 // Every broker store the tests make is a SQLite file with synchronous=FULL, a fsync at each commit:
 // hundreds of stores a minute on a disk shared with other work spend most of a test's time waiting.
-// Where the machine has a memory file system (/dev/shm), the tests' temporary files go there: the
-// same files and syscalls, a fsync that returns at once. The folder goes when the parts are done.
+// Where the machine has a memory file system (/dev/shm) with room for what the tests leave there
+// (about 1.5 GB: reports, histories, the adopter test's installed kit), the tests' temporary files
+// go there: the same files and syscalls, a fsync that returns at once. The folder goes when the
+// parts are done. (A container's /dev/shm is often 64 MB: the tests then use the usual folder.)
+const SCRATCH_ROOM = 4 * 1024 ** 3;
 const scratch = (() => {
   try {
-    return mkdtempSync(path.join("/dev/shm", "lomi-test-"));
+    const { bavail, bsize } = statfsSync("/dev/shm");
+    return bavail * bsize >= SCRATCH_ROOM ? mkdtempSync(path.join("/dev/shm", "lomi-test-")) : undefined;
   } catch {
     return undefined;
   }
 })();
-if (scratch) environment.TMPDIR = scratch;
+if (scratch) {
+  environment.TMPDIR = scratch;
+  // Memory the machine needs back whatever ends the tests: Ctrl+C or a CI job's timeout included.
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+    process.once(signal, () => {
+      rmSync(scratch, { recursive: true, force: true });
+      process.exit(code);
+    });
+  }
+}
 
 // A CI log is often read from its end: the summary names the tests that failed, with their first
 // error line, so a failure far up a long log is not lost (node's test runner writes TAP here).
