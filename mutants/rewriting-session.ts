@@ -66,12 +66,8 @@ export function sessionWrappingPicked(picks: (call: Pick<SeenCall, "tool" | "arg
   return Object.assign(session, { picks: (call: SeenCall) => picks(call) });
 }
 
-/**
- * The calls a mutant acts on, when it is made of a picking session alone (no store or policy of its
- * own, which could act anywhere): undefined for any other mutant.
- */
-export const picksOf = (parts: BrokerParts): PickingSession["picks"] | undefined =>
-  parts.openStore === undefined && parts.policy === undefined && parts.session !== undefined && "picks" in parts.session ? (parts.session as PickingSession).picks : undefined;
+/** The calls a session acts on, when it is a picking session; undefined for one that sees every call. */
+export const sessionPicks = (session: NonNullable<BrokerParts["session"]>): PickingSession["picks"] | undefined => ("picks" in session ? (session as PickingSession).picks : undefined);
 
 /** A reply as a mutant reads it: as the session answers it, or as a history recorded it. */
 type Replied = Pick<EnvelopeToolResult, "structuredContent">;

@@ -3,7 +3,8 @@ import path from "node:path";
 import { z } from "zod";
 import { ALL_MUTANTS } from "../../mutants/index.js";
 import type { Mutant } from "../../mutants/mutant.js";
-import { picksOf, type SeenCall } from "../../mutants/rewriting-session.js";
+import { sessionPicks, type SeenCall } from "../../mutants/rewriting-session.js";
+import { reopensOnly } from "../../mutants/doctored-store.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { historyFileName, type HistoryRecord } from "../history/format.js";
 import { scenarioCatalogue } from "../suite/feature-catalogue.js";
@@ -126,7 +127,7 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const unknown = names.filter((n) => !ALL_MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw configError(`no mutant is named ${unknown.join(", ")}`);
   mkdirSync(o.reports, { recursive: true });
-  // The control keeps every scenario's history: a mutant that acts only on the calls it picks can show itself only in the scenarios that make one.
+  // The control keeps every scenario's history: a mutant that says where it acts (the calls it picks, a reopening) can show itself only in the scenarios that hold one.
   const histories = path.join(o.reports, "reference-histories");
   const judges = new Judges(o.jobs);
   try {
@@ -149,7 +150,7 @@ async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[
   // Each mutant is held to the declared rules this selection judges: the control passed them (a rule not applicable in-process is shown over stdio).
   const judgedHere = new Set(controlRules.filter((r) => r.verdict === "pass").map((r) => r.id));
   const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
-  const reference = referenceCalls(histories);
+  const reference = referenceHistories(histories);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
@@ -195,23 +196,28 @@ export function teethExitCode(m: TeethMatrix): number {
 }
 
 /**
- * The scenarios that can show a mutant made of a picking session alone (mutants/rewriting-session.ts,
- * the generated untyped-<code> mutants among them): those whose reference history holds a call it
- * picks, as a run in which it picks none is the reference broker's own under the same seed.
- * Undefined for any other mutant: every scenario may show it.
+ * The scenarios that can show a mutant whose parts each say where they act: a picking session
+ * (mutants/rewriting-session.ts, every generated untyped-<code> mutant among them) acts on the calls
+ * it picks, a store part made with onReopening (mutants/doctored-store.ts) on a restart's reopening,
+ * which in-process follows a crash. A run in which none acts is the reference broker's own under the
+ * same seed, so only the scenarios whose reference history holds such a call or crash can show it.
+ * Undefined for any other mutant (a policy, or a part that may act anywhere): every scenario may.
  */
-function scopeOf(m: Mutant, reference: () => ReferenceCalls): { names: string[]; why: string } | undefined {
-  const picks = picksOf(m.parts);
-  if (picks === undefined) return undefined;
-  const names = [...new Set(reference().filter((s) => s.calls.some(picks)).map((s) => s.name))];
-  return { names, why: `${names.length} scenario(s) whose reference history holds a call it acts on; no other can show it` };
+function scopeOf(m: Mutant, reference: () => ReferenceHistories): { names: string[]; why: string } | undefined {
+  const { session, openStore, policy } = m.parts;
+  const picks = session === undefined ? () => false : sessionPicks(session);
+  const reopens = openStore === undefined ? false : reopensOnly(openStore) ? true : undefined;
+  if (policy !== undefined || picks === undefined || reopens === undefined) return undefined;
+  const names = [...new Set(reference().filter((s) => s.calls.some(picks) || (reopens && s.crashes)).map((s) => s.name))];
+  const where = [...(session !== undefined ? ["a call it picks"] : []), ...(reopens ? ["a crash (a restart reopens the store)"] : [])].join(" or ");
+  return { names, why: `${names.length} scenario(s) whose reference history holds ${where}; no other can show it` };
 }
 
-type ReferenceCalls = Array<{ name: string; calls: SeenCall[] }>;
+type ReferenceHistories = Array<{ name: string; calls: SeenCall[]; crashes: boolean }>;
 
-/** Each scenario's calls in the control's histories (the reference broker's replies: envelopes), read once, for every mutant that picks its calls. */
-function referenceCalls(histories: string): () => ReferenceCalls {
-  let read: ReferenceCalls | undefined;
+/** Each scenario's calls in the control's histories (the reference broker's replies: envelopes), and whether it crashed the broker, read once for every mutant that says where it acts. */
+function referenceHistories(histories: string): () => ReferenceHistories {
+  let read: ReferenceHistories | undefined;
   return () =>
     (read ??= scenarioCatalogue().flatMap((s) => {
       const file = path.join(histories, historyFileName(s));
@@ -219,7 +225,7 @@ function referenceCalls(histories: string): () => ReferenceCalls {
       // Read as the control wrote it, not through the format's schema, which drops an argument named "__proto__" (one a mutant may pick).
       const records = readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as HistoryRecord);
       const calls = records.flatMap((r) => (r.type === "call" ? [{ tool: r.tool, args: r.args, reply: r.reply.status === "answered" ? { structuredContent: r.reply.structuredContent as Envelope, isError: r.reply.isError } : undefined }] : []));
-      return [{ name: s.name, calls }];
+      return [{ name: s.name, calls, crashes: records.some((r) => r.type === "fault" && r.kind === "broker-crash") }];
     }));
 }
 

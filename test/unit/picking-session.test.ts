@@ -10,14 +10,15 @@ import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { MUTANTS } from "../../mutants/index.js";
-import { errorCodeOf, picksOf, sessionRewritingPicked, sessionRewritingReplies, sessionWrappingPicked, type SeenCall } from "../../mutants/rewriting-session.js";
+import { errorCodeOf, sessionPicks, sessionRewritingPicked, sessionRewritingReplies, sessionWrappingPicked, type SeenCall } from "../../mutants/rewriting-session.js";
+import { onReopening, reopensOnly } from "../../mutants/doctored-store.js";
+import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 
 after(stopRouting);
 
-/** A session of the reference broker in this process, made by `parts`. */
-async function sessionOf(parts: BrokerParts) {
+/** A session of the reference broker in this process, made by `parts`, on a store of its own or `storePath`. */
+async function sessionOf(parts: BrokerParts, storePath = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-picking-")), "receipts.sqlite")) {
   routeInProcess(new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, 1));
-  const storePath = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-picking-")), "receipts.sqlite");
   const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, storePath, seed: 1, hostClock: systemClock, fetch: inProcessFetch, parts });
   return { broker, session: broker.newSession(() => "agent") };
 }
@@ -56,11 +57,24 @@ test("a picking session tells teeth which recorded calls it acts on; a reply tha
   assert.equal(byArgs.picks({ tool: "lomi_connect", args: {}, reply: undefined }), false, "picked by what it sends: a lost reply changes nothing");
 });
 
-test("only a mutant made of a picking session alone is judged where it picks: a store, a policy or a session that sees every call may act anywhere", () => {
-  const picking = sessionRewritingPicked(() => true, (reply) => reply);
-  assert.ok(picksOf({ session: picking }));
-  assert.equal(picksOf({ session: picking, policy: { eventsPageSize: 10 } }), undefined);
-  assert.equal(picksOf({ session: picking, openStore: () => undefined as never }), undefined);
-  assert.equal(picksOf({ session: sessionRewritingReplies((reply) => reply) }), undefined);
-  assert.ok(MUTANTS.some((m) => picksOf(m.parts) !== undefined), "the shipped mutants include picking ones");
+test("a session tells where it acts only when it picks: one that sees every call may act anywhere", () => {
+  assert.ok(sessionPicks(sessionRewritingPicked(() => true, (reply) => reply)));
+  assert.equal(sessionPicks(sessionRewritingReplies((reply) => reply)), undefined);
+  assert.ok(MUTANTS.some((m) => m.parts.session !== undefined && sessionPicks(m.parts.session) !== undefined), "the shipped mutants include picking ones");
+});
+
+test("a store part made for reopenings opens a new store as the reference broker does, its own part not even called", async () => {
+  let called = 0;
+  const openStore = onReopening((file, now, _native, options) => {
+    called++;
+    return openSqliteStore(file, now, options);
+  });
+  assert.equal(reopensOnly(openStore), true);
+  assert.equal(reopensOnly(() => undefined as never), false);
+  const storePath = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-reopening-")), "receipts.sqlite");
+  for (let start = 0; start < 2; start++) {
+    const { broker } = await sessionOf({ openStore }, storePath);
+    broker.close();
+  }
+  assert.equal(called, 1, "called at the restart's reopening only");
 });
