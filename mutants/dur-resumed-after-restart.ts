@@ -1,5 +1,5 @@
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
-import { withStoreFile, type UnfinishedRow } from "./doctored-store.js";
+import { onReopening, withStoreFile, type UnfinishedRow } from "./doctored-store.js";
 import { madeUpKey } from "./made-up-permit.js";
 import type { Mutant } from "./mutant.js";
 
@@ -12,7 +12,7 @@ export const durResumedAfterRestart: Mutant = {
   oracle: "effects-requested",
   stepsBlind: true,
   parts: {
-    openStore: async (file, now, native, options) => {
+    openStore: onReopening(async (file, now, native, options) => {
       const unfinished = withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} AND state = 'queued' ORDER BY rowid`).all() as UnfinishedRow[]) ?? [];
       const opened = openSqliteStore(file, now, options);
       for (const r of unfinished) {
@@ -27,6 +27,6 @@ export const durResumedAfterRestart: Mutant = {
           .catch(() => undefined);
       }
       return opened;
-    },
+    }),
   },
 };

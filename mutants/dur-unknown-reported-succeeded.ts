@@ -1,5 +1,5 @@
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
-import { withStoreFile } from "./doctored-store.js";
+import { onReopening, withStoreFile } from "./doctored-store.js";
 import type { Mutant } from "./mutant.js";
 
 export const durUnknownReportedSucceeded: Mutant = {
@@ -12,9 +12,9 @@ export const durUnknownReportedSucceeded: Mutant = {
   // One crash scenario shows it (of DUR-01's six, each a broker restart over stdio).
   shownBy: "@DUR-01 and @OP-03",
   parts: {
-    openStore: (file, now, _native, options) => {
+    openStore: onReopening((file, now, _native, options) => {
       withStoreFile(file, (db, where) => db.prepare(`UPDATE receipts SET state = 'succeeded', effect_state = 'complete' WHERE ${where}`).run());
       return openSqliteStore(file, now, options);
-    },
+    }),
   },
 };

@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, sessionWrappingPicked } from "./rewriting-session.js";
 
 /** Per broker instance, the next inputSequence it will send, per lease. */
 const nextBy = new WeakMap<object, Map<string, number>>();
@@ -10,18 +10,19 @@ export const inputSequenceRenumbered: Mutant = {
   breaks: ["INPUT-03", "INPUT-04", "INPUT-05", "INPUT-06", "INPUT-14", "INPUT-15", "INPUT-18", "INPUT-19"],
   defect: "the broker numbers input itself: a repeated inputSequence is sent again as the next one, and a gap is closed instead of refused",
   parts: {
-    session: sessionWrappedBy(async ({ call, core }, name, args) => {
-      const next = nextBy.get(core) ?? new Map<string, number>();
-      nextBy.set(core, next);
-      const given = args.inputSequence;
-      // Only a sequence in its canonical form ("1", not "01" or 1): a malformed one stays the schema's to refuse.
-      if (typeof given !== "string" || !/^(0|[1-9]\d*)$/.test(given)) return call(name, args);
-      const key = String(args.leaseId);
-      // The next sequence it expects, learned from what Lomi acknowledged: a repeat or a gap becomes that one.
-      const expected = next.get(key) ?? Number(given);
-      const reply = await call(name, { ...args, inputSequence: String(expected) });
-      if (okDataOf(reply)?.acknowledged === "dispatched") next.set(key, expected + 1);
-      return reply;
-    }),
+    // Only a sequence in its canonical form ("1", not "01" or 1): a malformed one stays the schema's to refuse.
+    session: sessionWrappingPicked(
+      ({ args }) => typeof args.inputSequence === "string" && /^(0|[1-9]\d*)$/.test(args.inputSequence),
+      async ({ call, core }, name, args) => {
+        const next = nextBy.get(core) ?? new Map<string, number>();
+        nextBy.set(core, next);
+        const key = String(args.leaseId);
+        // The next sequence it expects, learned from what Lomi acknowledged: a repeat or a gap becomes that one.
+        const expected = next.get(key) ?? Number(args.inputSequence);
+        const reply = await call(name, { ...args, inputSequence: String(expected) });
+        if (okDataOf(reply)?.acknowledged === "dispatched") next.set(key, expected + 1);
+        return reply;
+      },
+    ),
   },
 };

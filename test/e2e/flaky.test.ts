@@ -4,8 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { RunRecord } from "../../harness/report/run-record.js";
-import { conformance } from "../support/runs.js";
+import { judgedRuns } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-flaky-"));
 /** A broker that breaks one reply, once, in whichever scenario it falls (test/fixtures/brokers/fails-once.mjs); each run gets a fresh one. */
