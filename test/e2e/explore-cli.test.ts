@@ -57,7 +57,7 @@ test("check judges a recorded history alone: ledger checks not applicable withou
   writeFileSync(recorded, `${JSON.stringify(call)}\n`);
   const ok = await conformance(["check", recorded]);
   assert.equal(ok.code, 0, ok.output);
-  assert.match(ok.output, /NOT APPLICABLE effect-state-agrees: .*\(can judge OP-04, CANCEL-01, DUR-01\) — .*no effect ledger/);
+  assert.match(ok.output, /NOT APPLICABLE effect-state-agrees: .*\(can judge OP-04, CANCEL-01, DUR-01, CANCEL-04, [^)]*\) — .*no effect ledger/);
   assert.match(ok.output, /PASS legal-transitions/);
 
   const broken = path.join(dir, "broken.jsonl");
