@@ -11,6 +11,9 @@ export const durUnknownDispatchedOnRetry: Mutant = {
   breaks: ["DUR-03", "IDEM-01", "DUR-01", "DUR-06"],
   defect:
     "the broker takes outcome_unknown for not done: a retry of an operation that reads outcome_unknown is reserved and sent to Lomi again as a new attempt (a receipt of its own), while the retry still answers the outcome_unknown operation",
+  needs: "crash",
+  // Its own rule's scenario shows it; the others it breaks are judged with the whole suite in-process (teeth).
+  shownBy: "@DUR-03",
   parts: {
     session: sessionWrappedBy(async ({ call, core }, name, args) => {
       const reply = await call(name, args);

@@ -8,7 +8,8 @@ const ORDERING_REFUSALS = new Set(["INPUT_SEQUENCE_CONFLICT", "INPUT_SEQUENCE_GA
 export const inputAndroidUnordered: Mutant = {
   name: "input-android-unordered",
   family: "INPUT",
-  breaks: ["INPUT-16"],
+  // Android input is ordered like terminal input (INPUT-16): a repeat it sends again is INPUT-03's "sends nothing" too.
+  breaks: ["INPUT-16", "INPUT-03"],
   defect: "the broker orders terminal input only: every Android input that passes its schema is sent to Lomi as it comes, a repeated inputSequence again and one out of order too",
   parts: {
     session: sessionWrappedBy(async (ctx, name, args) => {

@@ -10,7 +10,8 @@ const onTheirWay = new WeakMap<object, Set<string>>();
 export const inputConcurrentSentTwice: Mutant = {
   name: "input-concurrent-sent-twice",
   family: "INPUT",
-  breaks: ["INPUT-15"],
+  // Sent twice, the second is not acknowledged as the first's dispatch (INPUT-03), because both came at once (INPUT-15).
+  breaks: ["INPUT-15", "INPUT-03"],
   defect: "the broker's check that an inputSequence is taken sees only inputs Lomi has acknowledged: an identical input that arrives while the first is still on its way to Lomi is sent too",
   parts: {
     session: sessionWrappedBy(async (ctx, name, args) => {
