@@ -1,8 +1,8 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { StoredReceipt, TransitionChain, TransitionFields } from "../reference-broker/receipt-store.js";
-import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { OperationState } from "../protocol/states.js";
 import type { Mutant } from "./mutant.js";
+import { storeWrappedBy } from "./wrapped-store.js";
 
 /** A settlement as this broker records it: cancelled is taken to mean that nothing happened. */
 const asRecorded = (to: OperationState, fields: TransitionFields): TransitionFields => (to === "cancelled" ? { ...fields, effectState: "none" } : fields);
@@ -25,9 +25,6 @@ export const cancelCancelledAsRolledBack: Mutant = {
   breaks: ["CANCEL-04", "CANCEL-40", "OP-04"],
   defect: "the broker records every cancelled operation with effectState none, as if cancelling had rolled back what was already done",
   parts: {
-    openStore: (file, now, _native, options) => {
-      const opened = openSqliteStore(file, now, options);
-      return { ...opened, store: new RolledBackStore(opened.store) };
-    },
+    openStore: storeWrappedBy((inner) => new RolledBackStore(inner)),
   },
 };

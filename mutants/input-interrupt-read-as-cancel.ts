@@ -1,7 +1,7 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { StoredReceipt, TransitionChain, TransitionStep } from "../reference-broker/receipt-store.js";
-import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Mutant } from "./mutant.js";
+import { storeWrappedBy } from "./wrapped-store.js";
 
 /** Bash's exit code for a process SIGINT ended. */
 const INTERRUPTED_EXIT = 130;
@@ -26,9 +26,6 @@ export const inputInterruptReadAsCancel: Mutant = {
   breaks: ["INPUT-13"],
   defect: "a command that Ctrl+C ended (exit code 130) is recorded cancelling, then cancelled, as if the agent had cancelled its operation, instead of failed with its exit code",
   parts: {
-    openStore: (file, now, _native, options) => {
-      const opened = openSqliteStore(file, now, options);
-      return { ...opened, store: new InterruptAsCancelStore(opened.store) };
-    },
+    openStore: storeWrappedBy((inner) => new InterruptAsCancelStore(inner)),
   },
 };
