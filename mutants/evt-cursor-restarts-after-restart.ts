@@ -30,6 +30,8 @@ export const evtCursorRestartsAfterRestart: Mutant = {
   breaks: ["EVT-03", "EVT-01"],
   defect: "the events cursor counts the events recorded since the broker opened its store: after a restart it starts again at 1, so a cursor from before the restart skips the later transitions",
   needs: "crash",
+  // Its own rule's scenario shows it; EVT-01 is judged with the whole suite in-process (teeth).
+  shownBy: "@EVT-03",
   parts: {
     openStore: (file, now, _native, options) => {
       // Counted from the opening of the store: the events its recovery records are this instance's first.
