@@ -1,5 +1,6 @@
 import { authDenialReadsAsPending } from "./auth-denial-reads-as-pending.js";
 import { authForeignReceiptsShown } from "./auth-foreign-receipts-shown.js";
+import { cancelCancelledAsRolledBack } from "./cancel-cancelled-as-rolled-back.js";
 import { cancelCancellingSkipped } from "./cancel-cancelling-skipped.js";
 import { cancelSettledReportedCancelled } from "./cancel-settled-reported-cancelled.js";
 import { capExpiredEpochsPurged } from "./cap-expired-epochs-purged.js";
@@ -27,6 +28,17 @@ import { idemDuplicateUnmarked } from "./idem-duplicate-unmarked.js";
 import { opRunningShownQueued } from "./op-running-shown-queued.js";
 import { revRevisionOfAnotherWorkspace } from "./rev-revision-of-another-workspace.js";
 import { serialNoTargetQueue } from "./serial-no-target-queue.js";
+import { cancelDecisionLeftOpen } from "./cancel-decision-left-open.js";
+import { cancelSettledSaveUndone } from "./cancel-settled-save-undone.js";
+import { inputInterruptTakenForCancel } from "./input-interrupt-taken-for-cancel.js";
+import { inputInterruptReadAsCancel } from "./input-interrupt-read-as-cancel.js";
+import { inputCreationLeaseUnknown } from "./input-creation-lease-unknown.js";
+import { inputAndroidUnordered } from "./input-android-unordered.js";
+import { inputConcurrentSentTwice } from "./input-concurrent-sent-twice.js";
+import { durUnknownDispatchedOnRetry } from "./dur-unknown-dispatched-on-retry.js";
+import { durLockFileTakenOver } from "./dur-lock-file-taken-over.js";
+import { evtCursorRestartsAfterRestart } from "./evt-cursor-restarts-after-restart.js";
+import { fileWriteCrlfNormalised } from "./file-write-crlf-normalised.js";
 import type { Mutant } from "./mutant.js";
 import { opAdmissionAsCompletion } from "./op-admission-as-completion.js";
 import { opFailureAsMcpError } from "./op-failure-as-mcp-error.js";
@@ -95,6 +107,18 @@ export const MUTANTS: readonly Mutant[] = [
   opCloseSavedFilesSorted,
   revFileReadFromEditor,
   opCreatedLeaseHashed,
+  cancelCancelledAsRolledBack,
+  cancelDecisionLeftOpen,
+  cancelSettledSaveUndone,
+  inputInterruptTakenForCancel,
+  inputInterruptReadAsCancel,
+  inputCreationLeaseUnknown,
+  inputAndroidUnordered,
+  inputConcurrentSentTwice,
+  durUnknownDispatchedOnRetry,
+  durLockFileTakenOver,
+  evtCursorRestartsAfterRestart,
+  fileWriteCrlfNormalised,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */
