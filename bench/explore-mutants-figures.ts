@@ -73,7 +73,7 @@ const sameCampaign = (a: Campaign, b: Campaign) => a.seed === b.seed && a.runs =
 /** One line of progress, and the "found by" of the table. */
 export function foundBy(e: Entry): string {
   if (!e.finding) return `not found in ${e.runs} runs${e.interrupted ? ` (the ${e.campaign.timeBudgetS} s budget ended it)` : ""}`;
-  return `${e.finding.oracles.join(", ")} (${e.finding.rules.join(", ")})`;
+  return `${e.finding.oracles.join(", ")} (${e.finding.rules.join(", ") || "no rule"})`;
 }
 
 /**
