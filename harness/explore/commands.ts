@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { z } from "zod";
 import { LomiError } from "../../protocol/errors.js";
-import { epochOf, forgetEpochs, observe, pick, submit, WORKSPACE, type Model } from "./model.js";
+import { connect, epochOf, forgetEpochs, observe, pick, submit, WORKSPACE, type Model, type ModelLease, type SentInput } from "./model.js";
+import { isSettled } from "../../protocol/states.js";
 import { AGENTS, type AgentName } from "./system.js";
 import type { ExploreSystem } from "./system.js";
 
@@ -79,6 +80,38 @@ const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).ma
     }),
 );
 
+/** Pages of the world's web (fixtures/pages): one that loads, one its server answers 404 (loaded too), one no server answers (a panel opens, no page loads). */
+const PAGES = ["https://docs.lomi.test/", "https://docs.lomi.test/missing.html", "https://nowhere.lomi.test/"] as const;
+
+/** A browser panel opened on a page: a layout mutation, so under the domainRevision last seen. */
+const browserOpen = fc.tuple(agent, fc.constantFrom(...PAGES)).map(
+  ([given, url]) =>
+    new Step(`${given}: lomi_browser_open ${url}`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      const retryEpoch = await epochOf(m, s, a);
+      if (!retryEpoch) return;
+      const n = ++m.counter;
+      await submit(m, s, a, "lomi_browser_open", { workspaceId: WORKSPACE, url, expectedRevision: m.revision, retryEpoch, requestKey: `open-${n}` });
+    }),
+);
+
+/** A project file of the world with Windows line endings (fixtures/worlds/default.json): its bytes must reach Lomi as sent. */
+const CRLF_FILE = "scripts/test.cmd";
+
+/** The file read, then its bytes written back (as base64, the exact bytes) with a line more in its CRLF. */
+const fileWrite = agent.map(
+  (given) =>
+    new Step(`${given}: lomi_file_read ${CRLF_FILE}, then lomi_file_write of its bytes and a CRLF line`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      const retryEpoch = await epochOf(m, s, a);
+      const read = await s.call(a, "lomi_file_read", { workspaceId: WORKSPACE, path: CRLF_FILE });
+      if (!retryEpoch || read?.status !== "ok") return;
+      const n = ++m.counter;
+      const content = { base64: Buffer.concat([Buffer.from(String(read.data.base64), "base64"), Buffer.from(`rem ${n}\r\n`)]).toString("base64") };
+      await submit(m, s, a, "lomi_file_write", { workspaceId: WORKSPACE, path: CRLF_FILE, expectedDiskRevision: read.data.diskRevision, content, retryEpoch, requestKey: `write-${n}` });
+    }),
+);
+
 /** The permissions section's revision in a settings read, read loosely. */
 const permissionsRevision = z.object({ permissions: z.object({ settingsRevision: z.unknown() }) });
 
@@ -108,6 +141,8 @@ const retrySame = slot.map(
 const settingsValues = z.object({ allowNetwork: z.boolean() });
 
 function changed(tool: string, args: Record<string, unknown>): Record<string, unknown> {
+  if (tool === "lomi_file_write") return { ...args, content: { text: "@echo on\r\n" } };
+  if (tool === "lomi_browser_open") return { ...args, url: args.url === PAGES[0] ? PAGES[1] : PAGES[0] };
   if (tool === "lomi_terminal_run") return { ...args, command: args.command === "npm test" ? "npm run build" : "npm test" };
   if (tool === "lomi_settings_update") return { ...args, values: { allowNetwork: !settingsValues.safeParse(args.values).data?.allowNetwork } };
   return { ...args, title: `${String(args.title)}!` };
@@ -177,15 +212,42 @@ const burst = fc.tuple(agent, slot, fc.scheduler()).map(
     }),
 );
 
+/**
+ * Fields lomi_terminal_create does not declare: one it might have, and the prototype-named keys that
+ * JSON parsers and schema libraries drop or reinterpret (SCH-06), sent as own keys on the wire.
+ */
+const UNDECLARED_FIELDS = [
+  ["closeOthers", true],
+  ["__proto__", { closeOthers: true }],
+  ["constructor", "Object"],
+] as const;
+
 /** A call with a field its tool does not declare: it must be refused, never run without the field. */
-const unknownField = agent.map(
-  (given) =>
-    new Step(`${given}: lomi_terminal_create with an unknown field`, always, async (m, s) => {
+const unknownField = fc.tuple(agent, fc.constantFrom(...UNDECLARED_FIELDS)).map(
+  ([given, [field, value]]) =>
+    new Step(`${given}: lomi_terminal_create with the undeclared field "${field}"`, always, async (m, s) => {
       const a = s.agentFor(given);
       const retryEpoch = await epochOf(m, s, a);
       if (!retryEpoch) return;
       const n = ++m.counter;
-      observe(m, await s.call(a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}`, closeOthers: true }));
+      // A computed key: `__proto__` becomes an own field, as JSON.parse makes it, not the object's prototype.
+      observe(m, await s.call(a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}`, [field]: value }));
+    }),
+);
+
+/** A second workspace of the world (fixtures/worlds/default.json) and one of its projects: its operations belong in its own feed only. */
+const ELSEWHERE = { workspaceId: "ws-beta", projectId: "proj-api" } as const;
+
+/** A terminal created in the other workspace, under an epoch of a connect to it (made each time: epochs are per workspace). */
+const createElsewhere = agent.map(
+  (given) =>
+    new Step(`${given}: lomi_terminal_create in ${ELSEWHERE.workspaceId}`, always, async (m, s) => {
+      const a = s.agentFor(given);
+      const connected = await connect(s, a, ELSEWHERE.workspaceId);
+      if (connected?.status !== "ok") return;
+      const n = ++m.counter;
+      const { retryEpoch, domainRevision } = connected.data;
+      await submit(m, s, a, "lomi_terminal_create", { ...ELSEWHERE, cwdRelative: "", title: `T${n}`, expectedRevision: String(domainRevision), retryEpoch: String(retryEpoch), requestKey: `create-${n}` });
     }),
 );
 
@@ -218,28 +280,67 @@ const reconnect = agent.map(
     }),
 );
 
+/** Takes a terminal's lease over for an agent; answers the lease the model then holds, if granted. */
+async function acquireLease(m: Model, s: ExploreSystem, a: AgentName, terminalSessionId: string): Promise<ModelLease | undefined> {
+  await epochOf(m, s, a);
+  const reply = await s.call(a, "lomi_lease_acquire", { workspaceId: WORKSPACE, runtime: { kind: "terminal", terminalSessionId } });
+  if (reply?.status !== "ok") return undefined;
+  const held: ModelLease = { agent: a, leaseId: String(reply.data.leaseId), terminalSessionId, sent: [] };
+  m.leases.push(held);
+  return held;
+}
+
 const lease = fc.tuple(agent, slot).map(
   ([given, t]) =>
-    new Step(`${given}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals.length > 0, async (m, s) => {
-      const a = s.agentFor(given);
-      await epochOf(m, s, a);
-      const terminal = pick(m.terminals, t);
-      if (!terminal) return;
-      const reply = await s.call(a, "lomi_lease_acquire", { workspaceId: WORKSPACE, runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId } });
-      if (reply?.status === "ok") m.leases.push({ agent: a, leaseId: String(reply.data.leaseId), terminalSessionId: terminal.terminalSessionId, sent: [] });
+    stepOn(`${given}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals, t, async (terminal, m, s) => {
+      await acquireLease(m, s, s.agentFor(given), terminal.terminalSessionId);
     }),
 );
 
-const INPUT_MODES = ["next", "repeat", "changed", "gap"] as const;
+const INPUT_MODES = ["next sequence", "repeat sequence", "changed sequence", "gap sequence", "next sequence twice at once"] as const;
+
+/** Ordered input on a lease: text, or Ctrl+C (same lease, same sequence counter), as the model sent it. */
+const sendInput = (s: ExploreSystem, held: ModelLease, sequence: number, input: SentInput) => {
+  const args = { workspaceId: WORKSPACE, terminalSessionId: held.terminalSessionId, leaseId: held.leaseId, inputSequence: String(sequence) };
+  return s.call(held.agent, input.tool, input.tool === "lomi_terminal_input" ? { ...args, text: input.text } : args);
+};
+
 const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
   ([l, mode]) =>
-    stepOn(`input on lease #${l}: ${mode} sequence`, (m) => m.leases, l, async (held, m, s) => {
+    stepOn(`input on lease #${l}: ${mode}`, (m) => m.leases, l, async (held, _m, s) => {
       const used = held.sent.length;
       const last = held.sent.at(-1);
-      const [sequence, text] =
-        mode === "repeat" && last !== undefined ? [used, last] : mode === "changed" && last !== undefined ? [used, `${last}x`] : mode === "gap" ? [used + 2, "gap\n"] : [used + 1, `echo ${used + 1}\n`];
-      const reply = await s.call(held.agent, "lomi_terminal_input", { workspaceId: WORKSPACE, terminalSessionId: held.terminalSessionId, leaseId: held.leaseId, inputSequence: String(sequence), text });
-      if (reply?.status === "ok" && reply.data.acknowledged === "dispatched" && sequence === used + 1) held.sent.push(text);
+      const [sequence, sent]: [number, SentInput] =
+        mode === "repeat sequence" && last !== undefined
+          ? [used, last]
+          : mode === "changed sequence" && last !== undefined
+            ? [used, { tool: "lomi_terminal_input", text: last.tool === "lomi_terminal_input" ? `${last.text}x` : "x\n" }]
+            : mode === "gap sequence"
+              ? [used + 2, { tool: "lomi_terminal_input", text: "gap\n" }]
+              : [used + 1, { tool: "lomi_terminal_input", text: `echo ${used + 1}\n` }];
+      // Identical inputs in flight together (a client retrying on a timeout): one is sent to Lomi, the other acknowledges it.
+      const replies = await Promise.all(Array.from({ length: mode === "next sequence twice at once" ? 2 : 1 }, () => sendInput(s, held, sequence, sent)));
+      if (sequence === used + 1 && replies.some((r) => r?.status === "ok" && r.data.acknowledged === "dispatched")) held.sent.push(sent);
+    }),
+);
+
+/** Runs the model last saw unsettled (or never saw a state of): the commands Ctrl+C may reach. */
+const unsettledRuns = (m: Model) => m.operations.filter((o) => o.tool === "lomi_terminal_run" && !(o.state !== undefined && isSettled(o.state)));
+
+/**
+ * Ctrl+C to the terminal a run was sent to, under the latest lease on it (taken over when the model
+ * holds none): a command that honours it settles its own operation failed, exit code 130 (INPUT-13),
+ * one that ignores it keeps running (INPUT-12); nobody cancelled either.
+ */
+const interrupt = slot.map(
+  (o) =>
+    stepOn(`Ctrl+C to the terminal of unsettled run #${o}`, unsettledRuns, o, async (op, m, s) => {
+      const terminalSessionId = String(op.args.terminalSessionId);
+      const held = m.leases.filter((l) => l.terminalSessionId === terminalSessionId).at(-1) ?? (await acquireLease(m, s, s.agentFor(op.agent), terminalSessionId));
+      if (!held) return;
+      const sent: SentInput = { tool: "lomi_terminal_interrupt" };
+      const reply = await sendInput(s, held, held.sent.length + 1, sent);
+      if (reply?.status === "ok" && reply.data.acknowledged === "dispatched") held.sent.push(sent);
     }),
 );
 
@@ -300,6 +401,9 @@ const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's c
 export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, ExploreSystem>>> = [
   create,
   create,
+  createElsewhere,
+  browserOpen,
+  fileWrite,
   run,
   run,
   run,
@@ -322,6 +426,7 @@ export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, Explore
   lease,
   input,
   input,
+  interrupt,
   arm,
   arm,
   release,

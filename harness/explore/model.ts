@@ -14,12 +14,15 @@ export interface ModelOperation {
   state: string | undefined;
 }
 
+/** What an inputSequence carried: text, or Ctrl+C (lomi_terminal_interrupt shares the lease's sequence). */
+export type SentInput = { tool: "lomi_terminal_input"; text: string } | { tool: "lomi_terminal_interrupt" };
+
 export interface ModelLease {
   agent: AgentName;
   leaseId: string;
   terminalSessionId: string;
-  /** The text sent under each inputSequence, for exact repeats. */
-  sent: string[];
+  /** What was sent under each inputSequence, for exact repeats. */
+  sent: SentInput[];
 }
 
 export interface Model {
@@ -43,24 +46,36 @@ export const initialModel = (): Model => ({ epochs: new Map(), staleEpochs: [], 
 /** Picks the n-th of a list that may have grown or shrunk since the command was generated. */
 export const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length]);
 
+/** Whether a reply's data or receipt is of WORKSPACE's (one that names none is taken to be): the model keeps WORKSPACE's revision and terminals only. */
+const ofWorkspace = (o: Record<string, unknown>) => o.workspaceId === undefined || o.workspaceId === WORKSPACE;
+
 /** Learns what a reply shows: an operation's state, a terminal it created, the domainRevision. */
 export function observe(model: Model, envelope: Envelope | undefined): void {
   if (envelope?.status !== "ok") return;
   const data = envelope.data;
-  if (typeof data.domainRevision === "string") model.revision = data.domainRevision;
+  if (typeof data.domainRevision === "string" && ofWorkspace(data)) model.revision = data.domainRevision;
   const op = operationNamed(envelope);
   if (!op) return;
   for (const m of model.operations) if (m.operationId === op.operationId) m.state = op.state;
   const result = isObject(op.result) ? op.result : undefined;
-  if (op.tool === "lomi_terminal_create" && op.state === "succeeded" && result && typeof result.terminalSessionId === "string") {
+  // A layout mutation (a terminal created, a browser opened) moves the workspace's domainRevision on.
+  if (ofWorkspace(op) && typeof result?.domainRevision === "string") model.revision = result.domainRevision;
+  if (op.tool === "lomi_terminal_create" && op.state === "succeeded" && ofWorkspace(op) && result && typeof result.terminalSessionId === "string") {
     if (!model.terminals.some((t) => t.terminalSessionId === result.terminalSessionId)) {
       model.terminals.push({ terminalSessionId: result.terminalSessionId, panelId: String(result.panelId) });
       // The terminal comes with its creator's lease.
       const creator = model.operations.find((m) => m.operationId === op.operationId)?.agent;
       if (creator && typeof result.leaseId === "string") model.leases.push({ agent: creator, leaseId: result.leaseId, terminalSessionId: result.terminalSessionId, sent: [] });
     }
-    if (typeof result.domainRevision === "string") model.revision = result.domainRevision;
   }
+}
+
+/** lomi_connect to a workspace, the user approving the agent's pairing when it is asked for. */
+export async function connect(system: ExploreSystem, agent: AgentName, workspaceId: string): Promise<Envelope | undefined> {
+  const reply = await system.call(agent, "lomi_connect", { workspaceId });
+  if (reply?.status !== "error" || reply.code !== "PAIRING_REQUIRED") return reply;
+  await system.control.decide(agent, "approve");
+  return system.call(agent, "lomi_connect", { workspaceId });
 }
 
 /** The agent's current retry epoch, connecting (and having the user approve the pairing) when it has none. */
@@ -69,11 +84,7 @@ export async function epochOf(model: Model, system: ExploreSystem, agent: AgentN
   if (known && system.connected(agent)) return known;
   if (known) model.staleEpochs.push({ agent, retryEpoch: known });
   model.epochs.delete(agent);
-  let reply = await system.call(agent, "lomi_connect", { workspaceId: WORKSPACE });
-  if (reply?.status === "error" && reply.code === "PAIRING_REQUIRED") {
-    await system.control.decide(agent, "approve");
-    reply = await system.call(agent, "lomi_connect", { workspaceId: WORKSPACE });
-  }
+  const reply = await connect(system, agent, WORKSPACE);
   if (reply?.status !== "ok") return undefined;
   observe(model, reply);
   model.epochs.set(agent, String(reply.data.retryEpoch));

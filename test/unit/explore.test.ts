@@ -53,7 +53,8 @@ test("a violation is shrunk, and its replay gives the same case and history agai
   const found = await explore({ ...options(1, 100, 60), adapter });
   const v = found.violation;
   assert.ok(v, "the mutant is found");
-  assert.deepEqual(v.invariants.map((f) => f.id), ["legal-transitions"]);
+  // Its own oracle; another may see the same case too (a cancelled browser open is not what Lomi settled either).
+  assert.ok(v.invariants.some((f) => f.id === "legal-transitions"), v.invariants.map((f) => f.id).join(", "));
   assert.ok(v.steps.length <= 4, `shrunk to ${v.steps.length} steps: ${v.steps.join("; ")}`);
   const replayed = await explore({ ...options(1, 100, 60), adapter, replay: { path: v.path, replayPath: v.replayPath } });
   assert.equal(replayed.runs, 1);
