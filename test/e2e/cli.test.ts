@@ -101,7 +101,7 @@ test("lomi-conformance names one broker at a time and says which options go toge
   for (const [typo, meant] of [["stepz", "steps"], ["lnit", "lint"], ["covrage", "coverage"]]) {
     const command = run("lomi-conformance", typo!, "--reports", "out");
     assert.equal(command.status, 2);
-    assert.match(command.stderr, new RegExp(`unknown command ${typo}; did you mean ${meant}\\? \\(the commands are steps, explore, check, record, catalogue, coverage, teeth, lint, merge, compare; a conformance run takes none, or scenarios as features/FILE.feature:LINE\\)`));
+    assert.match(command.stderr, new RegExp(`unknown command ${typo}; did you mean ${meant}\\? \\(the commands are steps, explore, check, record, catalogue, coverage, teeth, lint, merge, verify, compare; a conformance run takes none, or scenarios as features/FILE.feature:LINE\\)`));
     assert.match(JSON.parse(readFileSync(path.join(command.cwd, "out", "conformance.json"), "utf8")).headline, new RegExp(`^NOT RUN: unknown command ${typo}; did you mean ${meant}\\?`));
   }
   assert.doesNotMatch(run("lomi-conformance", "frobnicate").stderr, /did you mean/);
