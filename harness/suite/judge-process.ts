@@ -1,6 +1,7 @@
 import { harnessFault } from "../harness-error.js";
 import { runCommandLine } from "../commands/command-line.js";
 import { kitPath } from "../../protocol/kit-root.js";
+import { END_OF_RUN } from "./judges.js";
 
 // One judging process (harness/suite/judges.ts): it loads the harness once and runs the command lines
 // it is sent one after another, in this process, as `lomi-conformance ARGS` would in a process of its
@@ -26,13 +27,11 @@ async function judge(job: JudgeJob): Promise<JudgeJobDone> {
   return { code: await runCommandLine(job.args) };
 }
 
-/** Resolves once what the run wrote has left this process: its answer comes after its output. */
-const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write("", () => resolve()));
-
 // One run at a time: the next is sent when this one has answered.
 process.on("message", (job: JudgeJob) => {
-  void judge(job).then(async (done) => {
-    await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  void judge(job).then((done) => {
+    process.stdout.write(END_OF_RUN);
+    process.stderr.write(END_OF_RUN);
     send(done);
   });
 });

@@ -6,12 +6,21 @@ import type { JudgeJob, JudgeJobDone } from "./judge-process.js";
 /** How much of a run's output is kept for its caller (a failure message, or the reason a run did not finish, quotes its end). */
 const OUTPUT_KEPT = 20_000;
 
+/**
+ * Written at the end of a run's output on stdout and on stderr: a run's answer comes over IPC, which
+ * may overtake what its pipes still carry, so the answer is given once both marks have arrived.
+ */
+export const END_OF_RUN = "\u0000lomi-judge-run-ended\u0000";
+
 interface Judge {
   child: ChildProcess;
   /** What the process wrote during the run it is making, or since its last. */
   output: string;
   /** The run it is making, answered when it answers or dies. */
   pending: ((done: JudgeJobDone & { output: string }) => void) | undefined;
+  /** The run's answer, and how many of its pipes have ended its output (END_OF_RUN): both are needed to answer. */
+  done: JudgeJobDone | undefined;
+  ended: number;
 }
 
 /**
@@ -36,6 +45,8 @@ export class Judges {
     try {
       return await new Promise((resolve) => {
         judge.output = "";
+        judge.done = undefined;
+        judge.ended = 0;
         judge.pending = resolve;
         judge.child.send({ args: [...args] } satisfies JudgeJob);
       });
@@ -79,21 +90,35 @@ export class Judges {
 
   private start(): Judge {
     const child = fork(kitPath("bin/judge-process.js"), [], { cwd: kitPath("."), execArgv: [], stdio: ["ignore", "pipe", "pipe", "ipc"] });
-    const judge: Judge = { child, output: "", pending: undefined };
-    const keep = (d: Buffer) => (judge.output = (judge.output + d.toString()).slice(-OUTPUT_KEPT));
-    child.stdout!.on("data", keep);
-    child.stderr!.on("data", keep);
-    child.on("message", (done: JudgeJobDone) => {
+    const judge: Judge = { child, output: "", pending: undefined, done: undefined, ended: 0 };
+    const answerWhenWhole = () => {
+      if (judge.done === undefined || judge.ended < 2) return;
       const answer = judge.pending;
       judge.pending = undefined;
-      answer?.({ ...done, output: judge.output });
+      answer?.({ ...judge.done, output: judge.output });
+    };
+    // Each pipe's data is its own string: a mark never straddles two pipes (it may straddle two chunks of one).
+    const keep = (pipe: { text: string }) => (d: Buffer) => {
+      pipe.text += d.toString();
+      const parts = pipe.text.split(END_OF_RUN);
+      judge.ended += parts.length - 1;
+      pipe.text = parts.pop()!;
+      judge.output = (judge.output + parts.join("")).slice(-OUTPUT_KEPT);
+      answerWhenWhole();
+    };
+    const [stdout, stderr] = [{ text: "" }, { text: "" }];
+    child.stdout!.on("data", keep(stdout));
+    child.stderr!.on("data", keep(stderr));
+    child.on("message", (done: JudgeJobDone) => {
+      judge.done = done;
+      answerWhenWhole();
     });
     const ended = (how: string) => {
       this.all.delete(judge);
       if (this.idle.includes(judge)) this.idle.splice(this.idle.indexOf(judge), 1);
       const answer = judge.pending;
       judge.pending = undefined;
-      answer?.({ code: 2, output: `${judge.output}\nlomi-conformance: its judging process ${how} before the run ended\n` });
+      answer?.({ code: 2, output: `${judge.output}${stdout.text}${stderr.text}\nlomi-conformance: its judging process ${how} before the run ended\n` });
     };
     child.on("exit", (code, signal) => ended(`ended (${signal ?? `exit ${code}`})`));
     child.on("error", (error) => ended(`failed (${error.message})`));
