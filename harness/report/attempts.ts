@@ -1,5 +1,5 @@
 import type { Envelope } from "@cucumber/messages";
-import { scenarioKey } from "../suite/feature-catalogue.js";
+import { scenarioKey } from "../run/feature-catalogue.js";
 import { shellWord } from "../text/shell-word.js";
 
 /** One try of a scenario under --retries: its seed, and why it failed if it did. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseScenarios, isFeaturePlace } from "../../harness/suite/scenario-choice.js";
-import type { ScenarioEntry } from "../../harness/suite/feature-catalogue.js";
+import { chooseScenarios, isFeaturePlace } from "../../harness/run/scenario-choice.js";
+import type { ScenarioEntry } from "../../harness/run/feature-catalogue.js";
 import { HarnessError } from "../../harness/harness-error.js";
 
 const ROOT = "/kit";

@@ -1,7 +1,17 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { kitPath } from "../../protocol/kit-root.js";
-import type { JudgeJob, JudgeJobDone } from "./judge-process.js";
+
+
+/** A command line to run: what follows `lomi-conformance`. */
+export interface JudgeJob {
+  args: string[];
+}
+
+/** How it ended: the exit code the command would have had. */
+export interface JudgeJobDone {
+  code: number;
+}
 
 /** How much of a run's output is kept for its caller (a failure message, or the reason a run did not finish, quotes its end). */
 const OUTPUT_KEPT = 20_000;
@@ -26,7 +36,7 @@ interface Judge {
 /**
  * Long-lived judging processes, at most `size` of them: each loads the harness once (about 1.3 s of
  * CPU, and as much again before its code runs at full speed) and runs the lomi-conformance command
- * lines it is given one after another, in-process (harness/suite/judge-process.ts), where a process
+ * lines it is given one after another, in-process (harness/commands/judge-process.ts), where a process
  * per run paid that start each time. teeth judges its mutants on them; tests that make many in-process runs
  * can too. Each runs the build when it is fresh, as the bins do (bin/judge-process.js). A process
  * that dies takes only its run with it (exit 2, with the end of its output); the next run starts a
