@@ -1,8 +1,7 @@
 import { harnessFault } from "../harness-error.js";
 import { runCommandLine } from "./command-line.js";
-import type { JudgeJob, JudgeJobDone } from "../run/judges.js";
+import { END_OF_RUN, type JudgeJob, type JudgeJobDone } from "../run/judges.js";
 import { kitPath } from "../../protocol/kit-root.js";
-import { END_OF_RUN } from "./judges.js";
 
 // One judging process (harness/run/judges.ts): it loads the harness once and runs the command lines
 // it is sent one after another, in this process, as `lomi-conformance ARGS` would in a process of its
