@@ -22,6 +22,9 @@ const BUILD_SCRIPT = "scripts/build.mjs";
 
 /** The broker bundled into one CommonJS file with its V8 code cache (dist/ keeps its modules too, for everything else). */
 export const BROKER_BUNDLE = { source: "reference-broker/cli.ts", file: "bundle/lomi-broker.cjs", cache: "bundle/lomi-broker.cjs.v8-cache" };
+/** The mutants' and the variants' brokers, bundled the same way: the tests start one per scenario as they start the reference broker. */
+export const MUTANT_BUNDLE = { source: "mutants/run-mutant.ts", file: "bundle/lomi-mutant.cjs", cache: "bundle/lomi-mutant.cjs.v8-cache" };
+export const VARIANT_BUNDLE = { source: "variants/run-variant.ts", file: "bundle/lomi-variant.cjs", cache: "bundle/lomi-variant.cjs.v8-cache" };
 
 /** Whether `name` is a file the build compiles. */
 export const compiles = (name) => name.endsWith(".ts") && !name.endsWith(".d.ts");

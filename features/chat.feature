@@ -37,11 +37,13 @@ Feature: Chat drafts and sends
   Scenario: A send is partial once the provider has the message, and complete when its reply arrives
     When the agent sends "Summarise the plan" to conversation "conv-plan" in workspace "ws-alpha" as "ask"
     Then the reply is ok
+    # checks OP-42
     And operation "ask" reads running with effectState partial
     And Lomi saw 1 "provider.sent" effect
     When the clock advances by 3 seconds
     Then operation "ask" reads succeeded with effectState complete
     And Lomi saw 1 "provider.replied" effect
+    # checks OP-42, REV-41
     When the agent reads conversation "conv-plan" in workspace "ws-alpha"
     Then the reply's data includes:
       """

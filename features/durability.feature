@@ -78,6 +78,7 @@ Feature: Durable reservation before dispatch
   @DUR-08 @needs-crash @needs-kill-at-start
   Scenario: A broker killed at any moment of its first start opens its store on the next start
     Given the broker is killed 10 times while it starts on a new store
+    # checks DUR-08
     And the agent is connected to workspace "ws-alpha"
     When the agent creates a terminal "Done" in workspace "ws-alpha" as "done"
     Then operation "done" reads succeeded with effectState complete

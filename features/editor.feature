@@ -21,6 +21,9 @@ Feature: The shared editor
     And Lomi still holds the bytes the agent read from "src/app.ts" in project "proj-app"
     When the agent lists the editor documents of workspace "ws-alpha"
     Then the listing shows "src/app.ts" as dirty at buffer revision "2"
+    # A read of the dirty document's file is judged against the disk as Lomi holds it, not the buffer
+    When the agent reads the file "src/app.ts" in workspace "ws-alpha"
+    Then Lomi still holds the bytes the agent read from "src/app.ts" in project "proj-app"
 
   @REV-33
   Scenario: An edit decided on a stale bufferRevision is refused and the user's typing is kept

@@ -18,11 +18,13 @@ Feature: Ctrl+C through lomi_terminal_interrupt
     When the clock advances by 30 seconds
     Then operation "tail" reads succeeded with effectState complete
 
-  @INPUT-12 @INPUT-13 @CANCEL-04
+  @INPUT-12 @INPUT-13
   Scenario: A command that honours Ctrl+C settles its own operation
     When the agent runs "npm run dev" in the terminal of "term" as "dev"
     And the agent sends Ctrl+C as input 1 under lease "lease"
+    # checks INPUT-12
     Then the reply confirms the interrupt was dispatched, not that the command exited
+    # checks INPUT-13
     And operation "dev" reads failed with effectState partial
     And operation "dev" reports exit code 130
     And Lomi saw 1 "process.exited" effect

@@ -14,16 +14,17 @@ Feature: Decisions the user makes in Lomi
       { "allowNetwork": true }
       """
     Then the reply is ok
-    # checks OP-40, AUTH-40
+    # checks OP-40
     And the reply shows state awaiting_user
     And operation "network" reads awaiting_user with effectState none
+    # checks OP-40, AUTH-40
     And Lomi shows the user a decision for "network"
     And Lomi saw 0 "settings.changed" effects
+    # checks OP-40
     When the user approves the decision for "network"
     Then operation "network" reads succeeded with effectState complete
     And Lomi saw 1 "settings.changed" effect
     And Lomi shows the user no decision
-    # checks OP-40
     And the events of workspace "ws-alpha" show "network" reaching succeeded through "awaiting_user, running"
     # checks AUTH-40
     When the agent reads the settings in workspace "ws-alpha"

@@ -1,6 +1,6 @@
 import { buildToolResult, ok } from "../protocol/envelope.js";
 import type { Mutant } from "./mutant.js";
-import { okDataOf, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, sessionRewritingPicked } from "./rewriting-session.js";
 
 type Event = { operationId: string; previousState: string | null; state: string };
 
@@ -16,21 +16,22 @@ export const cancelCancellingSkipped: Mutant = {
   defect: "a cancel Lomi settles at once is recorded running → cancelled, without cancelling",
   oracle: "events-in-order",
   parts: {
-    session: sessionWrappedBy(async ({ call }, name, args) => {
-      const reply = await call(name, args);
-      const page = okDataOf(reply);
-      if (name !== "lomi_events_read" || !page) return reply;
-      // Each cancelling event leaves the feed, and the event after it says it came from the state before.
-      const skipped = new Map<string, string | null>();
-      const events = (page.events as Event[]).flatMap((e) => {
-        if (e.state === "cancelling") {
-          skipped.set(e.operationId, e.previousState);
-          return [];
-        }
-        if (e.previousState === "cancelling" && skipped.has(e.operationId)) return [{ ...e, previousState: skipped.get(e.operationId)! }];
-        return [e];
-      });
-      return buildToolResult(ok({ ...page, events }));
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_events_read" && (okDataOf(reply)?.events as Event[] | undefined)?.some((e) => e.state === "cancelling") === true,
+      (reply) => {
+        const page = okDataOf(reply)!;
+        // Each cancelling event leaves the feed, and the event after it says it came from the state before.
+        const skipped = new Map<string, string | null>();
+        const events = (page.events as Event[]).flatMap((e) => {
+          if (e.state === "cancelling") {
+            skipped.set(e.operationId, e.previousState);
+            return [];
+          }
+          if (e.previousState === "cancelling" && skipped.has(e.operationId)) return [{ ...e, previousState: skipped.get(e.operationId)! }];
+          return [e];
+        });
+        return buildToolResult(ok({ ...page, events }));
+      },
+    ),
   },
 };

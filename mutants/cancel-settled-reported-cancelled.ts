@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingPicked } from "./rewriting-session.js";
 
 export const cancelSettledReportedCancelled: Mutant = {
   name: "cancel-settled-reported-cancelled",
@@ -7,10 +7,9 @@ export const cancelSettledReportedCancelled: Mutant = {
   breaks: ["CANCEL-03", "CANCEL-20", "CANCEL-30", "OP-02"],
   defect: "cancelling a settled operation answers cancelled, as if a completed effect had been undone",
   parts: {
-    session: sessionRewritingReplies((reply, name) => {
-      const data = okDataOf(reply);
-      if (name !== "lomi_operation_cancel" || data?.outcome !== "already_settled") return reply;
-      return okReply({ outcome: "cancelled", operation: { ...data.operation, state: "cancelled" } });
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_operation_cancel" && okDataOf(reply)?.outcome === "already_settled",
+      (reply) => okReply({ outcome: "cancelled", operation: { ...okDataOf(reply)!.operation, state: "cancelled" } }),
+    ),
   },
 };

@@ -1,7 +1,7 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { StoredEpoch } from "../reference-broker/receipt-store.js";
-import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Mutant } from "./mutant.js";
+import { storeWrappedBy } from "./wrapped-store.js";
 
 /**
  * Housekeeping nobody asked for: expired retry epochs go whenever the store is read or written.
@@ -37,9 +37,6 @@ export const capExpiredEpochsPurged: Mutant = {
   defect: "expired retry epochs are deleted by housekeeping whenever the store is read or written, instead of staying until deliberate maintenance",
   needs: "own-store",
   parts: {
-    openStore: (file, now, _native, options) => {
-      const opened = openSqliteStore(file, now, options);
-      return { ...opened, store: new PurgingStore(opened.store) };
-    },
+    openStore: storeWrappedBy((inner) => new PurgingStore(inner)),
   },
 };

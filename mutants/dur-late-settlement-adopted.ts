@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingPicked } from "./rewriting-session.js";
 
 /**
  * A broker that, reading an outcome_unknown operation, asks Lomi where it stands and reports Lomi's
@@ -13,12 +13,14 @@ export const durLateSettlementAdopted: Mutant = {
   breaks: ["DUR-01", "DUR-04", "OP-02"],
   defect: "lomi_operation_get of an outcome_unknown operation answers the settlement Lomi reports for it since",
   parts: {
-    session: sessionRewritingReplies(async (reply, name, _args, { core }) => {
-      const operation = okDataOf(reply)?.operation;
-      if (name !== "lomi_operation_get" || operation?.state !== "outcome_unknown") return reply;
-      const progress = await core.native.status(operation.operationId).catch(() => undefined);
-      if (progress?.phase !== "settled") return reply;
-      return okReply({ operation: { ...operation, state: progress.state, effectState: progress.effectState, result: progress.result, error: progress.error } });
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_operation_get" && okDataOf(reply)?.operation?.state === "outcome_unknown",
+      async (reply, _name, _args, { core }) => {
+        const { operation } = okDataOf(reply)!;
+        const progress = await core.native.status(operation.operationId).catch(() => undefined);
+        if (progress?.phase !== "settled") return reply;
+        return okReply({ operation: { ...operation, state: progress.state, effectState: progress.effectState, result: progress.result, error: progress.error } });
+      },
+    ),
   },
 };

@@ -1,5 +1,5 @@
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
-import { withStoreFile, type UnfinishedRow } from "./doctored-store.js";
+import { onReopening, withStoreFile, type UnfinishedRow } from "./doctored-store.js";
 import type { Mutant } from "./mutant.js";
 
 export const durReplayAfterRestart: Mutant = {
@@ -11,7 +11,7 @@ export const durReplayAfterRestart: Mutant = {
   // One crash scenario shows it (of DUR-01's six, each a broker restart over stdio).
   shownBy: "@DUR-01 and @OP-03",
   parts: {
-    openStore: async (file, now, native, options) => {
+    openStore: onReopening(async (file, now, native, options) => {
       const unfinished = withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} ORDER BY rowid`).all() as UnfinishedRow[]) ?? [];
       const opened = openSqliteStore(file, now, options);
       for (const r of unfinished) {
@@ -23,6 +23,6 @@ export const durReplayAfterRestart: Mutant = {
           .catch(() => undefined); // Lomi refuses the replay; the damage is in its ledger
       }
       return opened;
-    },
+    }),
   },
 };

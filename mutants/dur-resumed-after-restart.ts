@@ -1,18 +1,21 @@
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
-import { withStoreFile, type UnfinishedRow } from "./doctored-store.js";
+import { onReopening, withStoreFile, type UnfinishedRow } from "./doctored-store.js";
 import { madeUpKey } from "./made-up-permit.js";
 import type { Mutant } from "./mutant.js";
 
 export const durResumedAfterRestart: Mutant = {
   name: "dur-resumed-after-restart",
   family: "DUR",
-  breaks: ["DUR-01", "DUR-06"],
+  // Not DUR-06: work done after a restart breaks "never dispatched again" (DUR-01), which is what
+  // effects-requested finds; the operations it resumes were queued, behind others, not reserved at a
+  // DUR-06 crash point (those were claimed running and are left alone).
+  breaks: ["DUR-01"],
   defect: "on restart, every operation still queued (never sent to Lomi) is sent as a new operation under a request key of the broker's own making: its receipt reads outcome_unknown, yet Lomi does work no agent asked for",
   needs: "crash",
   oracle: "effects-requested",
   stepsBlind: true,
   parts: {
-    openStore: async (file, now, native, options) => {
+    openStore: onReopening(async (file, now, native, options) => {
       const unfinished = withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} AND state = 'queued' ORDER BY rowid`).all() as UnfinishedRow[]) ?? [];
       const opened = openSqliteStore(file, now, options);
       for (const r of unfinished) {
@@ -27,6 +30,6 @@ export const durResumedAfterRestart: Mutant = {
           .catch(() => undefined);
       }
       return opened;
-    },
+    }),
   },
 };

@@ -1,6 +1,6 @@
 import { contractOf } from "../protocol/catalogue.js";
 import type { Mutant } from "./mutant.js";
-import { errorCodeOf, okDataOf, sessionRewritingReplies } from "./rewriting-session.js";
+import { errorCodeOf, okDataOf, sessionRewritingPicked } from "./rewriting-session.js";
 
 const STALE = new Set(["RETRY_EPOCH_INVALID", "RETRY_EPOCH_EXPIRED"]);
 
@@ -11,10 +11,12 @@ export const epochStaleAuthorityRenewed: Mutant = {
   defect: "a retry epoch from an earlier broker instance, another connection or past its 24 hours is silently renewed, so old authority submits new work",
   needs: "crash",
   parts: {
-    session: sessionRewritingReplies(async (reply, name, args, { call }) => {
-      if (contractOf(name)?.kind !== "operation" || !STALE.has(errorCodeOf(reply) ?? "") || typeof args.workspaceId !== "string") return reply;
-      const fresh = okDataOf(await call("lomi_connect", { workspaceId: args.workspaceId }))?.retryEpoch;
-      return fresh === undefined ? reply : call(name, { ...args, retryEpoch: fresh });
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, args, reply }) => contractOf(tool)?.kind === "operation" && STALE.has(errorCodeOf(reply) ?? "") && typeof args.workspaceId === "string",
+      async (reply, name, args, { call }) => {
+        const fresh = okDataOf(await call("lomi_connect", { workspaceId: args.workspaceId }))?.retryEpoch;
+        return fresh === undefined ? reply : call(name, { ...args, retryEpoch: fresh });
+      },
+    ),
   },
 };

@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingPicked } from "./rewriting-session.js";
 
 /**
  * A feed that moves its cursor on by a page even when the page was empty (`after + limit`, as if it
@@ -11,11 +11,13 @@ export const evtCursorSkipsAfterEmptyPage: Mutant = {
   breaks: ["EVT-02"],
   defect: "after an empty page of lomi_events_read, nextCursor moves on by the page's limit, past the transitions that come next",
   parts: {
-    session: sessionRewritingReplies((reply, name, args, { core }) => {
-      const data = okDataOf(reply);
-      if (name !== "lomi_events_read" || !data || data.events.length > 0) return reply;
-      const limit = typeof args.limit === "number" ? args.limit : core.policy.eventsPageSize;
-      return okReply({ ...data, nextCursor: String(Number(data.nextCursor) + limit) });
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_events_read" && okDataOf(reply)?.events.length === 0,
+      (reply, _name, args, { core }) => {
+        const data = okDataOf(reply)!;
+        const limit = typeof args.limit === "number" ? args.limit : core.policy.eventsPageSize;
+        return okReply({ ...data, nextCursor: String(Number(data.nextCursor) + limit) });
+      },
+    ),
   },
 };

@@ -1,7 +1,7 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
-import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Reservation } from "../reference-broker/receipt-store.js";
 import type { Mutant } from "./mutant.js";
+import { storeWrappedBy } from "./wrapped-store.js";
 
 /** A feed read by workspace alone: every pairing's operations there, merged in sequence order. */
 class FeedOfEveryPairing extends DelegatingReceiptStore {
@@ -23,9 +23,6 @@ export const evtFeedIgnoresPairing: Mutant = {
   breaks: ["EVT-04"],
   defect: "lomi_events_read filters by workspace only: the feed shows other pairings' operations in that workspace",
   parts: {
-    openStore: (file, now, _native, options) => {
-      const opened = openSqliteStore(file, now, options);
-      return { ...opened, store: new FeedOfEveryPairing(opened.store) };
-    },
+    openStore: storeWrappedBy((inner) => new FeedOfEveryPairing(inner)),
   },
 };

@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingPicked } from "./rewriting-session.js";
 
 export const evtRunningEventsDropped: Mutant = {
   name: "evt-running-events-dropped",
@@ -7,10 +7,12 @@ export const evtRunningEventsDropped: Mutant = {
   breaks: ["EVT-01"],
   defect: "lomi_events_read leaves out every transition to running",
   parts: {
-    session: sessionRewritingReplies((reply, name) => {
-      const data = okDataOf(reply);
-      if (name !== "lomi_events_read" || !data) return reply;
-      return okReply({ ...data, events: (data.events as Array<{ state: string }>).filter((e) => e.state !== "running") });
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_events_read" && (okDataOf(reply)?.events as Array<{ state: string }> | undefined)?.some((e) => e.state === "running") === true,
+      (reply) => {
+        const data = okDataOf(reply)!;
+        return okReply({ ...data, events: (data.events as Array<{ state: string }>).filter((e) => e.state !== "running") });
+      },
+    ),
   },
 };

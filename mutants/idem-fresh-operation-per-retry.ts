@@ -2,8 +2,8 @@ import { contractOf } from "../protocol/catalogue.js";
 import { canonicalJson, sha256Hex } from "../reference-broker/fingerprint.js";
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { Reservation } from "../reference-broker/receipt-store.js";
-import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Mutant } from "./mutant.js";
+import { storeWrappedBy } from "./wrapped-store.js";
 import { sessionWrappedBy } from "./rewriting-session.js";
 
 /**
@@ -34,10 +34,7 @@ export const idemFreshOperationPerRetry: Mutant = {
   breaks: ["IDEM-01", "IDEM-07", "EPOCH-03"],
   defect: "a retry with the same identity and the same arguments becomes a fresh operation and is dispatched again (changed arguments still conflict, key lookups still find the first)",
   parts: {
-    openStore: (file, now, _native, options) => {
-      const opened = openSqliteStore(file, now, options);
-      return { ...opened, store: new RetryBlindStore(opened.store) };
-    },
+    openStore: storeWrappedBy((inner) => new RetryBlindStore(inner)),
     session: sessionWrappedBy(async ({ call, core, clientName }, name, args) => {
       const store = core.store;
       if (contractOf(name)?.kind !== "operation" || !(store instanceof RetryBlindStore)) return call(name, args);

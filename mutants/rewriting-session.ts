@@ -26,19 +26,61 @@ export function sessionWrappedBy(wrap: (ctx: CallContext, name: string, args: Ar
     })(core, clientName);
 }
 
+type Rewrite = (reply: EnvelopeToolResult, name: string, args: Args, ctx: CallContext) => EnvelopeToolResult | Promise<EnvelopeToolResult>;
+
 /** A session that lets every call through and rewrites its reply: the commonest kind of defect. */
-export const sessionRewritingReplies = (rewrite: (reply: EnvelopeToolResult, name: string, args: Args, ctx: CallContext) => EnvelopeToolResult | Promise<EnvelopeToolResult>) =>
-  sessionWrappedBy(async (ctx, name, args) => rewrite(await ctx.call(name, args), name, args, ctx));
+export const sessionRewritingReplies = (rewrite: Rewrite) => sessionWrappedBy(async (ctx, name, args) => rewrite(await ctx.call(name, args), name, args, ctx));
+
+/** A call as a scenario's history records it: the tool, the arguments sent, and the reference broker's reply when one came back. */
+export interface SeenCall {
+  tool: string;
+  args: Args;
+  reply: (Replied & { isError?: boolean }) | undefined;
+}
+
+/** A session that acts only on the calls `picks` chooses and makes every other one as the reference broker does. */
+export type PickingSession = NonNullable<BrokerParts["session"]> & { picks: (call: SeenCall) => boolean };
+
+/**
+ * A session that rewrites only the replies `picks` chooses, seen as the reference broker gave them,
+ * and passes every other reply on untouched (its rewrite is not even called). A run in which it picks
+ * no reply is the reference broker's own, so `lomi-conformance teeth` (and npm test's precision test)
+ * judge a mutant made of it alone only on the scenarios whose reference history holds a reply it
+ * picks. A call whose reply was lost may have been picked: those scenarios are judged too.
+ */
+export function sessionRewritingPicked(picks: (call: SeenCall & { reply: NonNullable<SeenCall["reply"]> }) => boolean, rewrite: Rewrite): PickingSession {
+  const session = sessionWrappedBy(async (ctx, name, args) => {
+    const reply = await ctx.call(name, args);
+    return picks({ tool: name, args, reply }) ? rewrite(reply, name, args, ctx) : reply;
+  });
+  return Object.assign(session, { picks: (call: SeenCall) => call.reply === undefined || picks({ ...call, reply: call.reply }) });
+}
+
+/**
+ * A session that wraps only the calls `picks` chooses by what they send, and makes every other call
+ * as sent: as sessionRewritingPicked, teeth judges a mutant made of it alone only on the scenarios
+ * whose reference history holds a call it picks.
+ */
+export function sessionWrappingPicked(picks: (call: Pick<SeenCall, "tool" | "args">) => boolean, wrap: (ctx: CallContext, name: string, args: Args) => Promise<EnvelopeToolResult>): PickingSession {
+  const session = sessionWrappedBy((ctx, name, args) => (picks({ tool: name, args }) ? wrap(ctx, name, args) : ctx.call(name, args)));
+  return Object.assign(session, { picks: (call: SeenCall) => picks(call) });
+}
+
+/** The calls a session acts on, when it is a picking session; undefined for one that sees every call. */
+export const sessionPicks = (session: NonNullable<BrokerParts["session"]>): PickingSession["picks"] | undefined => ("picks" in session ? (session as PickingSession).picks : undefined);
+
+/** A reply as a mutant reads it: as the session answers it, or as a history recorded it. */
+type Replied = Pick<EnvelopeToolResult, "structuredContent">;
 
 /** The envelope of a reply, for a mutant that inspects it. */
-export const envelopeOf = (result: EnvelopeToolResult): Envelope => result.structuredContent;
+export const envelopeOf = (result: Replied): Envelope => result.structuredContent;
 
-export const errorCodeOf = (result: EnvelopeToolResult): string | undefined => {
+export const errorCodeOf = (result: Replied): string | undefined => {
   const e = envelopeOf(result);
   return e.status === "error" ? e.code : undefined;
 };
 
-export function okDataOf(result: EnvelopeToolResult): Record<string, any> | undefined {
+export function okDataOf(result: Replied): Record<string, any> | undefined {
   const e = envelopeOf(result);
   return e.status === "ok" ? (e.data as Record<string, any>) : undefined;
 }

@@ -1,6 +1,6 @@
 import { PROTOTYPE_KEYS } from "../harness/oracles/finding-rules.js";
 import type { Mutant } from "./mutant.js";
-import { sessionWrappedBy } from "./rewriting-session.js";
+import { sessionWrappingPicked } from "./rewriting-session.js";
 
 /**
  * A broker written elsewhere "sanitised" its arguments: a "__proto__", "constructor" or "prototype"
@@ -14,8 +14,9 @@ export const schPrototypeKeysDropped: Mutant = {
   breaks: ["SCH-06"],
   defect: 'a "__proto__", "constructor" or "prototype" key is silently removed from the arguments instead of refused, so the request is taken without it',
   parts: {
-    session: sessionWrappedBy(({ call }, name, args) =>
-      call(name, typeof args === "object" && args !== null && !Array.isArray(args) ? Object.fromEntries(Object.entries(args).filter(([k]) => !PROTOTYPE_KEYS.has(k))) : args),
+    session: sessionWrappingPicked(
+      ({ args }) => typeof args === "object" && args !== null && !Array.isArray(args) && Object.keys(args).some((k) => PROTOTYPE_KEYS.has(k)),
+      ({ call }, name, args) => call(name, Object.fromEntries(Object.entries(args).filter(([k]) => !PROTOTYPE_KEYS.has(k)))),
     ),
   },
 };

@@ -1,6 +1,6 @@
 import { contractOf } from "../protocol/catalogue.js";
 import type { Mutant } from "./mutant.js";
-import { sessionWrappedBy } from "./rewriting-session.js";
+import { sessionWrappingPicked } from "./rewriting-session.js";
 
 export const schUnknownFieldsDropped: Mutant = {
   name: "sch-unknown-fields-dropped",
@@ -8,9 +8,15 @@ export const schUnknownFieldsDropped: Mutant = {
   breaks: ["SCH-01", "SCH-02", "SCH-06", "SCH-33", "INPUT-07"],
   defect: "fields a tool does not declare are silently dropped instead of rejected (what a zod shape that strips does)",
   parts: {
-    session: sessionWrappedBy(({ call }, name, args) => {
-      const known = contractOf(name)?.input.shape;
-      return call(name, known ? Object.fromEntries(Object.entries(args).filter(([k]) => k in known)) : args);
-    }),
+    session: sessionWrappingPicked(
+      ({ tool, args }) => {
+        const known = contractOf(tool)?.input.shape;
+        return known !== undefined && Object.keys(args).some((k) => !(k in known));
+      },
+      ({ call }, name, args) => {
+        const known = contractOf(name)!.input.shape;
+        return call(name, Object.fromEntries(Object.entries(args).filter(([k]) => k in known)));
+      },
+    ),
   },
 };

@@ -1,7 +1,7 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
-import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
 import type { Reservation } from "../reference-broker/receipt-store.js";
 import type { Mutant } from "./mutant.js";
+import { storeWrappedBy } from "./wrapped-store.js";
 
 /** Each operation its own queue: nothing is ever ahead of it, so everything is dispatched at once. */
 class QueuePerOperation extends DelegatingReceiptStore {
@@ -16,9 +16,6 @@ export const serialNoTargetQueue: Mutant = {
   breaks: ["SERIAL-01"],
   defect: "the broker keys its dispatch queue by operation instead of by target: operations on one target are dispatched together, none waits queued",
   parts: {
-    openStore: (file, now, _native, options) => {
-      const opened = openSqliteStore(file, now, options);
-      return { ...opened, store: new QueuePerOperation(opened.store) };
-    },
+    openStore: storeWrappedBy((inner) => new QueuePerOperation(inner)),
   },
 };

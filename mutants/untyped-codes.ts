@@ -2,7 +2,7 @@ import { buildToolResult, type Envelope, type EnvelopeToolResult, type ImageBloc
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors.js";
 import { rulesNamingCode } from "../harness/oracles/finding-rules.js";
 import type { Mutant } from "./mutant.js";
-import { sessionRewritingReplies } from "./rewriting-session.js";
+import { sessionRewritingPicked } from "./rewriting-session.js";
 
 /** What an untyped broker answers instead: Lomi's generic failure (or, for that one, the broker's own). */
 const generic = (code: ErrorCode): ErrorCode => (code === "NATIVE_FAILURE" ? "INTERNAL" : "NATIVE_FAILURE");
@@ -16,7 +16,7 @@ function recoded(value: unknown, from: string, to: string): unknown {
 
 /** The reply an untyped broker gives for `reply`: `code` answered as the generic failure, the text block mirroring it. */
 export function untypedReply(reply: EnvelopeToolResult, code: ErrorCode): EnvelopeToolResult {
-  if (!JSON.stringify(reply.structuredContent).includes(`"${code}"`)) return reply;
+  if (!holds(reply.structuredContent, code)) return reply;
   const envelope = recoded(reply.structuredContent, code, generic(code)) as Envelope;
   return buildToolResult(envelope, reply.content.filter((b): b is ImageBlock => b.type === "image"));
 }
@@ -37,8 +37,8 @@ const UNKNOWN_TARGET_RULES = ["ENV-01", "SCH-03", "SCH-04", "SCH-34", "AUTH-41",
 /** A generated mutant's name: `untyped-` and its code in kebab case. */
 const untypedName = (code: ErrorCode) => `untyped-${code.toLowerCase().replace(/_/g, "-")}`;
 
-/** The error code a generated mutant loses, or undefined for another mutant. */
-export const untypedCodeOf = (m: Mutant): ErrorCode | undefined => ERROR_CODES.find((c) => m.name === untypedName(c));
+/** Whether a reply holds `code` anywhere: the replies an untyped-<code> mutant rewrites. */
+const holds = (structuredContent: unknown, code: ErrorCode) => JSON.stringify(structuredContent).includes(`"${code}"`);
 
 /**
  * Codes no generated mutant loses: INTERNAL is the catch-all itself, and Lomi answers REPLAY_REFUSED
@@ -59,5 +59,6 @@ export const UNTYPED_CODE_MUTANTS: readonly Mutant[] = ERROR_CODES.filter((c) =>
   family: "ENV",
   breaks: rulesNaming(code),
   defect: `${code} is answered as ${generic(code)}, with the same message, in replies and receipts`,
-  parts: { session: sessionRewritingReplies((reply) => untypedReply(reply, code)) },
+  // It acts only on replies that hold its code: teeth judges it only where the reference broker's replies hold it.
+  parts: { session: sessionRewritingPicked(({ reply }) => holds(reply.structuredContent, code), (reply) => untypedReply(reply, code)) },
 }));

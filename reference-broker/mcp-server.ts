@@ -1,5 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { sharedSchemaValidator } from "../protocol/schema-validator.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Broker } from "./broker.js";
 import { BrokerCrashed } from "./fault-hooks.js";
@@ -16,7 +17,7 @@ export const BROKER_VERSION = "0.1.0";
  * arguments as the client sent them (RawCallGuard), not as the SDK rebuilt them.
  */
 export async function connectMcpServer(broker: Broker, transport: Transport): Promise<Server> {
-  const server = new Server({ name: BROKER_NAME, version: BROKER_VERSION }, { capabilities: { tools: {} } });
+  const server = new Server({ name: BROKER_NAME, version: BROKER_VERSION }, { capabilities: { tools: {} }, jsonSchemaValidator: sharedSchemaValidator() });
   const session = broker.newSession(() => server.getClientVersion()?.name ?? "unnamed-client");
   const guard = new RawCallGuard(transport);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsList() }));

@@ -6,6 +6,12 @@ import type { SeenCapture } from "./panel-memory.js";
 import { panelOf } from "./panel-targets.js";
 import type { LomiWorld } from "./world.js";
 
+/**
+ * What a capture shows (its panel, kind and runtime, a picture that follows the panel) is ENV-11's
+ * wording, whichever rules the scenario also cites: ENV-10 (the PNG itself) is judged on every reply.
+ */
+const SHOWS_NOW = ["ENV-11"];
+
 async function capture(world: LomiWorld, agent: string, alias: string, workspaceId?: string): Promise<void> {
   const panel = await panelOf(world, alias);
   const reply = await world.call(agent, "lomi_capture", { workspaceId: workspaceId ?? panel.workspaceId, panelId: panel.panelId });
@@ -55,23 +61,23 @@ Then("the capture shows the {word} panel of {string} at its current runtime", as
     "",
     { panelId: shot.panelId, kind: shot.kind, runtimeGeneration: shot.runtimeGeneration },
     { panelId, kind, runtimeGeneration: await currentRuntime(this, panelId) },
-    { why: "the capture's data names the panel, its kind and its current runtime" },
+    { why: "the capture's data names the panel, its kind and its current runtime", rules: SHOWS_NOW },
   );
   // A flat image shows nothing of the panel: text and chrome need at least three colours.
-  if (colours(shot.image.pixels, 3) < 3) throw violation(`the ${shot.width}x${shot.height} capture of ${panelId} is blank`);
+  if (colours(shot.image.pixels, 3) < 3) throw violation(`the ${shot.width}x${shot.height} capture of ${panelId} is blank`, SHOWS_NOW);
 });
 
 Then("the capture differs from the one before", function (this: LomiWorld) {
   const [before, after] = [takenCapture(this, 1), takenCapture(this)];
   if (before.width === after.width && before.height === after.height && before.image.pixels.equals(after.image.pixels)) {
-    throw violation(`two captures (${before.panelId}, ${after.panelId}) are pixel for pixel the same, though what they show changed`);
+    throw violation(`two captures (${before.panelId}, ${after.panelId}) are pixel for pixel the same, though what they show changed`, SHOWS_NOW);
   }
 });
 
 Then("the capture is the same as the one before", function (this: LomiWorld) {
   const [before, after] = [takenCapture(this, 1), takenCapture(this)];
   if (before.image.pixels.equals(after.image.pixels)) return;
-  expectSame("size", `${after.width}x${after.height}`, `${before.width}x${before.height}`, { why: "the capture before's: a panel that did not change captures the same" });
+  expectSame("size", `${after.width}x${after.height}`, `${before.width}x${before.height}`, { why: "the capture before's: a panel that did not change captures the same", rules: SHOWS_NOW });
   const changed = before.image.pixels.findIndex((byte, i) => after.image.pixels[i] !== byte);
-  throw violation(`the capture differs from the one before from pixel ${Math.floor(changed / 4)} of ${before.width * before.height} on (a panel that did not change captures the same)`);
+  throw violation(`the capture differs from the one before from pixel ${Math.floor(changed / 4)} of ${before.width * before.height} on (a panel that did not change captures the same)`, SHOWS_NOW);
 });

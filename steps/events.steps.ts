@@ -40,7 +40,19 @@ async function judgePath(world: LomiWorld, workspaceId: string, alias: string, d
   // A transition missing or shown twice is the feed's (EVT-01); one no legal transition allows is the operation's (OP-02), unless the receipts showed more.
   const rules = [...new Set(illegal.map((p) => (isOperationsOwn(p, shown) ? "OP-02" : "EVT-01")))];
   if (illegal.length > 0) throw violation(`the events of ${alias} (${path}) are not a legal path: ${illegal.map((p) => p.text).join("; ")}`, rules);
-  if (unmet.length > 0) throw violation(`the events of ${alias} (${path}): ${unmet.join("; ")}`);
+  if (unmet.length > 0) throw violation(`the events of ${alias} (${path}): ${unmet.join("; ")}`, unshownDecisionRules(world.request(alias).tool, demand, mine, shown));
+}
+
+/**
+ * A demanded awaiting_user that neither the feed nor any receipt read showed: the feed showed what
+ * the receipts did, and the receipts never said the operation waited for the user. That is the
+ * rule of how such an operation reads (OP-30 for a close's guard, OP-40 otherwise), not the feed's
+ * nor the scenario's; any other unmet demand is judged by the step's rules.
+ */
+function unshownDecisionRules(tool: string, demand: Omit<PathDemand, "observed">, events: readonly { state: string }[], shown: readonly string[]): string[] {
+  const states = [...events.map((e) => e.state), ...shown];
+  if (!demand.through?.includes("awaiting_user") || states.includes("awaiting_user")) return [];
+  return [tool === "lomi_workspace_close" ? "OP-30" : "OP-40"];
 }
 
 Then("the events of workspace {string} show {string} reaching {state}", async function (this: LomiWorld, workspaceId: string, alias: string, reaches: OperationState) {

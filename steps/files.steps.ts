@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { violation } from "../harness/harness-error.js";
 import { expectBytes, expectSame } from "../harness/expected-found.js";
+import { encodeBuffer } from "../simulator/files/editor-document.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
 
@@ -28,16 +29,22 @@ function write(world: LomiWorld, agent: string, workspaceId: string, path: strin
 
 /**
  * A read is judged against Lomi's own file as it is read: bytes or a diskRevision other than the file's
- * is a finding about the read (REV-30), whatever the scenario goes on to do with it.
+ * is a finding about the read (REV-30), whatever the scenario goes on to do with it; the bytes of the
+ * file's dirty editor buffer given for the disk's are REV-34's (the buffer is not the disk).
  */
 When("{agent} reads the file {string} in workspace {string}", async function (this: LomiWorld, agent: string, path: string, workspaceId: string) {
   const reply = await this.call(agent, "lomi_file_read", { workspaceId, path });
   if (reply.envelope.status !== "ok") return;
   const read = lastRead(this);
-  const entry = await entryInLomi(this, read.projectId, read.path);
+  const { projects, documents } = await this.control.files();
+  const entry = projects.find((p) => p.projectId === read.projectId)?.entries.find((e) => e.path === read.path);
   if (typeof entry?.base64 !== "string") return;
   const held = Buffer.from(entry.base64, "base64");
-  const finding = { why: `Lomi holds ${path} so; lomi_file_read gives a file's exact bytes`, rules: ["REV-30"] };
+  const buffer = documents.find((d) => d.dirty && d.projectId === read.projectId && d.path === read.path);
+  const bufferGiven = buffer !== undefined && !read.bytes.equals(held) && read.bytes.equals(encodeBuffer(buffer));
+  const finding = bufferGiven
+    ? { why: `Lomi holds ${path} so on disk; lomi_file_read gave its dirty editor buffer, which is not the disk`, rules: ["REV-34"] }
+    : { why: `Lomi holds ${path} so; lomi_file_read gives a file's exact bytes`, rules: ["REV-30"] };
   expectBytes(`lomi_file_read's bytes of ${path}`, read.bytes, held, finding);
   expectSame(`lomi_file_read's diskRevision of ${path}`, read.diskRevision, sha256(held), finding);
 });

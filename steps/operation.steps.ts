@@ -1,8 +1,9 @@
 import { Then, When } from "@cucumber/cucumber";
 import { configError, violation } from "../harness/harness-error.js";
 import { differences, expectSame, shown } from "../harness/expected-found.js";
-import { canReach, type OperationState } from "../protocol/states.js";
-import { expectedCodeRules } from "../harness/oracles/finding-rules.js";
+import { canReach, OPERATION_STATES, type OperationState } from "../protocol/states.js";
+import { isOneOf } from "../protocol/closed-lists.js";
+import { expectedCodeRules, rulesNamingCode } from "../harness/oracles/finding-rules.js";
 import { fillText } from "./placeholders.js";
 import type { LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
@@ -198,8 +199,14 @@ Then("operation {string} reports exit code {int}", async function (this: LomiWor
   expectSame("result.exitCode", receipt.result?.exitCode, exitCode, { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt } });
 });
 
+/**
+ * The scenario's rules whose sentence names a cancel outcome as the answer. Only already_settled can
+ * be told apart in a sentence: cancelled and cancelling are states too, named by many rules.
+ */
+const outcomeRules = (world: LomiWorld, outcome: string) => (isOneOf(OPERATION_STATES, outcome) ? [] : rulesNamingCode(outcome).filter((id) => world.rules.some((r) => r.id === id)));
+
 Then("the cancel outcome is {outcome}", function (this: LomiWorld, outcome: string) {
-  expectSame("outcome", this.dataOf("lomi_operation_cancel").outcome, outcome);
+  expectSame("outcome", this.dataOf("lomi_operation_cancel").outcome, outcome, { rules: outcomeRules(this, outcome) });
 });
 
 /** Where the broker may not have recorded yet what Lomi did (a cancellation Lomi honoured), either outcome is true. */

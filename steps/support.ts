@@ -15,7 +15,7 @@ import { CANCEL_OUTCOMES } from "../protocol/tools/operation.js";
 import { z } from "zod";
 import { ERROR_CODES } from "../protocol/errors.js";
 import { EFFECT_STATES, effectStateSchema, OPERATION_STATES, operationStateSchema } from "../protocol/states.js";
-import { DEFAULT_AGENT, LomiWorld } from "./world.js";
+import { DEFAULT_AGENT, forgetBrokerIdentity, LomiWorld } from "./world.js";
 
 setWorldConstructor(LomiWorld);
 
@@ -156,6 +156,7 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
 });
 
 AfterAll(async function () {
+  forgetBrokerIdentity();
   await discardSpares(); // before the simulators: a spare broker talks to one
   await SimulatorFixture.closeShared();
 });

@@ -5,6 +5,7 @@ import type { WorldSeed } from "../protocol/control-api.js";
 import { WHY_NOT, type BrokerAdapter } from "../harness/adapters/broker-adapter.js";
 import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver.js";
 import { sweep, unsettledOperation } from "../harness/driver/sweep.js";
+import { cannotSettleUnaided } from "../harness/driver/unaided.js";
 import { REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { historyOf } from "../harness/history/format.js";
 import { indexedCalls, operationNamed, receiptIn, statesShown } from "../harness/history/replies.js";
@@ -33,8 +34,12 @@ export const DEFAULT_AGENT = "agent";
 const realSetTimeout = globalThis.setTimeout;
 export const realNow = performance.now.bind(performance);
 export const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
-/** The broker's initialize answer is reported once per worker process. */
+/** The broker's initialize answer is reported once per run in each worker process. */
 let brokerIdentified = false;
+/** The run has ended: a process that makes another (teeth's judges) reports the next one's broker too. */
+export const forgetBrokerIdentity = () => {
+  brokerIdentified = false;
+};
 
 /** The data of a tool's ok reply, as its contract in the catalogue types it. */
 export type ToolData<N extends ToolName> = DataOf<ContractNamed<N>>;
@@ -218,7 +223,7 @@ export class LomiWorld extends World<RunParameters> {
     const open = d.connectionNames();
     if (d.adapter.capabilities.has("multi-connection") || d.hasConnection(name) || open.length === 0) return;
     const running = await unsettledOperation(d, open, this.run.timeoutMs);
-    if (running) throw notApplicable(`${d.adapter.description} ${WHY_NOT["multi-connection"]}: serving ${name} needs a restart, and ${running.agent}'s operation ${running.operationId} is still ${running.state}`);
+    if (running) throw notApplicable(`${d.adapter.description} ${WHY_NOT["multi-connection"]}: serving ${name} needs a restart, and ${running.agent}'s operation ${running.operationId} is still ${running.state}: ${running.why}`);
     for (const agent of this.agents.values()) for (const c of agent.connects.values()) this.epochsBeforeSwitch.add(c.retryEpoch);
     await d.crash({ reason: `${name} connects: this broker serves one connection at a time, so a new instance on the same store serves it once the operations of ${open.join(", ")} have settled` });
     await d.restart();
@@ -439,12 +444,16 @@ export class LomiWorld extends World<RunParameters> {
     return (await this.callOk(r.agent, "lomi_operation_get", { operationId: this.operationId(alias) })).operation;
   }
 
-  /** Reads an operation until `done` holds for its state or the run's --timeout-ms is spent; answers the last read. */
-  private async readUntil(alias: string, done: (state: OperationState) => boolean): Promise<Receipt> {
+  /**
+   * Reads an operation until `done` holds for its state or the run's --timeout-ms is spent; answers
+   * the last read. Waiting for it to settle (`settling`), it also stops once nothing but the scenario
+   * could settle it (harness/driver/unaided.ts): the step then judges what it read, without the wait.
+   */
+  private async readUntil(alias: string, done: (state: OperationState) => boolean, settling: boolean): Promise<Receipt> {
     const deadline = realNow() + this.run.timeoutMs;
     let pause = 5;
     let receipt = await this.readOperation(alias);
-    while (!done(receipt.state) && realNow() < deadline) {
+    while (!done(receipt.state) && realNow() < deadline && !(settling && (await cannotSettleUnaided(this.driver, receipt.operationId)) !== undefined)) {
       await sleep(Math.min(pause, Math.max(0, deadline - realNow())));
       pause = Math.min(pause * 2, 100);
       receipt = await this.readOperation(alias);
@@ -479,7 +488,7 @@ export class LomiWorld extends World<RunParameters> {
 
   /** Reads an operation until it settles: a broker may settle in the background, in its own time. */
   settled(alias: string): Promise<Receipt> {
-    return this.readUntil(alias, isSettled);
+    return this.readUntil(alias, isSettled, true);
   }
 
   /**
@@ -498,7 +507,7 @@ export class LomiWorld extends World<RunParameters> {
 
   /** Reads an operation until it shows `target` or can no longer reach it by legal transitions (protocol/states.ts). */
   reading(alias: string, target: OperationState): Promise<Receipt> {
-    return this.readUntil(alias, (state) => state === target || !canReach(state, target));
+    return this.readUntil(alias, (state) => state === target || !canReach(state, target), isSettled(target));
   }
 
   token(name: string): string {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs a legal variant (variants/run-variant.ts) through tsx, like bin/lomi-broker.js runs the reference broker.
-import { register } from "tsx/esm/api";
+// Runs a legal variant (variants/run-variant.ts), bundled or through tsx, as bin/lomi-broker.js runs the reference broker.
+import { importEntry, VARIANT_BUNDLE } from "../bin/compiled.js";
 
-register();
-await import("./run-variant.ts");
+const { runVariantCli } = await importEntry(VARIANT_BUNDLE.source, VARIANT_BUNDLE);
+await runVariantCli();

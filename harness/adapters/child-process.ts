@@ -97,6 +97,8 @@ export class ChildProcessAdapter implements BrokerAdapter {
     private readonly command: BrokerCommand,
     private readonly timeoutMs: number,
     supportsFaults: boolean,
+    /** How many scenarios this process starts, when the run knows (it runs them one at a time): no spare is started past them. */
+    private readonly scenarios?: number,
   ) {
     this.description = `broker command over stdio: ${command.line}`;
     this.capabilities = new Set<Capability>(["crash", "own-store", "kill-at-start", ...(supportsFaults ? (["faults"] as const) : [])]);
@@ -117,7 +119,7 @@ export class ChildProcessAdapter implements BrokerAdapter {
     this.ready = spare?.transport;
     this.spareStoreDir = spare?.storeDir;
     if (spare) this.starts++;
-    prepareSpares(this.command.line, wiring.seed, (w) => commandTransport(this.command, brokerEnvironment(w, 0)));
+    prepareSpares(this.command.line, wiring.seed, (w) => commandTransport(this.command, brokerEnvironment(w, 0)), this.scenarios);
   }
 
   /** Ends a spare no connect took (true), or does nothing (false). */

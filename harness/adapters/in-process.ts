@@ -67,7 +67,8 @@ export class InProcessAdapter implements BrokerAdapter {
   async probeSecondInstance(): Promise<{ refused: boolean; detail: string }> {
     const w = afterStart(this.wiring);
     try {
-      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000, hostClock: systemClock });
+      // The same broker (a mutant's parts included) a second time, as a second process of its command would be.
+      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000, hostClock: systemClock, parts: this.parts });
       second.close();
       return { refused: false, detail: "the second instance opened the store" };
     } catch (error) {

@@ -32,7 +32,7 @@ export async function makeAdapter(run: RunParameters): Promise<BrokerAdapter> {
     case "in-process":
       return new InProcessAdapter(run.timeoutMs, await inProcessParts(run));
     case "command":
-      return new ChildProcessAdapter({ line: run.brokerCommand, cwd: run.brokerCwd }, run.timeoutMs, run.brokerFaults);
+      return new ChildProcessAdapter({ line: run.brokerCommand, cwd: run.brokerCwd }, run.timeoutMs, run.brokerFaults, run.scenarios);
     case "url":
       return new UrlAdapter(new URL(run.brokerUrl), run.nativePort, run.timeoutMs);
     case "image": {

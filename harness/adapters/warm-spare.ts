@@ -35,14 +35,20 @@ const SPARES = 2;
 
 /** The spares in the order of the simulated Lomis they were started against, which is the order scenarios take those. */
 const spares: Promise<WarmSpare | undefined>[] = [];
+/** The scenarios of this run that have begun in this process. */
+let begun = 0;
 
 /**
- * Starts brokers for the next scenarios until SPARES are under way. Their seeds follow from the seed
- * of the scenario that starts them, so a run repeats exactly in the same order; a broker process is
- * otherwise what it would be.
+ * Starts brokers for the next scenarios until SPARES are under way, or as many as scenarios are left
+ * when the run says how many this process starts (`scenarios`: it runs them one at a time): a spare
+ * for a scenario that never comes is a broker start thrown away, two at the end of every run. Their
+ * seeds follow from the seed of the scenario that starts them, so a run repeats exactly in the same
+ * order; a broker process is otherwise what it would be.
  */
-export function prepareSpares(command: string, seed: number, launcher: (wiring: SpareWiring) => StdioProcessTransport): void {
-  while (spares.length < SPARES) {
+export function prepareSpares(command: string, seed: number, launcher: (wiring: SpareWiring) => StdioProcessTransport, scenarios?: number): void {
+  begun++;
+  const wanted = scenarios === undefined ? SPARES : Math.min(SPARES, scenarios - begun);
+  while (spares.length < wanted) {
     // Synchronously up to nextFreshUrl's first await: the simulators are served ahead in this order.
     spares.push(startSpare(command, scenarioSeed(seed, `warm spare ${spares.length}`), launcher));
   }
@@ -91,6 +97,7 @@ async function endSpare(spare: WarmSpare | undefined): Promise<void> {
 
 /** Ends the spares nobody took (the end of a worker's scenarios): their processes must not hold the worker open. */
 export async function discardSpares(): Promise<void> {
+  begun = 0; // the next run in this process (a judging process makes several) counts its own
   const left = spares.splice(0);
   for (const spare of left) await endSpare(await spare);
 }

@@ -1,16 +1,18 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { ALL_MUTANTS } from "../../mutants/index.js";
 import type { Mutant } from "../../mutants/mutant.js";
-import { untypedCodeOf } from "../../mutants/untyped-codes.js";
-import { historyFileName } from "../history/format.js";
+import { sessionPicks, type SeenCall } from "../../mutants/rewriting-session.js";
+import { reopensOnly } from "../../mutants/doctored-store.js";
+import type { Envelope } from "../../protocol/envelope.js";
+import { historyFileName, type HistoryRecord } from "../history/format.js";
 import { scenarioCatalogue } from "../suite/feature-catalogue.js";
 import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
 import { inFlight } from "../connection/in-flight.js";
 import { loadRules, type Rule } from "../rules.js";
+import { Judges } from "../suite/judges.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
@@ -64,7 +66,7 @@ export interface TeethMatrix {
 
 export interface TeethOptions {
   tags: string | undefined;
-  /** Runs side by side (each is one process judging the selection in-process). */
+  /** Runs side by side, on as many long-lived processes that judge their runs in-process, one after another (harness/suite/judges.ts). */
   jobs: number;
   reports: string;
   /** Names of the mutants to run (default: every one a run can name). */
@@ -72,8 +74,6 @@ export interface TeethOptions {
   seed: number;
   write: (text: string) => void;
 }
-
-const BIN = kitPath("bin/lomi-conformance.js");
 
 /** What teeth reads of a run's conformance.json: each rule's verdict and the scenarios that failed it. */
 const reportedRun = z.object({
@@ -104,22 +104,16 @@ function killers(rules: readonly ReportedRule[]): NonNullable<TeethRun["killedBy
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** One run of the selection against a mutant (or the reference broker), in a process of its own, its reports in `dir`; with the rules its report judged. */
-function judge(mutant: string | undefined, o: TeethOptions, dir: string, extra: readonly string[] = []): Promise<TeethRun & { judged: ReportedRule[] }> {
+/** One run of the selection against a mutant (or the reference broker), on a judging process, its reports in `dir`; with the rules its report judged. */
+async function judge(judges: Judges, mutant: string | undefined, o: TeethOptions, dir: string, extra: readonly string[] = []): Promise<TeethRun & { judged: ReportedRule[] }> {
   const started = Date.now();
-  const args = [BIN, "--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : []), ...extra];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], cwd: kitPath(".") });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const reported = readRun(dir);
-      const base = { broker: mutant ?? CONTROL, exitCode: code ?? 2, durationMs: Date.now() - started };
-      if (code === 2 || reported === undefined) return resolve({ ...base, fails: [], judged: [], notRun: stderr.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` });
-      resolve({ ...base, fails: reported.filter((r) => r.verdict === "fail").map((r) => r.id), killedBy: killers(reported), judged: reported });
-    });
-  });
+  const args = ["--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : []), ...extra];
+  const { code, output } = await judges.run(args);
+  const reported = readRun(dir);
+  const base = { broker: mutant ?? CONTROL, exitCode: code, durationMs: Date.now() - started };
+  // Why a run gave no verdicts: the last lines it wrote, where the command says why.
+  if (code === 2 || reported === undefined) return { ...base, fails: [], judged: [], notRun: output.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` };
+  return { ...base, fails: reported.filter((r) => r.verdict === "fail").map((r) => r.id), killedBy: killers(reported), judged: reported };
 }
 
 /**
@@ -133,9 +127,19 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   const unknown = names.filter((n) => !ALL_MUTANTS.some((m) => m.name === n));
   if (unknown.length > 0) throw configError(`no mutant is named ${unknown.join(", ")}`);
   mkdirSync(o.reports, { recursive: true });
-  // The control keeps every scenario's history: a generated mutant changes only replies holding its code, so only scenarios whose replies hold it can show it.
+  // The control keeps every scenario's history: a mutant that says where it acts (the calls it picks, a reopening) can show itself only in the scenarios that hold one.
   const histories = path.join(o.reports, "reference-histories");
-  const { judged: controlRules, killedBy: _k, ...control } = await judge(undefined, o, path.join(o.reports, "reference"), ["--histories", histories]);
+  const judges = new Judges(o.jobs);
+  try {
+    return await judgeAll(judges, o, names, histories);
+  } finally {
+    await judges.close();
+  }
+}
+
+/** teeth's runs on its judging processes: the control on the first, then the mutants `o.jobs` at a time; the matrix written. */
+async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[], histories: string): Promise<{ matrix: TeethMatrix; exitCode: number }> {
+  const { judged: controlRules, killedBy: _k, ...control } = await judge(judges, undefined, o, path.join(o.reports, "reference"), ["--histories", histories]);
   if (control.notRun !== undefined) throw configError(`the reference broker's run did not finish, so no mutant can be judged: ${control.notRun}`);
   if (control.fails.length > 0) throw configError(`the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`);
   const mutants = names.map((n) => ALL_MUTANTS.find((m) => m.name === n)!);
@@ -146,17 +150,17 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
   // Each mutant is held to the declared rules this selection judges: the control passed them (a rule not applicable in-process is shown over stdio).
   const judgedHere = new Set(controlRules.filter((r) => r.verdict === "pass").map((r) => r.id));
   const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
-  const holding = codeHolders(histories);
+  const reference = referenceHistories(histories);
   o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
   await inFlight(names.length, o.jobs, async (i) => {
     const m = mutants[i]!;
-    const scope = scopeOf(m, holding);
+    const scope = scopeOf(m, reference);
     const run: TeethRun =
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
-        : await judge(m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
+        : await judge(judges, m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
     runs[i] = { ...run, declares: m.breaks.filter((id) => judgedHere.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.
@@ -192,27 +196,37 @@ export function teethExitCode(m: TeethMatrix): number {
 }
 
 /**
- * The scenarios that can show a generated untyped-<code> mutant: those whose reference history
- * holds the code (the mutant rewrites only replies that hold it; the rest replay identically under
- * the same seed). Undefined for a hand-written mutant: every scenario may show it.
+ * The scenarios that can show a mutant whose parts each say where they act: a picking session
+ * (mutants/rewriting-session.ts, every generated untyped-<code> mutant among them) acts on the calls
+ * it picks, a store part made with onReopening (mutants/doctored-store.ts) on a restart's reopening,
+ * which in-process follows a crash. A run in which none acts is the reference broker's own under the
+ * same seed, so only the scenarios whose reference history holds such a call or crash can show it.
+ * Undefined for any other mutant (a policy, or a part that may act anywhere): every scenario may.
  */
-function scopeOf(m: Mutant, holding: (code: string) => string[]): { names: string[]; why: string } | undefined {
-  const code = untypedCodeOf(m);
-  if (code === undefined) return undefined;
-  const names = holding(code);
-  return { names, why: `${names.length} scenario(s) whose reference replies hold ${code}; no other can show it` };
+function scopeOf(m: Mutant, reference: () => ReferenceHistories): { names: string[]; why: string } | undefined {
+  const { session, openStore, policy } = m.parts;
+  const picks = session === undefined ? () => false : sessionPicks(session);
+  const reopens = openStore === undefined ? false : reopensOnly(openStore) ? true : undefined;
+  if (policy !== undefined || picks === undefined || reopens === undefined) return undefined;
+  const names = [...new Set(reference().filter((s) => s.calls.some(picks) || (reopens && s.crashes)).map((s) => s.name))];
+  const where = [...(session !== undefined ? ["a call it picks"] : []), ...(reopens ? ["a crash (a restart reopens the store)"] : [])].join(" or ");
+  return { names, why: `${names.length} scenario(s) whose reference history holds ${where}; no other can show it` };
 }
 
-/** The scenarios whose reference history holds a code: the histories read once, for every generated mutant. */
-function codeHolders(histories: string): (code: string) => string[] {
-  let texts: Array<{ name: string; text: string }> | undefined;
-  return (code) => {
-    texts ??= scenarioCatalogue().flatMap((s) => {
+type ReferenceHistories = Array<{ name: string; calls: SeenCall[]; crashes: boolean }>;
+
+/** Each scenario's calls in the control's histories (the reference broker's replies: envelopes), and whether it crashed the broker, read once for every mutant that says where it acts. */
+function referenceHistories(histories: string): () => ReferenceHistories {
+  let read: ReferenceHistories | undefined;
+  return () =>
+    (read ??= scenarioCatalogue().flatMap((s) => {
       const file = path.join(histories, historyFileName(s));
-      return existsSync(file) ? [{ name: s.name, text: readFileSync(file, "utf8") }] : [];
-    });
-    return [...new Set(texts.filter((t) => t.text.includes(`"${code}"`)).map((t) => t.name))];
-  };
+      if (!existsSync(file)) return [];
+      // Read as the control wrote it, not through the format's schema, which drops an argument named "__proto__" (one a mutant may pick).
+      const records = readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as HistoryRecord);
+      const calls = records.flatMap((r) => (r.type === "call" ? [{ tool: r.tool, args: r.args, reply: r.reply.status === "answered" ? { structuredContent: r.reply.structuredContent as Envelope, isError: r.reply.isError } : undefined }] : []));
+      return [{ name: s.name, calls, crashes: records.some((r) => r.type === "fault" && r.kind === "broker-crash") }];
+    }));
 }
 
 /** The console's view: each rule with the mutants that break it, then the rules none breaks, with the reason or its absence. */

@@ -75,8 +75,8 @@ Options:
   --name REGEX           only the scenarios whose names match (a JavaScript regular expression), of
                          those --tags selects; judged as a partial run
   --rerun-failed DIR     only the scenarios that failed in the run whose reports are in DIR (those whose
-                         rules an earlier step left unjudged included), with its seed and broker
-                         options unless given; with nothing left failing there, exits 0 at once
+                         rules an earlier step left unjudged included), with its seed, broker
+                         options and --parallel unless given; with nothing left failing there, exits 0 at once
   --retries N            run a failed scenario again, up to N times, each on a fresh broker and store (the
                          scenario's seed, then seeds derived from it); one that fails, then passes, is
                          flaky: every report lists each attempt's seed and replay command, and a rule

@@ -11,8 +11,8 @@ import { onStop } from "../suite/stop-signal.js";
 import { commandLine, integer, OPTIONS, shown, UsageError, type OptionValues, type ParsedCommandLine } from "./options.js";
 
 /**
- * A rerun's options: the earlier run's seed, broker and call budget wherever the command line names
- * none of its own, so the failures are run again as they failed.
+ * A rerun's options: the earlier run's seed, broker, call budget and --parallel wherever the command
+ * line names none of its own, so the failures are run again as they failed, as fast.
  */
 function withRerunOptions(parsed: ParsedCommandLine, prior: { seed: number; invocation: Invocation | undefined }): OptionValues {
   const given = new Set(parsed.tokens.flatMap((t) => (t.kind === "option" ? [t.name] : [])));
@@ -31,6 +31,8 @@ function withRerunOptions(parsed: ParsedCommandLine, prior: { seed: number; invo
   if (!given.has("timeout-ms")) values["timeout-ms"] = String(prior.invocation.timeoutMs);
   if (!given.has("oracles")) values.oracles = prior.invocation.oracles ? "on" : "off";
   if (!given.has("retries") && prior.invocation.retries !== undefined) values.retries = String(prior.invocation.retries);
+  // As many at once as the run it reruns, so its failures take no longer than they did there; a broker at a URL takes one at a time.
+  if (!given.has("parallel") && prior.invocation.parallel !== undefined && values["broker-url"] === undefined) values.parallel = String(prior.invocation.parallel);
   return values;
 }
 
@@ -125,7 +127,7 @@ export async function conformance(parsed: ParsedCommandLine, places: readonly st
       ...(shard ? { shard } : {}),
       ...(only ? { only } : {}),
       command: commandLine(),
-      invocation: { broker: brokerArgs(values), timeoutMs, oracles: values.oracles === "on", retries },
+      invocation: { broker: brokerArgs(values), timeoutMs, oracles: values.oracles === "on", retries, parallel },
       retries,
       flakyOk: values["flaky-ok"],
       ...(rerun ? { rerunOf: rerun.rerunOf } : {}),

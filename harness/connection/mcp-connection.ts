@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { sharedSchemaValidator } from "../../protocol/schema-validator.js";
 import { ErrorCode, ListToolsResultSchema, McpError, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
 import { boundedJson, oneLine } from "../text/bounded-json.js";
@@ -46,7 +47,7 @@ export class McpConnection {
   static async open(transport: Transport, clientName: string, timeoutMs: number, adapterExplain: Explain = () => undefined): Promise<McpConnection> {
     const unreadable = guardMessages(transport);
     const explain: Explain = () => [unreadable(), adapterExplain()].filter((x) => x !== undefined).join("; ") || undefined;
-    const client = new Client({ name: clientName, version: "1.0.0" });
+    const client = new Client({ name: clientName, version: "1.0.0" }, { jsonSchemaValidator: sharedSchemaValidator() });
     try {
       await client.connect(transport, { timeout: timeoutMs });
     } catch (error) {

@@ -12,6 +12,25 @@ export interface DecodedImage {
   pixels: Buffer;
 }
 
+/** How many decoded PNGs are kept, the last decoded first to go: a capture's image is decoded by the reply checks and again by its step. */
+const DECODED_KEPT = 16;
+const decoded = new Map<string, DecodedImage>();
+
+/**
+ * A PNG's base64 data decoded, or the same image decoded moments ago: the reply checks and the
+ * capture step decode each capture, and a judge that makes run after run (teeth) meets the same
+ * captures in each. Its readers compare its pixels, never change them. A PNG that does not decode throws.
+ */
+function decodedPng(data: string): DecodedImage {
+  const known = decoded.get(data);
+  if (known) return known;
+  const png = PNG.sync.read(Buffer.from(data, "base64"));
+  const image = { width: png.width, height: png.height, pixels: png.data };
+  decoded.set(data, image);
+  if (decoded.size > DECODED_KEPT) decoded.delete(decoded.keys().next().value!);
+  return image;
+}
+
 /** Data that describes a PNG; its width and height are whatever the broker said, compared with the image's. */
 const describesPng = z.looseObject({ mimeType: z.literal(CAPTURE_MIME_TYPE), width: z.unknown(), height: z.unknown() });
 
@@ -25,8 +44,7 @@ export function checkImageBlocks(tool: string, content: unknown, envelope: Envel
     if (block.mimeType !== CAPTURE_MIME_TYPE) throw violation(`${tool}'s image block ${n} claims ${String(block.mimeType)}, not ${CAPTURE_MIME_TYPE}.`, ["ENV-10"]);
     if (typeof block.data !== "string") throw violation(`${tool}'s image block ${n} has no base64 data.`, ["ENV-10"]);
     try {
-      const png = PNG.sync.read(Buffer.from(block.data, "base64"));
-      return { width: png.width, height: png.height, pixels: png.data };
+      return decodedPng(block.data);
     } catch (error) {
       throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${messageOf(error)}`, ["ENV-10"]);
     }

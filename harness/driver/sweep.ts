@@ -4,6 +4,7 @@ import { indexedCalls, looseEnvelope, operationNamed } from "../history/replies.
 import { toldOf } from "../history/told.js";
 import { inFlight, REFUSED_TOGETHER } from "../connection/in-flight.js";
 import { clientNameOf, type Driver } from "./driver.js";
+import { cannotSettleUnaided } from "./unaided.js";
 
 /** Reads of operations in flight at once. */
 const READS_IN_FLIGHT = 16;
@@ -24,10 +25,11 @@ const toldByAgent = (driver: Driver) => toldOf(indexedCalls(driver));
 
 /**
  * An operation the agents on these connections were told of that is not settled yet, each read until
- * it settles or `timeoutMs` has passed: what a restart of a one-connection broker would leave
+ * it settles, until nothing but the scenario could settle it (`why`, harness/driver/unaided.ts), or
+ * until `timeoutMs` has passed: what a restart of a one-connection broker would leave
  * outcome_unknown. One that cannot be read (a refusal) is not waited for.
  */
-export async function unsettledOperation(driver: Driver, connections: readonly string[], timeoutMs: number): Promise<{ agent: string; operationId: string; state: string } | undefined> {
+export async function unsettledOperation(driver: Driver, connections: readonly string[], timeoutMs: number): Promise<{ agent: string; operationId: string; state: string; why: string } | undefined> {
   const told = toldByAgent(driver);
   const deadline = realNow() + timeoutMs;
   for (const connection of connections) {
@@ -37,7 +39,9 @@ export async function unsettledOperation(driver: Driver, connections: readonly s
         const answer = await driver.call(connection, "lomi_operation_get", { operationId });
         const state = "reply" in answer ? operationNamed(looseEnvelope(answer.reply.structuredContent))?.state : undefined;
         if (typeof state !== "string" || isSettled(state)) break;
-        if (realNow() > deadline) return { agent, operationId, state };
+        const stuck = await cannotSettleUnaided(driver, operationId);
+        if (stuck !== undefined) return { agent, operationId, state, why: stuck };
+        if (realNow() > deadline) return { agent, operationId, state, why: `it did not settle within ${timeoutMs} ms (--timeout-ms)` };
         await new Promise((resolve) => realSetTimeout(resolve, pause));
       }
     }

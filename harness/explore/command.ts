@@ -9,7 +9,7 @@ import type { RunParameters } from "../suite/run-parameters.js";
 import { checkHistory, failuresOf, unknownsOf } from "../oracles/index.js";
 import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "../history/format.js";
-import { addRegression, writeExploreReports, type ExploreReport } from "./reports.js";
+import { addRegression, exercisedRules, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
 import { eachOnce, oracleHead, pointerLines } from "../report/oracle-findings.js";
 import { messageOf, systemCodeOf } from "../../protocol/errors.js";
@@ -75,6 +75,8 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   const { violation, ...summary } = result;
   const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
   o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
+  const rules = exercisedRules(result.exercised);
+  o.out(`rules exercised: ${rules.exercised.length} of the ${rules.exercised.length + rules.idle.length} the oracles judge; not exercised (never a pass): ${rules.idle.join(", ") || "none"}\n`);
   const replay = violation ? ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", shellWord(violation.path), "--replay-path", shellWord(violation.replayPath), ...o.replayArgs.map(shellWord)].join(" ") : undefined;
   const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && replay !== undefined ? { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay } : undefined };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));

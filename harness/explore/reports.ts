@@ -58,15 +58,20 @@ const violationLines = (invariants: readonly FailedOracle[]) => [
   ...pointerLines(invariants.flatMap((f) => f.violations)).map((l) => `- ${l}`),
 ];
 
+/** The rules the oracles judge, split by whether a campaign's histories exercised them (a rule never exercised never passes). */
+export function exercisedRules(exercised: Readonly<Record<string, number>> | undefined): { exercised: string[]; idle: string[] } {
+  const judgeable = [...new Set(ORACLES.flatMap((o) => o.rules))];
+  const times = (id: string) => exercised?.[id] ?? 0;
+  return { exercised: judgeable.filter((id) => times(id) > 0), idle: judgeable.filter((id) => times(id) === 0) };
+}
+
 /** Which rules the campaign's histories gave the oracles something to judge, and how often; the others were not exercised (never a pass). */
 function exercisedLines(exercised: Readonly<Record<string, number>> | undefined): string[] {
   if (exercised === undefined) return [];
-  const judgeable = [...new Set(ORACLES.flatMap((o) => o.rules))];
-  const times = (id: string) => exercised[id] ?? 0;
-  const idle = judgeable.filter((id) => times(id) === 0);
+  const split = exercisedRules(exercised);
   return [
-    `Rules exercised (their situation arose, judged N times over every run): ${judgeable.filter((id) => times(id) > 0).map((id) => `${id} ×${times(id)}`).join(", ") || "none"}  `,
-    `Not exercised (never a pass): ${idle.join(", ") || "none"}`,
+    `Rules exercised (their situation arose, judged N times over every run): ${split.exercised.map((id) => `${id} ×${exercised[id]}`).join(", ") || "none"}  `,
+    `Not exercised (never a pass): ${split.idle.join(", ") || "none"}`,
     ``,
   ];
 }

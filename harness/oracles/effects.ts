@@ -4,7 +4,7 @@ import { type Facts } from "./facts.js";
 import { admissionOf, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import { Tally, type Oracle, type Violation } from "./oracle.js";
-import { CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
+import { CANNOT_UNDO_RULES, cannotUndoRule, CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, orderedInputRules, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
 
 // Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
 // each effect answers: no native work without a request, none twice, none for a refusal.
@@ -62,12 +62,11 @@ function traced(facts: Facts): Traced[] {
       const received = argsOf(entry);
       // By the retry identity Lomi received; else by the operation the agent's reply named, under the
       // epoch the agent sent (a request key of the broker's own making is the identity Lomi ignores) —
-      // unless a restart came after that admission: the ledger does not say whether Lomi received it
-      // before the restart or as work resumed after it (DUR-01), and a key the agent never sent is the sign.
+      // unless a restart came between that admission and Lomi receiving it: work resumed by a later
+      // instance is DUR-01's, and a key the agent never sent is its sign.
       const byKey = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
-      const named = entry.detail.permit
-        ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch && !facts.crashes.some((x) => x > c.index))
-        : [];
+      const resumed = (c: IndexedCall) => facts.faults.some((f) => f.kind === "broker-crash" && f.index > c.index && !(typeof f.detail.ledgerSequence === "number" && f.detail.ledgerSequence >= entry.sequence));
+      const named = entry.detail.permit ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch && !resumed(c)) : [];
       const same = byKey.length > 0 ? byKey : named;
       const changes = same.map((c) => changedField(c, received));
       return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is Change => c !== undefined) };
@@ -96,13 +95,32 @@ function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Dispa
  * input itself), and the rule the sequence the agent sent should have met: one already acknowledged
  * with the same payload INPUT-03, with another INPUT-04; one ahead of the next INPUT-05.
  */
-function underAnotherSequence(facts: Facts, agent: string | undefined, entry: Dispatch): { call: IndexedCall; rule: string } | undefined {
+function underAnotherSequence(facts: Facts, agent: string | undefined, entry: Dispatch): { call: IndexedCall; rules: string[] } | undefined {
   if (!isOrderedInput(entry.tool)) return undefined;
   const received = argsOf(entry);
   const candidates = facts.calls.filter((c) => c.agent === agent && c.tool === entry.tool && c.args.leaseId === received.leaseId && c.args.inputSequence !== received.inputSequence && changedField(c, received, ["inputSequence"]) === undefined);
   // The call whose acknowledgement names the sequence Lomi received, else the last that could be it.
   const call = candidates.find((c) => c.envelope?.status === "ok" && c.envelope.data.inputSequence === received.inputSequence) ?? candidates.at(-1);
-  return call && { call, rule: sentSequenceRule(facts.calls, call) };
+  return call && { call, rules: orderedInputRules(call.tool, [sentSequenceRule(facts.calls, call)]) };
+}
+
+/**
+ * The cancel an unrequested dispatch answers, when it undoes what a cancel found done: the agent
+ * cancelled an operation of the same tool in the same workspace before it, and was told it had
+ * settled with effects. Its rules: cancel never undoes a completed effect (CANCEL-03, where the
+ * cancel answered already_settled) and the rule of that tool's effect (cannotUndoRule).
+ */
+function undoOfCancel(facts: Facts, agent: string | undefined, entry: Dispatch): { call: IndexedCall; rules: string[] } | undefined {
+  const index = at(facts, entry)[0] ?? Infinity;
+  const call = facts.calls
+    .filter((c) => {
+      if (c.agent !== agent || c.tool !== "lomi_operation_cancel" || c.index > index || c.envelope?.status !== "ok") return false;
+      const cancelled = c.envelope.data.operation as Record<string, unknown> | undefined;
+      return cancelled?.tool === entry.tool && cancelled.workspaceId === argsOf(entry).workspaceId && cancelled.effectState !== "none";
+    })
+    .at(-1);
+  if (!call || call.envelope?.status !== "ok") return undefined;
+  return { call, rules: [...(call.envelope.data.outcome === "already_settled" ? ["CANCEL-03"] : []), cannotUndoRule(entry.tool)] };
 }
 
 const describe = (e: LedgerEntry) => `${e.tool} ${e.operationId} (ledger entry ${e.sequence})`;
@@ -121,7 +139,7 @@ const at = (facts: Facts, e: LedgerEntry) => {
  */
 export const effectsRequested: Oracle = {
   id: "effects-requested",
-  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", "INPUT-03", "INPUT-04", "INPUT-05", ...CHANGED_FIELD_RULES],
+  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", "INPUT-03", "INPUT-04", "INPUT-05", "INPUT-16", "CANCEL-03", ...CANNOT_UNDO_RULES, ...CHANGED_FIELD_RULES],
   title: "every native effect traces to one request an agent sent, as sent, and none is done twice",
   needsLedger: true,
   check(facts) {
@@ -134,7 +152,7 @@ export const effectsRequested: Oracle = {
       }
       const renumbered = calls.length === 0 ? underAnotherSequence(facts, agent, entry) : undefined;
       if (renumbered) {
-        found.push({ message: `Lomi received ${describe(entry)} as inputSequence ${String(argsOf(entry).inputSequence)}, while the agent sent it as ${String(renumbered.call.args.inputSequence)}: the broker renumbered input`, records: [renumbered.call.index, ...at(facts, entry)], rules: [renumbered.rule] });
+        found.push({ message: `Lomi received ${describe(entry)} as inputSequence ${String(argsOf(entry).inputSequence)}, while the agent sent it as ${String(renumbered.call.args.inputSequence)}: the broker renumbered input`, records: [renumbered.call.index, ...at(facts, entry)], rules: renumbered.rules });
         continue;
       }
       const renewed = calls.length === 0 ? underAnotherEpoch(facts, agent, entry) : undefined;
@@ -144,6 +162,11 @@ export const effectsRequested: Oracle = {
       }
       // A dispatch under a pairing this history never made is another run's (a broker at a URL serves every scenario): not judged here.
       if (calls.length === 0 && agent === undefined) continue;
+      const undo = calls.length === 0 ? undoOfCancel(facts, agent, entry) : undefined;
+      if (undo) {
+        found.push({ message: `Lomi did work no agent asked for right after ${agent ?? "the agent"} cancelled an operation of ${entry.tool} that had settled with effects: ${describe(entry)} undoes what the cancel found done`, records: [undo.call.index, ...at(facts, entry)], rules: undo.rules });
+        continue;
+      }
       if (calls.length === 0) {
         const sent = isOrderedInput(entry.tool) ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}` : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
         // Work resumed or made up after a restart breaks "nothing is dispatched again" (DUR-01); without one, a receipt reserved for a request before its dispatch (DUR-06).
@@ -164,7 +187,8 @@ export const effectsRequested: Oracle = {
   /**
    * Each dispatch of a pairing this history made: that someone asked for it (DUR-06, DUR-01 after a
    * restart); each field of the request it answers, as sent (that field's rule); a request sent more
-   * than once, dispatched once (IDEM-01, DUR-03 after a restart); ordered input, under the sequence sent.
+   * than once, dispatched once (IDEM-01, DUR-03 after a restart); ordered input, under the sequence
+   * sent. Each cancel of an operation with effects: none undone (CANCEL-03 once settled, the tool's own rule).
    */
   triggers(facts) {
     const tally = new Tally();
@@ -175,8 +199,13 @@ export const effectsRequested: Oracle = {
       const call = calls[0];
       if (!call) continue;
       for (const field of Object.keys(call.args).filter((f) => !IDENTITY.has(f))) tally.add(changedFieldRules(entry.tool, field));
-      if (isOrderedInput(entry.tool)) tally.add(sentSequenceRule(facts.calls, call));
+      if (isOrderedInput(entry.tool)) tally.add(orderedInputRules(entry.tool, [sentSequenceRule(facts.calls, call)]));
       else if (calls.length > 1) tally.add(restarted ? ["IDEM-01", "DUR-03"] : "IDEM-01");
+    }
+    // Each cancel of an operation that had effects: nothing may be dispatched to undo them.
+    for (const c of facts.calls) {
+      const cancelled = c.tool === "lomi_operation_cancel" && c.envelope?.status === "ok" ? (c.envelope.data.operation as Record<string, unknown> | undefined) : undefined;
+      if (cancelled && cancelled.effectState !== "none") tally.add([...(c.envelope?.status === "ok" && c.envelope.data.outcome === "already_settled" ? ["CANCEL-03"] : []), cannotUndoRule(String(cancelled.tool))]);
     }
     return tally.triggers;
   },

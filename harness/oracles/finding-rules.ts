@@ -65,17 +65,40 @@ export function revisionRuleOf(tool: string, field: string): string | undefined 
   return byField[field];
 }
 
+/**
+ * The rule that says cancel cannot undo what a tool did ("It cannot undo a completed save, Git
+ * change, upload, process start or provider send"): the tool's own where a rule names its effect,
+ * else CANCEL-04's "cancelled does not mean rollback".
+ */
+export function cannotUndoRule(tool: string): string {
+  const byTool: Record<string, string> = {
+    lomi_browser_upload: "CANCEL-20",
+    lomi_file_write: "CANCEL-30",
+    lomi_workspace_close: "CANCEL-30",
+    lomi_chat_send: "CANCEL-40",
+    lomi_git_commit: "CANCEL-41",
+    lomi_settings_update: "CANCEL-43",
+    lomi_chat_draft_save: "CANCEL-43",
+  };
+  return byTool[tool] ?? "CANCEL-04";
+}
+
+/** Every rule cannotUndoRule answers: what the oracles that judge an undone effect make checkable. */
+export const CANNOT_UNDO_RULES = ["CANCEL-04", "CANCEL-20", "CANCEL-30", "CANCEL-40", "CANCEL-41", "CANCEL-43"];
+
 /** The rules the effects oracles make checkable for a dispatch that differs from its request. */
-export const CHANGED_FIELD_RULES = ["SCH-06", "INPUT-02", "IDEM-03", "REV-01", "REV-02", "REV-10", "REV-20", "REV-23", "REV-31", "REV-33", "REV-35", "REV-40", "REV-41"];
+export const CHANGED_FIELD_RULES = ["SCH-06", "INPUT-02", "IDEM-03", "REV-32", "REV-01", "REV-02", "REV-10", "REV-20", "REV-23", "REV-31", "REV-33", "REV-35", "REV-40", "REV-41"];
 
 /**
  * The rule a dispatch breaks when Lomi received `field` otherwise than the agent sent it: a
  * revision rebased is that revision's rule; a lease or sequence renumbered INPUT-02; a prototype
- * key SCH-06 (judged as sent); any other field the payload IDEM-03 binds.
+ * key SCH-06 (judged as sent); a file write's content REV-32; any other field the payload IDEM-03 binds.
  */
 export function changedFieldRules(tool: string, field: string): string[] {
   if (PROTOTYPE_KEYS.has(field)) return ["SCH-06"];
   if (field === "leaseId" || field === "inputSequence") return ["INPUT-02"];
+  // The bytes of a file write reach the disk exactly as sent: CRLF and other encodings survive (REV-32).
+  if (tool === "lomi_file_write" && field === "content") return ["REV-32"];
   const revision = revisionRuleOf(tool, field);
   return [revision ?? "IDEM-03"];
 }
@@ -142,20 +165,29 @@ export const failureReadAsError = (tool: string, code: string) => (tool === "lom
  * The rule an input sent under `call`'s lease and sequence should have met, when the broker treated it
  * otherwise (acknowledged or dispatched it under another sequence): a sequence already acknowledged
  * with the same payload INPUT-03, with another INPUT-04; a sequence no earlier input took INPUT-05
- * when it skips ahead, else INPUT-02 (the next one, sent once).
+ * when it skips ahead, else INPUT-02 (the next one, sent once; one whose reply was lost counts as taken).
  */
 export function sentSequenceRule(calls: readonly IndexedCall[], call: IndexedCall): string {
   // Every ordered input of a lease shares its sequence (Ctrl+C and text alike, INPUT-14).
   const sameLease = calls.filter((c) => c.index < call.index && isOrderedInput(c.tool) && c.args.leaseId === call.args.leaseId && c.envelope?.status === "ok");
   const before = sameLease.find((c) => c.args.inputSequence === call.args.inputSequence);
   if (before) return before.tool === call.tool && canonical(before.args) === canonical(call.args) ? "INPUT-03" : "INPUT-04";
-  const highest = Math.max(0, ...sameLease.map((c) => Number(c.args.inputSequence)).filter(Number.isFinite));
+  // An input whose reply was lost took its sequence too (INPUT-19): the next one follows it.
+  const taken = [...sameLease, ...lostInputs(calls, call)];
+  const highest = Math.max(0, ...taken.map((c) => Number(c.args.inputSequence)).filter(Number.isFinite));
   return Number(call.args.inputSequence) > highest + 1 ? "INPUT-05" : "INPUT-02";
 }
 
+/** A finding about the order of an input, by its tool: Android input is ordered like terminal input (INPUT-16), so its disorder is INPUT-16's too. */
+export const orderedInputRules = (tool: string, rules: readonly string[]): string[] => (tool === "lomi_android_input" ? [...rules, "INPUT-16"] : [...rules]);
+
+/** The inputs of `call`'s lease before it whose reply said NATIVE_UNAVAILABLE: sent or not, their sequence is taken for good. */
+export const lostInputs = (calls: readonly IndexedCall[], call: IndexedCall) =>
+  calls.filter((c) => c.index < call.index && isOrderedInput(c.tool) && c.args.leaseId === call.args.leaseId && c.envelope?.status === "error" && c.envelope.code === "NATIVE_UNAVAILABLE");
+
 let namingByCode: Map<string, string[]> | undefined;
 
-/** The rules whose sentence, or decision (docs/decisions.md), names an error code: those that make it the answer. */
+/** The rules whose sentence, or decision (docs/decisions.md), names an error code (or a cancel outcome such as already_settled): those that make it the answer. */
 export function rulesNamingCode(code: string): string[] {
   namingByCode ??= new Map();
   const known = namingByCode.get(code);
@@ -184,6 +216,44 @@ export function expectedCodeRules(codes: readonly string[], tool: string, args: 
   const plain = typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   const byRefusal = codes.flatMap((c) => refusalRules(tool, c, plain)).filter((id) => naming.includes(id));
   return byRefusal.length > 0 ? [...new Set(byRefusal)] : naming;
+}
+
+/**
+ * The rules whose sentence says how an operation of a tool settles when Lomi settled it so (the
+ * state, and the effectState where the rule names one too): the typed outcome a receipt owes it.
+ */
+const SETTLEMENT_RULES: ReadonlyArray<{ tool: string; state: string; effectState?: string; rule: string; namesEffectState: boolean }> = [
+  { tool: "lomi_android_launch", state: "succeeded", rule: "OP-10", namesEffectState: false },
+  { tool: "lomi_browser_upload", state: "succeeded", rule: "OP-20", namesEffectState: false },
+  { tool: "lomi_browser_open", state: "succeeded", rule: "OP-21", namesEffectState: false },
+  { tool: "lomi_browser_navigate", state: "succeeded", rule: "OP-21", namesEffectState: false },
+  { tool: "lomi_browser_open", state: "failed", effectState: "partial", rule: "OP-22", namesEffectState: true },
+  { tool: "lomi_workspace_close", state: "succeeded", rule: "OP-31", namesEffectState: true },
+  { tool: "lomi_chat_send", state: "succeeded", rule: "OP-42", namesEffectState: true },
+];
+
+/** Every rule a settled receipt's disagreement with Lomi's settlement may break (effect-state-agrees's). */
+export const SETTLEMENT_RULE_IDS = [...new Set(SETTLEMENT_RULES.map((r) => r.rule))];
+
+type Outcome = { state: string; effectState: unknown };
+
+/** The rule that says how this tool's operation settles when Lomi settled it `lomi`, if one does. */
+export function settlementRuleOf(tool: string, lomi: Outcome): { rule: string; namesEffectState: boolean } | undefined {
+  return SETTLEMENT_RULES.find((r) => r.tool === tool && r.state === lomi.state && (r.effectState === undefined || r.effectState === lomi.effectState));
+}
+
+/**
+ * The rules a receipt read settled `read` breaks where Lomi settled the operation `lomi`: another
+ * state breaks the rule that says how the tool settles (none where no rule does: OP-04 speaks of
+ * the effectState, and the steps judge each state by their own rule); another effectState breaks
+ * OP-04, and that rule too where it names the effectState.
+ */
+export function settlementRules(tool: string, lomi: Outcome, read: Outcome): string[] {
+  const own = settlementRuleOf(tool, lomi);
+  const rules: string[] = [];
+  if (read.state !== lomi.state && own) rules.push(own.rule);
+  if (read.effectState !== lomi.effectState) rules.push("OP-04", ...(own?.namesEffectState ? [own.rule] : []));
+  return [...new Set(rules)];
 }
 
 /** Whether a broker crash lies between two history records. */

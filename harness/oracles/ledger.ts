@@ -6,7 +6,7 @@ import { eventsIn, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import { whenTold } from "../history/told.js";
 import { Tally, type Oracle, type Violation } from "./oracle.js";
-import { crashBetween, isOrderedInput } from "./finding-rules.js";
+import { CANNOT_UNDO_RULES, cannotUndoRule, crashBetween, isOrderedInput, orderedInputRules, SETTLEMENT_RULE_IDS, settlementRuleOf, settlementRules } from "./finding-rules.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
@@ -92,12 +92,15 @@ export const reservedBeforeDispatch: Oracle = {
 /**
  * A settled receipt agrees with Lomi: the state and effectState Lomi settled it with; or, when Lomi
  * settled nothing for it, effectState none and no effect in the ledger. A cancel while queued
- * (an event queued → cancelled) means Lomi never received the operation.
+ * (an event queued → cancelled) means Lomi never received the operation. Another effectState is
+ * OP-04's (and, for a cancelled operation read as if nothing had been done, the rule of the effect a
+ * cancel cannot undo); a state alone other than Lomi's names no rule (the gate fails, and the steps
+ * judge the state by their own rule).
  */
 export const effectStateAgrees: Oracle = {
   id: "effect-state-agrees",
-  rules: ["OP-04", "CANCEL-01", "DUR-01"],
-  title: "effectState agrees with the ledger; a cancel while queued means no effect",
+  rules: ["OP-04", "CANCEL-01", "DUR-01", ...SETTLEMENT_RULE_IDS, ...CANNOT_UNDO_RULES],
+  title: "a settled receipt agrees with the ledger; a cancel while queued means no effect, and cancelled effects stay",
   needsLedger: true,
   check(facts) {
     const found: Violation[] = [];
@@ -115,7 +118,10 @@ export const effectStateAgrees: Oracle = {
         const lomi = settles.get(operationId);
         const said = `${settledRead.state} with effectState ${settledRead.effectState}`;
         if (lomi && (lomi.detail.state !== settledRead.state || lomi.effectState !== settledRead.effectState)) {
-          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${lomi.detail.state} with effectState ${lomi.effectState}`, records: [settledRead.index], rules: ["OP-04"] });
+          // A cancelled operation read with effectState none where Lomi's effects stand claims a rollback: cancel cannot undo them.
+          const undone = lomi.detail.state === "cancelled" && settledRead.state === "cancelled" && settledRead.effectState === "none" && lomi.effectState !== "none";
+          const rules = [...settlementRules(lomi.tool, { state: lomi.detail.state, effectState: lomi.effectState }, settledRead), ...(undone ? [cannotUndoRule(lomi.tool)] : [])];
+          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${lomi.detail.state} with effectState ${lomi.effectState}`, records: [settledRead.index], rules });
         } else if (!lomi && (settledRead.effectState !== "none" || effects.has(operationId))) {
           // Settled by nobody across a restart: an unfinished operation must read outcome_unknown (DUR-01).
           const rules = crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, settledRead.index) ? ["DUR-01"] : ["OP-04"];
@@ -133,17 +139,23 @@ export const effectStateAgrees: Oracle = {
     return found;
   },
   /**
-   * Each operation read settled (OP-04), or read settled across a restart with no settlement from Lomi
-   * (DUR-01); each event of a cancel while queued (CANCEL-01).
+   * Each operation read settled (OP-04, and the rule of how its tool settles where Lomi settled it
+   * so), or read settled across a restart with no settlement from Lomi (DUR-01); each read of one
+   * Lomi settled cancelled with effects (the rule its effect cannot be undone by); each event of a
+   * cancel while queued (CANCEL-01).
    */
   triggers(facts) {
     const tally = new Tally();
-    const settled = new Set(ledgerOf(facts).filter(ofKind("settle")).map((e) => e.operationId));
+    const settles = new Map(ledgerOf(facts).filter(ofKind("settle")).map((e) => [e.operationId, e]));
     for (const [operationId, all] of facts.sightings) {
       const read = all.find((s) => s.via === "receipt" && isOneOf(NATIVE_SETTLED_STATES, s.state));
       if (!read) continue;
-      const acrossCrash = !settled.has(operationId) && crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, read.index);
+      const lomi = settles.get(operationId);
+      const acrossCrash = !lomi && crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, read.index);
       tally.add(acrossCrash ? "DUR-01" : "OP-04");
+      const own = lomi && settlementRuleOf(lomi.tool, { state: lomi.detail.state, effectState: lomi.effectState });
+      if (own) tally.add(own.rule);
+      if (lomi && lomi.detail.state === "cancelled" && lomi.effectState !== "none") tally.add(cannotUndoRule(lomi.tool));
     }
     for (const c of facts.calls) tally.add("CANCEL-01", eventsIn(c).filter((e) => e.previousState === "queued" && e.state === "cancelled").length);
     return tally.triggers;
@@ -153,7 +165,7 @@ export const effectStateAgrees: Oracle = {
 /** Lomi received each (lease, inputSequence) at most once. */
 export const inputDeliveredOnce: Oracle = {
   id: "input-delivered-once",
-  rules: ["INPUT-03"],
+  rules: ["INPUT-03", "INPUT-16"],
   title: "Lomi received no input sequence twice",
   needsLedger: true,
   check(facts) {
@@ -163,7 +175,7 @@ export const inputDeliveredOnce: Oracle = {
       if (e.kind !== "dispatch" || !isOrderedInput(e.tool)) continue;
       const { leaseId, inputSequence } = e.detail.args;
       const key = `${String(leaseId)}\u0000${String(inputSequence)}`;
-      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${String(inputSequence)} under ${String(leaseId)} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [], rules: ["INPUT-03"] });
+      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${String(inputSequence)} under ${String(leaseId)} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [], rules: orderedInputRules(e.tool, ["INPUT-03"]) });
       else seen.set(key, e.sequence);
     }
     return found;
@@ -171,12 +183,12 @@ export const inputDeliveredOnce: Oracle = {
   /** Each (lease, inputSequence) an agent sent more than once: what Lomi must receive once. */
   triggers({ calls }) {
     const tally = new Tally();
-    const sent = new Map<string, number>();
+    const sent = new Map<string, { tool: string; times: number }>();
     for (const c of calls.filter((x) => isOrderedInput(x.tool))) {
       const key = `${String(c.args.leaseId)}\u0000${String(c.args.inputSequence)}`;
-      sent.set(key, (sent.get(key) ?? 0) + 1);
+      sent.set(key, { tool: c.tool, times: (sent.get(key)?.times ?? 0) + 1 });
     }
-    tally.add("INPUT-03", [...sent.values()].filter((n) => n > 1).length);
+    for (const { tool, times } of sent.values()) if (times > 1) tally.add(orderedInputRules(tool, ["INPUT-03"]));
     return tally.triggers;
   },
 };

@@ -1,8 +1,8 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { RETRY_EPOCH_VALIDITY_MS } from "../../protocol/tools/workspace.js";
 import type { FaultRecord } from "../history/format.js";
-import { admissionOf, isObject, type IndexedCall } from "../history/replies.js";
-import { crashBetween, isOrderedInput, revisionRuleOf, sentSequenceRule } from "./finding-rules.js";
+import { admissionOf, isObject, receiptIn, type IndexedCall } from "../history/replies.js";
+import { crashBetween, isOrderedInput, lostInputs, orderedInputRules, revisionRuleOf, sentSequenceRule } from "./finding-rules.js";
 import { identityOf } from "./idempotency.js";
 
 // A refusal a step did not expect (the scenario needed the request taken) is a finding about that
@@ -82,14 +82,46 @@ function epochGiven(ctx: RefusalContext, call: IndexedCall): IndexedCall | undef
   );
 }
 
+/** The reply that gave the agent the lease it sent: a lease acquired, or a terminal it created. */
+function leaseGrant(ctx: RefusalContext, call: IndexedCall): IndexedCall | undefined {
+  const leaseId = call.args.leaseId;
+  return ctx.calls.find((c) => c.index < call.index && c.agent === call.agent && c.envelope?.status === "ok" && objectsIn(c.envelope.data).some(({ o }) => o.leaseId === leaseId));
+}
+
+/** Whether a grant is a terminal create's confirmed result: the lease OP-05 says to keep from it. */
+function grantedByCreatedTerminal(grant: IndexedCall): boolean {
+  const receipt = receiptIn(grant);
+  return receipt?.tool === "lomi_terminal_create" && receipt.state === "succeeded";
+}
+
 /** Whether the agent holds the lease it sent: granted to it (a lease or a terminal it created), neither taken over nor outlived by a crash since. */
 function leaseHeld(ctx: RefusalContext, call: IndexedCall): boolean {
-  const leaseId = call.args.leaseId;
-  const grant = ctx.calls.find((c) => c.index < call.index && c.agent === call.agent && c.envelope?.status === "ok" && objectsIn(c.envelope.data).some(({ o }) => o.leaseId === leaseId));
+  const grant = leaseGrant(ctx, call);
   if (!grant || crashBetween(ctx.crashes, grant.index, call.index)) return false;
-  const takenOver = ctx.calls.some((c) => c.index > grant.index && c.index < call.index && c.tool === "lomi_lease_acquire" && c.envelope?.status === "ok" && c.envelope.data.leaseId !== leaseId);
+  const takenOver = ctx.calls.some((c) => c.index > grant.index && c.index < call.index && c.tool === "lomi_lease_acquire" && c.envelope?.status === "ok" && c.envelope.data.leaseId !== call.args.leaseId);
   const restarted = ctx.faults.some((x) => x.index > grant.index && x.index < call.index && x.kind === "runtime-restart");
   return !takenOver && !restarted;
+}
+
+/**
+ * What a refusal of ordered input contradicts: a retry of an input this broker instance acknowledged
+ * with the same payload is acknowledged again, by its sequence (INPUT-03) and even after its lease
+ * expired (INPUT-18); the lease's next sequence, under a lease the agent holds, is sent once
+ * (INPUT-02), after an input whose reply was lost too (INPUT-19: the next sequence goes on).
+ */
+function inputRefusalRules(ctx: RefusalContext, call: IndexedCall, code: string): string[] {
+  const rule = sentSequenceRule(ctx.calls, call);
+  if (rule === "INPUT-03") {
+    const acknowledged = ctx.calls.find((c) => c.index < call.index && c.tool === call.tool && c.envelope?.status === "ok" && c.args.leaseId === call.args.leaseId && c.args.inputSequence === call.args.inputSequence);
+    // After a restart the history is gone with the lease (INPUT-11): the refusal is right.
+    if (!acknowledged || crashBetween(ctx.crashes, acknowledged.index, call.index)) return [];
+    return code.startsWith("LEASE_") ? ["INPUT-18"] : ["INPUT-03"];
+  }
+  if (rule !== "INPUT-02" || !leaseHeld(ctx, call)) return [];
+  const afterLost = lostInputs(ctx.calls, call).some((c) => Number(c.args.inputSequence) === Number(call.args.inputSequence) - 1);
+  // A lease from a terminal's confirmed result that grants nothing is also the lease OP-05 says to keep from it.
+  const fromCreate = grantedByCreatedTerminal(leaseGrant(ctx, call)!);
+  return ["INPUT-02", ...(afterLost ? ["INPUT-19"] : []), ...(fromCreate ? ["OP-05"] : [])];
 }
 
 /** The candidate rules a refusal contradicts, by what the history shows of the request it refused. */
@@ -106,9 +138,10 @@ function contradicted(ctx: RefusalContext, call: IndexedCall, code: string): str
     case "INPUT_SEQUENCE_GAP":
     case "INPUT_SEQUENCE_CONFLICT":
     case "LEASE_REQUIRED":
-    case "LEASE_EXPIRED":
-      // The lease's next sequence, under a lease the agent holds, is sent once (INPUT-02).
-      return isOrderedInput(call.tool) && leaseHeld(ctx, call) && sentSequenceRule(ctx.calls, call) === "INPUT-02" ? ["INPUT-02"] : [];
+    case "LEASE_EXPIRED": {
+      const rules = isOrderedInput(call.tool) ? inputRefusalRules(ctx, call, code) : [];
+      return rules.length > 0 ? orderedInputRules(call.tool, rules) : [];
+    }
     case "RETRY_EPOCH_INVALID":
     case "RETRY_EPOCH_EXPIRED": {
       const given = epochGiven(ctx, call);

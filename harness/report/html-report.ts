@@ -101,6 +101,7 @@ function ruleSection(r: RuleReport, run: RunSummary, failureIds: ReadonlyMap<str
     `<blockquote>${escape(r.source)}</blockquote>`,
     r.decision ? `<p><b>Decision:</b> ${escape(r.decision)}</p>` : "",
     r.reason ? `<p class="reason">${escape(r.reason)}</p>` : "",
+    r.judged ? `<p class="reason">Judged ${r.judged.scenarios} time(s) by its scenarios that passed, ${r.judged.oracleChecks} by the oracles over every scenario's history.</p>` : "",
     r.scenarios.length > 0 ? `<ul class="scenarios">${scenarios}</ul>` : "<p>No scenario of this rule ran.</p>",
     `</details>`,
   ].join("");

@@ -88,7 +88,9 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const verdict = setup !== undefined ? "not-run" : problems.length > 0 ? "not-conformant" : conformant ? "conformant" : "conformant-with-baseline";
   // A --tags run is judged on the rules it reached: the headline counts those, not the whole suite.
   const atLevel = rules.filter((r) => LEVELS[i.level].includes(r.level) && (!partial || r.verdict !== "not-selected"));
-  const judgedCount = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered", "not-run"].includes(r.verdict)).length;
+  const judgedRules = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered", "not-run"].includes(r.verdict));
+  // A partial run judges a rule on the scenarios it ran: one some of whose scenarios did not run was judged in part.
+  const inPart = partial ? judgedRules.filter((r) => r.scenarios.length < (scenariosInSuite[r.id] ?? 0)).length : 0;
   const profile = { name: i.profile.name, notJudged: notJudged(rules, i.level).map((r) => r.id), elsewhere: i.profile.elsewhere, notReached: notReached(rules, i.level).map((r) => r.id) };
   const run: RunSummary = {
     broker: i.broker,
@@ -104,7 +106,7 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     profile,
     requireAll: i.requireAll,
     verdict,
-    headline: i.stopped !== undefined ? stoppedHeadline(i.stopped, rules, i.level) : setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedCount, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile)),
+    headline: i.stopped !== undefined ? stoppedHeadline(i.stopped, rules, i.level) : setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedRules.length, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile), inPart),
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),

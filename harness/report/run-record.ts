@@ -26,8 +26,8 @@ export const scenarioVerdictSchema = z.object({
 });
 export type ScenarioVerdictEntry = z.infer<typeof scenarioVerdictSchema>;
 
-/** How the run was called, as far as a rerun repeats it: the broker as the command line named it (no token), the call budget, the retries. */
-export const invocationSchema = z.object({ broker: z.array(z.string()), timeoutMs: z.number(), oracles: z.boolean(), retries: z.number().optional() });
+/** How the run was called, as far as a rerun repeats it: the broker as the command line named it (no token), the call budget, the retries, the scenarios run at once. */
+export const invocationSchema = z.object({ broker: z.array(z.string()), timeoutMs: z.number(), oracles: z.boolean(), retries: z.number().optional(), parallel: z.number().optional() });
 export type Invocation = z.infer<typeof invocationSchema>;
 
 /** On a rerun's reports: the run whose failures it re-ran. */

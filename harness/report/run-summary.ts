@@ -99,12 +99,13 @@ const isPartial = (run: Pick<RunSummary, "tags" | "shard" | "selection">) => Boo
 /** The rules a run's level judges, in words: "MUST", "MUST and SHOULD", "MUST, SHOULD and MAY". */
 export const levelWords = (level: Level) => LEVELS[level].join(", ").replace(/, (?=[A-Z]+$)/, " and ");
 
-/** "CONFORMANT over stdio: 111 of 117 MUST rules judged; not judged here: AUTH-05, …; run over HTTP …" */
-export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level, because?: string): string {
+/** "CONFORMANT over stdio: 111 of 117 MUST rules judged; not judged here: AUTH-05, …; run over HTTP …" (a partial run: "8 of 8 MUST rules judged, 6 of them in part"). */
+export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level, because?: string, inPart = 0): string {
   const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT", "not-run": "NOT RUN" }[verdict];
   const notJudged = profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
   const notReached = (profile.notReached ?? []).length > 0 ? `; not judged because an earlier step of their scenarios failed: ${profile.notReached!.join(", ")}` : "";
-  return `${word}${because ? ` ${because}` : ""} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${notJudged}${notReached}`;
+  const part = inPart > 0 ? `, ${inPart} of them in part (not every scenario of theirs ran)` : "";
+  return `${word}${because ? ` ${because}` : ""} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${part}${notJudged}${notReached}`;
 }
 
 /** The scenario counts; `flaky` of the passes passed only on a retry, and count apart; so do those a stopped run did not finish. */

@@ -269,8 +269,9 @@ export function readScenarioResults(envelopes: readonly Envelope[]): ScenarioRes
       // defect: the finding is blamed, never the rules the step checks. A check that names its rule keeps it.
       const explained = oracleRules.length > 0 && named.length === 0 && unjudged !== "no-answer";
       const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, checks.explicit, failedAt, cited, explained ? oracleRules : named, explained ? undefined : unjudged) : undefined;
+      // A finding that names no rule still keeps the scenario's rules from passing: they are not judged.
       const blamed =
-        verdict !== "fail" || (stepBlame === undefined && oracleRules.length === 0)
+        verdict !== "fail" || (oracleRules.length === 0 && (stepBlame !== undefined || s.oracles.length === 0))
           ? stepBlame
           : withOracleRules(stepBlame, cited, oracleRules);
       return {

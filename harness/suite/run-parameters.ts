@@ -11,6 +11,8 @@ const common = {
   replaySeed: z.number().int().nonnegative().optional(),
   /** --repeat: which run of the scenarios this is (1 for the first); each repetition after the first takes seeds of its own. */
   repetition: z.number().int().positive().optional(),
+  /** How many scenarios the run starts, when one process starts them all (no --parallel): a broker command's warm spares stop there. */
+  scenarios: z.number().int().nonnegative().optional(),
 };
 
 /** A broker the harness starts may honour LOMI_BROKER_FAULTS (docs/implementers.md); one already running cannot be armed. */

@@ -18,7 +18,7 @@ import { workersOrder } from "../shards/workers-order.js";
 import { selectScenarios } from "./tag-selection.js";
 import type { Level } from "../report/rule-verdicts.js";
 import { configError } from "../harness-error.js";
-import { lintSuite, lintText } from "../authoring/lint.js";
+import { lintSuite, lintText, type LintProblem } from "../authoring/lint.js";
 import type { LoadedLibrary } from "../authoring/step-vocabulary.js";
 import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "../report/scenario-results.js";
 import { brokerProvenance, provenanceOf } from "../report/provenance.js";
@@ -31,6 +31,7 @@ import type { RunParameters } from "./run-parameters.js";
 import type { Invocation, RerunOf } from "../report/run-record.js";
 import { readEnvelopes } from "../report/message-stream.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "./step-files.js";
+import { rememberStepMatches } from "./step-matches.js";
 import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;
@@ -95,6 +96,20 @@ export function clearReports(dir: string): void {
   for (const d of [REPEATS_DIR, DEFAULT_HISTORIES]) rmSync(path.join(dir, d), { recursive: true, force: true });
 }
 
+/**
+ * The step definitions, and the suite's authoring problems with them, once per process: ES modules
+ * register the steps when first imported only (a second loadSupport would find none), and a process
+ * that makes run after run (teeth's judges) has the same features and steps for each.
+ */
+let prepared: Promise<{ support: Awaited<ReturnType<typeof loadSupport>>; authoring: LintProblem[] }> | undefined;
+
+async function prepare(runConfiguration: Parameters<typeof loadSupport>[0]) {
+  const support = await loadSupport(runConfiguration, { cwd: ROOT });
+  const library = support as unknown as LoadedLibrary;
+  rememberStepMatches(library);
+  return { support, authoring: await lintSuite(FEATURES_DIR, { library }) };
+}
+
 /** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
 export async function runSuite(o: SuiteOptions): Promise<number> {
   const rulesFile = loadRules();
@@ -129,7 +144,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
         retry: o.retries ?? 0,
         parallel: o.parallel > 1 ? o.parallel : 0,
         tags: o.tags ?? "",
-        worldParameters: o.parameters,
+        // One process runs every scenario without --parallel: it can tell how many it will start.
+        worldParameters: o.parallel > 1 ? o.parameters : { ...o.parameters, scenarios: ordered.length },
         // The progress lines of a shard say which it is.
         formatOptions: o.shard ? { lomiShard: shardText(o.shard) } : {},
         format: [PROGRESS_FORMATTER, `html:${path.join(o.reports, "cucumber.html")}`, `message:${messages}`],
@@ -137,12 +153,10 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     },
     { cwd: ROOT },
   );
-  // The step definitions load once (ES modules register them once) and serve both runs.
-  const support = await loadSupport(runConfiguration, { cwd: ROOT });
-
+  prepared ??= prepare(runConfiguration);
+  const { support, authoring } = await prepared;
   // The suite's own mistakes, in any feature, selected or not (an undefined or ambiguous step among
   // them), stop the run before any broker is judged.
-  const authoring = await lintSuite(FEATURES_DIR, { library: support as unknown as LoadedLibrary });
   if (authoring.length > 0) throw configError(`the suite has ${authoring.length} authoring problem(s) (lomi-conformance lint):\n${lintText(authoring)}`);
 
   const started = Date.now();

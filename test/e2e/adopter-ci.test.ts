@@ -256,6 +256,7 @@ test("a broker's repository installs the packed kit offline and gates on it with
     assert.match(found.stdout, /VIOLATION of receipts-readable/);
     const checked = npx("check", "explore-reports/explore-history.jsonl");
     assert.equal(checked.status, 1, `${checked.stdout}${checked.stderr}`);
-    assert.match(checked.stdout, /FAIL receipts-readable/);
+    assert.match(checked.stdout, /^  FAIL OP-03$/m);
+    assert.match(checked.stdout, /\(receipts-readable\)/);
   });
 });

@@ -8,7 +8,10 @@ import { baselineWarnings, loadBaseline, PLACEHOLDER_REASON, type Baseline } fro
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import type { Rule } from "../../harness/rules.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
-import { conformance } from "../support/runs.js";
+import { judgedRuns } from "../support/runs.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
 const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"], status = verdict === "pass" ? "PASSED" : "FAILED"): ScenarioResult => ({

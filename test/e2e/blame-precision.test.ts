@@ -12,9 +12,10 @@ import { conformance } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
 
 // Blame precision as a number npm test holds: every shipped mutant, hand-written and generated, fails
-// at least one rule it declares (mutants/) and no other. teeth judges them in-process, each
-// hand-written one on the suite, each generated one where its code can appear; the rules in-process
-// cannot judge (a kill at a process's start) are judged over stdio below.
+// at least one rule it declares (mutants/) and no other. teeth judges them in-process, on long-lived
+// judging processes: a mutant made of a picking session (every generated one among them) in the
+// scenarios whose reference history holds a call it picks, any other on the whole suite; the rules
+// in-process cannot judge (a kill at a process's start) are judged over stdio below.
 
 const IN_PROCESS_LACKS = new Set(["kill-at-start"]);
 
@@ -24,9 +25,9 @@ const IN_PROCESS_LACKS = new Set(["kill-at-start"]);
  * for the CAP mutants, whose defect lives in the store, and the others are judged on every other
  * scenario, so npm test stays in its budget.
  */
-async function teethOf(mutants: readonly string[], tags: string | undefined): Promise<{ matrix: TeethMatrix; reports: string; output: string; code: number | null }> {
+async function teethOf(mutants: readonly string[], tags: string | undefined, jobs: number): Promise<{ matrix: TeethMatrix; reports: string; output: string; code: number | null }> {
   const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-precision-"));
-  const run = await conformance(["teeth", "--mutant", mutants.join(","), "--jobs", "2", "--reports", reports, ...(tags ? ["--tags", tags] : [])]);
+  const run = await conformance(["teeth", "--mutant", mutants.join(","), "--jobs", String(jobs), "--reports", reports, ...(tags ? ["--tags", tags] : [])]);
   return { ...run, reports, matrix: JSON.parse(readFileSync(path.join(reports, "teeth", "teeth.json"), "utf8")) as TeethMatrix };
 }
 
@@ -40,9 +41,10 @@ const SLOW_ONLY = (() => {
 
 test("every mutant fails only the rules it declares, and at least one of them, in-process", async () => {
   const inStore = (m: Mutant) => m.family === "CAP" || m.breaks.some((id) => SLOW_ONLY.has(id));
+  // The store mutants' three runs (the control's among them) on one judging process, beside the others' two: no process loads the harness for one run only.
   const runs = await Promise.all([
-    teethOf(ALL_MUTANTS.filter((m) => !inStore(m)).map((m) => m.name), "not @slow"),
-    teethOf(ALL_MUTANTS.filter(inStore).map((m) => m.name), undefined),
+    teethOf(ALL_MUTANTS.filter((m) => !inStore(m)).map((m) => m.name), "not @slow", 2),
+    teethOf(ALL_MUTANTS.filter(inStore).map((m) => m.name), undefined, 1),
   ]);
   const mutants = runs.flatMap((r) => r.matrix.runs.slice(1).map((m) => ({ ...m, reports: r.reports })));
   const output = runs.map((r) => r.output.slice(-3000)).join("\n");

@@ -5,8 +5,11 @@ import path from "node:path";
 import { test } from "node:test";
 import type { Comparison } from "../../harness/compare/compare-runs.js";
 import type { RunRecord } from "../../harness/report/run-record.js";
-import { conformance } from "../support/runs.js";
+import { judgedRuns } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-compare-"));
 const at = (name: string) => path.join(dir, name);

@@ -3,7 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { conformance } from "../support/runs.js";
+import { judgedRuns } from "../support/runs.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-cli-"));
 
@@ -39,7 +42,8 @@ test("a violation prints the invariant, the shrunk steps and a replay line that 
 
   const checked = await conformance(["check", path.join(reports, "explore-history.jsonl")]);
   assert.equal(checked.code, 1, checked.output);
-  assert.match(checked.output, /FAIL receipts-readable/);
+  assert.match(checked.output, /^  FAIL OP-03$/m);
+  assert.match(checked.output, /answered NATIVE_FAILURE.*\(receipts-readable\)/);
 });
 
 test("check judges a recorded history alone: ledger checks not applicable without a ledger; a malformed file exits 2", async () => {
@@ -57,8 +61,11 @@ test("check judges a recorded history alone: ledger checks not applicable withou
   writeFileSync(recorded, `${JSON.stringify(call)}\n`);
   const ok = await conformance(["check", recorded]);
   assert.equal(ok.code, 0, ok.output);
-  assert.match(ok.output, /NOT APPLICABLE effect-state-agrees: .*\(can judge OP-04, CANCEL-01, DUR-01\) — .*no effect ledger/);
-  assert.match(ok.output, /PASS legal-transitions/);
+  // Per rule: the ledger's rules not judged (why), those whose situation never arose not exercised, never pass.
+  assert.match(ok.output, /not judged OP-04: effect-state-agrees: the history carries no effect ledger/);
+  assert.match(ok.output, /not exercised OP-02: its situation never arose/);
+  assert.match(ok.output, /pass ENV-01 \(judged 1 time\)/);
+  assert.doesNotMatch(ok.output, /pass (OP-02|IDEM-01|AUTH-05)/);
 
   const broken = path.join(dir, "broken.jsonl");
   writeFileSync(broken, `${JSON.stringify(call)}\n{"type":"call","agent":1}\n`);

@@ -3,7 +3,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { conformance } from "../support/runs.js";
+import { judgedRuns } from "../support/runs.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-parts-"));
 

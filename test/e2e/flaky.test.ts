@@ -4,8 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { RunRecord } from "../../harness/report/run-record.js";
-import { conformance } from "../support/runs.js";
+import { judgedRuns } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-flaky-"));
 /** A broker that breaks one reply, once, in whichever scenario it falls (test/fixtures/brokers/fails-once.mjs); each run gets a fresh one. */
@@ -37,7 +40,7 @@ test("--retries: a scenario that fails once and then passes is flaky, with each 
   assert.ok(flakyRules.every((id) => run.problems.some((p) => p.startsWith(`${id}: flaky`))));
   assert.equal(run.verdict, "not-conformant");
   const junit = readFileSync(path.join(dir, "retried", "junit.xml"), "utf8");
-  assert.match(junit, new RegExp(`<flakyFailure message="attempt 1 \\(seed ${first!.seed}\\): [^"]*controlApiVersion[^"]*" type="attempt-1"><stackTrace>replay: lomi-conformance `));
+  assert.match(junit, new RegExp(`<flakyFailure message="attempt 1 \\(seed ${first!.seed}\\): [^"]*structuredContent is not a Lomi envelope[^"]*" type="attempt-1"><stackTrace>replay: lomi-conformance `));
   assert.equal((junit.match(/<flakyFailure /g) ?? []).length, 1);
   const md = readFileSync(path.join(dir, "retried", "conformance.md"), "utf8");
   assert.ok(md.includes(`attempt 1 fail, seed ${first!.seed}`) && md.includes(second!.replay), "conformance.md lists each attempt with its replay line");

@@ -8,7 +8,7 @@ import { freePort } from "../../harness/adapters/free-port.js";
 import { familyOf, loadRules } from "../../harness/rules.js";
 import { MUTANTS } from "../../mutants/index.js";
 import type { Mutant } from "../../mutants/mutant.js";
-import { conformance, withHttpBroker, type CliRun } from "../support/runs.js";
+import { conformance, judgedRuns, withHttpBroker, type CliRun } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
 
 const rules = loadRules();
@@ -86,13 +86,15 @@ type Judged = { verdict: string; rules: Array<{ id: string; verdict: string; sce
 
 type InProcessRun = { code: number | null; output: string; report: Judged };
 const inProcessRuns = new Map<string, Promise<InProcessRun>>();
+// Two judging processes make the in-process runs: the harness loads twice, not once a run.
+const judged = judgedRuns(2);
 
-/** The mutant in this process, the scenarios that show it, with the oracles on or off; each run once, shared by the tests below. */
+/** The mutant in-process, the scenarios that show it, with the oracles on or off; each run once, shared by the tests below. */
 function inProcess(m: Mutant, oracles: "on" | "off"): Promise<InProcessRun> {
   const key = `${m.name} ${oracles}`;
   const run = inProcessRuns.get(key) ?? (async () => {
     const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-mutant-${m.name}-${oracles}-`)), "reports");
-    const done = await conformance(["--mutant", m.name, "--oracles", oracles, "--tags", tagsOf(m), ...TIMEOUT_ARGS, "--reports", reports]);
+    const done = await judged(["--mutant", m.name, "--oracles", oracles, "--tags", tagsOf(m), ...TIMEOUT_ARGS, "--reports", reports]);
     return { ...done, report: JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Judged };
   })();
   inProcessRuns.set(key, run);

@@ -4,8 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { before, test } from "node:test";
 import type { RunRecord } from "../../harness/report/run-record.js";
-import { conformance, type CliRun } from "../support/runs.js";
+import { type CliRun, judgedRuns } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 /** A mutant that answers a conflict as a duplicate: a handful of the suite's scenarios fail, the rest pass. */
 const MUTANT = "idem-conflict-as-duplicate";
@@ -16,11 +19,12 @@ const failedIn = (name: string) => record(name).scenarioVerdicts!.filter((s) => 
 
 let whole: CliRun;
 before(async () => {
-  // One whole run, in-process, on a seed other than the default: a rerun must take it up.
-  whole = await conformance(["--mutant", MUTANT, "--seed", "7", ...TIMEOUT_ARGS, "--reports", reportsOf("whole")]);
+  // One run of the suite (the store fills aside), in-process, on a seed other than the default and
+  // two scenarios at a time: a rerun must take both up.
+  whole = await conformance(["--mutant", MUTANT, "--seed", "7", "--parallel", "2", "--tags", "not @slow", ...TIMEOUT_ARGS, "--reports", reportsOf("whole")]);
 });
 
-test("after a whole run that fails K scenarios, --rerun-failed runs exactly those K, on its seed and broker, and says which run it re-ran", async () => {
+test("after a run that fails K scenarios, --rerun-failed runs exactly those K, on its seed, broker and --parallel, and says which run it re-ran", async () => {
   assert.equal(whole.code, 1, whole.output);
   const failed = failedIn("whole");
   assert.ok(failed.length > 0 && failed.length < record("whole").scenarioVerdicts!.length / 4, `the mutant fails a few scenarios, not ${failed.length}`);
@@ -32,14 +36,18 @@ test("after a whole run that fails K scenarios, --rerun-failed runs exactly thos
   assert.deepEqual(failedIn("rerun"), failed, "and fail again");
   assert.equal(again.seed, 7);
   assert.deepEqual(again.invocation?.broker, ["--mutant", MUTANT]);
+  // As many at once as the run it reruns, so its failures take no longer than they did there.
+  assert.equal(record("whole").invocation?.parallel, 2);
+  assert.equal(again.invocation?.parallel, 2, "the rerun ran two scenarios at a time, as the run it reran");
   assert.match(again.broker.adapter, new RegExp(MUTANT));
   assert.equal(path.resolve(again.rerunOf!.reports), reportsOf("whole"), "as the user named it, relative to where the kit ran");
   assert.equal(again.rerunOf?.scenarios, failed.length);
   assert.match(readFileSync(path.join(reportsOf("rerun"), "conformance.md"), "utf8"), new RegExp(`^## Lomi conformance: partial run \\(rerun of the ${failed.length} failed scenario\\(s\\) of `));
 
   // Options given on the command line win: the same failures against the reference broker pass, and then nothing is left to rerun.
-  const fixed = await conformance(["--rerun-failed", reportsOf("rerun"), "--broker", "reference", "--reports", reportsOf("fixed")]);
+  const fixed = await conformance(["--rerun-failed", reportsOf("rerun"), "--broker", "reference", "--parallel", "1", "--reports", reportsOf("fixed")]);
   assert.equal(fixed.code, 0, fixed.output);
+  assert.equal(record("fixed").invocation?.parallel, 1);
   assert.equal(record("fixed").scenarioVerdicts!.length, failed.length);
   assert.ok(record("fixed").scenarioVerdicts!.every((s) => s.verdict === "pass"));
   const nothing = await conformance(["--rerun-failed", reportsOf("fixed"), "--reports", reportsOf("fixed")]);

@@ -3,7 +3,10 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { conformance } from "../support/runs.js";
+import { judgedRuns } from "../support/runs.js";
+
+// The command lines of this file run on one judging process: the harness loads once, not once a run.
+const conformance = judgedRuns();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-shards-"));
 /** 14 quick scenarios of three rules: enough for three shards of several scenarios each. */

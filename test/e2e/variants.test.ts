@@ -6,7 +6,7 @@ import { describe, it, test } from "node:test";
 import { REFERENCE_POLICY } from "../../reference-broker/broker-policy.js";
 import { ALL_VARIANTS, ON_THE_WHOLE_SUITE, VARIANTS } from "../../variants/index.js";
 import type { Variant } from "../../variants/variant.js";
-import { conformance, type CliRun } from "../support/runs.js";
+import { conformance, judgedRuns, type CliRun } from "../support/runs.js";
 
 type Report = {
   verdict: string;
@@ -70,11 +70,13 @@ describe("every variant is judged conformant over stdio or at a URL, on the scen
 const settlesLate = (v: Variant) => (v.policy.settleAfterMs?.[1] ?? 0) > 0;
 
 describe("every variant is judged conformant in-process too, on the whole suite, with the oracles judging every scenario's history", { concurrency: 2 }, () => {
+  // Two judging processes make the seven runs: the harness loads twice, not seven times.
+  const judged = judgedRuns(2);
   for (const v of ALL_VARIANTS) {
     it(`${v.name} (--variant)`, async () => {
       const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-variant-${v.name}-in-process-`)), "reports");
       const scope = settlesLate(v) ? ["--parallel", "4"] : ["--tags", "not @slow"];
-      const run = await conformance(["--variant", v.name, ...scope, "--reports", reports, ...TIMEOUT]);
+      const run = await judged(["--variant", v.name, ...scope, "--reports", reports, ...TIMEOUT]);
       assertConformant(v, run, reports, /^CONFORMANT over in-process:/);
     });
   }

@@ -39,7 +39,7 @@ export function call(tool: string, args: Record<string, unknown>, reply: ReplyRe
 export const runArgs = (requestKey = "run-1", command = "npm test", retryEpoch = EPOCH) => ({ workspaceId: "ws-alpha", terminalSessionId: "term-1", command, retryEpoch, requestKey });
 
 /** An operation tool's admission reply. */
-export const admit = (r: Receipt, args = runArgs(r.requestKey), o: { agent?: string; connection?: string; ms?: number; duplicate?: boolean } = {}) =>
+export const admit = (r: Receipt, args: Record<string, unknown> = runArgs(r.requestKey), o: { agent?: string; connection?: string; ms?: number; duplicate?: boolean } = {}) =>
   call(r.tool ?? "lomi_terminal_run", args, okReply({ operation: receipt(r, o.ms), duplicate: o.duplicate ?? false }), o);
 export const get = (r: Receipt, o: { agent?: string; connection?: string; ms?: number } = {}) => call("lomi_operation_get", { operationId: r.operationId }, okReply({ operation: receipt(r, o.ms) }), o);
 export const getRefused = (operationId: string, code: string, o: { agent?: string; ms?: number } = {}) => call("lomi_operation_get", { operationId }, errorReply(code), o);
@@ -80,7 +80,8 @@ export const input = (seq: string, text: string, ack: { dispatchId: string; ackn
     okReply({ leaseId: "lease-1", inputSequence: ack.inputSequence ?? seq, dispatchId: ack.dispatchId, acknowledged: ack.acknowledged, terminalSessionId: "term-1" }),
   );
 
-export const crash = (ms = 0): HistoryRecord => ({ type: "fault", kind: "broker-crash", at: at(ms), detail: {} });
+/** A broker crash; `ledgerSequence`: where Lomi's ledger stood then, as the driver records it. */
+export const crash = (ms = 0, detail: Record<string, unknown> = {}): HistoryRecord => ({ type: "fault", kind: "broker-crash", at: at(ms), detail });
 
 let sequence = 0;
 export function ledger(entry: UnrecordedEntry): HistoryRecord {

@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
+import { after } from "node:test";
+import { Judges } from "../../harness/suite/judges.js";
 
 export interface CliRun {
   code: number | null;
@@ -15,6 +17,23 @@ export async function conformance(args: string[], env: NodeJS.ProcessEnv = {}): 
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));
   const [code] = (await once(child, "exit")) as [number | null];
   return { code, output };
+}
+
+/**
+ * A `conformance` whose command lines run on long-lived judging processes (harness/suite/judges.ts),
+ * `size` at a time: each loads the harness once for all the runs it makes, where a process per run
+ * paid that start each time. Exit codes, output and reports are the command's, run from the kit's
+ * folder in the test's environment; a test of what only a process of its own shows (its environment,
+ * its folder, a signal) starts one with `conformance`. The processes end after the tests of the
+ * suite (or file) that made them.
+ */
+export function judgedRuns(size = 1): (args: string[]) => Promise<CliRun> {
+  const judges = new Judges(size);
+  after(() => judges.close());
+  return async (args) => {
+    const { code, output } = await judges.run(args);
+    return { code, output };
+  };
 }
 
 /**

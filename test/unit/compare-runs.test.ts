@@ -7,7 +7,8 @@ import type { RunRecord } from "../../harness/report/run-record.js";
 /** A run's record with these rule verdicts, each rule judged by one scenario of the same verdict. */
 function run(verdicts: Record<string, string>, extra: Partial<RunRecord> = {}): RunRecord {
   const rules = Object.entries(verdicts).map(([id, verdict]) => ({ id, level: "MUST", title: `${id} title`, verdict, reason: verdict === "pass" ? null : `${id} ${verdict}`, scenarios: [{ name: `${id} scenario`, uri: "features/x.feature", line: 10, verdict }] }));
-  return { verdict: "not-conformant", headline: "NOT CONFORMANT", seed: 1, level: "must", tags: null, startedAt: "2026-12-06T00:00:00Z", broker: { adapter: "reference" }, rules, ...extra };
+  const provenance = { kit: { name: "lomi-conformance-kit", version: "0.1.0" }, rules: { digest: "sha256:aaaa" } };
+  return { verdict: "not-conformant", headline: "NOT CONFORMANT", seed: 1, level: "must", tags: null, startedAt: "2026-12-06T00:00:00Z", broker: { adapter: "reference" }, rules, provenance, ...extra };
 }
 
 test("each rule and scenario falls in one kind of change, a baselined failure counting as a failure; only newly failing regresses", () => {
@@ -35,6 +36,11 @@ test("equal runs do not regress; runs of other seeds or selections are compared 
   const other = compareRuns(same, run({ "A-01": "pass", "A-02": "fail" }, { seed: 2, tags: "@A-01" }), { base: "b", head: "h" });
   assert.equal(other.verdict, "no-regression");
   assert.equal(other.warnings.length, 2);
+  // Other rules, or a run that does not say which rules judged it, compare with a warning too.
+  const otherRules = compareRuns(same, run({ "A-01": "pass", "A-02": "fail" }, { provenance: { kit: { name: "lomi-conformance-kit", version: "0.2.0" }, rules: { digest: "sha256:bbbb" } } }), { base: "b", head: "h" });
+  assert.deepEqual(otherRules.warnings, ["the runs used different rules: BASE sha256:aaaa, HEAD sha256:bbbb (BASE lomi-conformance-kit 0.1.0, HEAD lomi-conformance-kit 0.2.0); a rule's verdict may have changed with its wording or its scenarios"]);
+  const silent = compareRuns(run({ "A-01": "pass" }, { provenance: undefined }), same, { base: "b", head: "h" });
+  assert.deepEqual(silent.warnings, ["BASE does not say which rules judged it (a kit before provenance): the two runs may have used different rules"]);
 });
 
 test("scenario verdicts are read as recorded: a flaky scenario is its own change, whatever the rule says", () => {

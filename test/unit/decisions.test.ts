@@ -9,17 +9,18 @@ const permit = (operationId: string) => ({ operationId, receiptKey: "a".repeat(6
 function askingSim() {
   const sim = new Simulator({ ...readWorldFile(), autoApprovePairings: true }, 11);
   const { pairingId } = sim.pairing("agent");
-  const ask = (operationId: string, values: Record<string, boolean>) =>
+  const change = (operationId: string, section: string, values: Record<string, unknown>) =>
     sim.dispatch({
       permit: permit(operationId),
       pairingId,
       tool: "lomi_settings_update",
       workspaceId: "ws-alpha",
       projectId: "proj-app",
-      args: { workspaceId: "ws-alpha", section: "permissions", values, expectedSettingsRevision: "1", retryEpoch: "epoch-12345678", requestKey: operationId },
+      args: { workspaceId: "ws-alpha", section, values, expectedSettingsRevision: "1", retryEpoch: "epoch-12345678", requestKey: operationId },
     }).progress;
+  const ask = (operationId: string, values: Record<string, boolean>) => change(operationId, "permissions", values);
   const changes = () => sim.ledgerEntries().filter((e) => e.kind === "effect" && e.detail.what === "settings.changed").length;
-  return { sim, ask, changes };
+  return { sim, ask, change, changes };
 }
 
 test("a question waits in awaiting_user, listed, with nothing done", () => {
@@ -28,6 +29,15 @@ test("a question waits in awaiting_user, listed, with nothing done", () => {
   assert.deepEqual(sim.pendingDecisions().map((d) => [d.operationId, d.tool]), [["op-1", "lomi_settings_update"]]);
   assert.equal(sim.status("op-1").phase, "awaiting_user");
   assert.equal(changes(), 0);
+});
+
+// AUTH-40 is Lomi's decision (docs/teeth.json): no broker can change which sections ask, so these stand in for a mutant.
+test("only the permissions section asks: another section's change is saved at once, with no question", () => {
+  const { sim, change, changes } = askingSim();
+  const saved = change("op-1", "appearance", { theme: "dark" });
+  assert.equal(saved.phase === "settled" && `${saved.state}/${saved.effectState}`, "succeeded/complete");
+  assert.deepEqual(sim.pendingDecisions(), []);
+  assert.equal(changes(), 1);
 });
 
 test("a denial settles failed with USER_DENIED and the effects so far; approval runs the work", () => {

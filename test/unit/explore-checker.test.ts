@@ -79,6 +79,12 @@ describe("legal histories the checker must not flag", () => {
     );
   });
 
+  test("a dispatch under a request key of the broker's own, for the operation the agent's admission named, before a crash", () => {
+    // Lomi ignores the retry identity (docs/native-bridge.md): no rule judges the key a broker forwards.
+    const own = { ...runArgs(), requestKey: "broker-made-1" };
+    clean(history([admit(r("running")), dispatch(op, own), crash(0, { ledgerSequence: Number.MAX_SAFE_INTEGER }), get(r("outcome_unknown", "unknown"))], true));
+  });
+
   test("an operation admitted at the very end of its epoch's 24 hours", () => clean(history([connect(EPOCH), admit(r("running"), runArgs(), { ms: 24 * 3600_000 })])));
 
   test("calls in flight together may be recorded in either order", () => {
@@ -168,6 +174,13 @@ describe("histories that break an invariant are flagged by it", () => {
     only(history([call("lomi_terminal_run", runArgs(), errorReply("REVISION_CONFLICT")), dispatch("op-5")], true), "refusals-dispatch-nothing", ["REV-01"]));
   test("succeeded where Lomi settled nothing", () => only(history([admit(r("running")), dispatch(op), get(r("succeeded", "complete"))], true), "effect-state-agrees", ["OP-04"]));
   test("effectState other than Lomi's settlement", () => only(history([admit(r("running")), dispatch(op), settle(op, "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees", ["OP-04"]));
+  // Lomi's settlement of another tool than the terminal run the helpers record.
+  const settledAs = (tool: string, state: "succeeded" | "failed", effectState: "complete" | "partial") =>
+    ledger({ kind: "settle", ...entryOf(op), tool, detail: { state, error: null }, effectState });
+  test("an upload Lomi settled succeeded, read failed: OP-20, how an upload settles (not OP-04: the effectState agrees)", () =>
+    only(history([admit(r("running")), dispatch(op), settledAs("lomi_browser_upload", "succeeded", "complete"), get(r("failed", "complete"))], true), "effect-state-agrees", ["OP-20"]));
+  test("a browser open whose page did not load, read with effectState none: OP-04 and OP-22, which names it", () =>
+    only(history([admit(r("running")), dispatch(op), settledAs("lomi_browser_open", "failed", "partial"), get(r("failed", "none"))], true), "effect-state-agrees", ["OP-04", "OP-22"]));
   test("queued → cancelled although Lomi received the dispatch", () =>
     only(history([admit(r("queued")), dispatch(op), events([{ sequence: "1", operationId: op, previousState: null, state: "queued" }, { sequence: "2", operationId: op, previousState: "queued", state: "cancelled" }])], true), "effect-state-agrees", ["CANCEL-01"]));
   test("a workspace's feed shows an operation of another workspace", () => {
@@ -177,6 +190,39 @@ describe("histories that break an invariant are flagged by it", () => {
   });
   test("a feed shows an operation of another pairing: the feed's scope (EVT-04), not a receipt read (AUTH-05)", () =>
     only(history([admit(r("running")), events([{ sequence: "1", operationId: op, previousState: null, state: "running" }], { agent: "agent-b" })]), "events-scoped", ["EVT-04"]));
+  test("a retry past its epoch's 24 hours refused RETRY_EPOCH_EXPIRED: a retry needs no new authority", () =>
+    only(history([admit(r("running")), call("lomi_terminal_run", runArgs(), errorReply("RETRY_EPOCH_EXPIRED"), { ms: 25 * 3600_000 })]), "idempotency", ["IDEM-01", "EPOCH-03"]));
+  test("a retry after a restart refused RETRY_EPOCH_INVALID: the epoch still finds its receipts", () =>
+    only(history([admit(r("running")), crash(), call("lomi_terminal_run", runArgs(), errorReply("RETRY_EPOCH_INVALID"))]), "idempotency", ["IDEM-01", "DUR-03", "EPOCH-01"]));
+  test("a cancelled command read with effectState none where Lomi's process start stands: cancel is no rollback", () =>
+    only(history([admit(r("running")), dispatch(op), effect(op), settle(op, "cancelled", "partial"), get(r("cancelled", "none"))], true), "effect-state-agrees", ["OP-04", "CANCEL-04"]));
+  test("a settled state alone other than Lomi's names no rule: the steps judge it by their own", () =>
+    only(history([admit(r("running")), dispatch(op), effect(op), settle(op, "failed", "partial"), get(r("cancelled", "partial"))], true), "effect-state-agrees", []));
+  test("work no agent asked for right after a cancel found a save done: an undo", () => {
+    const save = { operationId: op, tool: "lomi_chat_draft_save", requestKey: "draft-1", state: "succeeded", effectState: "complete" };
+    const saveArgs = (text: string, requestKey: string) => ({ workspaceId: "ws-alpha", conversationId: "conv-plan", text, expectedDraftRevision: "1", retryEpoch: EPOCH, requestKey });
+    const saved = (operationId: string, args: Record<string, unknown>) => ledger({ kind: "dispatch", operationId, tool: "lomi_chat_draft_save", pairingId: "pair-a", detail: { args, permit: { operationId, receiptKey: `key-${operationId}`, fingerprint: "f" } } });
+    const done = ledger({ kind: "settle", operationId: op, tool: "lomi_chat_draft_save", pairingId: "pair-a", detail: { state: "succeeded", error: null }, effectState: "complete" });
+    only(history([admit(save, saveArgs("Keep me", "draft-1")), saved(op, saveArgs("Keep me", "draft-1")), done, cancel(save, "already_settled"), saved("op-9", saveArgs("", "draft-1.undo"))], true), "effects-requested", ["CANCEL-03", "CANCEL-43"]);
+  });
+  test("a file write whose bytes Lomi received otherwise than sent: REV-32, not the payload's IDEM-03", () => {
+    const write = (base64: string) => ({ workspaceId: "ws-alpha", path: "scripts/test.cmd", expectedDiskRevision: null, content: { base64 }, retryEpoch: EPOCH, requestKey: "w-1" });
+    const sent = ledger({ kind: "dispatch", operationId: op, tool: "lomi_file_write", pairingId: "pair-a", detail: { args: write("YQo="), permit: { operationId: op, receiptKey: "key-w", fingerprint: "f" } } });
+    only(history([admit({ operationId: op, tool: "lomi_file_write", requestKey: "w-1", state: "running", effectState: "none" }, write("YQ0K")), sent], true), "effects-requested", ["REV-32"]);
+  });
+  test("identical inputs in flight together, both dispatched: INPUT-15 as well as INPUT-03", () => {
+    const together = (rec: ReturnType<typeof input>) => ({ ...rec, concurrent: "burst-1" }) as typeof rec;
+    only(history([together(input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" })), together(input("1", "ls\n", { dispatchId: "input-2", acknowledged: "dispatched" }))]), "input-once", ["INPUT-03", "INPUT-15"]);
+  });
+  test("an Android input dispatched twice: Android input is ordered like terminal input (INPUT-16)", () => {
+    const tap = (dispatchId: string) =>
+      call(
+        "lomi_android_input",
+        { workspaceId: "ws-mobile", panelId: "panel-pixel", generation: "g1", leaseId: "lease-1", inputSequence: "1", input: { kind: "tap", x: 1, y: 2 } },
+        { status: "answered", isError: false, structuredContent: { controlApiVersion: "1.0", status: "ok", data: { leaseId: "lease-1", inputSequence: "1", dispatchId, acknowledged: "dispatched", panelId: "panel-pixel", generation: "g1" } } },
+      );
+    only(history([tap("input-1"), tap("input-2")]), "input-once", ["INPUT-03", "INPUT-16"]);
+  });
   test("an input sequence Lomi received twice", () => {
     const inputDispatch = (n: number) => ledger({ kind: "dispatch", ...entryOf(`input-${n}`), tool: "lomi_terminal_input", detail: { args: { leaseId: "lease-1", inputSequence: "1", text: "ls\n" } } });
     only(history([input("1", "ls\n", { dispatchId: "input-1", acknowledged: "dispatched" }), inputDispatch(1), inputDispatch(2)], true), "input-delivered-once", ["INPUT-03"]);

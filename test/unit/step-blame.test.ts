@@ -114,14 +114,14 @@ test("a step cucumber timed out, or a call --timeout-ms saw go unanswered, fails
     const messages = path.join(dir, "messages.ndjson");
     writeFileSync(messages, messagesOf([{ ...s, tags: ["@AUTH-11"], status: "FAILED" }]));
     const [result] = readScenarioResults(readEnvelopes(messages));
-    return { verdict: result?.verdict, blame: result?.blame, unfinished: result?.unfinished };
+    return { verdict: result?.verdict, blame: result?.blame, unfinished: result?.unfinished, nothingJudged: result?.nothingJudged };
   };
   try {
-    const late = { verdict: "fail", blame: [], unfinished: ["AUTH-11"] };
+    const late = { verdict: "fail", blame: [], unfinished: ["AUTH-11"], nothingJudged: "no-answer" };
     assert.deepEqual(judged({ name: "cucumber's timeout", message: "Error: function timed out, ensure the promise resolves within 15000 milliseconds\n    at Timeout.<anonymous>" }), late);
     const unanswered = { body: JSON.stringify({ rules: [], noAnswer: true }), mediaType: BLAME_MEDIA_TYPE };
     assert.deepEqual(judged({ name: "initialize unanswered", message: "the broker did not complete MCP initialize (timeout 10000 ms): MCP error -32001: Request timed out", attachments: [unanswered] }), late);
-    assert.deepEqual(judged({ name: "a wrong answer", message: "expected WORKSPACE_NOT_APPROVED, found NOT_FOUND" }), { verdict: "fail", blame: ["AUTH-11"], unfinished: [] });
+    assert.deepEqual(judged({ name: "a wrong answer", message: "expected WORKSPACE_NOT_APPROVED, found NOT_FOUND" }), { verdict: "fail", blame: ["AUTH-11"], unfinished: [], nothingJudged: undefined });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

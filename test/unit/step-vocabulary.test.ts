@@ -25,7 +25,7 @@ test("the custom parameter types are listed", () => {
 test("the listing says which rules a step's own checks name, helpers of its file included, and names none for a step that judges its scenario's rules", () => {
   const judges = (pattern: string) => vocabulary.steps.find((s) => s.pattern === pattern)?.judges;
   // The events steps check legality through judgePath, a function beside them.
-  assert.deepEqual(judges("the events of workspace {string} show {string} reaching {state}")?.sort(), ["EVT-01", "OP-02"]);
+  assert.deepEqual(judges("the events of workspace {string} show {string} reaching {state}")?.sort(), ["EVT-01", "OP-02", "OP-30", "OP-40"]);
   assert.deepEqual(judges("{agent} captures the panel of {string}"), ["ENV-10"]);
   assert.deepEqual(judges("the reply is the error {code}"), []);
 });

@@ -48,3 +48,12 @@ test("the badge counts what the headline counts: the run level's rules, passing 
   assert.match(run.headline, /^CONFORMANT over stdio: 3 of 4 MUST rules judged; not judged here: AUTH-05/);
   assert.equal(badgeMessage(run), "conformant over stdio 3/4");
 });
+
+test("a partial run's headline says how many of the rules it judged it judged only in part", () => {
+  const suite = [
+    { name: "a", uri: "features/x.feature", line: 1, tags: ["@OP-01", "@EVT-01"] },
+    { name: "b", uri: "features/x.feature", line: 9, tags: ["@OP-01"] },
+  ];
+  const { run } = judgeMadeUpRun({ rules: [rule("OP-01"), rule("EVT-01")], suite, tags: "@EVT-01", results: [scenario("a", ["@OP-01", "@EVT-01"], "pass")] });
+  assert.match(run.headline, /^CONFORMANT over in-process: 2 of 2 MUST rules judged, 1 of them in part \(not every scenario of theirs ran\)$/);
+});

@@ -1,0 +1,30 @@
+import { contractOf } from "../protocol/catalogue.js";
+import { buildToolResult, errorOf } from "../protocol/envelope.js";
+import { LomiError } from "../protocol/errors.js";
+import { isOrderedInput } from "../harness/oracles/finding-rules.js";
+import type { Mutant } from "./mutant.js";
+import { okDataOf, sessionWrappedBy } from "./rewriting-session.js";
+
+/** Per broker instance, the leases terminal creations carried back: never entered in its lease table. */
+const creationLeases = new WeakMap<object, Set<string>>();
+
+export const inputCreationLeaseUnknown: Mutant = {
+  name: "input-creation-lease-unknown",
+  family: "INPUT",
+  breaks: ["INPUT-02"],
+  defect: "the broker enters a lease in its lease table only when lomi_lease_acquire grants it: input under the lease a terminal was created with is refused LEASE_REQUIRED",
+  parts: {
+    session: sessionWrappedBy(async ({ call, core }, name, args) => {
+      const unregistered = creationLeases.get(core) ?? new Set<string>();
+      creationLeases.set(core, unregistered);
+      // Arguments its schema refuses are refused as such first, as by the reference broker.
+      if (isOrderedInput(name) && unregistered.has(String(args.leaseId)) && contractOf(name)?.input.safeParse(args).success) {
+        return buildToolResult(errorOf(new LomiError("LEASE_REQUIRED", `Lease ${String(args.leaseId)} grants no input here; acquire one with lomi_lease_acquire.`, { field: "leaseId" })));
+      }
+      const reply = await call(name, args);
+      const operation = okDataOf(reply)?.operation as { tool?: string; result?: { leaseId?: unknown } | null } | undefined;
+      if (operation?.tool === "lomi_terminal_create" && typeof operation.result?.leaseId === "string") unregistered.add(operation.result.leaseId);
+      return reply;
+    }),
+  },
+};

@@ -1,0 +1,16 @@
+import type { Mutant } from "./mutant.js";
+import { storeRecordingMovesAs } from "./rewriting-store.js";
+
+export const opLaunchFailedUnconfirmedScreen: Mutant = {
+  name: "op-launch-failed-unconfirmed-screen",
+  family: "OP",
+  breaks: ["OP-10"],
+  defect: "an Android launch whose result says the screen is not confirmed is recorded failed, though Lomi delivered the intent",
+  parts: {
+    openStore: storeRecordingMovesAs((r, step) =>
+      r.tool === "lomi_android_launch" && step.to === "succeeded" && step.fields.result?.screenConfirmed === false
+        ? { to: "failed", fields: { ...step.fields, error: { code: "NATIVE_FAILURE", message: "The app's screen was not confirmed." } } }
+        : step,
+    ),
+  },
+};
