@@ -26,8 +26,8 @@ Options:
   --history FILE   the history to append to (made if missing; each finished call is written at once,
                    so a killed recorder loses at most the calls in flight)
   --live           on stderr, each oracle violation as soon as the history shows it (rules, records,
-                   one line); the oracles that need Lomi's effect ledger say once that they are not
-                   applicable. Messages are never held back for it.
+                   one line); first, one line of the rules recorded traffic cannot judge (it has no
+                   Lomi effect ledger), each once. Messages are never held back for it.
   --listen PORT    with --to: the port on 127.0.0.1 (0 picks a free one; the address is printed)
   --to URL         with --listen: the broker's endpoint, e.g. http://127.0.0.1:3333/mcp
   --faults SPEC    between the client and CMD, lose a reply, restart the broker or hold an
