@@ -32,13 +32,14 @@ async function session(client: Client): Promise<unknown[]> {
   return replies;
 }
 
-test("record over stdio: the SDK client gets the reference broker's replies unchanged, the history is valid, and check passes it", async () => {
+test("record over stdio (the broker in --broker-cmd): the SDK client gets the reference broker's replies unchanged, the history is valid, and check passes it", async () => {
   const history = path.join(scratch(), "traffic.jsonl");
   const direct = await stdioSession("agent-a", SIMULATED_BROKER);
   const expected = await session(direct.client);
   await direct.client.close();
 
-  const recorded = await stdioSession("agent-a", recorderArgs(history, SIMULATED_BROKER));
+  // The broker's command in --broker-cmd, with no -- on the line (as under the MCP Inspector's CLI); the other tests give it after --.
+  const recorded = await stdioSession("agent-a", ["bin/lomi-conformance.js", "record", "--history", history, "--broker-cmd", [process.execPath, ...SIMULATED_BROKER].map((w) => `"${w}"`).join(" ")]);
   const replies = await session(recorded.client);
   await recorded.client.close();
   assert.deepEqual(replies, expected, "every reply through the recorder is the broker's own");
