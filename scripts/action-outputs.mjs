@@ -4,15 +4,20 @@
 // said so in the summary, with verdict not-run.
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 
 const [reports = "reports", code = "2"] = process.argv.slice(2);
 const at = (file) => path.join(reports, file);
-let record = {};
-try {
-  record = JSON.parse(readFileSync(at("conformance.json"), "utf8"));
-} catch {
-  // no report: the outputs say not-run
-}
+/** What the outputs read of conformance.json (harness/report/run-record.ts has the whole). */
+const recordSchema = z.object({ verdict: z.string(), title: z.string().optional(), headline: z.string(), evidence: z.object({ digest: z.string() }).optional() });
+const read = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined; // no report: the outputs say not-run
+  }
+};
+const record = recordSchema.safeParse(read(at("conformance.json"))).data ?? {};
 const oneLine = (text) => String(text ?? "").replace(/\s*\n\s*/g, " ");
 const outputs = {
   verdict: record.verdict ?? "not-run",
