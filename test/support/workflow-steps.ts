@@ -106,6 +106,7 @@ function readOutputs(file: string): Record<string, string> {
     const heredoc = /^([^=<]+)<<(.+)$/.exec(lines[i]!);
     if (heredoc) {
       const end = lines.indexOf(heredoc[2]!, i + 1);
+      if (end < 0) throw new Error(`${file}: the output ${heredoc[1]} opens <<${heredoc[2]} and never closes it`);
       outputs[heredoc[1]!] = lines.slice(i + 1, end).join("\n");
       i = end;
     } else if (lines[i]!.includes("=")) outputs[lines[i]!.slice(0, lines[i]!.indexOf("="))] = lines[i]!.slice(lines[i]!.indexOf("=") + 1);
@@ -159,7 +160,8 @@ async function runSteps(list: StepList, context: WorkflowContext, scratch: strin
       runs.push({ label, outcome: "success", code: 0, output: "", outputs: {} });
       continue;
     }
-    const outputFile = path.join(scratch, `output-${runs.length}-${Math.random().toString(36).slice(2)}`);
+    // A file of its own for each step run: mkdtemp names it, as the runner gives each step a new one.
+    const outputFile = path.join(mkdtempSync(path.join(scratch, "step-")), "output");
     // Not spawnSync: a test's own servers (a registry that must not be asked) answer meanwhile.
     const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", substitute(step.run ?? "", expressions)], {
       cwd: context.cwd,
