@@ -6,7 +6,8 @@ import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { inProcessFetch } from "../../simulator/in-process-route.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import { harnessFault, noAnswer } from "../harness-error.js";
-import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring } from "./broker-adapter.js";
+import { type Capability } from "../run/capabilities.js";
 import { messageOf } from "../../protocol/errors.js";
 
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */

@@ -7,12 +7,12 @@ import { sessionPicks, type SeenCall } from "../../mutants/rewriting-session.js"
 import { reopensOnly } from "../../mutants/doctored-store.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { historyFileName, type HistoryRecord } from "../history/format.js";
-import { scenarioCatalogue } from "../suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../run/feature-catalogue.js";
 import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
 import { inFlight } from "../connection/in-flight.js";
 import { loadRules, type Rule } from "../rules.js";
-import { Judges } from "../suite/judges.js";
+import { Judges } from "../run/judges.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
@@ -66,7 +66,7 @@ export interface TeethMatrix {
 
 export interface TeethOptions {
   tags: string | undefined;
-  /** Runs side by side, on as many long-lived processes that judge their runs in-process, one after another (harness/suite/judges.ts). */
+  /** Runs side by side, on as many long-lived processes that judge their runs in-process, one after another (harness/run/judges.ts). */
   jobs: number;
   reports: string;
   /** Names of the mutants to run (default: every one a run can name). */

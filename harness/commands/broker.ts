@@ -1,7 +1,7 @@
 import path from "node:path";
 import { shellSyntaxIn } from "../text/command-line.js";
 import { HEADERS_ENV, parseHeader, readHeaderFile } from "../connection/broker-request.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import { DEFAULT_NATIVE_PORT, integer, UsageError, type OptionValues } from "./options.js";
 
 /** The broker the options name, as run parameters and a name for the reports. */

@@ -4,7 +4,7 @@ import { writeNotRun } from "./not-run.js";
 import { parse, reportsDirOf, UsageError, type ParsedCommandLine } from "./options.js";
 import { conformance } from "./run.js";
 import { COMMAND_NAMES, COMMANDS, isCommandName, isSharedOptionsCommand, operandsOf, ownCommandLineOf, refuseOthersOptions } from "./table.js";
-import { isFeaturePlace } from "../suite/scenario-choice.js";
+import { isFeaturePlace } from "../run/scenario-choice.js";
 import { suggestWord } from "../text/option-suggestion.js";
 
 // The thin command line over the kit's commands (harness/commands/): it parses, hands the command
@@ -55,7 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
 /**
  * lomi-conformance ARGV (process.argv holds it too: the options are parsed from there): its exit code,
  * and its error said on stderr as the command says it. The bin runs it once (harness/cli.ts), a
- * judging process once a run (harness/suite/judge-process.ts).
+ * judging process once a run (harness/commands/judge-process.ts).
  */
 export function runCommandLine(argv: readonly string[]): Promise<number> {
   // Every message of a command carries its name ("lomi-conformance compare: …"), a run's the kit's alone.

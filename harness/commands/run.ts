@@ -1,10 +1,10 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { checkTagSelection } from "../suite/tag-selection.js";
+import { checkTagSelection } from "../run/tag-selection.js";
 import { parseShard } from "../shards/shard-option.js";
 import type { Level } from "../report/rule-verdicts.js";
 import type { Invocation } from "../report/run-record.js";
-import type { Chosen } from "../suite/scenario-choice.js";
+import type { Chosen } from "../run/scenario-choice.js";
 import { brokerArgs, brokerOf, BROKER_OPTIONS } from "./broker.js";
 import { writeNotRun } from "./not-run.js";
 import { onStop } from "../suite/stop-signal.js";
@@ -38,13 +38,13 @@ function withRerunOptions(parsed: ParsedCommandLine, prior: { seed: number; invo
 
 /** A --tags that does not parse or selects nothing is refused before anything runs (the features load only then). */
 export async function checkTags(tags: string | undefined): Promise<void> {
-  if (tags !== undefined) checkTagSelection(tags, (await import("../suite/feature-catalogue.js")).scenarioCatalogue());
+  if (tags !== undefined) checkTagSelection(tags, (await import("../run/feature-catalogue.js")).scenarioCatalogue());
 }
 
 /** The scenarios FILE:LINE words and --name choose within --tags, or undefined when only --tags chooses; refused (exit 2) when they choose none. */
 async function chosenScenarios(values: OptionValues, places: readonly string[], among: Chosen | undefined) {
-  const { chooseScenarios } = await import("../suite/scenario-choice.js");
-  const { FEATURES_DIR, scenarioCatalogue } = await import("../suite/feature-catalogue.js");
+  const { chooseScenarios } = await import("../run/scenario-choice.js");
+  const { FEATURES_DIR, scenarioCatalogue } = await import("../run/feature-catalogue.js");
   return chooseScenarios({ places, name: values.name, tags: values.tags, ...(among ? { among } : {}) }, scenarioCatalogue(), path.dirname(FEATURES_DIR));
 }
 
@@ -82,7 +82,7 @@ export async function conformance(parsed: ParsedCommandLine, places: readonly st
     const broker = brokerOf(values, seed, timeoutMs);
     const { name } = broker;
     // Every scenario's history is kept (in REPORTS/histories unless --histories says where): `lomi-conformance verify` judges them again.
-    const parameters = { ...broker.parameters, historiesDir: broker.parameters.historiesDir ?? path.join(reports, (await import("../verify/evidence.js")).DEFAULT_HISTORIES) };
+    const parameters = { ...broker.parameters, historiesDir: broker.parameters.historiesDir ?? path.join(reports, (await import("../report/evidence.js")).DEFAULT_HISTORIES) };
     known.broker = parameters.adapter;
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     // A shard judges part of the suite: the baseline for the whole run is written from the merge.

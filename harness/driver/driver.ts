@@ -8,7 +8,7 @@ import { answeredReply, HISTORY_FORMAT, mirrorOf, type CallRecord, type FaultKin
 import { harnessFault, HarnessError } from "../harness-error.js";
 import type { CallAnswer, McpConnection } from "../connection/mcp-connection.js";
 import type { RawToolResult } from "../contract-checks/reply-checks.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import { SimulatorFixture } from "../lomi/simulator-fixture.js";
 import { RecordingControl } from "./recording-control.js";
 

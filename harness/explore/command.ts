@@ -5,7 +5,7 @@ import { inProcessParts } from "../adapters/index.js";
 import { configError } from "../harness-error.js";
 import { kitVersion } from "../shards/manifest.js";
 import { shardText, type ShardSpec } from "../shards/shard-option.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import { checkHistory, failuresOf, unknownsOf } from "../oracles/index.js";
 import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory, readHistory } from "../history/format.js";

@@ -6,15 +6,18 @@ import { HistoryFile } from "./history-file.js";
 import { messageOf } from "../../protocol/errors.js";
 import { SimControl } from "../lomi/sim-control.js";
 import { FaultPlan, parseFaultSpec, type FaultSpec } from "./fault-plan.js";
+import { shellSyntaxIn, splitCommand } from "../text/command-line.js";
 
 export const RECORD_HELP = `lomi-conformance record — record the traffic between a real MCP client and a broker as a
 lomi-history/1 file, for lomi-conformance check (docs/implementers.md, "Judging your real traffic")
 
 Usage:
   lomi-conformance record --history FILE [--live] [--faults SPEC [--seed N] [--lomi-control URL]] -- CMD [ARGS…]
+  lomi-conformance record --history FILE [--live] […] --broker-cmd "CMD [ARGS…]"
         a stdio MCP server standing in for the broker command CMD: name this command in your MCP
         client's configuration where the broker's was. CMD runs as its child; every message passes
-        both ways unchanged, byte for byte, its stderr included.
+        both ways unchanged, byte for byte, its stderr included. --broker-cmd gives the command as
+        one word, for a client that takes -- as its own (the MCP Inspector's CLI).
   lomi-conformance record --history FILE [--live] --listen PORT --to URL
         a reverse proxy on http://127.0.0.1:PORT/mcp in front of the broker's Streamable HTTP
         endpoint URL: point your client at it instead. One history for all sessions, each its own
@@ -25,9 +28,11 @@ Usage:
 Options:
   --history FILE   the history to append to (made if missing; each finished call is written at once,
                    so a killed recorder loses at most the calls in flight)
+  --broker-cmd "CMD [ARGS…]"   the broker's command in place of -- CMD [ARGS…], split on spaces,
+                   "quoted words" kept whole, run without a shell
   --live           on stderr, each oracle violation as soon as the history shows it (rules, records,
-                   one line); the oracles that need Lomi's effect ledger say once that they are not
-                   applicable. Messages are never held back for it.
+                   one line); first, one line of the rules recorded traffic cannot judge (it has no
+                   Lomi effect ledger), each once. Messages are never held back for it.
   --listen PORT    with --to: the port on 127.0.0.1 (0 picks a free one; the address is printed)
   --to URL         with --listen: the broker's endpoint, e.g. http://127.0.0.1:3333/mcp
   --faults SPEC    between the client and CMD, lose a reply, restart the broker or hold an
@@ -47,6 +52,7 @@ its client is still connected. Judge it with lomi-conformance check FILE.`;
 
 const OPTIONS = {
   history: { type: "string" },
+  "broker-cmd": { type: "string" },
   live: { type: "boolean", default: false },
   listen: { type: "string" },
   to: { type: "string" },
@@ -75,12 +81,12 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
   const split = argv.indexOf("--");
   const own = split === -1 ? [...argv] : argv.slice(0, split);
   const broker = split === -1 ? [] : argv.slice(split + 1);
-  let values: { history?: string; live: boolean; listen?: string; to?: string; faults?: string; seed?: string; "lomi-control"?: string; help: boolean };
+  let values: { history?: string; "broker-cmd"?: string; live: boolean; listen?: string; to?: string; faults?: string; seed?: string; "lomi-control"?: string; help: boolean };
   try {
     values = parseArgs({ args: own, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
     const positional = /^Unexpected argument '([^']+)'/.exec(messageOf(error))?.[1];
-    throw usage(positional ? `${positional} comes before --; the broker's command goes after --, e.g. record --history FILE -- ${positional}` : messageOf(error));
+    throw usage(positional ? `${positional} comes before --; the broker's command goes after -- (e.g. record --history FILE -- ${positional}), or in --broker-cmd "${positional} …" for a client that takes -- as its own` : messageOf(error));
   }
   if (values.help) return { form: "help" };
   if (values.history === undefined || values.history === "") throw usage("--history FILE is required: where the traffic is recorded");
@@ -88,7 +94,7 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
   if (values.faults === undefined && (values.seed !== undefined || values["lomi-control"] !== undefined)) throw usage("--seed and --lomi-control go with --faults");
   if (values.listen !== undefined || values.to !== undefined) {
     if (values.faults !== undefined) throw usage("--faults needs the stdio form (-- CMD): the recorder restarts a broker it started, and a reply it drops is a line it passes on");
-    if (split !== -1) throw usage("name either a broker command after -- or --listen and --to, not both");
+    if (split !== -1 || values["broker-cmd"] !== undefined) throw usage("name either a broker command (after -- or in --broker-cmd) or --listen and --to, not both");
     if (values.listen === undefined || values.to === undefined) throw usage("--listen and --to go together");
     const port = Number(values.listen);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--listen takes a port from 0 to 65535, not ${values.listen}`);
@@ -101,9 +107,13 @@ export function parseRecordArgs(argv: readonly string[]): RecordRequest {
     if (to.protocol !== "http:" && to.protocol !== "https:") throw usage(`--to takes an http(s) URL, not ${to.protocol}`);
     return { form: "http", history, live: values.live, port, to };
   }
-  if (split === -1) throw usage("the broker's command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…]");
-  const [command, ...args] = broker;
-  if (command === undefined) throw usage("no broker command after --");
+  if (split !== -1 && values["broker-cmd"] !== undefined) throw usage("name the broker's command once: after -- or in --broker-cmd, not both");
+  if (split === -1 && values["broker-cmd"] === undefined) throw usage("the broker's command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…] (or --broker-cmd \"CMD [ARGS…]\")");
+  const line = values["broker-cmd"];
+  const shell = line === undefined ? undefined : shellSyntaxIn(line);
+  if (shell) throw usage(shell);
+  const [command, ...args] = line === undefined ? broker : splitCommand(line);
+  if (command === undefined) throw usage(line === undefined ? "no broker command after --" : "--broker-cmd names no command");
   return { form: "stdio", history, live: values.live, command, args, ...(values.faults === undefined ? {} : { faults: faultRequest(values.faults, values.seed, values["lomi-control"]) }) };
 }
 

@@ -1,4 +1,4 @@
-import { scenarioKey } from "../suite/feature-catalogue.js";
+import { scenarioKey } from "../run/feature-catalogue.js";
 import { shellWord } from "../text/shell-word.js";
 import type { MessageCollector } from "./message-collector.js";
 

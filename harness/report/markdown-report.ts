@@ -1,7 +1,7 @@
 import { boundedText } from "../text/bounded-json.js";
 import { entryText } from "./baseline.js";
 import { provenanceText } from "./provenance.js";
-import { passEveryText } from "../suite/repetitions.js";
+import { passEveryText } from "./repetitions.js";
 import { detailOf, folded, ledgerText, recordsText, stepsText, summaryOf } from "./failure-context.js";
 import type { FailureGroup } from "./failure-groups.js";
 import type { RuleReport } from "./rule-verdicts.js";

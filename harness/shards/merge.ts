@@ -1,13 +1,13 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import path from "node:path";
-import { scenarioCatalogue, scenarioKey } from "../suite/feature-catalogue.js";
+import { scenarioCatalogue, scenarioKey } from "../run/feature-catalogue.js";
 import { configError } from "../harness-error.js";
 import { loadBaseline, NO_BASELINE, type BaselineEntries } from "../report/baseline.js";
 import { concludeRun } from "../report/conclude-run.js";
 import { recordedInvocation, RUN_RECORD_FILE } from "../report/run-record.js";
 import { provenanceSchema, type Provenance } from "../report/provenance.js";
-import { DEFAULT_HISTORIES, judgedScenarios, judgeStream } from "../verify/evidence.js";
+import { DEFAULT_HISTORIES, judgedScenarios, judgeStream } from "../report/evidence.js";
 import type { ShardTimes } from "../report/run-summary.js";
 import { loadRules } from "../rules.js";
 import { writeCucumberHtml } from "./cucumber-html.js";

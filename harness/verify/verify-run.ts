@@ -15,10 +15,10 @@ import { titleOf } from "../report/run-summary.js";
 import type { ScenarioResult } from "../report/scenario-results.js";
 import { jsonReport, reportMakers } from "../report/write-reports.js";
 import { loadRules } from "../rules.js";
-import { scenarioCatalogue, scenarioKey } from "../suite/feature-catalogue.js";
-import { attemptSeed } from "../suite/run-parameters.js";
+import { scenarioCatalogue, scenarioKey } from "../run/feature-catalogue.js";
+import { attemptSeed } from "../run/run-parameters.js";
 import { messageOf } from "../../protocol/errors.js";
-import { evidenceDigest, evidenceSchema, judgedScenarios, judgeStream, runInputsOf, streamFiles, type Evidence, type JudgedStream } from "./evidence.js";
+import { evidenceDigest, evidenceSchema, judgedScenarios, judgeStream, runInputsOf, streamFiles, type Evidence, type JudgedStream } from "../report/evidence.js";
 
 /** What `verify` found: each disagreement in a line naming what disagrees, and what was derived again. */
 export interface Verification {

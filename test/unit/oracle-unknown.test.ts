@@ -8,7 +8,7 @@ import { judgeMadeUpRun } from "../support/judge.js";
 import { scenarioResults } from "../../harness/report/scenario-results.js";
 import { readMessages } from "../../harness/report/message-stream.js";
 import { loadRules } from "../../harness/rules.js";
-import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../../harness/run/feature-catalogue.js";
 import { messagesOf } from "../support/cucumber-messages.js";
 import { checkHistory, ORACLES, unknownsOf } from "../../harness/oracles/index.js";
 import type { Oracle } from "../../harness/oracles/oracle.js";

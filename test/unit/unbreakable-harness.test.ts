@@ -15,9 +15,9 @@ import { judgeMadeUpRun } from "../support/judge.js";
 import { scenarioResults } from "../../harness/report/scenario-results.js";
 import { readMessages } from "../../harness/report/message-stream.js";
 import { REPORT_FILES, writeReports } from "../../harness/report/write-reports.js";
-import { profileOf } from "../../harness/suite/profiles.js";
+import { profileOf } from "../../harness/run/profiles.js";
 import { loadRules } from "../../harness/rules.js";
-import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../../harness/run/feature-catalogue.js";
 import { CATALOGUE, type ToolName } from "../../protocol/catalogue.js";
 import { messagesOf } from "../support/cucumber-messages.js";
 

@@ -2,18 +2,18 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { CAPABILITIES } from "../adapters/broker-adapter.js";
+import { CAPABILITIES } from "../run/capabilities.js";
 import { historyFileName } from "../history/format.js";
-import { retriedOf, triesOf, type Attempt } from "../report/attempts.js";
-import { baselineFileOf, baselineFileSchema, baselineOf, NO_BASELINE } from "../report/baseline.js";
-import type { RunInputs } from "../report/judge-run.js";
-import type { Provenance } from "../report/provenance.js";
-import { invocationSchema, rerunOfSchema } from "../report/run-record.js";
-import type { MessageCollector } from "../report/message-collector.js";
-import { notRunResult, scenarioResults, type ScenarioResult } from "../report/scenario-results.js";
+import { retriedOf, triesOf, type Attempt } from "./attempts.js";
+import { baselineFileOf, baselineFileSchema, baselineOf, NO_BASELINE } from "./baseline.js";
+import type { RunInputs } from "./judge-run.js";
+import type { Provenance } from "./provenance.js";
+import { invocationSchema, rerunOfSchema } from "./run-record.js";
+import type { MessageCollector } from "./message-collector.js";
+import { notRunResult, scenarioResults, type ScenarioResult } from "./scenario-results.js";
 import type { Rule } from "../rules.js";
-import { scenarioKey, type ScenarioEntry } from "../suite/feature-catalogue.js";
-import { combineRepetitions } from "../suite/repetitions.js";
+import { scenarioKey, type ScenarioEntry } from "../run/feature-catalogue.js";
+import { combineRepetitions } from "./repetitions.js";
 import { canonical } from "../text/canonical-json.js";
 
 // What a run's verdicts are derived from, written into conformance.json with one digest the badge
