@@ -29,15 +29,17 @@ export class VirtualTimers implements Timers {
 
   /**
    * Moves the clock on to `to` (never back), firing each timer due by then at its due time, those it
-   * sets meanwhile included. What a timer starts is not awaited: work that waits for the scenario (a
-   * held dispatch) must not hold up the wait that moves the clock.
+   * sets meanwhile included; answers what each fire answered. That work is not awaited here: work
+   * that waits for the scenario (a held dispatch) must not hold up the wait that moves the clock.
    */
-  advanceTo(to: number): void {
+  advanceTo(to: number): unknown[] {
+    const answers: unknown[] = [];
     for (let next = this.pending[0]; next !== undefined && next.at <= to; next = this.pending[0]) {
       this.pending.shift();
       this.current = Math.max(this.current, next.at);
-      next.fire();
+      answers.push(next.fire());
     }
     this.current = Math.max(this.current, to);
+    return answers;
   }
 }
