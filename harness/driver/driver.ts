@@ -12,6 +12,9 @@ import type { RunParameters } from "../suite/run-parameters.js";
 import { SimulatorFixture } from "../lomi/simulator-fixture.js";
 import { RecordingControl } from "./recording-control.js";
 
+/** Timers as the harness found them at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
+const realSetTimeout = globalThis.setTimeout;
+
 /** What came back for a call: the tool result as received, or why none did. */
 export type CallOutcome = CallAnswer;
 
@@ -85,6 +88,19 @@ export class Driver {
     driver.records.push({ type: "header", format: HISTORY_FORMAT, source: o.source, seed: o.seed, ledger: true });
     await adapter.start(driver.wiring);
     return driver;
+  }
+
+  /**
+   * Waits `ms` for the broker to act in its own time (between reads of an operation it may settle
+   * later). In real time, for every broker: it paces the reads, and --timeout-ms bounds the waiting
+   * in real time. A broker whose timers the harness keeps (in-process) sees those `ms` pass on them
+   * too, once they have passed: its timers then depend on the harness's waits alone, not on this
+   * machine's speed, so the same seed replays. Waits that overlap move them as far as the longest.
+   */
+  async pause(ms: number): Promise<void> {
+    const until = (this.adapter.timers?.now() ?? 0) + ms;
+    await new Promise((resolve) => realSetTimeout(resolve, ms));
+    this.adapter.timers?.advanceTo(until);
   }
 
   /** Lomi's time as the driver knows it (ms since the epoch). */
