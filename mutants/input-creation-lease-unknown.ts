@@ -11,7 +11,9 @@ const creationLeases = new WeakMap<object, Set<string>>();
 export const inputCreationLeaseUnknown: Mutant = {
   name: "input-creation-lease-unknown",
   family: "INPUT",
-  breaks: ["INPUT-02"],
+  // The walk-through's lease, kept from the confirmed result, grants nothing: OP-05's too, as op-created-lease-hashed's is INPUT-02's
+  // (an agent sees one defect in both: the result's lease refused; which side lost it no history shows).
+  breaks: ["INPUT-02", "OP-05"],
   defect: "the broker enters a lease in its lease table only when lomi_lease_acquire grants it: input under the lease a terminal was created with is refused LEASE_REQUIRED",
   parts: {
     session: sessionWrappedBy(async ({ call, core }, name, args) => {
