@@ -11,8 +11,7 @@ const creationLeases = new WeakMap<object, Set<string>>();
 export const inputCreationLeaseUnknown: Mutant = {
   name: "input-creation-lease-unknown",
   family: "INPUT",
-  // The walk-through's lease, kept from the confirmed result, grants nothing: OP-05's too, as op-created-lease-hashed's is INPUT-02's
-  // (an agent sees one defect in both: the result's lease refused; which side lost it no history shows).
+  // The lease a created terminal's confirmed result gives grants nothing: INPUT-02's "the lease a terminal was created with works the same", and OP-05's lease kept from the confirmed result (as op-created-lease-hashed, which shows the same).
   breaks: ["INPUT-02", "OP-05"],
   defect: "the broker enters a lease in its lease table only when lomi_lease_acquire grants it: input under the lease a terminal was created with is refused LEASE_REQUIRED",
   parts: {

@@ -11,9 +11,9 @@ import { scenarioCatalogue } from "../suite/feature-catalogue.js";
 import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
 import { inFlight } from "../connection/in-flight.js";
+import { cell } from "../report/markdown-report.js";
 import { loadRules, type Rule } from "../rules.js";
 import { Judges } from "../suite/judges.js";
-import { cell } from "../report/markdown-report.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
