@@ -31,10 +31,8 @@ import { FileObservations } from "./file-observations.js";
 import { bounded, boundedJson, oneLine } from "../harness/text/bounded-json.js";
 
 export const DEFAULT_AGENT = "agent";
-/** Timers as the harness found them at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
-const realSetTimeout = globalThis.setTimeout;
+/** A clock as the harness found it at load: a scenario's fake or patched timers cannot stretch or shrink a deadline (waits: Driver.pause). */
 export const realNow = performance.now.bind(performance);
-export const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 /** The broker's initialize answer is reported once per run in each worker process. */
 let brokerIdentified = false;
 /** The run has ended: a process that makes another (teeth's judges) reports the next one's broker too. */
@@ -455,7 +453,7 @@ export class LomiWorld extends World<RunParameters> {
     let pause = 5;
     let receipt = await this.readOperation(alias);
     while (!done(receipt.state) && realNow() < deadline && !(settling && (await cannotSettleUnaided(this.driver, receipt.operationId)) !== undefined)) {
-      await sleep(Math.min(pause, Math.max(0, deadline - realNow())));
+      await this.driver.pause(Math.min(pause, Math.max(0, deadline - realNow())));
       pause = Math.min(pause * 2, 100);
       receipt = await this.readOperation(alias);
     }

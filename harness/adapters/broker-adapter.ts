@@ -2,6 +2,7 @@ import { harnessFault, notApplicable } from "../harness-error.js";
 import type { McpConnection } from "../connection/mcp-connection.js";
 import { WHY_NOT, type Capability } from "../run/capabilities.js";
 import type { SimulatorPlacement } from "../lomi/simulator-fixture.js";
+import type { VirtualTimers } from "../../protocol/virtual-timers.js";
 
 /** What killWhileStarting did: how long the broker took to make a store of its own, and how each start ended. */
 export interface StartKills {
@@ -49,6 +50,12 @@ export interface BrokerAdapter {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability>;
   readonly simulator: SimulatorPlacement;
+  /**
+   * The broker's own timers, where the harness keeps them (a broker in this process): the harness's
+   * waits for the broker are the time that passes on them, so a seeded run replays. Absent, the
+   * broker keeps real time.
+   */
+  readonly timers?: VirtualTimers;
   start(wiring: BrokerWiring): Promise<void>;
   connect(clientName: string): Promise<McpConnection>;
   /** Abrupt death: no shutdown code runs, open connections die with it. */

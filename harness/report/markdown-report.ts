@@ -21,7 +21,7 @@ const MAX_FAILURES = 10;
 const MAX_PROBLEMS = 20;
 
 // A table cell keeps every word: a note cut mid-word hid what failed.
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+export const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const clip = (value: unknown, max = 1500) => boundedText(value, max, 1);
 /** Calls conformance.md shows of a failed scenario (conformance.html shows them all). */
 const MD_EXCHANGES = 4;
