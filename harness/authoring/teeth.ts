@@ -11,9 +11,9 @@ import { scenarioCatalogue } from "../run/feature-catalogue.js";
 import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
 import { inFlight } from "../connection/in-flight.js";
-import { cell } from "../report/markdown-report.js";
 import { loadRules, type Rule } from "../rules.js";
 import { Judges } from "../run/judges.js";
+import { markdownCell } from "../text/markdown-cell.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
@@ -307,7 +307,7 @@ export function teethMarkdown(m: TeethMatrix): string {
   const broken = m.rules.filter((r) => r.brokenBy.length > 0).map((r) => r.id);
   const mutants = m.runs.slice(1);
   const thin = thinRules(m);
-  const scenarioCell = (k: RuleKill) => `\`${k.at}\` ${cell(k.scenario)}`;
+  const scenarioCell = (k: RuleKill) => `\`${k.at}\` ${markdownCell(k.scenario)}`;
   return [
     `# Teeth${m.tags ? ` (tags \`${m.tags}\`)` : ""}`,
     "",

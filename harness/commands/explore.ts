@@ -5,7 +5,7 @@ import { integer, UsageError, type OptionValues } from "./options.js";
 
 /** explore loads only when asked for: it brings fast-check and the mutants. */
 export async function explore(values: OptionValues): Promise<number> {
-  const { exploreCommand } = await import("../explore/command.js");
+  const { exploreCommand } = await import("../explore/campaign.js");
   const seed = integer("--seed", values.seed, 0, 2 ** 31 - 1);
   const { parameters, name } = brokerOf(values, seed, integer("--timeout-ms", values["timeout-ms"], 1));
   if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");

@@ -51,7 +51,7 @@ export const COMMANDS = {
     operandText: "one history file",
     owns: ["report", "scenario", "judge"],
     run: async ({ values }, [file]) => {
-      const { checkCommand, judgeSides } = await import("../explore/command.js");
+      const { checkCommand, judgeSides } = await import("../check/check.js");
       return checkCommand(file!, (t) => process.stdout.write(t), { report: values.report, scenario: values.scenario, judge: judgeSides(values.judge) });
     },
   }),

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseHistory } from "../../harness/history/format.js";
 import { checkHistory } from "../../harness/oracles/index.js";
-import { htmlReport } from "../../harness/record/check-report.js";
+import { htmlReport } from "../../harness/check/check-report.js";
 import { BASE_STYLE, escapeHtml, VERDICT_COLOUR } from "../../harness/report/html-page.js";
 import { htmlReport as conformanceHtml } from "../../harness/report/html-report.js";
 import { notRunSummary } from "../../harness/report/run-summary.js";

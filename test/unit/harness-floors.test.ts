@@ -13,7 +13,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["contract-checks", "connection", "lomi", "oracles", "agents"],
   ["adapters", "driver", "authoring"],
   ["report"],
-  ["compare", "shards", "verify", "record"],
+  ["compare", "shards", "verify", "record", "check"],
   ["explore"],
   ["suite"],
   ["commands", "cli.ts"],
