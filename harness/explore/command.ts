@@ -104,16 +104,7 @@ export interface CheckOptions {
   judge?: JudgedSides;
 }
 
-export const JUDGED_SIDES = ["broker", "agents", "both"] as const;
-export type JudgedSides = (typeof JUDGED_SIDES)[number];
-
-/** --judge read: broker, agents or both (undefined: check's default). */
-export function judgeSides(text: string | undefined): JudgedSides | undefined {
-  if (text === undefined) return undefined;
-  const sides = JUDGED_SIDES.find((s) => s === text);
-  if (!sides) throw configError(`--judge takes ${JUDGED_SIDES.join(", ")}, not ${text}`);
-  return sides;
-}
+export type JudgedSides = "broker" | "agents" | "both";
 
 /** `lomi-conformance check HISTORY.jsonl`: the checker alone; 0 no violation, 1 a violation (the broker's or a judged agent's), 2 a malformed file or a check that failed (its verdict unknown). */
 export async function checkCommand(file: string, out: (text: string) => void, options: CheckOptions = {}): Promise<number> {
