@@ -1,6 +1,6 @@
 import { HarnessError } from "../harness-error.js";
 import type { Command, Parsed } from "./declaration.js";
-import { commandHelp, mainHelp, usageOf } from "./help.js";
+import { commandHelp, mainHelp } from "./help.js";
 import { writeNotRun } from "./not-run.js";
 import { reportsDirOf, UsageError } from "./options.js";
 import { checkOperands, parseCommandLine } from "./parse-command-line.js";
@@ -42,7 +42,7 @@ export function readCommandLine(argv: readonly string[]): { command: Command; ar
   const args = named ? argv.slice(1) : argv;
   const parsed = parseCommandLine(command, args, optionOwners);
   if (parsed !== "help" && command === RUN) checkRunWords(parsed.operands);
-  if (parsed !== "help" && command !== RUN) checkOperands(command, usageOf(command), parsed.operands);
+  if (parsed !== "help" && command !== RUN) checkOperands(command, parsed.operands);
   return { command, args, parsed };
 }
 

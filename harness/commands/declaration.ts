@@ -125,9 +125,9 @@ export function choice<const C extends string>(o: Described & { choices: readonl
 export function choice<const C extends string>(o: Described & { choices: readonly [C, ...C[]]; default: C }): Option<C>;
 export function choice<const C extends string>(o: Described & { choices: readonly [C, ...C[]]; default?: C }): Option<C | undefined> {
   const { choices, default: fallback, ...rest } = o;
-  const word = z.enum(choices as unknown as [C, ...C[]], { error: (issue) => `must be ${orList(choices)}, not ${String(issue.input)}` });
+  const word = z.enum(choices, { error: (issue) => `must be ${orList(choices)}, not ${String(issue.input)}` });
   const value = choices.join("|");
-  return fallback === undefined ? { ...rest, value, schema: word.optional() } : { ...rest, value, shownDefault: fallback, schema: word.default(fallback as never) };
+  return fallback === undefined ? { ...rest, value, schema: word.optional() } : { ...rest, value, shownDefault: fallback, schema: word.default(fallback) };
 }
 
 /** A value read by a schema of its own (a URL, a K/N shard); undefined when not given. */

@@ -6,6 +6,8 @@ import type { Command, Option } from "./declaration.js";
 const WIDTH = 104;
 /** Where an option's help starts, after "  --update-baseline FILE ". */
 const COLUMN = 25;
+/** Where a command's summary starts in the main help, after "  lomi-conformance check HISTORY.jsonl". */
+const SUMMARY_COLUMN = 40;
 
 /** Words filled into lines of at most WIDTH after a first line's lead, the others indented by `indent`. */
 function wrapped(text: string, lead: string, indent: number): string {
@@ -61,7 +63,7 @@ export function commandHelp(c: Command): string {
 export function mainHelp(run: Command, commands: readonly Command[]): string {
   const listed = commands.map((c) => {
     const head = `  ${usageOf(c, false)}`;
-    return head.length < 40 ? `${head.padEnd(40)}${c.summary}` : `${head}\n${" ".repeat(40)}${c.summary}`;
+    return head.length < SUMMARY_COLUMN ? `${head.padEnd(SUMMARY_COLUMN)}${c.summary}` : `${head}\n${" ".repeat(SUMMARY_COLUMN)}${c.summary}`;
   });
   const commandsSection = `Commands (lomi-conformance COMMAND --help prints a command's own options and examples):\n${listed.join("\n")}`;
   return [`lomi-conformance — ${run.summary}`, usageSection(run), run.description, commandsSection, optionSections(run), examplesSection(run), run.notes].filter(Boolean).join("\n\n");

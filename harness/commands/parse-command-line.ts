@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { suggestOption } from "../text/option-suggestion.js";
 import { orList, type Command, type Options, type Parsed, type ValuesOf } from "./declaration.js";
+import { usageOf } from "./help.js";
 import { UsageError } from "./options.js";
 
 // A command line read by one command's declaration: node's parseArgs splits it, each option's
@@ -70,9 +71,9 @@ export function parseCommandLine<O extends Options>(c: Command<O>, args: readonl
 }
 
 /** A command's operands, refused when there are too many or too few. */
-export function checkOperands(c: Command, usage: string, words: readonly string[]): void {
+export function checkOperands(c: Command, words: readonly string[]): void {
   const { count, what } = c.operands;
   if (count === "any" || words.length === count) return;
   if (count === 0) throw new UsageError(`${commandLabel(c)} takes no word after it, not ${words.join(" ")}`);
-  throw new UsageError(`${commandLabel(c)} takes ${what ?? `${count} words`}: ${usage}`);
+  throw new UsageError(`${commandLabel(c)} takes ${what ?? `${count} words`}: ${usageOf(c)}`);
 }

@@ -84,8 +84,9 @@ type RunValues = ValuesOf<typeof RUN_OPTIONS>;
  * A rerun's options: the earlier run's seed, broker, call budget and --parallel wherever the command
  * line names none of its own, so the failures are run again as they failed, as fast.
  */
-function withRerunOptions({ values: given, given: named }: Parsed<typeof RUN_OPTIONS>, prior: { seed: number; invocation: Invocation | undefined }): RunValues {
-  const values = { ...given };
+function withRerunOptions(parsed: Parsed<typeof RUN_OPTIONS>, prior: { seed: number; invocation: Invocation | undefined }): RunValues {
+  const values = { ...parsed.values };
+  const named = parsed.given;
   if (!named.has("seed")) values.seed = prior.seed;
   const brokerNamed = RECORDED_BROKER_OPTIONS.some((k) => named.has(k));
   if (!prior.invocation) {
