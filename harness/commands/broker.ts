@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { shellSyntaxIn } from "../text/command-line.js";
 import { HEADERS_ENV, parseHeader, readHeaderFile } from "../connection/broker-request.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import { flag, group, integer, read, text, texts, urlText, type ValuesOf } from "./declaration.js";
 import { DEFAULT_NATIVE_PORT, UsageError } from "./options.js";
 

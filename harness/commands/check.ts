@@ -1,4 +1,4 @@
-import type { JudgedSides } from "../explore/command.js";
+import type { JudgedSides } from "../check/check.js";
 import { choice, command, flag, text } from "./declaration.js";
 
 /** `lomi-conformance check HISTORY.jsonl`: the oracles alone, on a recorded history. */
@@ -24,7 +24,7 @@ export const CHECK = command({
   ],
   notes: "Exit codes: 0 no violation, 1 a violation (the broker's or a judged agent's), 2 a malformed file or a check that failed.",
   async run({ values, operands: [file] }) {
-    const { checkCommand } = await import("../explore/command.js");
+    const { checkCommand } = await import("../check/check.js");
     return checkCommand(file!, (t) => process.stdout.write(t), { report: values.report, scenario: values.scenario, judge: values.judge });
   },
 });

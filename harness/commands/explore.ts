@@ -37,7 +37,7 @@ export const EXPLORE = command({
   ],
   notes: "Exit codes: 0 no violation, 1 a violation (with its replay line), 2 a configuration error.",
   async run({ values }) {
-    const { exploreCommand } = await import("../explore/command.js");
+    const { exploreCommand } = await import("../explore/campaign.js");
     const { seed } = values;
     const { parameters, name } = brokerOf(values, { seed, timeoutMs: values["timeout-ms"] });
     if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");

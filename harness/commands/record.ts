@@ -15,6 +15,10 @@ export const RECORD = command({
         "CMD runs as its child; every message passes both ways unchanged, byte for byte, its stderr included.",
     },
     {
+      usage: 'lomi-conformance record --history FILE [--live] […] --broker-cmd "CMD [ARGS…]"',
+      says: "the same, the broker's command given as one word, for a client that takes -- as its own (the MCP Inspector's CLI).",
+    },
+    {
       usage: "lomi-conformance record --history FILE [--live] --listen PORT --to URL",
       says:
         "a reverse proxy on http://127.0.0.1:PORT/mcp in front of the broker's Streamable HTTP endpoint URL: point your client at it instead. " +
@@ -24,8 +28,9 @@ export const RECORD = command({
   ],
   options: {
     history: text({ value: "FILE", help: "the history to append to (made if missing; each finished call is written at once, so a killed recorder loses at most the calls in flight)" }),
+    "broker-cmd": text({ value: '"CMD [ARGS…]"', help: 'the broker\'s command in place of -- CMD [ARGS…], split on spaces, "quoted words" kept whole, run without a shell' }),
     live: flag({
-      help: "on stderr, each oracle violation as soon as the history shows it (rules, records, one line); the oracles that need Lomi's effect ledger say once that they are not applicable. Messages are never held back for it.",
+      help: "on stderr, each oracle violation as soon as the history shows it (rules, records, one line); first, one line of the rules recorded traffic cannot judge (it has no Lomi effect ledger), each once. Messages are never held back for it.",
     }),
     listen: integer({ value: "PORT", max: 65535, what: "a port", help: "with --to: the port on 127.0.0.1 (0 picks a free one; the address is printed)" }),
     to: read({ value: "URL", schema: urlText({ protocol: /^https?$/, what: "the broker's http(s) URL", example: "http://127.0.0.1:3333/mcp" }), help: "with --listen: the broker's endpoint, e.g. http://127.0.0.1:3333/mcp" }),

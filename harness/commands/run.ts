@@ -1,7 +1,7 @@
 import path from "node:path";
 import { shardSpec } from "../shards/shard-option.js";
 import type { Invocation } from "../report/run-record.js";
-import type { Chosen } from "../suite/scenario-choice.js";
+import type { Chosen } from "../run/scenario-choice.js";
 import { BROKER, brokerArgs, brokerOf, RECORDED_BROKER_OPTIONS } from "./broker.js";
 import { choice, command, flag, integer, read, text, type Parsed, type ValuesOf } from "./declaration.js";
 import { writeNotRun } from "./not-run.js";
@@ -108,7 +108,7 @@ function withRerunOptions(parsed: Parsed<typeof RUN_OPTIONS>, prior: { seed: num
 
 /** A --tags that does not parse or selects nothing is refused before anything runs (the features load only then). */
 export async function checkTags(tags: string | undefined): Promise<void> {
-  if (tags !== undefined) (await import("../suite/tag-selection.js")).checkTagSelection(tags, (await import("../suite/feature-catalogue.js")).scenarioCatalogue());
+  if (tags !== undefined) (await import("../run/tag-selection.js")).checkTagSelection(tags, (await import("../run/feature-catalogue.js")).scenarioCatalogue());
 }
 
 /** `features/x.feature` or `features/x.feature:12` (`:12:40` for several): a word of a run that names scenarios, as cucumber takes them. */
@@ -116,8 +116,8 @@ export const isFeaturePlace = (word: string) => /\.feature(:\d+)*$/.test(word);
 
 /** The scenarios FILE:LINE words and --name choose within --tags, or undefined when only --tags chooses; refused (exit 2) when they choose none. */
 async function chosenScenarios(values: RunValues, places: readonly string[], among: Chosen | undefined) {
-  const { chooseScenarios } = await import("../suite/scenario-choice.js");
-  const { FEATURES_DIR, scenarioCatalogue } = await import("../suite/feature-catalogue.js");
+  const { chooseScenarios } = await import("../run/scenario-choice.js");
+  const { FEATURES_DIR, scenarioCatalogue } = await import("../run/feature-catalogue.js");
   return chooseScenarios({ places, name: values.name, tags: values.tags, ...(among ? { among } : {}) }, scenarioCatalogue(), path.dirname(FEATURES_DIR));
 }
 
@@ -148,7 +148,7 @@ async function conformance(parsed: Parsed<typeof RUN_OPTIONS>): Promise<number> 
     if (repeat > 1 && retries > 0) throw new UsageError("--repeat goes without --retries: each repetition is a try of its own, and one that fails in some and passes in others is flaky");
     if (repeat > 1 && shard !== undefined) throw new UsageError("--repeat goes with a whole run, not with --shard (merge joins one run of each scenario)");
     // Every scenario's history is kept (in REPORTS/histories unless --histories says where): `lomi-conformance verify` judges them again.
-    const historiesDir = path.resolve(values.histories ?? path.join(reports, (await import("../verify/evidence.js")).DEFAULT_HISTORIES));
+    const historiesDir = path.resolve(values.histories ?? path.join(reports, (await import("../report/evidence.js")).DEFAULT_HISTORIES));
     const replaySeed = values["scenario-seed"];
     const { parameters, name } = brokerOf(values, { seed, timeoutMs, oracles: values.oracles === "on", historiesDir, ...(replaySeed !== undefined ? { replaySeed } : {}) });
     known.broker = parameters.adapter;

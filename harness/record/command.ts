@@ -4,6 +4,7 @@ import { configError } from "../harness-error.js";
 import { HistoryFile } from "./history-file.js";
 import { SimControl } from "../lomi/sim-control.js";
 import { FaultPlan, parseFaultSpec, type FaultSpec } from "./fault-plan.js";
+import { shellSyntaxIn, splitCommand } from "../text/command-line.js";
 
 /** record --faults: the spec read, its seed, and where a hold is armed. */
 export interface FaultRequest {
@@ -19,6 +20,7 @@ export type RecordRequest =
 /** record's options, as its declaration reads them (harness/commands/record.ts). */
 export interface RecordValues {
   history: string | undefined;
+  "broker-cmd": string | undefined;
   live: boolean;
   listen: number | undefined;
   to: URL | undefined;
@@ -32,19 +34,23 @@ const usage = (problem: string) => configError(`${problem}; lomi-conformance rec
 /** What record is asked to do: its options read, the words before `--` (none) and the broker's command after it. */
 export function recordRequest({ values, operands, passed }: { values: RecordValues; operands: readonly string[]; passed: readonly string[] | undefined }): RecordRequest {
   const [stray] = operands;
-  if (stray !== undefined) throw usage(`${stray} comes before --; the broker's command goes after --, e.g. record --history FILE -- ${stray}`);
+  if (stray !== undefined) throw usage(`${stray} comes before --; the broker's command goes after -- (e.g. record --history FILE -- ${stray}), or in --broker-cmd "${stray} …" for a client that takes -- as its own`);
   if (values.history === undefined || values.history === "") throw usage("--history FILE is required: where the traffic is recorded");
   const history = path.resolve(values.history);
   if (values.faults === undefined && (values.seed !== undefined || values["lomi-control"] !== undefined)) throw usage("--seed and --lomi-control go with --faults");
   if (values.listen !== undefined || values.to !== undefined) {
     if (values.faults !== undefined) throw usage("--faults needs the stdio form (-- CMD): the recorder restarts a broker it started, and a reply it drops is a line it passes on");
-    if (passed !== undefined) throw usage("name either a broker command after -- or --listen and --to, not both");
+    if (passed !== undefined || values["broker-cmd"] !== undefined) throw usage("name either a broker command (after -- or in --broker-cmd) or --listen and --to, not both");
     if (values.listen === undefined || values.to === undefined) throw usage("--listen and --to go together");
     return { form: "http", history, live: values.live, port: values.listen, to: values.to };
   }
-  if (passed === undefined) throw usage("the broker's command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…]");
-  const [command, ...args] = passed;
-  if (command === undefined) throw usage("no broker command after --");
+  if (passed !== undefined && values["broker-cmd"] !== undefined) throw usage("name the broker's command once: after -- or in --broker-cmd, not both");
+  if (passed === undefined && values["broker-cmd"] === undefined) throw usage('the broker\'s command goes after --: lomi-conformance record --history FILE -- CMD [ARGS…] (or --broker-cmd "CMD [ARGS…]")');
+  const line = values["broker-cmd"];
+  const shell = line === undefined ? undefined : shellSyntaxIn(line);
+  if (shell) throw usage(`--broker-cmd ${shell}`);
+  const [command, ...args] = line === undefined ? passed! : splitCommand(line);
+  if (command === undefined) throw usage(line === undefined ? "no broker command after --" : "--broker-cmd names no command");
   return { form: "stdio", history, live: values.live, command, args, ...(values.faults === undefined ? {} : { faults: faultRequest(values.faults, values.seed ?? 1, values["lomi-control"]) }) };
 }
 
