@@ -11,7 +11,8 @@ export const TEETH = command({
   operands: { count: 0 },
   description:
     "Every mutant (mutants/) against the selected scenarios, in-process, after the reference broker: which\n" +
-    "mutant breaks which rule, and the MUST rules none breaks without a reason in docs/teeth.json.",
+    "mutant breaks which rule, with the scenarios that fail it in its mutants' runs; the thin rules (one\n" +
+    "scenario alone kills their mutants); and the MUST rules none breaks without a reason in docs/teeth.json.",
   options: {
     tags: text({ value: "EXPR", help: "the scenarios, as a run's --tags selects them (default: all)" }),
     mutant: read({
