@@ -2,7 +2,7 @@
 // a process (stdio, a SIGKILL and a new process at every crash and every switch of agent). The ratio
 // of the two, measured in the same run, is the number to compare across machines.
 import { explore } from "../harness/explore/explore.js";
-import type { RunParameters } from "../harness/suite/run-parameters.js";
+import type { RunParameters } from "../harness/run/run-parameters.js";
 import { readWorldFile } from "../simulator/world-file.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 

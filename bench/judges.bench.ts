@@ -1,5 +1,5 @@
 // The CPU of K conformance runs made as K lomi-conformance processes, next to the same K runs made one
-// after another on one judging process (harness/suite/judges.ts, as teeth and the tests make theirs),
+// after another on one judging process (harness/run/judges.ts, as teeth and the tests make theirs),
 // in the same bench, rounds alternating so a busy machine weighs on both alike. Linux only: the
 // CPU is what this process's reaped children spent (/proc/self/stat).
 import { spawn } from "node:child_process";
@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Judges } from "../harness/suite/judges.js";
+import { Judges } from "../harness/run/judges.js";
 import { kitPath } from "../protocol/kit-root.js";
 import { summarize } from "./summary.js";
 

@@ -139,7 +139,7 @@ export async function importEntry(source, bundle) {
   if (process.env.LOMI_FROM_SOURCE !== "1" && runsFreshBuild()) {
     // Nothing reads its source maps at start (a map for each of ~1,000 modules, a quarter of a second):
     // NODE_OPTIONS=--enable-source-maps maps stack traces to the TypeScript. The harness maps its step
-    // files, for their locations (harness/suite/step-files.ts).
+    // files, for their locations (harness/run/step-files.ts).
     if (bundle) return requireBundle(bundle);
     return import(pathToFileURL(path.join(DIST, source.replace(/\.ts$/, ".js"))).href);
   }

@@ -58,6 +58,8 @@ import { opUploadFailedUnconfirmedAcceptance } from "./op-upload-failed-unconfir
 import { opCloseSavedFilesSorted } from "./op-close-saved-files-sorted.js";
 import { revFileReadFromEditor } from "./rev-file-read-from-editor.js";
 import { opCreatedLeaseHashed } from "./op-created-lease-hashed.js";
+import { schRuntimeKindInferred } from "./sch-runtime-kind-inferred.js";
+import { schSettingsOfOtherSectionsDropped } from "./sch-settings-of-other-sections-dropped.js";
 
 /** Every deliberately broken broker, at least one per rule family. */
 export const MUTANTS: readonly Mutant[] = [
@@ -119,6 +121,8 @@ export const MUTANTS: readonly Mutant[] = [
   durLockFileTakenOver,
   evtCursorRestartsAfterRestart,
   fileWriteCrlfNormalised,
+  schRuntimeKindInferred,
+  schSettingsOfOtherSectionsDropped,
 ];
 
 /** Every mutant a run can name: those above (npm test's gate) and the generated untyped-<code> ones that lomi-conformance teeth adds. */

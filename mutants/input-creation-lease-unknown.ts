@@ -11,7 +11,8 @@ const creationLeases = new WeakMap<object, Set<string>>();
 export const inputCreationLeaseUnknown: Mutant = {
   name: "input-creation-lease-unknown",
   family: "INPUT",
-  breaks: ["INPUT-02"],
+  // The lease a created terminal's confirmed result gives grants nothing: INPUT-02's "the lease a terminal was created with works the same", and OP-05's lease kept from the confirmed result (as op-created-lease-hashed, which shows the same).
+  breaks: ["INPUT-02", "OP-05"],
   defect: "the broker enters a lease in its lease table only when lomi_lease_acquire grants it: input under the lease a terminal was created with is refused LEASE_REQUIRED",
   parts: {
     session: sessionWrappedBy(async ({ call, core }, name, args) => {

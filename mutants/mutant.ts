@@ -1,4 +1,4 @@
-import type { Capability } from "../harness/adapters/broker-adapter.js";
+import type { Capability } from "../harness/run/capabilities.js";
 import type { BrokerParts } from "../reference-broker/broker.js";
 
 /**

@@ -5,6 +5,20 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * A process's own delays: a clock they are measured on and the timers that wait on it. Real time
+ * in a broker process; in-process the harness keeps them (VirtualTimers), so a seeded run replays.
+ */
+export interface Timers {
+  /** Milliseconds on this clock: only differences between two readings mean anything. */
+  now(): number;
+  /**
+   * Calls `fire` once `ms` have passed on this clock (never before `after` returns), without keeping
+   * the process alive for it; what `fire` answers is not awaited. The answer cancels it.
+   */
+  after(ms: number, fire: () => unknown): () => void;
+}
+
 export interface Random {
   /** A fresh identifier: prefix + seeded random characters. */
   id(prefix: string): string;
@@ -33,3 +47,12 @@ export function seededRandom(seed: number, ids: { length: number; alphabet: stri
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** Real time: performance.now(), which no change of the system's date moves, and setTimeout. */
+export const systemTimers: Timers = {
+  now: () => performance.now(),
+  after(ms, fire) {
+    const timer = setTimeout(fire, ms).unref();
+    return () => clearTimeout(timer);
+  },
+};

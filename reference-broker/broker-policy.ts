@@ -8,8 +8,9 @@ import { EVENTS_PAGE_DEFAULT } from "../protocol/tools/operation.js";
  */
 export interface BrokerPolicy {
   /**
-   * How long (real milliseconds after admission) the broker leaves a settlement Lomi reported
-   * unrecorded; it then settles in the background. [0, 0]: record it when learnt.
+   * How long (milliseconds after admission, on the broker's timers: real time in a process, the
+   * harness's waits in-process) the broker leaves a settlement Lomi reported unrecorded; it then
+   * settles in the background. [0, 0]: record it when learnt.
    */
   settleAfterMs: readonly [min: number, max: number];
   /**

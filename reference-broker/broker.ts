@@ -1,4 +1,4 @@
-import { seededRandom, type Clock, type Random } from "../protocol/ports.js";
+import { seededRandom, systemTimers, type Clock, type Random, type Timers } from "../protocol/ports.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "./broker-policy.js";
 import { FailingReservations } from "./failing-reservations.js";
 import { BrokerCrashed, FaultHooks, type FaultPoint } from "./fault-hooks.js";
@@ -41,6 +41,11 @@ export interface BrokerOptions {
    * (its recovery stamped) even while Lomi does not answer. The process entry point passes systemClock.
    */
   hostClock: Clock;
+  /**
+   * The broker's own delays (a background settlement, BrokerPolicy.settleAfterMs): real time by
+   * default; the harness's in-process adapter keeps them (VirtualTimers), so a seeded run replays.
+   */
+  timers?: Timers;
   fetch?: Fetch;
   /** How the broker reaches Lomi; by default HTTP to `nativeUrl` through node:http (httpPost). */
   native?: NativeBridge;
@@ -100,7 +105,7 @@ export class Broker implements BrokerCore {
         throw new BrokerCrashed(point);
       });
     const clock: NativeClock = native;
-    this.engine = new OperationEngine(store, native, clock, random, this.instanceId, new FaultHooks(options.faults ?? [], crash), policy);
+    this.engine = new OperationEngine(store, native, clock, random, options.timers ?? systemTimers, this.instanceId, new FaultHooks(options.faults ?? [], crash), policy);
   }
 
   static async start(options: BrokerOptions): Promise<Broker> {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { LomiError, messageOf } from "../protocol/errors.js";
-import { systemClock } from "../protocol/ports.js";
+import { systemClock, systemTimers } from "../protocol/ports.js";
 import { Broker, type BrokerParts } from "./broker.js";
 import { parseFaultPoints } from "./fault-hooks.js";
 import { DEFAULT_STORE_LIMITS } from "./receipt-store.js";
@@ -87,6 +87,7 @@ async function main(parts: BrokerParts): Promise<void> {
   const token = values.token ?? process.env.LOMI_BROKER_TOKEN;
   if (!isLoopback(values.host) && !token) fail(`--host ${values.host} is reachable beyond this machine: it needs --token or LOMI_BROKER_TOKEN`);
   const seedText = values.seed ?? process.env.LOMI_SEED;
+  // No seed given: a fresh one, the only draw outside the seeded Random (a run replays from the seed it was given).
   const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
   if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a non-negative integer, not ${seedText}`);
 
@@ -149,7 +150,7 @@ async function main(parts: BrokerParts): Promise<void> {
   if (transport === "http") {
     // Loaded only for HTTP: a broker over stdio starts without it.
     const { serveHttp } = await import("./http-endpoint.js");
-    const endpoint = await serveHttp(broker, { port, host: values.host, token, clock: systemClock });
+    const endpoint = await serveHttp(broker, { port, host: values.host, token, timers: systemTimers });
     closeTransport = endpoint.close;
     process.stderr.write(`lomi-broker: listening on ${endpoint.url}\n`);
   } else {

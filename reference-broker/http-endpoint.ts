@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { holdIdleConnections } from "../protocol/idle-connections.js";
-import type { Clock } from "../protocol/ports.js";
+import type { Timers } from "../protocol/ports.js";
 import type { Broker } from "./broker.js";
 import { isLoopback, refusalOf } from "./http-guard.js";
 import { connectMcpServer } from "./mcp-server.js";
@@ -22,8 +22,8 @@ export interface HttpOptions {
   idleSessionMs?: number;
   /** At most this many open sessions; a new one beyond them is refused (default 64). */
   maxSessions?: number;
-  /** Measures idleness: the broker host's clock (an idle session is the broker's matter, not Lomi's time). */
-  clock: Clock;
+  /** Idleness is measured, and idle sessions swept, on the broker host's timers (an idle session is the broker's matter, not Lomi's time). */
+  timers: Timers;
 }
 
 export interface HttpEndpoint {
@@ -72,7 +72,7 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
   let port = options.port;
 
   const expireIdle = async () => {
-    const stale = [...sessions.entries()].filter(([, s]) => options.clock.now() - s.lastUsed >= idleMs);
+    const stale = [...sessions.entries()].filter(([, s]) => options.timers.now() - s.lastUsed >= idleMs);
     for (const [id, s] of stale) {
       sessions.delete(id);
       await s.transport.close();
@@ -106,15 +106,15 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
-        onsessioninitialized: (id) => void sessions.set(id, { transport: created, lastUsed: options.clock.now() }),
+        onsessioninitialized: (id) => void sessions.set(id, { transport: created, lastUsed: options.timers.now() }),
       });
       created.onclose = () => {
         if (created.sessionId) sessions.delete(created.sessionId);
       };
       await connectMcpServer(broker, created);
-      session = { transport: created, lastUsed: options.clock.now() };
+      session = { transport: created, lastUsed: options.timers.now() };
     }
-    session.lastUsed = options.clock.now();
+    session.lastUsed = options.timers.now();
     await session.transport.handleRequest(req, res, body);
   });
   holdIdleConnections(server);
@@ -123,15 +123,23 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
     server.listen(options.port, host, resolve);
   });
   port = (server.address() as AddressInfo).port;
-  const sweep = setInterval(() => void expireIdle(), Math.max(1000, Math.floor(idleMs / 4)));
-  sweep.unref();
+  const sweepMs = Math.max(1000, Math.floor(idleMs / 4));
+  // Each sweep sets the next as it starts, as setInterval would: a clock moved past several sweeps makes each.
+  let stopSweeping: () => void;
+  const sweepLater = () => {
+    stopSweeping = options.timers.after(sweepMs, () => {
+      sweepLater();
+      return expireIdle();
+    });
+  };
+  sweepLater();
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}${MCP_PATH}`,
     sessionCount: () => sessions.size,
     expireIdle,
     close: async () => {
-      clearInterval(sweep);
+      stopSweeping();
       for (const s of sessions.values()) await s.transport.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,6 @@
 import { LomiError } from "../protocol/errors.js";
 import type { NativeProgress } from "../protocol/native-bridge.js";
-import type { Random } from "../protocol/ports.js";
+import type { Random, Timers } from "../protocol/ports.js";
 import { canTransition, isSettled, type OperationState } from "../protocol/states.js";
 import type { InputOf, OperationContract } from "../protocol/tool-contract.js";
 import { fingerprintOf, receiptKeyOf } from "./fingerprint.js";
@@ -39,10 +39,10 @@ export interface Admission {
 export class OperationEngine {
   /** Dispatches whose HTTP call has not returned yet (their native status is not meaningful yet), and their end. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** When (performance.now()) each operation admitted here may have its settlement recorded (BrokerPolicy.settleAfterMs). */
+  /** When (on `timers`) each operation admitted here may have its settlement recorded (BrokerPolicy.settleAfterMs). */
   private readonly settleDue = new Map<string, number>();
-  /** Background settlements still to fire: cleared at close, so none reads a closed store. */
-  private readonly settleTimers = new Set<NodeJS.Timeout>();
+  /** Background settlements still to fire, by their cancel: cleared at close, so none reads a closed store. */
+  private readonly settleTimers = new Set<() => void>();
   /** Concurrent admissions share one durable write of their reservations. */
   private readonly commits: GroupCommit<Reservation, { receipt: StoredReceipt; inserted: boolean }>;
   /** What Lomi says of operations, learned in the same turn, shares one durable write too. */
@@ -53,6 +53,8 @@ export class OperationEngine {
     private readonly native: NativeBridge,
     private readonly clock: NativeClock,
     private readonly random: Random,
+    /** The broker's own delays (BrokerPolicy.settleAfterMs) are kept on these, not on Lomi's clock. */
+    private readonly timers: Timers,
     private readonly brokerInstanceId: string,
     private readonly hooks: FaultHooks,
     private readonly policy: BrokerPolicy = REFERENCE_POLICY,
@@ -206,19 +208,19 @@ export class OperationEngine {
     const [min, max] = this.policy.settleAfterMs;
     if (max <= 0) return;
     const delay = min + this.random.int(max - min + 1);
-    this.settleDue.set(r.operationId, performance.now() + delay);
-    const timer = setTimeout(() => {
-      this.settleTimers.delete(timer);
+    this.settleDue.set(r.operationId, this.timers.now() + delay);
+    const cancel = this.timers.after(delay, () => {
+      this.settleTimers.delete(cancel);
       this.settleDue.delete(r.operationId);
       const latest = this.store.byId(r.operationId);
-      if (latest) this.refresh(latest).catch(() => undefined); // Lomi away: the next read learns it
-    }, delay).unref();
-    this.settleTimers.add(timer);
+      return latest && this.refresh(latest).catch(() => undefined); // Lomi away: the next read learns it
+    });
+    this.settleTimers.add(cancel);
   }
 
   /** Stops background work before the store closes. */
   close(): void {
-    for (const timer of this.settleTimers) clearTimeout(timer);
+    for (const cancel of this.settleTimers) cancel();
     this.settleTimers.clear();
   }
 
@@ -301,7 +303,7 @@ export class OperationEngine {
     // A settlement is not recorded before it is due (BrokerPolicy.settleAfterMs).
     const due = this.settleDue.get(r0.operationId);
     if (progress.phase === "settled") {
-      if (due === undefined || performance.now() >= due) {
+      if (due === undefined || this.timers.now() >= due) {
         // The user approved and the work ran between two reads (it settled succeeded, or with effects): the receipt says it ran.
         if (state === "awaiting_user" && canTransition("running", progress.state) && (progress.state === "succeeded" || progress.effectState !== "none")) move("running");
         move(progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error });

@@ -12,6 +12,9 @@ export function processIsAlive(pid: number): boolean {
   }
 }
 
+/** The lock files an instance of this process holds now. */
+const heldHere = new Set<string>();
+
 /**
  * Keeps a second broker instance off a store with a lock file beside it (STORE.lock, holding the
  * owner's pid) instead of SQLite's exclusive lock. A lock whose owner died (SIGKILL leaves it
@@ -20,14 +23,19 @@ export function processIsAlive(pid: number): boolean {
 export function takePidLock(storeFile: string): () => void {
   const lockFile = `${storeFile}.lock`;
   const mine = String(process.pid);
+  // A second instance in this very process (in-process runs host many) finds its pid in the file: the
+  // instances holding a lock here say whether that pid is a live instance or an abandoned one.
+  if (heldHere.has(lockFile)) throw new LomiError("STORE_UNAVAILABLE", `The receipt store ${storeFile} is in use by another broker instance of this process (pid ${mine} holds ${lockFile}).`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lockFile, mine, { flag: "wx" });
+      heldHere.add(lockFile);
       // Once: a broker that crashes at a fault point closes its store, and the harness that abandons it closes it again.
       let held = true;
       return () => {
         if (!held) return;
         held = false;
+        heldHere.delete(lockFile);
         if (readFileSync(lockFile, "utf8").trim() === mine) unlinkSync(lockFile);
       };
     } catch (error) {

@@ -5,7 +5,7 @@ import { expectSame } from "../harness/expected-found.js";
 import { inFlight, REFUSED_TOGETHER } from "../harness/connection/in-flight.js";
 import { PROGRESS_MEDIA_TYPE } from "../harness/report/attachments.js";
 import { isSettled } from "../protocol/states.js";
-import { realNow, sleep, type LomiWorld } from "./world.js";
+import { realNow, type LomiWorld } from "./world.js";
 import { boundedJson } from "../harness/text/bounded-json.js";
 
 /**
@@ -110,7 +110,7 @@ async function untilSettled(world: LomiWorld, agent: string, operationIds: reado
     if (still.length < left.length) progressedAt = realNow();
     else if (realNow() - progressedAt > world.run.timeoutMs) throw violation(`${still.length} of the fill's operations did not settle within ${world.run.timeoutMs} ms (e.g. ${still[0]})`);
     left = still;
-    if (left.length > 0) await sleep(pause);
+    if (left.length > 0) await world.driver.pause(pause);
     pause = Math.min(pause * 2, 100);
   }
 }

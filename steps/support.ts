@@ -1,5 +1,5 @@
 import { After, AfterAll, Before, defineParameterType, setDefaultTimeout, setDefinitionFunctionWrapper, setWorldConstructor, Status } from "@cucumber/cucumber";
-import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/adapters/broker-adapter.js";
+import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/run/capabilities.js";
 import { discardSpares } from "../harness/adapters/warm-spare.js";
 import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf, MAX_EXCHANGES } from "../harness/report/failure-context.js";
@@ -8,7 +8,7 @@ import { formatHistory, historyFileName } from "../harness/history/format.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SimulatorFixture } from "../harness/lomi/simulator-fixture.js";
-import { attemptSeed, runParametersSchema } from "../harness/suite/run-parameters.js";
+import { attemptSeed, runParametersSchema } from "../harness/run/run-parameters.js";
 import { citedRules, loadRules } from "../harness/rules.js";
 import { CATALOGUE } from "../protocol/catalogue.js";
 import { CANCEL_OUTCOMES } from "../protocol/tools/operation.js";

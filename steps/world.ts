@@ -2,7 +2,8 @@ import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { Envelope, ErrorEnvelope } from "../protocol/envelope.js";
 import { isOneOf } from "../protocol/closed-lists.js";
 import type { WorldSeed } from "../protocol/control-api.js";
-import { WHY_NOT, type BrokerAdapter } from "../harness/adapters/broker-adapter.js";
+import { type BrokerAdapter } from "../harness/adapters/broker-adapter.js";
+import { WHY_NOT } from "../harness/run/capabilities.js";
 import { clientNameOf, Driver, type CallOutcome } from "../harness/driver/driver.js";
 import { sweep, unsettledOperation } from "../harness/driver/sweep.js";
 import { cannotSettleUnaided } from "../harness/driver/unaided.js";
@@ -13,11 +14,11 @@ import { refusalRulesFromHistory } from "../harness/oracles/unexpected-answers.j
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
 import { expectedCodeRules, failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
-import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
+import { BROKER_IDENTITY } from "../harness/report/scenario-findings.js";
 import { configError, notApplicable, unexpectedAnswer, violation, type HarnessError } from "../harness/harness-error.js";
 import { checkedReply, type McpConnection, type Reply } from "../harness/connection/mcp-connection.js";
 import { contractData } from "../harness/contract-checks/reply-checks.js";
-import { runParametersSchema, type RunParameters } from "../harness/suite/run-parameters.js";
+import { runParametersSchema, type RunParameters } from "../harness/run/run-parameters.js";
 import type { SimulatorFixture } from "../harness/lomi/simulator-fixture.js";
 import type { Rule } from "../harness/rules.js";
 import { readWorldFile } from "../simulator/world-file.js";
@@ -30,10 +31,8 @@ import { FileObservations } from "./file-observations.js";
 import { bounded, boundedJson, oneLine } from "../harness/text/bounded-json.js";
 
 export const DEFAULT_AGENT = "agent";
-/** Timers as the harness found them at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
-const realSetTimeout = globalThis.setTimeout;
+/** A clock as the harness found it at load: a scenario's fake or patched timers cannot stretch or shrink a deadline (waits: Driver.pause). */
 export const realNow = performance.now.bind(performance);
-export const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 /** The broker's initialize answer is reported once per run in each worker process. */
 let brokerIdentified = false;
 /** The run has ended: a process that makes another (teeth's judges) reports the next one's broker too. */
@@ -454,7 +453,7 @@ export class LomiWorld extends World<RunParameters> {
     let pause = 5;
     let receipt = await this.readOperation(alias);
     while (!done(receipt.state) && realNow() < deadline && !(settling && (await cannotSettleUnaided(this.driver, receipt.operationId)) !== undefined)) {
-      await sleep(Math.min(pause, Math.max(0, deadline - realNow())));
+      await this.driver.pause(Math.min(pause, Math.max(0, deadline - realNow())));
       pause = Math.min(pause * 2, 100);
       receipt = await this.readOperation(alias);
     }

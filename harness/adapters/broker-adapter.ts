@@ -1,5 +1,8 @@
 import { harnessFault, notApplicable } from "../harness-error.js";
 import type { McpConnection } from "../connection/mcp-connection.js";
+import { WHY_NOT, type Capability } from "../run/capabilities.js";
+import type { SimulatorPlacement } from "../lomi/simulator-fixture.js";
+import type { VirtualTimers } from "../../protocol/virtual-timers.js";
 
 /** What killWhileStarting did: how long the broker took to make a store of its own, and how each start ended. */
 export interface StartKills {
@@ -20,27 +23,6 @@ export function describeStartKills({ storeMs, starts }: StartKills): string {
   const shown = runs.map(({ word, count }) => (count > 1 && !word.endsWith(" ms") ? `${word} ×${count}` : Array.from({ length: count }, () => word).join(", ")));
   return `${starts.length} starts on a new store, killed at (ms after its first write in the store's directory; a store of its own took ${Math.round(storeMs)} ms from that write to answering initialize): ${shown.join(", ")}`;
 }
-
-/**
- * What a broker under test can take part in; a scenario tagged `@needs-<capability>` is "not
- * applicable" to a broker that lacks it: crashes, two connections at once, fault hooks, a store
- * of the scenario's own (a broker that keeps running keeps one store for every scenario), and a
- * SIGKILL at a chosen moment of the broker's start (killWhileStarting).
- */
-export type Capability = "crash" | "multi-connection" | "faults" | "own-store" | "kill-at-start";
-
-/** The tag a scenario carries when it needs a capability. */
-export const capabilityTag = (capability: Capability) => `@needs-${capability}`;
-export const CAPABILITIES: readonly Capability[] = ["crash", "multi-connection", "faults", "own-store", "kill-at-start"];
-
-/** Why a broker without the capability cannot take part, after its description. */
-export const WHY_NOT: Readonly<Record<Capability, string>> = {
-  crash: "cannot be crashed and restarted by the harness",
-  "multi-connection": "serves one MCP connection at a time (a new process for each), so two connections to one running instance cannot be shown",
-  faults: "has no fault hooks (LOMI_BROKER_FAULTS; --broker-faults says it has); see docs/implementers.md",
-  "own-store": "keeps one store for every scenario: a scenario that fills the store or counts what it holds needs a store of its own",
-  "kill-at-start": "cannot be killed by the harness at a chosen moment of its start (only a broker process can)",
-};
 
 /** For a step that finds out late that it needs a capability: "not applicable", with the reason. */
 export function requireCapability(adapter: BrokerAdapter, capability: Capability): void {
@@ -63,18 +45,17 @@ export interface BrokerWiring {
   faults?: string[];
 }
 
-/**
- * Where a scenario's simulated Lomi lives: inside this process (msw), on a fresh 127.0.0.1 port for
- * a broker the harness starts, or on a fixed port for a broker that is already running and was
- * pointed at it (every scenario then resets the same simulator through the control API).
- */
-export type SimulatorPlacement = { kind: "in-process" } | { kind: "fresh-port" } | { kind: "fixed-port"; port: number };
-
 /** How the harness starts, reaches, kills and restarts one kind of broker. */
 export interface BrokerAdapter {
   readonly description: string;
   readonly capabilities: ReadonlySet<Capability>;
   readonly simulator: SimulatorPlacement;
+  /**
+   * The broker's own timers, where the harness keeps them (a broker in this process): the harness's
+   * waits for the broker are the time that passes on them, so a seeded run replays. Absent, the
+   * broker keeps real time.
+   */
+  readonly timers?: VirtualTimers;
   start(wiring: BrokerWiring): Promise<void>;
   connect(clientName: string): Promise<McpConnection>;
   /** Abrupt death: no shutdown code runs, open connections die with it. */

@@ -5,8 +5,9 @@ import path from "node:path";
 import { splitCommand } from "../text/command-line.js";
 import { configError, notApplicable } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability, type StartKills } from "./broker-adapter.js";
-import { USER_NODE_OPTIONS } from "../suite/step-files.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring, type StartKills } from "./broker-adapter.js";
+import { type Capability } from "../run/capabilities.js";
+import { USER_NODE_OPTIONS } from "../run/step-files.js";
 import { killGroup, StdioProcessTransport } from "./stdio-process.js";
 import { prepareSpares, takeSpare } from "./warm-spare.js";
 

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { freePort } from "./free-port.js";
 import { violation } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring } from "./broker-adapter.js";
+import { type Capability } from "../run/capabilities.js";
 import { testcontainers } from "./testcontainers.js";
 import { messageOf } from "../../protocol/errors.js";
 

@@ -1,12 +1,14 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { systemClock } from "../../protocol/ports.js";
+import { VirtualTimers } from "../../protocol/virtual-timers.js";
 import { Broker, type BrokerParts } from "../../reference-broker/broker.js";
 import { parseFaultPoints } from "../../reference-broker/fault-hooks.js";
 import { connectMcpServer } from "../../reference-broker/mcp-server.js";
 import { inProcessFetch } from "../../simulator/in-process-route.js";
 import { McpConnection } from "../connection/mcp-connection.js";
 import { harnessFault, noAnswer } from "../harness-error.js";
-import { afterStart, type BrokerAdapter, type BrokerWiring, type Capability } from "./broker-adapter.js";
+import { afterStart, type BrokerAdapter, type BrokerWiring } from "./broker-adapter.js";
+import { type Capability } from "../run/capabilities.js";
 import { messageOf } from "../../protocol/errors.js";
 
 /** The reference broker in this process over MCP's in-memory transport: the fastest way to run the suite. */
@@ -14,6 +16,8 @@ export class InProcessAdapter implements BrokerAdapter {
   readonly description = "reference broker, in-process (MCP in-memory transport)";
   readonly capabilities: ReadonlySet<Capability> = new Set(["crash", "multi-connection", "faults", "own-store"]);
   readonly simulator = { kind: "in-process" } as const;
+  /** Every instance's timers, across restarts: they move only while the harness waits. */
+  readonly timers = new VirtualTimers();
   private broker: Broker | undefined;
   private wiring: BrokerWiring | undefined;
   private starts = 0;
@@ -32,6 +36,7 @@ export class InProcessAdapter implements BrokerAdapter {
       fetch: inProcessFetch,
       storePath: wiring.storePath,
       hostClock: systemClock,
+      timers: this.timers,
       seed: wiring.seed + this.starts++,
       faults: parseFaultPoints(wiring.faults?.join(",")),
       parts: this.parts,
@@ -68,7 +73,7 @@ export class InProcessAdapter implements BrokerAdapter {
     const w = afterStart(this.wiring);
     try {
       // The same broker (a mutant's parts included) a second time, as a second process of its command would be.
-      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000, hostClock: systemClock, parts: this.parts });
+      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000, hostClock: systemClock, timers: this.timers, parts: this.parts });
       second.close();
       return { refused: false, detail: "the second instance opened the store" };
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { BrokerParts } from "../../reference-broker/broker.js";
 import { configError } from "../harness-error.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import type { BrokerAdapter } from "./broker-adapter.js";
 import { ChildProcessAdapter } from "./child-process.js";
 import { InProcessAdapter } from "./in-process.js";

@@ -2,7 +2,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { brokerRequestInit } from "../connection/broker-request.js";
 import { notApplicable } from "../harness-error.js";
 import { McpConnection } from "../connection/mcp-connection.js";
-import type { BrokerAdapter, Capability, SimulatorPlacement } from "./broker-adapter.js";
+import type { BrokerAdapter } from "./broker-adapter.js";
+import type { Capability } from "../run/capabilities.js";
+import type { SimulatorPlacement } from "../lomi/simulator-fixture.js";
 
 /**
  * A broker that is already running, reached over Streamable HTTP. The harness cannot rewire its

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { scenarioSeed } from "../suite/run-parameters.js";
+import { scenarioSeed } from "../run/run-parameters.js";
 import { SimulatorFixture } from "../lomi/simulator-fixture.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { StdioProcessTransport } from "./stdio-process.js";

@@ -1,6 +1,7 @@
 import type { History } from "../history/format.js";
 import type { OracleVerdict } from "../oracles/index.js";
 import { agentFailures, agentUnknowns, type AgentJudgement, type AgentRuleVerdict } from "./judge.js";
+import { markdownCell } from "../text/markdown-cell.js";
 
 // How check and record --live tell each agent's verdicts, beside the broker's.
 
@@ -75,15 +76,14 @@ export function agentCitations(judgements: readonly AgentJudgement[]): Map<numbe
   return cited;
 }
 
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const html = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The report page's agents section, in markdown. */
 export function agentsMarkdown(judgements: readonly AgentJudgement[]): string[] {
   const out = ["## Agents", "", "Each agent (clientInfo name and version) judged by the agent rules (docs/agents.md); records a breach cites are marked 🟠 below.", ""];
   for (const j of judgements) {
-    out.push(`### ${cell(agentClause(j))}`, "", "| rule | level | verdict |", "|---|---|---|", ...j.verdicts.map((v) => `| ${v.rule} | ${v.level} | ${cell(agentVerdictText(v))} |`), "");
-    for (const v of agentFailures(j)) for (const b of v.breaches) out.push(`- **${v.rule}**: ${cell(b.message)} — records ${b.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
+    out.push(`### ${markdownCell(agentClause(j))}`, "", "| rule | level | verdict |", "|---|---|---|", ...j.verdicts.map((v) => `| ${v.rule} | ${v.level} | ${markdownCell(agentVerdictText(v))} |`), "");
+    for (const v of agentFailures(j)) for (const b of v.breaches) out.push(`- **${v.rule}**: ${markdownCell(b.message)} — records ${b.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
     out.push("");
   }
   return out;

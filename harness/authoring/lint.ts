@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { kitPath } from "../../protocol/kit-root.js";
-import { featureFiles, FEATURES_DIR, parsedFeature } from "../suite/feature-catalogue.js";
+import { featureFiles, FEATURES_DIR, parsedFeature } from "../run/feature-catalogue.js";
 import { distance } from "../text/option-suggestion.js";
 import { loadRules, RULES_FILE, type RulesFile } from "../rules.js";
 import { loadSourceMap, SOURCE_MAP_FILE, sourceMapProblems, sourceUnits } from "./source-map.js";

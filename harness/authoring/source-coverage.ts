@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
-import { scenarioCatalogue } from "../suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../run/feature-catalogue.js";
 import { loadRules, RULE_TAG, type RulesFile } from "../rules.js";
 import { loadSourceMap, mapSource, type SourceRow, sourceUnits } from "./source-map.js";
 

@@ -3,9 +3,9 @@ import { loadConfiguration, loadSupport } from "@cucumber/cucumber/api";
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from "@cucumber/gherkin";
 import { IdGenerator } from "@cucumber/messages";
 import { readFileSync } from "node:fs";
-import { featureFiles, FEATURES_DIR } from "../suite/feature-catalogue.js";
+import { featureFiles, FEATURES_DIR } from "../run/feature-catalogue.js";
 import { STEP_EXAMPLES } from "./step-examples.js";
-import { STEP_SUPPORT } from "../suite/step-files.js";
+import { STEP_SUPPORT } from "../run/step-files.js";
 import { KIT_ROOT } from "../../protocol/kit-root.js";
 
 const ROOT = KIT_ROOT;

@@ -7,12 +7,13 @@ import { sessionPicks, type SeenCall } from "../../mutants/rewriting-session.js"
 import { reopensOnly } from "../../mutants/doctored-store.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { historyFileName, type HistoryRecord } from "../history/format.js";
-import { scenarioCatalogue } from "../suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../run/feature-catalogue.js";
 import { kitPath } from "../../protocol/kit-root.js";
 import { configError } from "../harness-error.js";
 import { inFlight } from "../connection/in-flight.js";
 import { loadRules, type Rule } from "../rules.js";
-import { Judges } from "../suite/judges.js";
+import { Judges } from "../run/judges.js";
+import { markdownCell } from "../text/markdown-cell.js";
 
 export const TEETH_FILE = "docs/teeth.json";
 
@@ -53,11 +54,19 @@ const imprecise = (r: TeethRun) => {
   return r.notRun === undefined && (outside.length > 0 || missed);
 };
 
+/** A scenario that fails a rule in the runs of some mutants: where the rule's teeth are. */
+export interface RuleKill {
+  scenario: string;
+  at: string;
+  /** The mutants whose runs it fails the rule in. */
+  mutants: string[];
+}
+
 export interface TeethMatrix {
   tags: string | undefined;
   runs: TeethRun[];
-  /** Per selected rule: the mutants that break it. */
-  rules: Array<{ id: string; level: Rule["level"]; brokenBy: string[]; reason: string | undefined }>;
+  /** Per selected rule: the mutants that break it, and the scenarios that fail it in their runs. */
+  rules: Array<{ id: string; level: Rule["level"]; brokenBy: string[]; killedBy: RuleKill[]; reason: string | undefined }>;
   /** Rules the in-process control could not judge (not applicable there), with the reason docs/teeth.json gives. */
   notJudged: Array<{ id: string; level: Rule["level"]; why: string; reason: string | undefined }>;
   /** Named mutants (--mutant): the matrix judges only the rules they declare. */
@@ -66,7 +75,7 @@ export interface TeethMatrix {
 
 export interface TeethOptions {
   tags: string | undefined;
-  /** Runs side by side, on as many long-lived processes that judge their runs in-process, one after another (harness/suite/judges.ts). */
+  /** Runs side by side, on as many long-lived processes that judge their runs in-process, one after another (harness/run/judges.ts). */
   jobs: number;
   reports: string;
   /** Names of the mutants to run (default: every one a run can name). */
@@ -88,19 +97,33 @@ function readRun(dir: string): ReportedRule[] | undefined {
   return parsed.success ? parsed.data.rules : undefined;
 }
 
+/** Kills gathered by scenario (its file:line), each scenario once in the order first seen, with the names (rules or mutants) seen with it. */
+function byScenario(kills: Iterable<{ scenario: string; at: string; name: string }>): Array<{ scenario: string; at: string; names: string[] }> {
+  const found = new Map<string, { scenario: string; at: string; names: string[] }>();
+  for (const { scenario, at, name } of kills) {
+    const known = found.get(at) ?? { scenario, at, names: [] };
+    if (!known.names.includes(name)) known.names.push(name);
+    found.set(at, known);
+  }
+  return [...found.values()];
+}
+
 /** The scenarios that failed, each with the rules it failed. */
 function killers(rules: readonly ReportedRule[]): NonNullable<TeethRun["killedBy"]> {
-  const byScenario = new Map<string, { scenario: string; at: string; rules: string[] }>();
-  for (const r of rules.filter((x) => x.verdict === "fail")) {
-    for (const s of r.scenarios.filter((x) => x.verdict === "fail")) {
-      const at = `${s.uri}:${s.line ?? "?"}`;
-      const known = byScenario.get(at) ?? { scenario: s.name, at, rules: [] };
-      known.rules.push(r.id);
-      byScenario.set(at, known);
-    }
-  }
-  return [...byScenario.values()];
+  const failed = rules.filter((r) => r.verdict === "fail").flatMap((r) => r.scenarios.filter((x) => x.verdict === "fail").map((x) => ({ scenario: x.name, at: `${x.uri}:${x.line ?? "?"}`, name: r.id })));
+  return byScenario(failed).map(({ names, ...k }) => ({ ...k, rules: names }));
 }
+
+/** The scenarios that fail rule `id` in the mutants' runs, by file and line, each with the mutants it fails the rule in. */
+export function ruleKillers(id: string, runs: readonly TeethRun[]): RuleKill[] {
+  const kills = runs.flatMap((r) => (r.killedBy ?? []).filter((k) => k.rules.includes(id)).map((k) => ({ scenario: k.scenario, at: k.at, name: r.broker })));
+  return byScenario(kills)
+    .map(({ names, ...k }) => ({ ...k, mutants: names }))
+    .sort((a, b) => a.at.localeCompare(b.at, "en", { numeric: true }));
+}
+
+/** Rules some mutant breaks in one scenario only: one scenario stands between the rule and a broker that breaks it. */
+export const thinRules = (m: TeethMatrix) => m.rules.filter((r) => r.killedBy.length === 1);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -173,7 +196,7 @@ async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[
   const levels = new Map(loadRules().rules.map((r) => [r.id, r.level]));
   const rules = selected.map((id) => {
     const brokenBy = runs.filter((r) => r.fails.includes(id)).map((r) => r.broker);
-    return { id, level: levels.get(id) ?? "MUST", brokenBy, reason: brokenBy.length === 0 ? reasons[id] : undefined };
+    return { id, level: levels.get(id) ?? "MUST", brokenBy, killedBy: ruleKillers(id, runs), reason: brokenBy.length === 0 ? reasons[id] : undefined };
   });
   // A rule the in-process control cannot judge (a kill at a process's start) cannot be broken here either.
   const notJudged = controlRules.filter((r) => r.verdict === "not-applicable").map((r) => ({ id: r.id, level: levels.get(r.id) ?? "MUST", why: r.reason ?? "not applicable in-process", reason: reasons[r.id] }));
@@ -229,10 +252,21 @@ function referenceHistories(histories: string): () => ReferenceHistories {
     }));
 }
 
-/** The console's view: each rule with the mutants that break it, then the rules none breaks, with the reason or its absence. */
+/** A scenario that kills a rule's mutants, as a line: where it is, its name, and the mutants it fails the rule in. */
+const killLine = (k: RuleKill) => `${k.at} ${k.scenario} ← ${k.mutants.join(", ")}`;
+
+/** A broken rule's scenarios, one a line; a rule failed in no scenario says so rather than looking unkilled. */
+const killLines = (r: TeethMatrix["rules"][number]) => (r.killedBy.length > 0 ? r.killedBy.map((k) => `      ${killLine(k)}`) : ["      no scenario failed it (the run's own finding): see its mutants' reports"]);
+
+/**
+ * The console's view: each rule with the mutants that break it and the scenarios that fail it in
+ * their runs, then the rules none breaks, with the reason or its absence; each mutant with the
+ * scenarios that kill it; the thin rules, broken in one scenario only.
+ */
 export function teethText(m: TeethMatrix): string {
-  const out = [`Rules broken by a mutant (${m.rules.filter((r) => r.brokenBy.length > 0).length} of ${m.rules.length}${m.tags ? `, tags ${m.tags}` : ""}):`];
-  for (const r of m.rules.filter((x) => x.brokenBy.length > 0)) out.push(`  ${r.id.padEnd(10)} ${r.brokenBy.join(", ")}`);
+  const broken = m.rules.filter((r) => r.brokenBy.length > 0);
+  const out = [`Rules broken by a mutant (${broken.length} of ${m.rules.length}${m.tags ? `, tags ${m.tags}` : ""}), each with the scenarios that fail it in its mutants' runs (← those mutants):`];
+  for (const r of broken) out.push(`  ${r.id.padEnd(10)} ${r.brokenBy.join(", ")}`, ...killLines(r));
   const none = m.rules.filter((r) => r.brokenBy.length === 0);
   out.push("", `Rules no mutant breaks (${none.length}):`);
   for (const r of none) out.push(`  ${r.id.padEnd(10)} ${r.level}${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH, and no reason in ${TEETH_FILE}` : ""}`);
@@ -243,6 +277,9 @@ export function teethText(m: TeethMatrix): string {
   const unfinished = m.runs.filter((r) => r.notRun !== undefined);
   if (unfinished.length > 0) out.push("", `Mutants whose run did not finish (the matrix lacks them): ${unfinished.map((r) => `${r.broker}: ${r.notRun}`).join("; ")}`);
   out.push("", "The scenarios that kill each mutant:", ...m.runs.slice(1).flatMap(killedText));
+  const thin = thinRules(m);
+  out.push("", `Thin rules: broken in one scenario only (${thin.length} of ${broken.length} broken); one more scenario that fails their mutants would make each surer:`);
+  out.push(...(thin.length > 0 ? thin.map((r) => `  ${r.id.padEnd(10)} ${r.level} ${killLine(r.killedBy[0]!)}`) : ["  none"]));
   const loose = m.runs.slice(1).filter(imprecise);
   const finished = m.runs.slice(1).filter((r) => r.notRun === undefined);
   out.push("", `Precision: ${finished.length - loose.length} of ${finished.length} mutants fail only rules they declare, and at least one of them${loose.length > 0 ? `; not: ${loose.map((r) => r.broker).join(", ")}` : ""}`);
@@ -262,10 +299,15 @@ function killedText(r: TeethRun): string[] {
   return [head, ...(kills.length === 0 ? ["      no scenario kills it"] : kills.map((k) => `      ${k.at} ${k.scenario} → ${k.rules.join(", ")}`))];
 }
 
-/** teeth.md: the matrix itself, mutants as rows and the rules they break as marks, for a reader who wants the whole picture. */
+/**
+ * teeth.md: the matrix itself, mutants as rows and the rules they break as marks, for a reader who
+ * wants the whole picture; then each rule's killing scenarios, and the thin rules among them.
+ */
 export function teethMarkdown(m: TeethMatrix): string {
   const broken = m.rules.filter((r) => r.brokenBy.length > 0).map((r) => r.id);
   const mutants = m.runs.slice(1);
+  const thin = thinRules(m);
+  const scenarioCell = (k: RuleKill) => `\`${k.at}\` ${markdownCell(k.scenario)}`;
   return [
     `# Teeth${m.tags ? ` (tags \`${m.tags}\`)` : ""}`,
     "",
@@ -274,6 +316,20 @@ export function teethMarkdown(m: TeethMatrix): string {
     `| mutant | ${broken.join(" | ")} |`,
     `|---|${broken.map(() => ":-:").join("|")}|`,
     ...mutants.map((r) => `| ${r.broker} | ${broken.map((id) => (r.fails.includes(id) ? "✗" : "")).join(" | ")} |`),
+    "",
+    "## The scenarios that kill each rule's mutants",
+    "",
+    "A row per scenario that fails the rule in a mutant's run: where the rule's teeth are.",
+    "",
+    "| rule | scenario | the mutants it fails the rule in |",
+    "|---|---|---|",
+    ...m.rules.filter((r) => r.brokenBy.length > 0).flatMap((r) => (r.killedBy.length > 0 ? r.killedBy : [undefined]).map((k, i) => `| ${i === 0 ? r.id : ""} | ${k ? scenarioCell(k) : "no scenario failed it"} | ${(k?.mutants ?? r.brokenBy).join(", ")} |`)),
+    "",
+    `## Thin rules: broken in one scenario only (${thin.length} of ${broken.length})`,
+    "",
+    "One scenario stands between each of these rules and a broker that breaks it: another scenario that fails their mutants would make each surer.",
+    "",
+    ...(thin.length > 0 ? thin.map((r) => `- ${r.id} (${r.level}): ${scenarioCell(r.killedBy[0]!)} (${r.killedBy[0]!.mutants.join(", ")})`) : ["None."]),
     "",
     "## Rules no mutant breaks",
     "",

@@ -8,8 +8,7 @@ import { cannotSettleUnaided } from "./unaided.js";
 
 /** Reads of operations in flight at once. */
 const READS_IN_FLIGHT = 16;
-/** Timers as found at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
-const realSetTimeout = globalThis.setTimeout;
+/** A clock as found at load: a scenario's fake or patched timers cannot stretch or shrink a wait. */
 const realNow = performance.now.bind(performance);
 /** How many pages of one workspace's feed the sweep reads at most (4,096 receipts make about 60). */
 const MAX_PAGES = 200;
@@ -42,7 +41,7 @@ export async function unsettledOperation(driver: Driver, connections: readonly s
         const stuck = await cannotSettleUnaided(driver, operationId);
         if (stuck !== undefined) return { agent, operationId, state, why: stuck };
         if (realNow() > deadline) return { agent, operationId, state, why: `it did not settle within ${timeoutMs} ms (--timeout-ms)` };
-        await new Promise((resolve) => realSetTimeout(resolve, pause));
+        await driver.pause(pause);
       }
     }
   }

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import type { WorldSeed } from "../../protocol/control-api.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import { checkHistory, failuresOf, rulesFromOracles, type OracleVerdict } from "../oracles/index.js";
-import { STEP_ARBITRARIES } from "./commands.js";
+import { STEP_ARBITRARIES } from "./actions.js";
 import { FAULT_KINDS, historyOf, type FaultKind, type HistoryRecord } from "../history/format.js";
 import { sweep } from "../driver/sweep.js";
 import { initialModel } from "./model.js";

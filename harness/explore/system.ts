@@ -3,7 +3,7 @@ import { isOneOf } from "../../protocol/closed-lists.js";
 import type { BrokerAdapter } from "../adapters/broker-adapter.js";
 import { Driver } from "../driver/driver.js";
 import { looseEnvelope, type RecordedEnvelope } from "../history/replies.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 
 /** The agents of an explore run, each its own pairing. */
 export const AGENTS = ["agent-a", "agent-b"] as const;

@@ -4,9 +4,15 @@ import { SimulatorHost } from "../../simulator/host.js";
 import { serveRoutes, type RunningServer } from "../../simulator/http-server.js";
 import { simulatorRoutes, type RouteTable } from "../../simulator/routes.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routedFetch, routeInProcess } from "../../simulator/in-process-route.js";
-import type { SimulatorPlacement } from "../adapters/broker-adapter.js";
 import { configError } from "../harness-error.js";
 import { SimControl, type ControlFetch } from "./sim-control.js";
+
+/**
+ * Where a scenario's simulated Lomi lives: inside this process (msw), on a fresh 127.0.0.1 port for
+ * a broker the harness starts, or on a fixed port for a broker that is already running and was
+ * pointed at it (every scenario then resets the same simulator through the control API).
+ */
+export type SimulatorPlacement = { kind: "in-process" } | { kind: "fresh-port" } | { kind: "fixed-port"; port: number };
 
 /** Simulators on fixed ports, one per port for the whole run: a running broker was pointed at them. */
 const shared = new Map<number, Promise<ServedHost>>();

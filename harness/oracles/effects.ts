@@ -4,7 +4,7 @@ import { type Facts } from "./facts.js";
 import { admissionOf, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import { Tally, type Oracle, type Violation } from "./oracle.js";
-import { CANNOT_UNDO_RULES, cannotUndoRule, CHANGED_FIELD_RULES, changedFieldRules, crashBetween, isOrderedInput, orderedInputRules, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
+import { CANNOT_UNDO_RULES, cannotUndoRule, CHANGED_FIELD_RULES, changedFieldRules, crashBetween, INPUT_RULES, inputRules, isOrderedInput, orderedInputRules, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
 
 // Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
 // each effect answers: no native work without a request, none twice, none for a refusal.
@@ -19,8 +19,15 @@ const argsOf = (e: Dispatch) => e.detail.args;
 const identityOf = (tool: string, args: Record<string, unknown>) =>
   isOrderedInput(tool) ? `${tool}\u0000${String(args.leaseId)}\u0000${String(args.inputSequence)}` : `${tool}\u0000${String(args.retryEpoch)}\u0000${String(args.requestKey)}`;
 
-/** A field the agent sent otherwise than Lomi received it. */
-type Change = { field: string; text: string };
+/** A field the agent sent otherwise than Lomi received it, and the rules that breaks. */
+type Change = { field: string; text: string; rules: string[] };
+
+/**
+ * The rules of a field Lomi received otherwise than the call sent it: a request its tool's schema
+ * refuses was to be refused, not amended and sent (a setting of another section dropped: that
+ * refusal's rule); any other, the field's own.
+ */
+const changeRules = (call: IndexedCall, field: string) => (contractOf(call.tool)?.input.safeParse(call.args).success === false ? inputRules(call.tool, call.args) : changedFieldRules(call.tool, field));
 
 /**
  * The first field the call sent otherwise than Lomi received it (other than the identity), or
@@ -30,7 +37,7 @@ type Change = { field: string; text: string };
 function changedField(call: IndexedCall, received: Record<string, unknown>, ignored: readonly string[] = []): Change | undefined {
   const has = (f: string) => Object.hasOwn(received, f);
   const field = Object.keys(call.args).find((f) => !IDENTITY.has(f) && !ignored.includes(f) && (has(f) || PROTOTYPE_KEYS.has(f)) && canonical(has(f) ? received[f] : undefined) !== canonical(call.args[f]));
-  return field === undefined ? undefined : { field, text: `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${has(field) ? canonical(received[field]) : "no such field"}` };
+  return field === undefined ? undefined : { field, text: `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${has(field) ? canonical(received[field]) : "no such field"}`, rules: changeRules(call, field) };
 }
 
 type Traced = { entry: Dispatch; agent: string | undefined; calls: IndexedCall[]; changed: Change[] };
@@ -139,7 +146,7 @@ const at = (facts: Facts, e: LedgerEntry) => {
  */
 export const effectsRequested: Oracle = {
   id: "effects-requested",
-  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", "INPUT-03", "INPUT-04", "INPUT-05", "INPUT-16", "CANCEL-03", ...CANNOT_UNDO_RULES, ...CHANGED_FIELD_RULES],
+  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", "INPUT-03", "INPUT-04", "INPUT-05", "INPUT-16", "CANCEL-03", ...CANNOT_UNDO_RULES, ...new Set([...CHANGED_FIELD_RULES, ...INPUT_RULES])],
   title: "every native effect traces to one request an agent sent, as sent, and none is done twice",
   needsLedger: true,
   check(facts) {
@@ -147,7 +154,7 @@ export const effectsRequested: Oracle = {
     const operations = new Map<string, Set<string>>();
     for (const { entry, agent, calls, changed } of traced(facts)) {
       if (calls.length === 0 && changed.length > 0) {
-        found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]!.text}`, records: at(facts, entry), rules: changedFieldRules(entry.tool, changed[0]!.field) });
+        found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]!.text}`, records: at(facts, entry), rules: changed[0]!.rules });
         continue;
       }
       const renumbered = calls.length === 0 ? underAnotherSequence(facts, agent, entry) : undefined;

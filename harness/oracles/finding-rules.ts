@@ -1,7 +1,7 @@
 import { contractOf } from "../../protocol/catalogue.js";
 import { isOneOf } from "../../protocol/closed-lists.js";
 import { loadRules } from "../rules.js";
-import { ORDERED_INPUT_NAMES } from "../../protocol/tools/input.js";
+import { ORDERED_INPUT_NAMES, runtimeRef } from "../../protocol/tools/input.js";
 import { type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 
@@ -20,11 +20,15 @@ const isWorkspaceObservation = (tool: string) => /^lomi_(file|directory|editor)_
 /** The rules a tool's schema refusal of these arguments makes checkable (rejected-input's, refusals-dispatch-nothing's). */
 export const INPUT_RULES = ["SCH-01", "SCH-02", "SCH-05", "SCH-06", "SCH-11", "SCH-31", "SCH-33", "SCH-41", "INPUT-07"];
 
+/** Every field of a lease's runtime variants: one of another kind's in a runtime mixes the variants (SCH-11), it is no unknown field. */
+const RUNTIME_FIELDS: ReadonlySet<string> = new Set(runtimeRef.options.flatMap((o) => Object.keys(o.shape)));
+
 /**
  * The rule whose input a tool's schema refuses: a prototype key or arguments that are no object
  * SCH-06; a common field on a tool that declares none SCH-02 (and INPUT-07 / SCH-33 for the tools
- * those name); another unknown field SCH-01; a union with not exactly one variant its own rule;
- * a missing field or a wrong type SCH-05.
+ * those name); a lease runtime with another kind's field SCH-11; another unknown field SCH-01; a
+ * union with not exactly one variant its own rule, as a settings change with no setting or one of
+ * another section (SCH-41); a missing field or a wrong type SCH-05.
  */
 export function inputRules(tool: string, args: unknown): string[] {
   if (typeof args !== "object" || args === null || Array.isArray(args)) return ["SCH-06"];
@@ -35,6 +39,8 @@ export function inputRules(tool: string, args: unknown): string[] {
   if (!parsed || parsed.success) return [];
   const unknown = parsed.error.issues.flatMap((i) => (i.code === "unrecognized_keys" ? i.keys : []));
   if (unknown.length > 0) {
+    const inRuntime = parsed.error.issues.every((i) => i.code !== "unrecognized_keys" || (i.path.length === 1 && i.path[0] === "runtime"));
+    if (tool === "lomi_lease_acquire" && inRuntime && unknown.every((k) => RUNTIME_FIELDS.has(k))) return ["SCH-11"];
     if (!unknown.every((k) => COMMON_FIELDS.has(k))) return ["SCH-01"];
     return ["SCH-02", ...(isOrderedInput(tool) ? ["INPUT-07"] : []), ...(isWorkspaceObservation(tool) ? ["SCH-33"] : [])];
   }
@@ -43,6 +49,8 @@ export function inputRules(tool: string, args: unknown): string[] {
     if (tool === "lomi_lease_acquire") return ["SCH-11"];
     if (tool === "lomi_settings_update") return ["SCH-41"];
   }
+  // The section's refinement (protocol/tools/settings.ts): values name no setting, or one of another section.
+  if (tool === "lomi_settings_update" && parsed.error.issues.some((i) => i.code === "custom" && i.path[0] === "values")) return ["SCH-41"];
   return ["SCH-05"];
 }
 

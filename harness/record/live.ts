@@ -3,13 +3,23 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { historyOf, type HistoryRecord } from "../history/format.js";
 import { checkHistory, ORACLES } from "../oracles/index.js";
-import { canJudge, eachOnce } from "../report/oracle-findings.js";
+import { eachOnce } from "../report/oracle-findings.js";
 import { judgeAgents } from "../agents/judge.js";
 import { agentLiveLines, sidesLine } from "../agents/report.js";
 
-/** The one line `--live` prints for each oracle no recorded traffic can judge. */
-export const notApplicableLines = (): string[] =>
-  ORACLES.filter((o) => o.needsLedger).map((o) => `lomi-conformance record: not applicable: ${o.id} needs Lomi's effect ledger (it ${canJudge(o.rules)})`);
+/**
+ * The one line `--live` prints at the start for what recorded traffic cannot judge: the oracles
+ * that need Lomi's effect ledger, the rules only they judge (not judged at all), and those the
+ * other oracles judge without them (in part); each rule once.
+ */
+export function notJudgedLine(): string {
+  const ledger = ORACLES.filter((o) => o.needsLedger);
+  const judgedWithout = new Set(ORACLES.filter((o) => !o.needsLedger).flatMap((o) => o.rules));
+  const rules = eachOnce(ledger.flatMap((o) => o.rules)).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  const notAtAll = rules.filter((id) => !judgedWithout.has(id));
+  const inPart = rules.filter((id) => judgedWithout.has(id));
+  return `lomi-conformance record: not judged from recorded traffic, which carries no Lomi effect ledger (only explore and the suite have one): ${notAtAll.join(", ")}; judged in part, without the ledger's oracles (${ledger.map((o) => o.id).join(", ")}): ${inPart.join(", ")}`;
+}
 
 /**
  * Every violation the history shows, one line each (rules, oracle, records, what broke), then each
@@ -48,15 +58,15 @@ function judgeThread(records: readonly HistoryRecord[]): Worker {
 /**
  * `--live`: each record goes to a judging thread, which judges the whole history as it grows and
  * sends back each violation not seen before; the thread that passes the messages on never waits
- * for a judgement (the oracles take milliseconds on a long history). The ledger oracles say at once
- * that they are not applicable.
+ * for a judgement (the oracles take milliseconds on a long history). What the ledger's oracles would
+ * judge is said once, at the start.
  */
 export class LiveJudge {
   private readonly worker: Worker;
   private drained: (() => void) | undefined;
 
   constructor(records: readonly HistoryRecord[], print: (line: string) => void) {
-    for (const line of notApplicableLines()) print(line);
+    print(notJudgedLine());
     this.worker = judgeThread(records);
     this.worker.unref();
     this.worker.on("message", (m: FromJudge) => {

@@ -6,9 +6,9 @@ import { judgeRun, type RunInputs } from "./judge-run.js";
 import type { ScenarioResult } from "./scenario-results.js";
 import { scenarioCountsText, titleOf, type RunSummary } from "./run-summary.js";
 import { writeReports } from "./write-reports.js";
-import { passEveryText } from "../suite/repetitions.js";
+import { passEveryText } from "./repetitions.js";
 import type { Provenance } from "./provenance.js";
-import { evidenceOf, recordedInputs, type Evidence, type Unfinished } from "../verify/evidence.js";
+import { evidenceOf, recordedInputs, type Evidence, type Unfinished } from "./evidence.js";
 
 export interface Conclusion extends RunInputs {
   reports: string;

@@ -6,7 +6,7 @@ import type { RuleReport } from "./rule-verdicts.js";
 import { titleOf, listedRules, notRunBanner, ranOf, shardTimesText, type RunSummary } from "./run-summary.js";
 import { BASE_STYLE, escapeHtml, VERDICT_COLOUR } from "./html-page.js";
 import { provenanceText } from "./provenance.js";
-import { passEveryText } from "../suite/repetitions.js";
+import { passEveryText } from "./repetitions.js";
 
 const COLOUR: Record<RuleReport["verdict"], string> = VERDICT_COLOUR;
 const escape = escapeHtml;

@@ -1,15 +1,15 @@
-import type { Profile } from "../suite/profiles.js";
+import type { Profile } from "../run/profiles.js";
 import { citedRules, type Rule } from "../rules.js";
 import { activeBaseline, baselinedScenario, baselineWarnings, knownFlaky, type Baseline, type BaselineEntryReport } from "./baseline.js";
 import { failureGroups, setupProblemOf } from "./failure-groups.js";
 import { baselineReport, gateProblems, isConformant, judgeRules, LEVELS, notJudged, notReached, type Level } from "./rule-verdicts.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
-import { attemptSeed } from "../suite/run-parameters.js";
+import { attemptSeed } from "../run/run-parameters.js";
 import { replayCommand, type Attempt } from "./attempts.js";
 import { flakyScenarios, flakyWarnings, gatedRules, withFlakyRules, type Replay } from "./flaky.js";
 import { headlineOf, stoppedHeadline, summarize, type RunSummary } from "./run-summary.js";
-import { passEvery } from "../suite/repetitions.js";
+import { passEvery } from "./repetitions.js";
 
 export interface RunInputs {
   rules: Rule[];

@@ -1,11 +1,12 @@
 import { boundedText } from "../text/bounded-json.js";
 import { entryText } from "./baseline.js";
 import { provenanceText } from "./provenance.js";
-import { passEveryText } from "../suite/repetitions.js";
+import { passEveryText } from "./repetitions.js";
 import { detailOf, folded, ledgerText, recordsText, stepsText, summaryOf } from "./failure-context.js";
 import type { FailureGroup } from "./failure-groups.js";
 import type { RuleReport } from "./rule-verdicts.js";
 import { listedRules, ranOf, scenarioCountsText, shardTimesText, titleOf, type RunSummary } from "./run-summary.js";
+import { markdownCell } from "../text/markdown-cell.js";
 
 const ICON: Record<string, string> = {
   pass: "✅ pass",
@@ -21,7 +22,6 @@ const MAX_FAILURES = 10;
 const MAX_PROBLEMS = 20;
 
 // A table cell keeps every word: a note cut mid-word hid what failed.
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const clip = (value: unknown, max = 1500) => boundedText(value, max, 1);
 /** Calls conformance.md shows of a failed scenario (conformance.html shows them all). */
 const MD_EXCHANGES = 4;
@@ -42,7 +42,7 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
   const f = s.failure;
   const out = [`<details><summary>${rules.map((r) => r.id).join(", ")} · ${s.name} (${s.uri}:${s.line ?? "?"})</summary>`, ""];
   // The rule's own sentence beside the failure: a reader judges the finding against what the source says.
-  for (const r of rules) out.push(`- ${r.id} (${r.level}): ${r.title}`, `  > ${cell(r.source)}`);
+  for (const r of rules) out.push(`- ${r.id} (${r.level}): ${r.title}`, `  > ${markdownCell(r.source)}`);
   out.push("");
   if (!f) return [...out, "```", clip(s.reason ?? ""), "```", "</details>", ""];
   if (f.lost) out.push(`Not shown: ${f.lost}.`, "");
@@ -62,7 +62,7 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
   if (f.ledger.length > 0) out.push("Lomi's ledger:", "```", clip(ledgerText(f.ledger)), "```");
   for (const o of f.oracles ?? []) {
     out.push(`Oracle \`${o.id}\` (${o.rules.join(", ")}): ${o.title}`);
-    for (const v of o.violations) out.push(`- ${cell(v.message)}`, ...(v.records.length > 0 ? ["```", clip(recordsText(v.records)), "```"] : []));
+    for (const v of o.violations) out.push(`- ${markdownCell(v.message)}`, ...(v.records.length > 0 ? ["```", clip(recordsText(v.records)), "```"] : []));
   }
   return [...out, "</details>", ""];
 }
@@ -88,8 +88,8 @@ function causesSection(groups: readonly FailureGroup[]): string[] {
   if (groups.length === 0) return [];
   const lines = groups.slice(0, MAX_GROUPS).map((g) => {
     const where = g.scenarios.slice(0, 3).map((s) => `${s.uri}:${s.line ?? "?"}`).join(", ");
-    const head = `- **${g.scenarios.length} scenario(s)**${g.rules.length > 0 ? ` failing ${g.rules.join(", ")}` : ""}: at \`${cell(g.step)}\`: ${cell(g.cause)} (${where}${g.scenarios.length > 3 ? ", …" : ""})`;
-    return [head, ...g.pointers.map((p) => `  - how to satisfy ${cell(p)}`)].join("\n");
+    const head = `- **${g.scenarios.length} scenario(s)**${g.rules.length > 0 ? ` failing ${g.rules.join(", ")}` : ""}: at \`${markdownCell(g.step)}\`: ${markdownCell(g.cause)} (${where}${g.scenarios.length > 3 ? ", …" : ""})`;
+    return [head, ...g.pointers.map((p) => `  - how to satisfy ${markdownCell(p)}`)].join("\n");
   });
   const more = groups.length > MAX_GROUPS ? [`- … and ${groups.length - MAX_GROUPS} more causes, every one in conformance.json (\`failureGroups\`)`] : [];
   return ["Likely root causes (failures grouped by the step that failed and what it found):", ...lines, ...more, ""];
@@ -99,7 +99,7 @@ function causesSection(groups: readonly FailureGroup[]): string[] {
 function flakySection(run: RunSummary): string[] {
   const flaky = (run.scenarioVerdicts ?? []).filter((s) => s.verdict === "flaky");
   if (flaky.length === 0) return [];
-  const lines = flaky.flatMap((s) => [`- ${cell(s.name)} (${s.uri}:${s.line ?? "?"})`, ...(s.attempts ?? []).map((a) => `  - attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}${a.reason ? `: ${cell(a.reason)}` : ""} — \`${a.replay}\``)]);
+  const lines = flaky.flatMap((s) => [`- ${markdownCell(s.name)} (${s.uri}:${s.line ?? "?"})`, ...(s.attempts ?? []).map((a) => `  - attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}${a.reason ? `: ${markdownCell(a.reason)}` : ""} — \`${a.replay}\``)]);
   return ["Flaky scenarios (failed, then passed on a retry):", ...lines, ""];
 }
 
@@ -115,8 +115,8 @@ export function markdownReport(run: RunSummary): string {
     ...(run.provenance ? [`Made by ${provenanceText(run.provenance)}${run.evidence ? ` · evidence \`${run.evidence.digest}\` (\`lomi-conformance verify\` checks these reports against it)` : ""}`] : []),
     ...(run.shards ? [shardTimesText(run.shards)] : []),
     "",
-    ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${cell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
-    ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${cell(w)}`), ""] : []),
+    ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${markdownCell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
+    ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${markdownCell(w)}`), ""] : []),
     ...causesSection(run.failureGroups),
     ...flakySection(run),
     "| rule | level | verdict | scenarios | judged | note |",
@@ -126,13 +126,13 @@ export function markdownReport(run: RunSummary): string {
     const { ran, inSuite } = ranOf(r, run);
     const part = ran < inSuite ? ` (${ran} of ${inSuite} scenarios ran)` : "";
     const repeat = r.repeat ? ` (${passEveryText(r.repeat)})` : "";
-    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part}${repeat} | ${r.scenarios.length} | ${r.judged ? `${r.judged.scenarios} + ${r.judged.oracleChecks}` : "—"} | ${cell(r.reason ?? r.title)} |`;
+    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part}${repeat} | ${r.scenarios.length} | ${r.judged ? `${r.judged.scenarios} + ${r.judged.oracleChecks}` : "—"} | ${markdownCell(r.reason ?? r.title)} |`;
   });
   const failures = failedScenarios(run.rules);
   const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
   const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
   const baseline = run.baselineEntries.length > 0
-    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${cell(e.name)} | ${e.status}${e.expect === "fail" || e.expect === "not-judged" ? ` (pins ${e.expect})` : ""} | ${cell(entryText(e))} |`)]
+    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${markdownCell(e.name)} | ${e.status}${e.expect === "fail" || e.expect === "not-judged" ? ` (pins ${e.expect})` : ""} | ${markdownCell(entryText(e))} |`)]
     : [];
   return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
 import { loadRules, RULES_FILE } from "../rules.js";
 import { splitCommand } from "../text/command-line.js";
-import type { RunParameters } from "../suite/run-parameters.js";
+import type { RunParameters } from "../run/run-parameters.js";
 
 /**
  * Where a verdict comes from, on every report a run writes (conformance.json, junit.xml's

@@ -1,7 +1,7 @@
 import { citedRules, familyOf, RULE_TAG, type Rule } from "../rules.js";
 import { baselinedScenario, entryProblem, entryText, NO_BASELINE, scenarioEntries, type Baseline, type BaselineEntry, type BaselineEntryReport } from "./baseline.js";
 import type { FailureExplanation } from "./failure-context.js";
-import type { PassEvery } from "../suite/repetitions.js";
+import type { PassEvery } from "./repetitions.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 
 /**

@@ -4,7 +4,7 @@ import type { FailureGroup } from "./failure-groups.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
 import type { Invocation, RerunOf, ScenarioVerdictEntry } from "./run-record.js";
 import type { Provenance } from "./provenance.js";
-import type { Evidence } from "../verify/evidence.js";
+import type { Evidence } from "./evidence.js";
 
 // A judged run as every report reads it: its summary, verdict and headline; each report format
 // (markdown, HTML, junit, the badge, JSON) renders it in a file of its own.
@@ -65,7 +65,7 @@ export interface RunSummary {
   repeat?: number;
   /** Where the verdicts come from: the kit and its rules, the broker, profile, seed, Node and start (provenance.ts). */
   provenance?: Provenance;
-  /** What the verdicts were derived from and its digest, for `lomi-conformance verify` (verify/evidence.ts). */
+  /** What the verdicts were derived from and its digest, for `lomi-conformance verify` (report/evidence.ts). */
   evidence?: Evidence;
 }
 

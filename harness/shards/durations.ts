@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { kitPath } from "../../protocol/kit-root.js";
-import { scenarioKey } from "../suite/feature-catalogue.js";
+import { scenarioKey } from "../run/feature-catalogue.js";
 import { configError } from "../harness-error.js";
 import { messageOf } from "../../protocol/errors.js";
 

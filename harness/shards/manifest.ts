@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { kitIdentity } from "../report/provenance.js";
-import { CAPABILITIES } from "../adapters/broker-adapter.js";
+import { CAPABILITIES } from "../run/capabilities.js";
 import { configError } from "../harness-error.js";
 import { messageOf } from "../../protocol/errors.js";
 

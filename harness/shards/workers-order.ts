@@ -1,4 +1,4 @@
-import { scenarioKey } from "../suite/feature-catalogue.js";
+import { scenarioKey } from "../run/feature-catalogue.js";
 import { readDurations } from "./durations.js";
 
 /**

@@ -1,6 +1,6 @@
 import { configError } from "../harness-error.js";
-import { scenarioKey } from "./feature-catalogue.js";
-import type { Chosen } from "./scenario-choice.js";
+import { scenarioKey } from "../run/feature-catalogue.js";
+import type { Chosen } from "../run/scenario-choice.js";
 import { readRunRecord, scenarioVerdictsOf, type Invocation, type RerunOf } from "../report/run-record.js";
 
 export interface Rerun {

@@ -10,6 +10,7 @@ import { buildIsFresh } from "../../bin/compiled.js";
 import { kitPath } from "../../protocol/kit-root.js";
 import { adopterLock, localPrebuilds, packKit, writeTree } from "../support/adopter-repo.js";
 import { runWorkflow, type StepRun, type WorkflowContext } from "../support/workflow-steps.js";
+import { rulesDigest, type Provenance } from "../../harness/report/provenance.js";
 
 /**
  * The kit where its users run it: packed, installed from a tarball kept in a broker's repository
@@ -19,6 +20,7 @@ import { runWorkflow, type StepRun, type WorkflowContext } from "../support/work
  */
 
 const RECIPE = kitPath("examples/ci/lomi-conformance.yml");
+const ACTION_RECIPE = kitPath("examples/ci/lomi-conformance-action.yml");
 const COMMENT_IF = "always() && github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository";
 const PULL_REQUEST_IF = "always() && github.event_name == 'pull_request'";
 
@@ -111,7 +113,56 @@ test("a broker's repository installs the packed kit offline and gates on it with
       "pr comment 42 --body-file reports/conformance.md token=token-of-the-run",
     ]);
     assert.deepEqual(uploaded, ["reports/"]);
+    // What the reports say made them, as the installed kit wrote them: its version and the digest of its rules, on the
+    // badge, in junit.xml's properties and in conformance.json.
+    const { version } = JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string };
+    const rules = rulesDigest().digest;
+    const provenance = (JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as { provenance: Provenance }).provenance;
+    assert.deepEqual([provenance.kit.version, provenance.rules.digest, provenance.profile, provenance.node], [version, rules, "stdio", process.version]);
+    assert.equal(provenance.broker.digest?.of, "dist/broker.js", "the file the broker command runs, hashed");
+    const badge = readFileSync(path.join(repo, "reports/conformance.svg"), "utf8");
+    assert.match(badge, new RegExp(`<title>lomi conformance: [^<]*\\(lomi-conformance-kit ${version.replace(/\./g, "\\.")}, rules ${rules}, evidence sha256:[0-9a-f]{64}\\)</title>`));
+    const junit = readFileSync(path.join(repo, "reports/junit.xml"), "utf8");
+    for (const [name, value] of [["kit-version", version], ["rules-digest", rules]]) assert.ok(junit.includes(`<property name="${name}" value="${value}"/>`), `junit.xml names ${name}`);
     cpSync(path.join(repo, "reports"), baseReports, { recursive: true });
+  });
+
+  await t.test("the kit's GitHub Action from the installed package: the job summary, the verdict and the reports as outputs, the job failed as the run; verify re-checks the reports it leaves", async () => {
+    writeFileSync(summary, "");
+    uploaded.length = 0;
+    const runs = await runWorkflow(ACTION_RECIPE, { ...context("fork"), from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 and (@IDEM-05 or @OP-01)" } });
+    const gate = stepOf(runs, "Conformance");
+    assert.equal(gate.outcome, "failure", "the job fails as the run does");
+    assert.equal(gate.code, 1, gate.output.slice(-3000));
+    const r = report();
+    const written = JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as { title: string; evidence: { digest: string } };
+    assert.deepEqual({ ...gate.outputs }, {
+      verdict: "not-conformant",
+      "exit-code": "1",
+      headline: written.title,
+      reports: "reports",
+      "report-json": "reports/conformance.json",
+      "report-md": "reports/conformance.md",
+      "report-html": "reports/conformance.html",
+      junit: "reports/junit.xml",
+      badge: "reports/conformance.svg",
+      "evidence-digest": written.evidence.digest,
+    });
+    assert.equal(stepOf(runs, "Verdict").outcome, "success");
+    assert.match(stepOf(runs, "Verdict").output, /^verdict not-conformant \(partial run .*NOT CONFORMANT.*\); evidence sha256:[0-9a-f]{64}$/m);
+    assert.deepEqual(uploaded, ["reports"], "the workflow uploads the folder the Action names");
+    assert.match(readFileSync(summary, "utf8"), /^## Lomi conformance: partial run \(tags `@IDEM-01 and \(@IDEM-05 or @OP-01\)`\): .*NOT CONFORMANT/m);
+    assert.equal(r.rules.find((x) => x.id === "IDEM-01")?.verdict, "fail");
+    // The reports a release would carry, checked offline by the installed kit: untouched they verify; a verdict edited does not.
+    const npx = (...args: string[]) => spawnSync("npx", ["lomi-conformance", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
+    const verified = npx("verify", "reports");
+    assert.equal(verified.status, 0, `${verified.stdout}${verified.stderr}`);
+    assert.match(verified.stdout, /^lomi-conformance verify: VERIFIED: every verdict in reports derives from its evidence \(2 scenario\(s\), 2 histories judged again, 1 message stream\(s\)\)/m);
+    const json = path.join(repo, "reports/conformance.json");
+    writeFileSync(json, readFileSync(json, "utf8").replace('"verdict": "not-conformant"', '"verdict": "conformant"'));
+    const edited = npx("verify", "reports");
+    assert.equal(edited.status, 1, `${edited.stdout}${edited.stderr}`);
+    assert.match(edited.stdout, /^ {2}conformance\.json verdict: says "conformant"; the evidence gives "not-conformant"$/m);
   });
 
   await t.test("a broken broker, a pull request from a fork: the gate fails naming the rule, the summary is written, no comment is tried", async () => {

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { CAPABILITIES } from "../../harness/adapters/broker-adapter.js";
+import { CAPABILITIES } from "../../harness/run/capabilities.js";
 import { precisionOf, type TeethMatrix } from "../../harness/authoring/teeth.js";
 import { ALL_MUTANTS, MUTANTS } from "../../mutants/index.js";
 import type { Mutant } from "../../mutants/mutant.js";
-import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../../harness/run/feature-catalogue.js";
 import { conformance } from "../support/runs.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
 

@@ -47,4 +47,11 @@ test("compare: of two equal runs exits 0; of a reference run and a mutant's, sha
   const missing = await conformance(["compare", at("ref-a"), at("nowhere")]);
   assert.equal(missing.code, 2);
   assert.match(missing.output, /no conformance\.json; give the --reports folder of a conformance run/);
+
+  // Every line compare writes, its error included, carries the same prefix.
+  for (const out of [equal, regressed, fixed, missing]) {
+    const lines = out.output.split("\n").filter((l) => l.trim() !== "");
+    assert.ok(lines.length > 0);
+    assert.deepEqual(lines.filter((l) => !l.startsWith("lomi-conformance compare: ")), [], out.output);
+  }
 });

@@ -26,7 +26,7 @@ test("over stdio a correct broker is conformant over the stdio profile, the part
   const epoch = report.rules.find((r) => r.id === "EPOCH-04");
   assert.equal(epoch?.verdict, "pass");
   assert.match(epoch?.reason ?? "", /1 of 2 scenarios; the rest not judged here: .*two connections to one running instance cannot be shown/);
-  assert.match(readFileSync(path.join(dir, "plain", "conformance.svg"), "utf8"), /<title>lomi conformance: conformant over stdio \d+\/\d+<\/title>/);
+  assert.match(readFileSync(path.join(dir, "plain", "conformance.svg"), "utf8"), /<title>lomi conformance: conformant over stdio \d+\/\d+ \(lomi-conformance-kit [^)]*\)<\/title>/);
   assert.match(readFileSync(path.join(dir, "plain", "junit.xml"), "utf8"), /<testcase classname="[^"]*retry-epochs.feature" name="[^"]*"[^>]*><properties><property name="rule" value="EPOCH-04"\/><property name="EPOCH-04 title" value="[^"]+"\/><property name="EPOCH-04 source" value="[^"]+"\/><property name="verdict" value="not-applicable"\/><\/properties><skipped message="not applicable: [^"]*two connections to one running instance cannot be shown/);
 
   const all = await conformance([...args, "--require-all", "--reports", path.join(dir, "all")]);

@@ -55,7 +55,7 @@ test("after a run that fails K scenarios, --rerun-failed runs exactly those K, o
   assert.match(nothing.output, /failed no scenario: nothing to rerun/);
 });
 
-test("one scenario by FILE:LINE, or by --name with --tags, runs that scenario alone; a name that matches nothing is refused with the nearest", async () => {
+test("one scenario by FILE:LINE, or by --name with --tags, runs that scenario alone; a name that matches nothing, or a line past the file's end, is refused", async () => {
   const first = record("whole").scenarioVerdicts!.find((s) => s.verdict === "fail")!;
   const one = await conformance([`${first.uri}:${first.line}`, "--mutant", MUTANT, "--seed", "7", ...TIMEOUT_ARGS, "--reports", reportsOf("one")]);
   assert.equal(one.code, 1, one.output);
@@ -69,4 +69,10 @@ test("one scenario by FILE:LINE, or by --name with --tags, runs that scenario al
   assert.equal(typo.code, 2, typo.output);
   assert.match(typo.output, /--name "chnaged title" matches no scenario's name; the nearest: "A changed title under the same key is a conflict"/);
   assert.equal(record("typo").verdict, "not-run");
+
+  // A line past the file's end is refused (exit 2), not taken for its last scenario.
+  const past = await conformance(["features/retry.feature:9999", "--reports", reportsOf("past")]);
+  assert.equal(past.code, 2, past.output);
+  assert.match(past.output, /features\/retry\.feature:9999 is past the end of features\/retry\.feature \(\d+ lines\); its scenarios start at lines \d+(, \d+)*/);
+  assert.equal(record("past").verdict, "not-run");
 });

@@ -61,7 +61,8 @@ function assertStoppedRun(r: Stopped, signal: string): Report {
   assert.doesNotMatch(r.output, /^lomi-conformance: (CONFORMANT|NOT CONFORMANT|partial run)/m, "no other verdict");
   const after = r.output.slice(r.output.indexOf("\nlomi-conformance: reports in ") + 1).trim().split("\n");
   assert.equal(after.length, 1, `nothing follows the verdict:\n${after.join("\n")}`);
-  assert.deepEqual(readdirSync(r.reports).sort(), [...REPORT_FILES].sort(), "every report, and no file left half-written beside them");
+  // Every report, the histories a run keeps as its evidence (verify) once a scenario has one, and no file left half-written beside them.
+  assert.deepEqual(readdirSync(r.reports).filter((f) => f !== "histories").sort(), [...REPORT_FILES].sort(), "every report, and no file left half-written beside them");
 
   const read = (f: string) => readFileSync(path.join(r.reports, f), "utf8");
   const report = JSON.parse(read("conformance.json")) as Report;
@@ -88,7 +89,7 @@ function assertStoppedRun(r: Stopped, signal: string): Report {
   assert.match(junit, /<error message="NOT RUN: [^"]*" type="not-run">/);
   assert.doesNotMatch(junit, /<failure /);
   assert.match(junit, new RegExp(`<skipped message="not run: the run was stopped by ${signal} before this scenario finished"`));
-  assert.match(read("conformance.svg"), /<title>lomi conformance: not run<\/title>/);
+  assert.match(read("conformance.svg"), /<title>lomi conformance: not run \(lomi-conformance-kit [^)]*, evidence sha256:[0-9a-f]{64}\)<\/title>/);
   // Cucumber's own report and its message stream end as a run that did not succeed, saying why.
   assert.match(read("cucumber.html"), /<\/html>\s*$/);
   const last = JSON.parse(read("messages.ndjson").trim().split("\n").at(-1) ?? "{}") as { testRunFinished?: { success: boolean; message?: string } };

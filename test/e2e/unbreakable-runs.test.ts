@@ -16,7 +16,7 @@ async function run(command: string, tags: string) {
   const { code, output } = await conformance(["--broker-cmd", command, "--tags", tags, ...TIMEOUT_ARGS, "--reports", reports]);
   for (const f of REPORT_FILES) assert.ok(existsSync(path.join(reports, f)), `${f} is missing:\n${output.slice(-2000)}`);
   const report = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as Report;
-  return { code, output, report, junit: readFileSync(path.join(reports, "junit.xml"), "utf8") };
+  return { code, output, report, reports, junit: readFileSync(path.join(reports, "junit.xml"), "utf8") };
 }
 
 const RULES = ["SCH-06", "ENV-01", "IDEM-01"];
@@ -32,7 +32,11 @@ test("a broker that answers non-object arguments with a JSON-RPC invalid-params 
   assert.equal(report.rules.find((r) => r.id === "SCH-06")?.verdict, "pass", output.slice(-3000));
   const internal = await run("node test/fixtures/brokers/sdk-invalid-params.mjs --code -32603", "@SCH-06");
   assert.equal(internal.report.rules.find((r) => r.id === "SCH-06")?.verdict, "fail", internal.output.slice(-3000));
-  assert.match(internal.output, /answered the JSON-RPC error -32603 \("[^"]*"\); arguments that are not an object are refused with INVALID_ARGUMENT or the/, "the cause quoted as found");
+  // The broker's message spans lines: the root cause quotes it whole, on one line, not cut at its first newline ("Internal error: [").
+  const quoted = /answered the JSON-RPC error -32603 \("MCP error -32603: Internal error: \[ \{ "code": "invalid_type", "expected": "object", "path": \["arguments"\] \} \]"\); arguments that are not an object are refused with INVALID_ARGUMENT or the/;
+  assert.match(internal.output.split("\n").find((l) => l.includes("CAUSE")) ?? "", quoted, internal.output.slice(-3000));
+  const md = readFileSync(path.join(internal.reports, "conformance.md"), "utf8");
+  assert.match(md.slice(md.indexOf("Likely root causes"), md.indexOf("| rule |")), quoted, "conformance.md's root cause");
 });
 
 test("a proxy that corrupts a seeded fifth of the replies (deep nesting, 200 KB strings, lone surrogates, wrong ids, errors for results) still ends in verdicts and every report", async () => {

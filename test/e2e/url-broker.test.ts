@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { UrlAdapter } from "../../harness/adapters/url.js";
-import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../../harness/run/feature-catalogue.js";
 import { freePort } from "../../harness/adapters/free-port.js";
 import { SimulatorFixture } from "../../harness/lomi/simulator-fixture.js";
 import { readWorldFile } from "../../simulator/world-file.js";

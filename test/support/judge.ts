@@ -1,6 +1,6 @@
 import { NO_BASELINE } from "../../harness/report/baseline.js";
 import { judgeRun, type RunInputs } from "../../harness/report/judge-run.js";
-import { profileOf } from "../../harness/suite/profiles.js";
+import { profileOf } from "../../harness/run/profiles.js";
 
 /**
  * A made-up run's inputs: a whole run at the MUST level, with no baseline, of an in-process broker,

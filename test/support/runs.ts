@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { after } from "node:test";
-import { Judges } from "../../harness/suite/judges.js";
+import { Judges } from "../../harness/run/judges.js";
 
 export interface CliRun {
   code: number | null;
@@ -20,7 +20,7 @@ export async function conformance(args: string[], env: NodeJS.ProcessEnv = {}): 
 }
 
 /**
- * A `conformance` whose command lines run on long-lived judging processes (harness/suite/judges.ts),
+ * A `conformance` whose command lines run on long-lived judging processes (harness/run/judges.ts),
  * `size` at a time: each loads the harness once for all the runs it makes, where a process per run
  * paid that start each time. Exit codes, output and reports are the command's, run from the kit's
  * folder in the test's environment; a test of what only a process of its own shows (its environment,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { brokerEnvironment } from "../../harness/adapters/child-process.js";
 import { shellSyntaxIn, splitCommand } from "../../harness/text/command-line.js";
-import { USER_NODE_OPTIONS } from "../../harness/suite/step-files.js";
+import { USER_NODE_OPTIONS } from "../../harness/run/step-files.js";
 
 const wiring = { nativeUrl: "http://127.0.0.1:4545", storePath: "/tmp/s/receipts.sqlite", seed: 7, faults: ["crash-after-reserve" as const] };
 

@@ -159,6 +159,15 @@ describe("histories that break an invariant are flagged by it", () => {
     only(history([call("lomi_operation_get", { operationId: "op-9" }, reply)]), "envelopes", ["ENV-02"]);
   });
   test("an unknown field accepted", () => only(history([admit(r("running"), { ...runArgs(), colour: "blue" } as ReturnType<typeof runArgs>)]), "rejected-input", ["SCH-01"]));
+  test("a lease runtime with a field of the other kind accepted: a mixed variant (SCH-11), not an unknown field", () => {
+    const runtime = { kind: "terminal", terminalSessionId: "term-1" };
+    const granted = { status: "answered" as const, isError: false, structuredContent: { controlApiVersion: "1.0", status: "ok", data: { leaseId: "lease-1", workspaceId: "ws-alpha", runtime, nextInputSequence: "1" } } };
+    only(history([call("lomi_lease_acquire", { workspaceId: "ws-alpha", runtime: { ...runtime, generation: "gen-1" } }, granted)]), "rejected-input", ["SCH-11"]);
+  });
+  test("a settings change with a setting of another section accepted", () => {
+    const change = { workspaceId: "ws-alpha", section: "editor", values: { fontSize: 15, theme: "dark" }, expectedSettingsRevision: "1", retryEpoch: EPOCH, requestKey: "set-1" };
+    only(history([admit({ ...r("running"), tool: "lomi_settings_update", requestKey: "set-1" }, change)]), "rejected-input", ["SCH-41"]);
+  });
 
   test("a replay in the ledger", () => only(history([admit(r("running")), dispatch(op), replay(op)], true), "one-dispatch-per-receipt", ["IDEM-01"]));
   test("one receipt key dispatched as two operations", () =>
@@ -248,4 +257,13 @@ test("a __proto__ key the agent sent is SCH-06's, in the oracle's finding and in
   const failures = failuresOf(checkHistory(h));
   assert.deepEqual(failures.map((f) => f.id).sort(), ["effects-requested", "rejected-input"]);
   assert.deepEqual([...new Set(failures.flatMap((f) => f.violations.flatMap((v) => v.rules)))], ["SCH-06"]);
+});
+
+test("a setting of another section dropped on the way to Lomi is SCH-41's, in the oracle's finding and in the dispatch compared with it (not IDEM-03's)", () => {
+  const change = (values: Record<string, unknown>) => ({ workspaceId: "ws-alpha", section: "editor", values, expectedSettingsRevision: "1", retryEpoch: EPOCH, requestKey: "set-1" });
+  const dispatched = ledger({ kind: "dispatch", ...entryOf(op), tool: "lomi_settings_update", detail: { args: change({ fontSize: 15 }), permit: { operationId: op, receiptKey: "key-op-1", fingerprint: "f" } } });
+  const h = history([admit({ ...r("running"), tool: "lomi_settings_update", requestKey: "set-1" }, change({ fontSize: 15, theme: "dark" })), dispatched], true);
+  const failures = failuresOf(checkHistory(h));
+  assert.deepEqual(failures.map((f) => f.id).sort(), ["effects-requested", "rejected-input"]);
+  assert.deepEqual([...new Set(failures.flatMap((f) => f.violations.flatMap((v) => v.rules)))], ["SCH-41"]);
 });

@@ -5,7 +5,7 @@ import { explore, type ExploreOptions } from "../../harness/explore/explore.js";
 import { formatHistory } from "../../harness/history/format.js";
 import { MUTANTS } from "../../mutants/index.js";
 import { readWorldFile } from "../../simulator/world-file.js";
-import { exploreCommand } from "../../harness/explore/command.js";
+import { exploreCommand } from "../../harness/explore/campaign.js";
 import { readRegressions } from "../../harness/explore/reports.js";
 import { ORACLES } from "../../harness/oracles/index.js";
 import { mkdtempSync, readFileSync } from "node:fs";

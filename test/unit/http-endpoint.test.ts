@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
 import { brokerRequestInit } from "../../harness/connection/broker-request.js";
-import { systemClock } from "../../protocol/ports.js";
+import { systemTimers } from "../../protocol/ports.js";
+import { VirtualTimers } from "../../protocol/virtual-timers.js";
 import { serveHttp, type HttpEndpoint, type HttpOptions } from "../../reference-broker/http-endpoint.js";
 import { startBroker } from "../support/in-process-broker.js";
 
@@ -17,7 +18,7 @@ after(async () => {
 });
 
 async function endpoint(options: Partial<HttpOptions> = {}) {
-  const e = await serveHttp(running.broker, { port: 0, clock: systemClock, ...options });
+  const e = await serveHttp(running.broker, { port: 0, timers: systemTimers, ...options });
   endpoints.push(e);
   return e;
 }
@@ -80,7 +81,7 @@ test("with a token, a request without it or with another one is 401; the harness
 });
 
 test("binding beyond loopback without a token is refused", async () => {
-  await assert.rejects(serveHttp(running.broker, { port: 0, host: "0.0.0.0", clock: systemClock }), /needs a bearer token/);
+  await assert.rejects(serveHttp(running.broker, { port: 0, host: "0.0.0.0", timers: systemTimers }), /needs a bearer token/);
 });
 
 test("session IDs are random UUIDs, not derived from the broker's replay seed", async () => {
@@ -90,17 +91,18 @@ test("session IDs are random UUIDs, not derived from the broker's replay seed", 
   assert.notEqual(ids[0], ids[1]);
 });
 
-test("idle sessions expire and the session table is bounded", async () => {
-  let now = 0;
-  const e = await endpoint({ idleSessionMs: 60_000, maxSessions: 2, clock: { now: () => now } });
+test("idle sessions expire on the endpoint's own timer, and the session table is bounded", async () => {
+  const timers = new VirtualTimers();
+  const e = await endpoint({ idleSessionMs: 60_000, maxSessions: 2, timers });
   const first = await post(e.url, INITIALIZE);
-  now = 30_000;
+  await Promise.all(timers.advanceTo(30_000)); // sweeps every 15 s: none is idle for a minute yet
   const second = await post(e.url, INITIALIZE);
   const third = await post(e.url, INITIALIZE);
   assert.equal(third.status, 503);
   assert.match(third.body.error?.message ?? "", /Too many MCP sessions \(2\)/);
-  now = 61_000; // the first is idle past the limit; the second is not
-  assert.equal(await e.expireIdle(), 1);
+  await Promise.all(timers.advanceTo(61_000)); // the sweep at 60 s: the first is idle past the limit; the second is not
+  assert.equal(e.sessionCount(), 1);
+  assert.equal(await e.expireIdle(), 0);
   const gone = await post(e.url, { jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-session-id": first.sessionId!, "mcp-protocol-version": "2025-06-18" });
   assert.equal(gone.status, 404);
   const alive = await post(e.url, { jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-session-id": second.sessionId!, "mcp-protocol-version": "2025-06-18" });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LomiError } from "../../protocol/errors.js";
 import { seededRandom } from "../../protocol/ports.js";
+import { VirtualTimers } from "../../protocol/virtual-timers.js";
 import type { InputOf } from "../../protocol/tool-contract.js";
 import { terminalRun } from "../../protocol/tools/terminal.js";
 import { REFERENCE_POLICY, type BrokerPolicy } from "../../reference-broker/broker-policy.js";
@@ -30,8 +31,9 @@ function engine(options: { store?: ReceiptStore; faults?: FaultPoint[]; policy?:
   const hooks = new FaultHooks(options.faults ?? [], (point) => {
     throw new BrokerCrashed(point);
   });
-  const e = new OperationEngine(store, lomi, lomi, seededRandom(1), "broker-1", hooks, { ...REFERENCE_POLICY, ...options.policy });
-  return { engine: e, lomi, store, admit: (args: RunArgs) => e.admit(who, terminalRun, args) };
+  const timers = new VirtualTimers();
+  const e = new OperationEngine(store, lomi, lomi, seededRandom(1), timers, "broker-1", hooks, { ...REFERENCE_POLICY, ...options.policy });
+  return { engine: e, lomi, store, timers, admit: (args: RunArgs) => e.admit(who, terminalRun, args) };
 }
 
 const codeOf = (code: string) => (e: unknown) => e instanceof LomiError && e.code === code;
@@ -87,6 +89,20 @@ test("a running operation settles when a read learns Lomi's settlement", async (
   const after = await e.refresh(receipt);
   assert.deepEqual([after.state, after.result?.exitCode], ["succeeded", 0]);
   assert.equal(lomi.dispatched.length, 1);
+});
+
+test("a broker that settles in the background records Lomi's settlement once its delay has passed on its timers, never sooner", async () => {
+  const { engine: e, admit, lomi, store, timers } = engine({ policy: { settleAfterMs: [300, 300] } });
+  lomi.dispatchAnswer = settled;
+  const { receipt } = await admit(run("k1"));
+  assert.equal(receipt.state, "running", "Lomi settled it at once; the broker records it later");
+  lomi.statusAnswer = settled;
+  assert.deepEqual(timers.advanceTo(299), []);
+  assert.equal((await e.refresh(receipt)).state, "running", "a read before the delay has passed learns the settlement but does not record it");
+  const background = timers.advanceTo(300);
+  assert.equal(background.length, 1, "the background read starts once the delay has passed");
+  await Promise.all(background);
+  assert.equal(store.byId(receipt.operationId)?.state, "succeeded", "recorded by the background read, with no read of the client's");
 });
 
 test("the same identity and arguments answer the prior operation and dispatch nothing", async () => {

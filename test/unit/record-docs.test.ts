@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { kitPath } from "../../protocol/kit-root.js";
-import { parseRecordArgs, RECORD_HELP } from "../../harness/record/command.js";
+import { commandHelp } from "../../harness/commands/help.js";
+import { RECORD } from "../../harness/commands/record.js";
+import { parseRecordArgs } from "../support/record-args.js";
+import { splitCommand } from "../../harness/text/command-line.js";
 
 const section = () => {
   const doc = readFileSync(kitPath("docs/implementers.md"), "utf8");
@@ -20,6 +23,14 @@ test("the client configurations docs/implementers.md shows are valid JSON whose 
   assert.equal(request.form, "stdio");
   assert.equal(request.form === "stdio" && request.live, true);
 
+  // The MCP Inspector's line: the recorder's part (between its name and the Inspector's --) has no -- for the Inspector to take.
+  const inspector = splitCommand(blocks.find((b) => b.kind === "sh" && b.text.includes("@modelcontextprotocol/inspector --cli"))!.text.trim());
+  const recorder = inspector.slice(inspector.indexOf("record") + 1, inspector.indexOf("--"));
+  assert.ok(!recorder.includes("--"));
+  const inspected = parseRecordArgs(recorder);
+  assert.deepEqual(inspected.form === "stdio" && [inspected.command, ...inspected.args], ["/home/me/broker/bin/your-broker", "--stdio"]);
+  assert.deepEqual(inspector.slice(inspector.indexOf("--") + 1, inspector.indexOf("--") + 3), ["--method", "tools/call"], "the Inspector's own options after its --");
+
   const proxyLine = blocks.find((b) => b.kind === "sh" && b.text.includes("--listen"))!.text.trim().split(/\s+/);
   const proxy = parseRecordArgs(proxyLine.slice(3));
   assert.equal(proxy.form === "http" && proxy.port, 4000);
@@ -28,5 +39,5 @@ test("the client configurations docs/implementers.md shows are valid JSON whose 
 });
 
 test("record --help names both forms and every option", () => {
-  for (const text of ["-- CMD [ARGS…]", "--listen PORT --to URL", "--history FILE", "--live", "-h, --help"]) assert.ok(RECORD_HELP.includes(text), text);
+  for (const text of ["-- CMD [ARGS…]", '--broker-cmd "CMD [ARGS…]"', "--listen PORT --to URL", "--history FILE", "--live", "-h, --help"]) assert.ok(commandHelp(RECORD).includes(text), text);
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { CallRecord, HistoryRecord } from "../../harness/history/format.js";
 import { HarnessError } from "../../harness/harness-error.js";
-import { parseRecordArgs } from "../../harness/record/command.js";
+import { parseRecordArgs } from "../support/record-args.js";
 import { jsonLines, sseMessages } from "../../harness/record/lines.js";
 import { TrafficRecorder } from "../../harness/record/tap.js";
 
@@ -80,19 +80,26 @@ test("lines and server-sent events are read across chunk boundaries; what is not
   assert.deepEqual(events, [{ x: 1 }, { y: 2 }]);
 });
 
-test("record's command line: the broker after --, or --listen with --to; each mistake a configuration error saying what to do", () => {
-  assert.deepEqual(parseRecordArgs(["--history", "h.jsonl", "--live", "--", "node", "broker.js", "--flag"]), { form: "stdio", history: `${process.cwd()}/h.jsonl`, live: true, command: "node", args: ["broker.js", "--flag"] });
+test("record's command line: the broker after -- or in --broker-cmd, or --listen with --to; each mistake a configuration error saying what to do", () => {
+  const stdio = { form: "stdio", history: `${process.cwd()}/h.jsonl`, live: true, command: "node", args: ["broker.js", "--flag", "a b"] };
+  assert.deepEqual(parseRecordArgs(["--history", "h.jsonl", "--live", "--", "node", "broker.js", "--flag", "a b"]), stdio);
+  // The same command as one word, with no -- on the line: what a client that takes -- as its own (the MCP Inspector) leaves intact.
+  assert.deepEqual(parseRecordArgs(["--history", "h.jsonl", "--broker-cmd", 'node broker.js --flag "a b"', "--live"]), stdio);
   const http = parseRecordArgs(["--history", "h.jsonl", "--listen", "0", "--to", "http://127.0.0.1:3333/mcp"]);
   assert.equal(http.form === "http" && http.to.href, "http://127.0.0.1:3333/mcp");
   const mistakes: Array<[string[], RegExp]> = [
-    [["--history", "h.jsonl", "node", "broker.js"], /node comes before --/],
+    [["--history", "h.jsonl", "node", "broker.js"], /node comes before --.*or in --broker-cmd "node …"/],
+    [["--history", "h.jsonl", "--broker-cmd", "node broker.js", "--", "node", "broker.js"], /name the broker's command once/],
+    [["--history", "h.jsonl", "--broker-cmd", "  "], /--broker-cmd names no command/],
+    [["--history", "h.jsonl", "--broker-cmd", "node broker.js > log.txt"], /without a shell/],
+    [["--history", "h.jsonl", "--listen", "1", "--to", "http://a/mcp", "--broker-cmd", "node"], /either a broker command \(after -- or in --broker-cmd\) or --listen/],
     [["--history", "h.jsonl"], /the broker's command goes after --/],
     [["--", "node"], /--history FILE is required/],
     [["--history", "h.jsonl", "--"], /no broker command after --/],
     [["--history", "h.jsonl", "--listen", "3000"], /--listen and --to go together/],
     [["--history", "h.jsonl", "--listen", "x", "--to", "http://a/mcp"], /--listen takes a port/],
     [["--history", "h.jsonl", "--listen", "1", "--to", "file:///x"], /http\(s\) URL/],
-    [["--history", "h.jsonl", "--listen", "1", "--to", "http://a/mcp", "--", "node"], /either a broker command after -- or --listen/],
+    [["--history", "h.jsonl", "--listen", "1", "--to", "http://a/mcp", "--", "node"], /either a broker command \(after -- or in --broker-cmd\) or --listen/],
   ];
   for (const [argv, message] of mistakes) assert.throws(() => parseRecordArgs(argv), (e: unknown) => e instanceof HarnessError && e.kind === "config" && message.test(e.message), argv.join(" "));
 });

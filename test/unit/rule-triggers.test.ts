@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatHistory, parseHistory, type HistoryRecord } from "../../harness/history/format.js";
 import { checkHistory, rulesFromOracles, type RuleFromOracles } from "../../harness/oracles/index.js";
-import { judgedLine, ruleLines } from "../../harness/record/check-report.js";
+import { judgedLine, ruleLines } from "../../harness/check/check-report.js";
 import { admit, call, connect, events, EPOCH, get, history, runArgs } from "../support/histories.js";
 
 // No pass without its trigger: a rule whose situation never arose in a history reads "not exercised".

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { scenarioCatalogue } from "../../harness/suite/feature-catalogue.js";
+import { scenarioCatalogue } from "../../harness/run/feature-catalogue.js";
 import { HarnessError } from "../../harness/harness-error.js";
 import { citedRules, loadRules } from "../../harness/rules.js";
 

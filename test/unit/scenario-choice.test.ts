@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseScenarios, isFeaturePlace } from "../../harness/suite/scenario-choice.js";
-import type { ScenarioEntry } from "../../harness/suite/feature-catalogue.js";
+import { chooseScenarios } from "../../harness/run/scenario-choice.js";
+import { isFeaturePlace } from "../../harness/commands/run.js";
+import type { ScenarioEntry } from "../../harness/run/feature-catalogue.js";
 import { HarnessError } from "../../harness/harness-error.js";
 
 const ROOT = "/kit";
 const CATALOGUE: ScenarioEntry[] = [
-  { uri: "features/retry.feature", name: "A retry returns the prior operation", tags: ["@IDEM-01"], line: 8 },
-  { uri: "features/retry.feature", name: "A changed payload is a conflict", tags: ["@IDEM-02"], line: 15 },
-  { uri: "features/retry.feature", name: "A retry after a crash is outcome_unknown", tags: ["@DUR-03", "@needs-crash"], line: 24 },
+  { uri: "features/retry.feature", name: "A retry returns the prior operation", tags: ["@IDEM-01"], line: 8, fileLines: 30 },
+  { uri: "features/retry.feature", name: "A changed payload is a conflict", tags: ["@IDEM-02"], line: 15, fileLines: 30 },
+  { uri: "features/retry.feature", name: "A retry after a crash is outcome_unknown", tags: ["@DUR-03", "@needs-crash"], line: 24, fileLines: 30 },
   { uri: "features/cancel.feature", name: "A queued operation cancels with nothing done", tags: ["@CANCEL-01"], line: 5 },
 ];
 
@@ -45,6 +46,9 @@ test("--name is a regular expression on the names, narrowed by --tags and by FIL
 test("a choice that matches nothing is refused with what is near: a file, a line, a name, or the --tags that leave nothing", () => {
   refused({ places: ["features/retyr.feature:8"] }, /no such feature file in the suite; the nearest: features\/retry.feature/);
   refused({ places: ["features/retry.feature:3"] }, /is not within a scenario; the scenarios of features\/retry.feature start at lines 8, 15, 24/);
+  // Past the file's end: no scenario, not the last one.
+  assert.deepEqual(names({ places: ["features/retry.feature:30"] }), ["A retry after a crash is outcome_unknown"], "the file's last line is within its last scenario");
+  refused({ places: ["features/retry.feature:31"] }, /^features\/retry.feature:31 is past the end of features\/retry.feature \(30 lines\); its scenarios start at lines 8, 15, 24$/);
   refused({ name: "confilct" }, /--name "confilct" matches no scenario's name; the nearest: "A changed payload is a conflict"/);
   refused({ name: "(" }, /is not a regular expression/);
   refused({ name: "conflict", tags: "@CANCEL-01" }, /within --tags "@CANCEL-01" chooses no scenario; 1 scenario\(s\) match without --tags/);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkTagSelection } from "../../harness/suite/tag-selection.js";
+import { checkTagSelection } from "../../harness/run/tag-selection.js";
 
 const SCENARIOS = [{ tags: ["@IDEM-01", "@needs-crash"] }, { tags: ["@OP-05"] }, { tags: ["@IDEM-02"] }];
 

@@ -4,7 +4,7 @@ import { InProcessAdapter } from "../../harness/adapters/in-process.js";
 import { Driver } from "../../harness/driver/driver.js";
 import { unsettledOperation } from "../../harness/driver/sweep.js";
 import { cannotSettleUnaided } from "../../harness/driver/unaided.js";
-import { runParametersSchema } from "../../harness/suite/run-parameters.js";
+import { runParametersSchema } from "../../harness/run/run-parameters.js";
 import { isSettled } from "../../protocol/states.js";
 import { stopRouting } from "../../simulator/in-process-route.js";
 import { readWorldFile } from "../../simulator/world-file.js";

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { badgeMessage } from "../../harness/report/badge.js";
 import { judgeMadeUpRun } from "../support/judge.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import { profileOf } from "../../harness/suite/profiles.js";
+import { profileOf } from "../../harness/run/profiles.js";
 import type { Rule } from "../../harness/rules.js";
 
 const rule = (id: string, level: Rule["level"] = "MUST"): Rule => ({ id, level, title: id, source: "s" });

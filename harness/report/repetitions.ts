@@ -1,7 +1,7 @@
-import type { Attempt } from "../report/attempts.js";
-import type { RuleReport } from "../report/rule-verdicts.js";
-import type { ScenarioResult } from "../report/scenario-results.js";
-import { scenarioKey } from "./feature-catalogue.js";
+import type { Attempt } from "./attempts.js";
+import type { RuleReport } from "./rule-verdicts.js";
+import type { ScenarioResult } from "./scenario-results.js";
+import { scenarioKey } from "../run/feature-catalogue.js";
 
 /** One repetition of a --repeat run, as its message stream tells it: each scenario's result, and its tries (seeds). */
 export interface Repetition {

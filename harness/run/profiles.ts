@@ -1,4 +1,4 @@
-import type { Capability } from "../adapters/broker-adapter.js";
+import type { Capability } from "./capabilities.js";
 import type { RunParameters } from "./run-parameters.js";
 
 /**

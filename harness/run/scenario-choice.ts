@@ -3,9 +3,6 @@ import { configError } from "../harness-error.js";
 import { selectScenarios } from "./tag-selection.js";
 import { scenarioKey, type ScenarioEntry } from "./feature-catalogue.js";
 
-/** `features/x.feature` or `features/x.feature:12` (`:12:40` for several): a command-line word that names scenarios, as cucumber takes them. */
-export const isFeaturePlace = (word: string) => /\.feature(:\d+)*$/.test(word);
-
 export interface ScenarioChoice {
   /** `features/x.feature:LINE` words, each naming a file and, optionally, lines within its scenarios. */
   places: readonly string[];
@@ -57,6 +54,10 @@ function scenariosAt(place: string, catalogue: readonly ScenarioEntry[], feature
     const line = Number(text);
     const exact = inFile.filter((s) => s.line === line);
     if (exact.length > 0) return exact;
+    const fileLines = inFile[0]!.fileLines;
+    if (fileLines !== undefined && line > fileLines) {
+      throw configError(`${file}:${line} is past the end of ${inFile[0]!.uri} (${fileLines} lines); its scenarios start at lines ${inFile.map((s) => s.line).join(", ")}`);
+    }
     const before = inFile.filter((s) => s.line <= line);
     if (before.length === 0) {
       throw configError(`${file}:${line} is not within a scenario; the scenarios of ${inFile[0]!.uri} start at lines ${inFile.map((s) => s.line).join(", ")}`);

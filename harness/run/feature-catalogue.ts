@@ -14,6 +14,8 @@ export interface ScenarioEntry {
   tags: string[];
   /** The line cucumber selects it by (`uri:line`): its Scenario line, or its Examples row. */
   line: number;
+  /** How many lines its feature file has: a `uri:LINE` past them names no scenario. */
+  fileLines?: number;
 }
 
 /** A scenario's name within the suite, stable when lines move: the same key its seed derives from. */
@@ -60,6 +62,7 @@ export function scenarioCatalogue(dir: string = FEATURES_DIR): ScenarioEntry[] {
     const uri = path.relative(path.dirname(dir), file);
     const document = parsedFeature(file);
     const lines = nodeLines(document.feature?.children ?? [], new Map());
-    return compile(document, uri, newId).map((p) => ({ uri, name: p.name, tags: p.tags.map((t) => t.name), line: lines.get(p.astNodeIds.at(-1) ?? "") ?? 0 }));
+    const fileLines = readFileSync(file, "utf8").replace(/\n$/, "").split("\n").length;
+    return compile(document, uri, newId).map((p) => ({ uri, name: p.name, tags: p.tags.map((t) => t.name), line: lines.get(p.astNodeIds.at(-1) ?? "") ?? 0, fileLines }));
   });
 }
