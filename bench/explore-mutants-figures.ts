@@ -82,7 +82,9 @@ export function foundBy(e: Entry): string {
  */
 export function markdownTable(entries: readonly Entry[]): string {
   const rows = entries.map((e) => {
-    const other = sameCampaign(e.campaign, DEFAULT_CAMPAIGN) ? "" : ` (seed ${e.campaign.seed}, ${e.campaign.runs} runs of ≤${e.campaign.steps} steps, ${e.campaign.timeBudgetS} s)`;
+    const other = sameCampaign(e.campaign, DEFAULT_CAMPAIGN)
+      ? ""
+      : ` (seed ${e.campaign.seed}, ${e.campaign.runs} runs of ≤${e.campaign.steps} steps, ${e.campaign.timeBudgetS} s)`;
     const f = e.finding;
     const shrunk = f ? `${f.shrunkSteps} step${f.shrunkSteps === 1 ? "" : "s"}${f.shrinkCut ? " (the budget ended the shrinking)" : ""}` : "—";
     return `| ${e.mutant} | ${foundBy(e)}${other} | ${f ? f.run : "—"} | ${shrunk} |`;
@@ -92,5 +94,9 @@ export function markdownTable(entries: readonly Entry[]): string {
 
 /** "finds N of M": the found entries of a default campaign among those given. */
 export function tally(entries: readonly Entry[]): { found: number; of: number; notDefault: string[] } {
-  return { found: entries.filter((e) => e.finding).length, of: entries.length, notDefault: entries.filter((e) => !sameCampaign(e.campaign, DEFAULT_CAMPAIGN)).map((e) => e.mutant) };
+  return {
+    found: entries.filter((e) => e.finding).length,
+    of: entries.length,
+    notDefault: entries.filter((e) => !sameCampaign(e.campaign, DEFAULT_CAMPAIGN)).map((e) => e.mutant),
+  };
 }

@@ -11,7 +11,18 @@ import { explore } from "../harness/explore/explore.js";
 import { MUTANTS } from "../mutants/index.js";
 import { KIT_ROOT } from "../protocol/kit-root.js";
 import { readWorldFile } from "../simulator/world-file.js";
-import { DEFAULT_CAMPAIGN, EXPLORE_MUTANTS_JSON, foundBy, markdownTable, mergeEntries, readEntries, tally, writeEntries, type Campaign, type Entry } from "./explore-mutants-figures.js";
+import {
+  DEFAULT_CAMPAIGN,
+  EXPLORE_MUTANTS_JSON,
+  foundBy,
+  markdownTable,
+  mergeEntries,
+  readEntries,
+  tally,
+  writeEntries,
+  type Campaign,
+  type Entry,
+} from "./explore-mutants-figures.js";
 
 const USAGE = `usage: npm run bench:explore-mutants -- [options]
 
@@ -64,14 +75,21 @@ function positive(option: string, text: string): number {
 const names = MUTANTS.map((m) => m.name);
 const printTable = (entries: readonly Entry[]) => {
   const t = tally(entries);
-  process.stdout.write(`\n${markdownTable(entries)}\n\nfound ${t.found} of ${t.of}${t.notDefault.length ? `; not the default campaign: ${t.notDefault.join(", ")}` : ""}\n`);
+  process.stdout.write(
+    `\n${markdownTable(entries)}\n\nfound ${t.found} of ${t.of}${t.notDefault.length ? `; not the default campaign: ${t.notDefault.join(", ")}` : ""}\n`,
+  );
 };
 if (values.table) {
   printTable(readEntries(values.out));
   process.exit(0);
 }
 
-const campaign: Campaign = { seed: Number(values.seed), runs: positive("--runs", values.runs), steps: positive("--steps", values.steps), timeBudgetS: positive("--time-budget", values["time-budget"]) };
+const campaign: Campaign = {
+  seed: Number(values.seed),
+  runs: positive("--runs", values.runs),
+  steps: positive("--steps", values.steps),
+  timeBudgetS: positive("--time-budget", values["time-budget"]),
+};
 if (!Number.isInteger(campaign.seed) || campaign.seed < 0) fail(`--seed must be a natural number, not ${values.seed}`);
 const only = values.only?.split(",").map((s) => s.trim());
 for (const n of only ?? []) if (!names.includes(n)) fail(`--only: no hand-written mutant ${n}`);
@@ -79,7 +97,12 @@ const chosen = MUTANTS.filter((m) => !only || only.includes(m.name));
 const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: KIT_ROOT, encoding: "utf8" }).trim();
 const world = readWorldFile();
 
-process.stdout.write(`explore on ${chosen.length} mutants: seed ${campaign.seed}, ${campaign.runs} runs of at most ${campaign.steps} steps, ${campaign.timeBudgetS} s each; ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}\n`);
+process.stdout.write(
+  `explore on ${chosen.length} mutants: seed ${campaign.seed}, ${campaign.runs} runs of at most ${campaign.steps} steps, ${campaign.timeBudgetS} s each; ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}\n`,
+);
 const measured: Entry[] = [];
 for (const [i, mutant] of chosen.entries()) {
   const loadAverage = Math.round(os.loadavg()[0]! * 100) / 100;

@@ -29,10 +29,14 @@ const always = () => true;
 
 /** A step about one of the model's operations, terminals or leases: it runs only when there is one, on the one `n` picks. */
 function stepOn<T>(label: string, items: (m: Model) => readonly T[], n: number, act: (item: T, m: Model, s: ExploreSystem) => Promise<void>): Step {
-  return new Step(label, (m) => items(m).length > 0, async (m, s) => {
-    const item = pick(items(m), n);
-    if (item !== undefined) await act(item, m, s);
-  });
+  return new Step(
+    label,
+    (m) => items(m).length > 0,
+    async (m, s) => {
+      const item = pick(items(m), n);
+      if (item !== undefined) await act(item, m, s);
+    },
+  );
 }
 
 /** The agent that is not `a`. */
@@ -63,21 +67,38 @@ const create = agent.map(
       const retryEpoch = await epochOf(m, s, a);
       if (!retryEpoch) return;
       const n = ++m.counter;
-      await submit(m, s, a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}` });
+      await submit(m, s, a, "lomi_terminal_create", {
+        workspaceId: WORKSPACE,
+        cwdRelative: "",
+        title: `T${n}`,
+        expectedRevision: m.revision,
+        retryEpoch,
+        requestKey: `create-${n}`,
+      });
     }),
 );
 
 const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).map(
   ([given, t, command, staleEpoch]) =>
-    new Step(`${given}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`, (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.length > 0), async (m, s) => {
-      const a = s.agentFor(given);
-      const current = await epochOf(m, s, a);
-      const retryEpoch = staleEpoch ? m.staleEpochs.filter((e) => e.agent === a).at(-1)?.retryEpoch : current;
-      const terminal = pick(m.terminals, t);
-      if (!retryEpoch || !terminal) return;
-      const n = ++m.counter;
-      await submit(m, s, a, "lomi_terminal_run", { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command, retryEpoch, requestKey: `run-${n}` });
-    }),
+    new Step(
+      `${given}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`,
+      (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.length > 0),
+      async (m, s) => {
+        const a = s.agentFor(given);
+        const current = await epochOf(m, s, a);
+        const retryEpoch = staleEpoch ? m.staleEpochs.filter((e) => e.agent === a).at(-1)?.retryEpoch : current;
+        const terminal = pick(m.terminals, t);
+        if (!retryEpoch || !terminal) return;
+        const n = ++m.counter;
+        await submit(m, s, a, "lomi_terminal_run", {
+          workspaceId: WORKSPACE,
+          terminalSessionId: terminal.terminalSessionId,
+          command,
+          retryEpoch,
+          requestKey: `run-${n}`,
+        });
+      },
+    ),
 );
 
 /** Pages of the world's web (fixtures/pages): one that loads, one its server answers 404 (loaded too), one no server answers (a panel opens, no page loads). */
@@ -108,7 +129,14 @@ const fileWrite = agent.map(
       if (!retryEpoch || read?.status !== "ok") return;
       const n = ++m.counter;
       const content = { base64: Buffer.concat([Buffer.from(String(read.data.base64), "base64"), Buffer.from(`rem ${n}\r\n`)]).toString("base64") };
-      await submit(m, s, a, "lomi_file_write", { workspaceId: WORKSPACE, path: CRLF_FILE, expectedDiskRevision: read.data.diskRevision, content, retryEpoch, requestKey: `write-${n}` });
+      await submit(m, s, a, "lomi_file_write", {
+        workspaceId: WORKSPACE,
+        path: CRLF_FILE,
+        expectedDiskRevision: read.data.diskRevision,
+        content,
+        retryEpoch,
+        requestKey: `write-${n}`,
+      });
     }),
 );
 
@@ -125,16 +153,27 @@ const settings = fc.tuple(agent, fc.boolean()).map(
       const n = ++m.counter;
       // Read loosely: a reply of another shape is the envelopes oracle's to judge, and the update then names what the broker said.
       const expectedSettingsRevision = String(permissionsRevision.safeParse(read.data.sections).data?.permissions.settingsRevision);
-      await submit(m, s, a, "lomi_settings_update", { workspaceId: WORKSPACE, section: "permissions", values: { allowNetwork: allow }, expectedSettingsRevision, retryEpoch, requestKey: `settings-${n}` });
+      await submit(m, s, a, "lomi_settings_update", {
+        workspaceId: WORKSPACE,
+        section: "permissions",
+        values: { allowNetwork: allow },
+        expectedSettingsRevision,
+        retryEpoch,
+        requestKey: `settings-${n}`,
+      });
     }),
 );
 
 /** The exact request again, from the agent's current connection: a client retrying after a lost reply. */
-const retrySame = slot.map(
-  (o) =>
-    stepOn(`retry request #${o} unchanged`, (m) => m.operations, o, async (op, m, s) => {
+const retrySame = slot.map((o) =>
+  stepOn(
+    `retry request #${o} unchanged`,
+    (m) => m.operations,
+    o,
+    async (op, m, s) => {
       await submit(m, s, op.agent, op.tool, op.args);
-    }),
+    },
+  ),
 );
 
 /** The values of a settings update this explorer sent. */
@@ -148,33 +187,39 @@ function changed(tool: string, args: Record<string, unknown>): Record<string, un
   return { ...args, title: `${String(args.title)}!` };
 }
 
-const retryChanged = slot.map(
-  (o) =>
-    stepOn(`retry request #${o} with changed arguments`, (m) => m.operations, o, async (op, m, s) => {
+const retryChanged = slot.map((o) =>
+  stepOn(
+    `retry request #${o} with changed arguments`,
+    (m) => m.operations,
+    o,
+    async (op, m, s) => {
       observe(m, await s.call(op.agent, op.tool, changed(op.tool, op.args)));
-    }),
+    },
+  ),
 );
 
-const get = fc.tuple(slot, fc.boolean()).map(
-  ([o, other]) =>
-    stepOn(`${other ? "the other agent" : "its agent"} reads operation #${o}`, known, o, async (op, m, s) => {
-      const reader: AgentName = other ? otherThan(op.agent) : op.agent;
-      observe(m, await s.call(reader, "lomi_operation_get", { operationId: op.operationId }));
-    }),
+const get = fc.tuple(slot, fc.boolean()).map(([o, other]) =>
+  stepOn(`${other ? "the other agent" : "its agent"} reads operation #${o}`, known, o, async (op, m, s) => {
+    const reader: AgentName = other ? otherThan(op.agent) : op.agent;
+    observe(m, await s.call(reader, "lomi_operation_get", { operationId: op.operationId }));
+  }),
 );
 
-const lookup = slot.map(
-  (o) =>
-    stepOn(`look operation #${o} up by its key`, (m) => m.operations, o, async (op, m, s) => {
+const lookup = slot.map((o) =>
+  stepOn(
+    `look operation #${o} up by its key`,
+    (m) => m.operations,
+    o,
+    async (op, m, s) => {
       observe(m, await s.call(op.agent, "lomi_operation_lookup", { retryEpoch: op.args.retryEpoch, requestKey: op.args.requestKey, tool: op.tool }));
-    }),
+    },
+  ),
 );
 
-const cancel = slot.map(
-  (o) =>
-    stepOn(`cancel operation #${o}`, known, o, async (op, m, s) => {
-      observe(m, await s.call(op.agent, "lomi_operation_cancel", { operationId: op.operationId }));
-    }),
+const cancel = slot.map((o) =>
+  stepOn(`cancel operation #${o}`, known, o, async (op, m, s) => {
+    observe(m, await s.call(op.agent, "lomi_operation_cancel", { operationId: op.operationId }));
+  }),
 );
 
 const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).map(
@@ -194,22 +239,28 @@ const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).m
  */
 const burst = fc.tuple(agent, slot, fc.scheduler()).map(
   ([given, t, scheduler]) =>
-    new Step(`${given}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`, (m) => m.terminals.length > 0, async (m, s) => {
-      const a = s.agentFor(given);
-      const retryEpoch = await epochOf(m, s, a);
-      const terminal = pick(m.terminals, t);
-      if (!retryEpoch || !terminal) return;
-      const n = ++m.counter;
-      const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
-      const latest = known(m).filter((o) => o.agent === a).at(-1);
-      // In flight together: the driver marks them concurrent in the history.
-      const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args), () => submit(m, s, a, "lomi_terminal_run", args)];
-      if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }).then((r) => observe(m, r)));
-      if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }).then((r) => observe(m, r)));
-      const inFlight = calls.map((call) => scheduler.schedule(Promise.resolve()).then(call));
-      await scheduler.waitAll();
-      await Promise.all(inFlight);
-    }),
+    new Step(
+      `${given}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`,
+      (m) => m.terminals.length > 0,
+      async (m, s) => {
+        const a = s.agentFor(given);
+        const retryEpoch = await epochOf(m, s, a);
+        const terminal = pick(m.terminals, t);
+        if (!retryEpoch || !terminal) return;
+        const n = ++m.counter;
+        const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
+        const latest = known(m)
+          .filter((o) => o.agent === a)
+          .at(-1);
+        // In flight together: the driver marks them concurrent in the history.
+        const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args), () => submit(m, s, a, "lomi_terminal_run", args)];
+        if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }).then((r) => observe(m, r)));
+        if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }).then((r) => observe(m, r)));
+        const inFlight = calls.map((call) => scheduler.schedule(Promise.resolve()).then(call));
+        await scheduler.waitAll();
+        await Promise.all(inFlight);
+      },
+    ),
 );
 
 /**
@@ -231,7 +282,18 @@ const unknownField = fc.tuple(agent, fc.constantFrom(...UNDECLARED_FIELDS)).map(
       if (!retryEpoch) return;
       const n = ++m.counter;
       // A computed key: `__proto__` becomes an own field, as JSON.parse makes it, not the object's prototype.
-      observe(m, await s.call(a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}`, [field]: value }));
+      observe(
+        m,
+        await s.call(a, "lomi_terminal_create", {
+          workspaceId: WORKSPACE,
+          cwdRelative: "",
+          title: `T${n}`,
+          expectedRevision: m.revision,
+          retryEpoch,
+          requestKey: `create-${n}`,
+          [field]: value,
+        }),
+      );
     }),
 );
 
@@ -247,7 +309,14 @@ const createElsewhere = agent.map(
       if (connected?.status !== "ok") return;
       const n = ++m.counter;
       const { retryEpoch, domainRevision } = connected.data;
-      await submit(m, s, a, "lomi_terminal_create", { ...ELSEWHERE, cwdRelative: "", title: `T${n}`, expectedRevision: String(domainRevision), retryEpoch: String(retryEpoch), requestKey: `create-${n}` });
+      await submit(m, s, a, "lomi_terminal_create", {
+        ...ELSEWHERE,
+        cwdRelative: "",
+        title: `T${n}`,
+        expectedRevision: String(domainRevision),
+        retryEpoch: String(retryEpoch),
+        requestKey: `create-${n}`,
+      });
     }),
 );
 
@@ -290,11 +359,15 @@ async function acquireLease(m: Model, s: ExploreSystem, a: AgentName, terminalSe
   return held;
 }
 
-const lease = fc.tuple(agent, slot).map(
-  ([given, t]) =>
-    stepOn(`${given}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals, t, async (terminal, m, s) => {
+const lease = fc.tuple(agent, slot).map(([given, t]) =>
+  stepOn(
+    `${given}: lomi_lease_acquire on terminal #${t} (a takeover)`,
+    (m) => m.terminals,
+    t,
+    async (terminal, m, s) => {
       await acquireLease(m, s, s.agentFor(given), terminal.terminalSessionId);
-    }),
+    },
+  ),
 );
 
 const INPUT_MODES = ["next sequence", "repeat sequence", "changed sequence", "gap sequence", "next sequence twice at once"] as const;
@@ -305,9 +378,12 @@ const sendInput = (s: ExploreSystem, held: ModelLease, sequence: number, input: 
   return s.call(held.agent, input.tool, input.tool === "lomi_terminal_input" ? { ...args, text: input.text } : args);
 };
 
-const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
-  ([l, mode]) =>
-    stepOn(`input on lease #${l}: ${mode}`, (m) => m.leases, l, async (held, _m, s) => {
+const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(([l, mode]) =>
+  stepOn(
+    `input on lease #${l}: ${mode}`,
+    (m) => m.leases,
+    l,
+    async (held, _m, s) => {
       const used = held.sent.length;
       const last = held.sent.at(-1);
       const [sequence, sent]: [number, SentInput] =
@@ -321,7 +397,8 @@ const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
       // Identical inputs in flight together (a client retrying on a timeout): one is sent to Lomi, the other acknowledges it.
       const replies = await Promise.all(Array.from({ length: mode === "next sequence twice at once" ? 2 : 1 }, () => sendInput(s, held, sequence, sent)));
       if (sequence === used + 1 && replies.some((r) => r?.status === "ok" && r.data.acknowledged === "dispatched")) held.sent.push(sent);
-    }),
+    },
+  ),
 );
 
 /** Runs the model last saw unsettled (or never saw a state of): the commands Ctrl+C may reach. */
@@ -332,16 +409,16 @@ const unsettledRuns = (m: Model) => m.operations.filter((o) => o.tool === "lomi_
  * holds none): a command that honours it settles its own operation failed, exit code 130 (INPUT-13),
  * one that ignores it keeps running (INPUT-12); nobody cancelled either.
  */
-const interrupt = slot.map(
-  (o) =>
-    stepOn(`Ctrl+C to the terminal of unsettled run #${o}`, unsettledRuns, o, async (op, m, s) => {
-      const terminalSessionId = String(op.args.terminalSessionId);
-      const held = m.leases.filter((l) => l.terminalSessionId === terminalSessionId).at(-1) ?? (await acquireLease(m, s, s.agentFor(op.agent), terminalSessionId));
-      if (!held) return;
-      const sent: SentInput = { tool: "lomi_terminal_interrupt" };
-      const reply = await sendInput(s, held, held.sent.length + 1, sent);
-      if (reply?.status === "ok" && reply.data.acknowledged === "dispatched") held.sent.push(sent);
-    }),
+const interrupt = slot.map((o) =>
+  stepOn(`Ctrl+C to the terminal of unsettled run #${o}`, unsettledRuns, o, async (op, m, s) => {
+    const terminalSessionId = String(op.args.terminalSessionId);
+    const held =
+      m.leases.filter((l) => l.terminalSessionId === terminalSessionId).at(-1) ?? (await acquireLease(m, s, s.agentFor(op.agent), terminalSessionId));
+    if (!held) return;
+    const sent: SentInput = { tool: "lomi_terminal_interrupt" };
+    const reply = await sendInput(s, held, held.sent.length + 1, sent);
+    if (reply?.status === "ok" && reply.data.acknowledged === "dispatched") held.sent.push(sent);
+  }),
 );
 
 // Faults ---------------------------------------------------------------------------------------------
@@ -360,7 +437,10 @@ const release = fc.tuple(slot, fc.constantFrom("complete", "fail", "honour-cance
       // Lomi's ledger names the dispatches it has not settled; a held one is among them.
       const ledger = await s.control.ledger();
       const settled = new Set(ledger.filter((e) => e.kind === "settle").map((e) => e.operationId));
-      const operationId = pick(ledger.filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined && !settled.has(e.operationId)).map((e) => e.operationId), o);
+      const operationId = pick(
+        ledger.filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined && !settled.has(e.operationId)).map((e) => e.operationId),
+        o,
+      );
       if (operationId) await tolerate(() => s.control.release(operationId, outcome));
     }),
 );
@@ -380,12 +460,16 @@ const crash = fc.constant(
   }),
 );
 
-const runtimeRestart = slot.map(
-  (t) =>
-    stepOn(`terminal #${t}'s runtime restarts`, (m) => m.terminals, t, async (terminal, m, s) => {
+const runtimeRestart = slot.map((t) =>
+  stepOn(
+    `terminal #${t}'s runtime restarts`,
+    (m) => m.terminals,
+    t,
+    async (terminal, m, s) => {
       const restarted = await s.control.restartRuntime(terminal.panelId);
       if ("terminalSessionId" in restarted) m.terminals.push({ terminalSessionId: restarted.terminalSessionId, panelId: terminal.panelId });
-    }),
+    },
+  ),
 );
 
 const layout = fc.constant(
@@ -395,7 +479,9 @@ const layout = fc.constant(
 );
 
 const tick = fc.integer({ min: 100, max: 3000 }).map((ms) => new Step(`Lomi's clock moves ${ms} ms`, always, (_m, s) => s.advanceClock(ms)));
-const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra)));
+const jump = fc
+  .integer({ min: 0, max: HOUR })
+  .map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra)));
 
 /** Every kind of step, weighted: agents' calls most often, faults often enough to meet them. */
 export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, ExploreSystem>>> = [

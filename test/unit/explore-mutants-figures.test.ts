@@ -38,7 +38,13 @@ test("a campaign other than the default is named in its row and in the tally, ne
 test("entries measured now replace those of the same mutants, the others are kept, in the mutants' order, and a name no longer a mutant is dropped", () => {
   const kept = [entry("a", null), entry("b", null), entry("gone", {})];
   const merged = mergeEntries(kept, [entry("b", {})], ["b", "a", "new"]);
-  assert.deepEqual(merged.map((e) => [e.mutant, e.finding !== null]), [["b", true], ["a", false]]);
+  assert.deepEqual(
+    merged.map((e) => [e.mutant, e.finding !== null]),
+    [
+      ["b", true],
+      ["a", false],
+    ],
+  );
 });
 
 test("the file round-trips through its schema; a file of another shape is refused", () => {
