@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { readEnvelopes } from "../harness/report/message-stream.js";
-import { readScenarioResults } from "../harness/report/scenario-results.js";
+import { readMessages } from "../harness/report/message-stream.js";
+import { scenarioResults } from "../harness/report/scenario-results.js";
 
 /** The reference broker as a process over stdio, fault hooks included, as `npm run test:crash` runs it. */
 export const STDIO_BROKER = ["--broker-cmd", "node bin/lomi-broker.js", "--broker-faults"];
@@ -35,7 +35,7 @@ export function timedSuiteRun(args: string[], tags?: string, env: NodeJS.Process
   const started = Date.now();
   const r = spawnSync(process.execPath, ["--import", CPU_AT_EXIT, "bin/lomi-conformance.js", ...(tags ? ["--tags", tags] : []), ...args, "--reports", reports], { encoding: "utf8", env: { ...env, LOMI_BENCH_CPU_FILE: cpuFile } });
   const seconds = (Date.now() - started) / 1000;
-  const results = readScenarioResults(readEnvelopes(path.join(reports, "messages.ndjson")));
+  const results = scenarioResults(readMessages(path.join(reports, "messages.ndjson")));
   const cpu = cpuFileSchema.parse(JSON.parse(readFileSync(cpuFile, "utf8")));
   return { seconds, exitCode: r.status, perScenario: new Map(results.map((s) => [`${s.uri}:${s.line} ${s.name}`, s.durationMs])), harnessCpuMs: cpu.selfMs, childrenCpuMs: cpu.childrenMs };
 }

@@ -10,9 +10,9 @@ import path from "node:path";
 // The tests are CPU-bound: on 2 cores the wall time is about their CPU seconds over 2, plus the time
 // a group's last part runs alone. So the unit tests, the end-to-end tests (three files at a time, which
 // fills the waits of the ones that sleep) and the type check (which needs no build, and nothing
-// needs it) run as one group, each filling the others' tails; the suite in-process and its crash
+// needs it) and the formatter's check (lint: Prettier, .prettierrc.json) run as one group, each filling the others' tails; the suite in-process and its crash
 // scenarios (which waits on restarts) end it.
-const ALL = [["build"], ["test:unit", "test:e2e", "typecheck"], ["test:features", "test:crash"]];
+const ALL = [["build"], ["test:unit", "test:e2e", "typecheck", "lint"], ["test:features", "test:crash"]];
 // `node scripts/test-all.mjs test:unit test:features` runs only the parts named, grouped as above
 // (.ci/run's pass on another Node line runs a few of them with the same summary).
 const named = process.argv.slice(2);

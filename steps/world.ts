@@ -14,7 +14,7 @@ import { refusalRulesFromHistory } from "../harness/oracles/unexpected-answers.j
 import { checkHistory, type OracleVerdict } from "../harness/oracles/index.js";
 import { expectedCodeRules, failureReadAsError, inputRules } from "../harness/oracles/finding-rules.js";
 import type { RecordingControl } from "../harness/driver/recording-control.js";
-import { BROKER_IDENTITY } from "../harness/report/scenario-results.js";
+import { BROKER_IDENTITY } from "../harness/report/scenario-findings.js";
 import { configError, notApplicable, unexpectedAnswer, violation, type HarnessError } from "../harness/harness-error.js";
 import { checkedReply, type McpConnection, type Reply } from "../harness/connection/mcp-connection.js";
 import { contractData } from "../harness/contract-checks/reply-checks.js";

@@ -1,11 +1,15 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { suggestOption } from "../text/option-suggestion.js";
+import { HarnessError } from "../harness-error.js";
+import { text } from "./declaration.js";
 
 export const DEFAULT_NATIVE_PORT = 4545;
 
-/** A command line the kit refuses: printed with a pointer to --help, exit 2. */
-export class UsageError extends Error {}
+/** A command line the kit refuses: a configuration error (exit 2) printed with a pointer to the command's --help. */
+export class UsageError extends HarnessError {
+  constructor(message: string) {
+    super("config", message);
+  }
+}
 
 /** A header with its value hidden: "X-Api-Key:***". */
 const hiddenHeader = (header: string) => (header.includes(":") ? `${header.slice(0, header.indexOf(":"))}:***` : "***");
@@ -24,81 +28,18 @@ export function withoutSecrets(args: readonly string[]): string[] {
 /** This run's command line, quoted where a shell would need it, secrets hidden: what a report says was run. */
 export const commandLine = () => ["lomi-conformance", ...withoutSecrets(process.argv.slice(2))].map((a) => (/^[\w@%+=:,./*-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
 
-export function integer(name: string, text: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, not ${text}`);
-  return n;
-}
+/** Where a run (and the commands that read or write a run's reports) keeps them unless --reports says. */
+const DEFAULT_REPORTS = "reports";
 
-export const OPTIONS = {
-  broker: { type: "string" },
-  "broker-cmd": { type: "string" },
-  "broker-url": { type: "string" },
-  "broker-token": { type: "string" },
-  header: { type: "string", multiple: true },
-  "header-file": { type: "string" },
-  "native-port": { type: "string" },
-  "broker-image": { type: "string" },
-  "broker-faults": { type: "boolean", default: false },
-  tags: { type: "string" },
-  name: { type: "string" },
-  "rerun-failed": { type: "string" },
-  retries: { type: "string", default: "0" },
-  repeat: { type: "string", default: "1" },
-  "flaky-ok": { type: "boolean", default: false },
-  "scenario-seed": { type: "string" },
-  parallel: { type: "string", default: "1" },
-  reports: { type: "string", default: "reports" },
-  seed: { type: "string", default: "1" },
-  baseline: { type: "string" },
-  level: { type: "string", default: "must" },
-  "require-all": { type: "boolean", default: false },
-  "timeout-ms": { type: "string", default: "10000" },
-  "write-baseline": { type: "string" },
-  "update-baseline": { type: "string" },
-  "baseline-entries": { type: "string", default: "scenario" },
-  runs: { type: "string", default: "100" },
-  steps: { type: "string", default: "60" },
-  "time-budget": { type: "string", default: "100" },
-  replay: { type: "string" },
-  "replay-path": { type: "string" },
-  mutant: { type: "string" },
-  variant: { type: "string" },
-  oracles: { type: "string", default: "on" },
-  histories: { type: "string" },
-  json: { type: "boolean", default: false },
-  regressions: { type: "string" },
-  shard: { type: "string" },
-  durations: { type: "string" },
-  "write-durations": { type: "string" },
-  jobs: { type: "string", default: "2" },
-  report: { type: "string" },
-  scenario: { type: "boolean", default: false },
-  judge: { type: "string" },
-  help: { type: "boolean", short: "h", default: false },
-} as const;
-
-export function parse() {
-  try {
-    return parseArgs({ allowPositionals: true, options: OPTIONS, strict: true, tokens: true });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
-    if (!unknown) throw new UsageError(message);
-    const suggestion = suggestOption(unknown, Object.keys(OPTIONS));
-    throw new UsageError(`unknown option ${unknown}${suggestion ? `; did you mean ${suggestion}?` : ""}`);
-  }
-}
-
-export type ParsedCommandLine = ReturnType<typeof parse>;
-export type OptionValues = ParsedCommandLine["values"];
+/** --reports, as each command that writes or reads a run's reports takes it: what help calls the folder, and what goes there. */
+export const reportsOption = (value: string, help: string) => text({ value, default: DEFAULT_REPORTS, shownDefault: `${DEFAULT_REPORTS}/`, help });
 
 /**
  * Where a conformance run writes its reports, read from the command line as it stands even when it
  * does not parse: a CI step that shows the reports then shows why the run never started.
  */
 export function reportsDirOf(argv: readonly string[]): string {
-  let dir: string = OPTIONS.reports.default;
+  let dir = DEFAULT_REPORTS;
   argv.forEach((arg, i) => {
     const next = argv[i + 1];
     if (arg === "--reports" && next !== undefined) dir = next;

@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Envelope } from "@cucumber/messages";
 import { z } from "zod";
 import { CAPABILITIES } from "../run/capabilities.js";
 import { historyFileName } from "../history/format.js";
-import { readAttempts, readTries, type Attempt } from "./attempts.js";
+import { retriedOf, triesOf, type Attempt } from "./attempts.js";
 import { baselineFileOf, baselineFileSchema, baselineOf, NO_BASELINE } from "./baseline.js";
 import type { RunInputs } from "./judge-run.js";
 import type { Provenance } from "./provenance.js";
 import { invocationSchema, rerunOfSchema } from "./run-record.js";
-import { notRunResult, readScenarioResults, type ScenarioResult } from "./scenario-results.js";
+import type { MessageCollector } from "./message-collector.js";
+import { notRunResult, scenarioResults, type ScenarioResult } from "./scenario-results.js";
 import type { Rule } from "../rules.js";
 import { scenarioKey, type ScenarioEntry } from "../run/feature-catalogue.js";
 import { combineRepetitions } from "./repetitions.js";
@@ -127,19 +127,29 @@ export function runInputsOf(inputs: JudgementInputs, rules: Rule[], suite: reado
   };
 }
 
+/** One message stream, collected, and its scenarios judged once from that view: a run's reports, merge and verify all read these. */
+export interface JudgedStream {
+  messages: MessageCollector;
+  results: ScenarioResult[];
+  /** Every finished attempt of each scenario, by `uri:name`. */
+  tries: Map<string, Attempt[]>;
+}
+
+export const judgeStream = (messages: MessageCollector): JudgedStream => ({ messages, results: scenarioResults(messages), tries: triesOf(messages) });
+
 /**
- * The scenarios a run judged, from its message streams: one result each (the repetitions'
+ * The scenarios a run judged, from its judged message streams: one result each (the repetitions'
  * combined under --repeat), the attempts of those tried more than once, and those a stopped run did
  * not finish, not run. A merge of shards gives them in the suite's order, as an unsharded run with
  * one worker does. The run concludes from this, and verify derives it again.
  */
 export function judgedScenarios(
-  streams: ReadonlyArray<readonly Envelope[]>,
+  streams: readonly JudgedStream[],
   how: { unfinished?: Unfinished | undefined; merged?: boolean },
   suite: readonly ScenarioEntry[],
 ): { results: ScenarioResult[]; attempts: Map<string, Attempt[]> } {
-  const judged =
-    streams.length > 1 ? combineRepetitions(streams.map((s) => ({ results: readScenarioResults(s), tries: readTries(s) }))) : { results: readScenarioResults(streams[0] ?? []), attempts: readAttempts(streams[0] ?? []) };
+  const [first] = streams;
+  const judged = streams.length > 1 ? combineRepetitions(streams) : { results: [...(first?.results ?? [])], attempts: retriedOf(first?.tries ?? new Map()) };
   if (how.merged) {
     const order = new Map(suite.map((s, i) => [scenarioKey(s), i]));
     judged.results.sort((a, b) => (order.get(scenarioKey(a)) ?? Infinity) - (order.get(scenarioKey(b)) ?? Infinity));

@@ -3,9 +3,6 @@ import { configError } from "../harness-error.js";
 import { selectScenarios } from "./tag-selection.js";
 import { scenarioKey, type ScenarioEntry } from "./feature-catalogue.js";
 
-/** `features/x.feature` or `features/x.feature:12` (`:12:40` for several): a command-line word that names scenarios, as cucumber takes them. */
-export const isFeaturePlace = (word: string) => /\.feature(:\d+)*$/.test(word);
-
 export interface ScenarioChoice {
   /** `features/x.feature:LINE` words, each naming a file and, optionally, lines within its scenarios. */
   places: readonly string[];

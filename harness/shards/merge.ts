@@ -7,7 +7,7 @@ import { loadBaseline, NO_BASELINE, type BaselineEntries } from "../report/basel
 import { concludeRun } from "../report/conclude-run.js";
 import { recordedInvocation, RUN_RECORD_FILE } from "../report/run-record.js";
 import { provenanceSchema, type Provenance } from "../report/provenance.js";
-import { DEFAULT_HISTORIES, judgedScenarios } from "../report/evidence.js";
+import { DEFAULT_HISTORIES, judgedScenarios, judgeStream } from "../report/evidence.js";
 import type { ShardTimes } from "../report/run-summary.js";
 import { loadRules } from "../rules.js";
 import { writeCucumberHtml } from "./cucumber-html.js";
@@ -15,6 +15,7 @@ import { writeDurations } from "./durations.js";
 import { fileDigest, readShardManifest, SHARD_MANIFEST } from "./manifest.js";
 import { mergeMessageStreams } from "./merge-messages.js";
 import { readEnvelopes } from "../report/message-stream.js";
+import { collectMessages } from "../report/message-collector.js";
 import { checkShardSet } from "./shard-set.js";
 
 export interface MergeOptions {
@@ -52,7 +53,7 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
 
   // The suite's order, as an unsharded run (one worker) gives its results.
   const suite = scenarioCatalogue();
-  const { results, attempts } = judgedScenarios([merged], { merged: true }, suite);
+  const { results, attempts } = judgedScenarios([judgeStream(collectMessages(merged))], { merged: true }, suite);
   // A shard that stopped half-way (its process killed) left a manifest of scenarios it never finished.
   const finished = new Set(results.map(scenarioKey));
   for (const s of shards) {

@@ -1,17 +1,19 @@
 import { Formatter, type IFormatterOptions } from "@cucumber/cucumber";
-import { TestStepResultStatus, type Envelope } from "@cucumber/messages";
+import { TestStepResultStatus, type Envelope, type Pickle } from "@cucumber/messages";
 import { PROGRESS_MEDIA_TYPE } from "../report/attachments.js";
+import { MessageCollector, worstStep } from "../report/message-collector.js";
 
 /** The tag of a scenario known to take long (it fills a store, waits out a lease): the log says so first. */
 export const SLOW_TAG = "@slow";
 const RULE_TAG = /^@([A-Z]+-\d{2})$/;
-const { UNKNOWN, PASSED, SKIPPED, PENDING, UNDEFINED, AMBIGUOUS, FAILED } = TestStepResultStatus;
-const SEVERITY: readonly TestStepResultStatus[] = [UNKNOWN, PASSED, SKIPPED, PENDING, UNDEFINED, AMBIGUOUS, FAILED];
 const WORD: Record<string, string> = { PASSED: "passed", FAILED: "FAILED", SKIPPED: "skipped", PENDING: "pending", UNDEFINED: "UNDEFINED", AMBIGUOUS: "AMBIGUOUS", UNKNOWN: "unknown" };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const clock = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${Math.round(ms / 1000)} s`);
 const toMs = (t: { seconds: number; nanos: number }) => t.seconds * 1000 + t.nanos / 1e6;
+
+/** A pickle as the log names it. */
+const labelOf = (p: Pickle) => scenarioLabel(p.name, p.tags.map((t) => t.name));
 
 /** One scenario as the log names it: its first rule and its name. */
 export function scenarioLabel(name: string, tags: readonly string[]): string {
@@ -54,20 +56,17 @@ export function liveLine(done: number, total: number, elapsedMs: number, running
 /**
  * Progress a person and a CI log can follow. Not on a terminal: one line per finished scenario.
  * On a terminal: a live line with the count and an estimate, and a kept line for each failure.
- * Either way, a note before a scenario tagged @slow.
+ * Either way, a note before a scenario tagged @slow. It reads the run as the collector folds it, live.
  */
-type Pickle = { name: string; tags: string[] };
-
 export default class ProgressFormatter extends Formatter {
   static override readonly documentation = "Lomi: one line per finished scenario, or a live line on a terminal";
-  private readonly pickles = new Map<string, Pickle>();
-  private readonly testCases = new Map<string, Pickle>();
-  private readonly started = new Map<string, { pickle: Pickle; at: number; worst: TestStepResultStatus; finished?: true; longNotes: number; attempt: number }>();
+  private readonly collected = new MessageCollector();
+  /** The "still running" lines each attempt has had, by testCaseStarted id. */
+  private readonly longNotes = new Map<string, number>();
   /** Looks at the scenarios running, for the ones that take long (unref'd: it never keeps the process alive). */
   private readonly watch = setInterval(() => this.noteLong(), LONG_SCENARIO_MS / 6).unref();
-  private total = 0;
-  private done = 0;
-  private runStartedAt = Date.now();
+  /** The run's start until cucumber says when it started. */
+  private readonly createdAt = Date.now();
   private readonly tty: boolean;
   /** "2/3" when this run is a shard (formatOptions.lomiShard). */
   private readonly shard: string | undefined;
@@ -82,59 +81,53 @@ export default class ProgressFormatter extends Formatter {
   }
 
   private on(e: Envelope): void {
-    if (e.pickle) this.pickles.set(e.pickle.id, { name: e.pickle.name, tags: e.pickle.tags.map((t) => t.name) });
-    if (e.testCase) {
-      // Cucumber announces a test case's pickle before the test case.
-      const pickle = this.pickles.get(e.testCase.pickleId);
-      if (pickle) this.testCases.set(e.testCase.id, pickle);
-      this.total++;
-    }
-    if (e.testRunStarted) this.runStartedAt = toMs(e.testRunStarted.timestamp);
-    if (e.testCaseStarted) {
-      const pickle = this.testCases.get(e.testCaseStarted.testCaseId);
-      if (pickle) {
-        this.started.set(e.testCaseStarted.id, { pickle, at: toMs(e.testCaseStarted.timestamp), worst: UNKNOWN, longNotes: 0, attempt: e.testCaseStarted.attempt });
-        if (pickle.tags.includes(SLOW_TAG)) this.keep(`note: ${scenarioLabel(pickle.name, pickle.tags)} is known to take long; the run is not stuck`);
-        else if (this.tty) this.live(scenarioLabel(pickle.name, pickle.tags));
-      }
+    this.collected.collect(e);
+    const started = e.testCaseStarted && this.collected.attempts.get(e.testCaseStarted.id);
+    if (started) {
+      if (started.pickle.tags.some((t) => t.name === SLOW_TAG)) this.keep(`note: ${labelOf(started.pickle)} is known to take long; the run is not stuck`);
+      else if (this.tty) this.live(labelOf(started.pickle));
     }
     if (e.attachment?.mediaType === PROGRESS_MEDIA_TYPE && e.attachment.testCaseStartedId) {
-      const pickle = this.started.get(e.attachment.testCaseStartedId)?.pickle;
-      const line = progressLine(pickle ? scenarioLabel(pickle.name, pickle.tags) : "a scenario", e.attachment.body);
+      const pickle = this.collected.attempts.get(e.attachment.testCaseStartedId)?.pickle;
+      const line = progressLine(pickle ? labelOf(pickle) : "a scenario", e.attachment.body);
       if (this.tty) this.live(line.trim());
       else this.keep(line);
     }
-    if (e.testStepFinished) {
-      const s = this.started.get(e.testStepFinished.testCaseStartedId);
-      const status = e.testStepFinished.testStepResult.status;
-      if (s && SEVERITY.indexOf(status) > SEVERITY.indexOf(s.worst)) s.worst = status;
-    }
-    if (e.testCaseFinished?.willBeRetried) {
+    const finished = e.testCaseFinished && this.collected.attempts.get(e.testCaseFinished.testCaseStartedId);
+    if (finished?.finished) {
+      const worst = worstStep(finished).status;
+      const ms = toMs(finished.finished.at) - toMs(finished.startedAt);
       // --retries: the failed attempt is said, so a scenario that then passes does not hide it.
-      const s = this.started.get(e.testCaseFinished.testCaseStartedId);
-      if (s) this.keep(`  ${scenarioLabel(s.pickle.name, s.pickle.tags)}: attempt ${s.attempt + 1} ${WORD[s.worst] ?? s.worst.toLowerCase()}; trying it again on a fresh broker (--retries)`);
-    }
-    if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) {
-      const s = this.started.get(e.testCaseFinished.testCaseStartedId);
-      if (!s) return;
-      this.done++;
-      s.finished = true;
-      const finished = `${finishedLine(this.done, this.total, scenarioLabel(s.pickle.name, s.pickle.tags), s.worst, toMs(e.testCaseFinished.timestamp) - s.at)}${s.attempt > 0 ? ` (attempt ${s.attempt + 1})` : ""}`;
-      const line = this.shard ? shardLine(this.shard, finished, this.done, this.total, Date.now() - this.runStartedAt) : finished;
-      if (!this.tty || s.worst === FAILED) this.keep(line);
-      else this.live(undefined);
+      if (finished.finished.willBeRetried) this.keep(`  ${labelOf(finished.pickle)}: attempt ${finished.attempt + 1} ${WORD[worst] ?? worst.toLowerCase()}; trying it again on a fresh broker (--retries)`);
+      else {
+        const { done, total } = this.count();
+        const line = `${finishedLine(done, total, labelOf(finished.pickle), worst, ms)}${finished.attempt > 0 ? ` (attempt ${finished.attempt + 1})` : ""}`;
+        const logged = this.shard ? shardLine(this.shard, line, done, total, this.elapsedMs()) : line;
+        if (!this.tty || worst === TestStepResultStatus.FAILED) this.keep(logged);
+        else this.live(undefined);
+      }
     }
     if (e.testRunFinished) clearInterval(this.watch);
     if (e.testRunFinished && this.tty) this.log("\r\x1b[2K");
   }
 
+  /** The scenarios finished, of the test cases cucumber announced. */
+  private count(): { done: number; total: number } {
+    return { done: this.collected.lastAttempts().length, total: this.collected.testCases.size };
+  }
+
+  private elapsedMs(): number {
+    const started = this.collected.runStarted;
+    return Date.now() - (started ? toMs(started.timestamp) : this.createdAt);
+  }
+
   /** A line for each scenario that has run long, and again each time as long again: `  CAP-01 …: still running after 1 min 0 s`. */
   private noteLong(): void {
-    for (const s of this.started.values()) {
-      const ms = Date.now() - s.at;
-      if (s.finished || longNotesDue(ms) <= s.longNotes) continue;
-      s.longNotes = longNotesDue(ms);
-      this.keep(progressLine(scenarioLabel(s.pickle.name, s.pickle.tags), `still running after ${clock(ms)}`));
+    for (const a of this.collected.attempts.values()) {
+      const ms = Date.now() - toMs(a.startedAt);
+      if (a.finished || longNotesDue(ms) <= (this.longNotes.get(a.id) ?? 0)) continue;
+      this.longNotes.set(a.id, longNotesDue(ms));
+      this.keep(progressLine(labelOf(a.pickle), `still running after ${clock(ms)}`));
     }
   }
 
@@ -149,7 +142,8 @@ export default class ProgressFormatter extends Formatter {
   private live(running: string | undefined): void {
     if (stopped) return;
     const width = "columns" in this.stream && typeof this.stream.columns === "number" ? this.stream.columns : 100;
-    const line = `${this.shard ? `[shard ${this.shard}] ` : ""}${liveLine(this.done, this.total, Date.now() - this.runStartedAt, running)}`;
+    const { done, total } = this.count();
+    const line = `${this.shard ? `[shard ${this.shard}] ` : ""}${liveLine(done, total, this.elapsedMs(), running)}`;
     this.log(`\r\x1b[2K${line.slice(0, width - 1)}`);
   }
 }

@@ -20,16 +20,18 @@ import type { Level } from "../report/rule-verdicts.js";
 import { configError } from "../harness-error.js";
 import { lintSuite, lintText, type LintProblem } from "../authoring/lint.js";
 import type { LoadedLibrary } from "../authoring/step-vocabulary.js";
-import { readBrokerIdentity, readScenarioResults, type ScenarioResult } from "../report/scenario-results.js";
+import type { ScenarioResult } from "../report/scenario-results.js";
+import { brokerIdentity } from "../report/scenario-findings.js";
+import { collectMessages, type MessageCollector } from "../report/message-collector.js";
 import { brokerProvenance, provenanceOf } from "../report/provenance.js";
-import { DEFAULT_HISTORIES, judgedScenarios, REPEATS_DIR, streamFiles, type Unfinished } from "../report/evidence.js";
+import { DEFAULT_HISTORIES, judgedScenarios, judgeStream, REPEATS_DIR, streamFiles, type JudgedStream, type Unfinished } from "../report/evidence.js";
 import { REPORT_FILES } from "../report/write-reports.js";
 import { COMPARE_FILES } from "../compare/command.js";
 import { profileOf } from "../run/profiles.js";
 import { loadRules } from "../rules.js";
 import type { RunParameters } from "../run/run-parameters.js";
 import type { Invocation, RerunOf } from "../report/run-record.js";
-import { readEnvelopes } from "../report/message-stream.js";
+import { readEnvelopes, readMessages } from "../report/message-stream.js";
 import { STEP_SUPPORT, USER_NODE_OPTIONS, WORKER_NODE_OPTION } from "../run/step-files.js";
 import { rememberStepMatches } from "./step-matches.js";
 import { KIT_ROOT } from "../../protocol/kit-root.js";
@@ -165,12 +167,12 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   const historiesDir = o.parameters.historiesDir;
   /**
    * Every report is made from one reading of the run's message streams (a repetition's each, under
-   * --repeat), as `lomi-conformance verify` reads them again: the scenarios they judged, those a
-   * stopped run did not finish not run.
+   * --repeat), each collected and judged once, as `lomi-conformance verify` reads them again: the
+   * scenarios they judged, those a stopped run did not finish not run.
    */
-  const conclude = (streams: ReadonlyArray<readonly Envelope[]>, stopped?: { cause: string; unfinished?: Unfinished }) => {
+  const conclude = (streams: readonly JudgedStream[], stopped?: { cause: string; unfinished?: Unfinished }) => {
     const { results, attempts } = judgedScenarios(streams, { unfinished: stopped?.unfinished }, all);
-    const serverInfo = o.serverInfo ?? readBrokerIdentity(streams[0] ?? []);
+    const serverInfo = o.serverInfo ?? brokerIdentity(streams[0]?.messages);
     return concludeRun({
       ...(stopped !== undefined ? { stopped: stopped.cause } : {}),
       rules: rulesFile.rules,
@@ -205,21 +207,21 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     });
   };
   /**
-   * A run cut short concludes once, from the scenarios that finished, the others NOT RUN with why
-   * (exit 2): whichever ends it first (a stop signal, a parallel worker that died) concludes, and
-   * anything that ends it after waits for that conclusion instead of making a second.
+   * A run cut short concludes once, from the scenarios that finished (`stream` collected and judged
+   * once, unless `judged` is that already), the others NOT RUN with why (exit 2): whichever ends it
+   * first (a stop signal, a parallel worker that died) concludes, and anything that ends it after
+   * waits for that conclusion instead of making a second.
    */
   let cutShort: Promise<void> | undefined;
-  const concludeCutShort = (stream: readonly Envelope[], end: RunEnd, rewrite: boolean): Promise<void> =>
+  const concludeCutShort = (stream: readonly Envelope[], end: RunEnd, rewrite: boolean, judged?: JudgedStream): Promise<void> =>
     (cutShort ??= (async () => {
       stopProgress();
-      const finished = readScenarioResults(stream);
-      const cause = `${end.cause} after ${finished.length} of ${ordered.length} scenario(s)`;
+      const finished = judged ?? judgeStream(collectMessages(stream));
+      const cause = `${end.cause} after ${finished.results.length} of ${ordered.length} scenario(s)`;
       const html = path.join(o.reports, "cucumber.html");
       // The formatters' files end where the stop cut them: the message stream is written whole, saying how the run ended.
-      const whole = rewrite ? [...stream, stoppedRunFinished(stream, cause)] : stream;
-      if (rewrite) writeStoppedMessages(messages, whole, html, cause);
-      conclude([whole], { cause, unfinished: { each: end.each, keys: unfinished(ordered, finished).map(scenarioKey) } });
+      if (rewrite) writeStoppedMessages(messages, [...stream, stoppedRunFinished(finished.messages, cause)], html, cause);
+      conclude([finished], { cause, unfinished: { each: end.each, keys: unfinished(ordered, finished.results).map(scenarioKey) } });
       if (rewrite) await writeStoppedHtml(html, stream);
     })());
   // A stop signal (a CI job's timeout, Ctrl+C; to this process or its whole group: the workers leave it to this process) ends the run where it is.
@@ -237,15 +239,16 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
   }
 
   const stream = readEnvelopes(messages);
-  const results = readScenarioResults(stream);
+  const first = judgeStream(collectMessages(stream));
+  const { results } = first;
   // Lint refused undefined and ambiguous steps already; should one get through, it is still the suite's fault.
   refuseBrokenSuite(results);
   // Cucumber ends its run when its workers have all ended, finished or not: one killed (by the OOM killer, a kill -9) leaves its scenario unfinished.
   if (unfinished(ordered, results).length > 0) {
-    await concludeCutShort(stream, endedEarly(o.parallel), false);
+    await concludeCutShort(stream, endedEarly(o.parallel), false, first);
     return 2;
   }
-  const streams = [stream];
+  const streams = [first];
   // --repeat N: the same scenarios again, each repetition on seeds of its own, into a message stream of its own.
   // A repetition cut short (a stop, a worker that died) concludes once, NOT RUN, on the repetitions before it, which finished.
   for (let repetition = 2; repetition <= (o.repeat ?? 1); repetition++) {
@@ -255,12 +258,17 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
         stopProgress();
         conclude(streams, { cause: `${end} during repetition ${repetition} of ${o.repeat}; the ${streams.length} repetition(s) before it are judged` });
       })());
-    const ended = await runRepetition(repetition, runConfiguration, support, o, ordered.length, (signal) => stop(stoppedBy(signal).cause));
-    if (ended !== undefined || stopped) {
-      await stop(ended ?? "the run was stopped");
+    const file = await runRepetition(repetition, runConfiguration, support, o, (signal) => stop(stoppedBy(signal).cause));
+    if (stopped) {
+      await stop("the run was stopped");
       return 2;
     }
-    streams.push(readEnvelopes(path.join(o.reports, streamFiles(repetition).at(-1)!)));
+    const judged = judgeStream(readMessages(file));
+    if (unfinished(ordered, judged.results).length > 0) {
+      await stop(endedEarly(o.parallel).cause);
+      return 2;
+    }
+    streams.push(judged);
   }
   const { code, run } = conclude(streams);
   if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
@@ -296,15 +304,13 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
 
 /**
  * One repetition after the first (--repeat): cucumber again on the same scenarios, the repetition
- * in the world parameters (its seeds derive from it), its message stream under repeats/N/. A stop
- * signal meanwhile goes to `stopped`; answers why it ended early when a worker died (scenarios left
- * unfinished), or undefined.
+ * in the world parameters (its seeds derive from it), its message stream under repeats/N/ (answered).
+ * A stop signal meanwhile goes to `stopped`.
  */
-async function runRepetition(repetition: number, configuration: IRunConfiguration, support: ISupportCodeLibrary, o: SuiteOptions, scenarios: number, stopped: (signal: StopSignal) => Promise<void>): Promise<string | undefined> {
+async function runRepetition(repetition: number, configuration: IRunConfiguration, support: ISupportCodeLibrary, o: SuiteOptions, stopped: (signal: StopSignal) => Promise<void>): Promise<string> {
   const file = path.join(o.reports, streamFiles(repetition).at(-1)!);
   mkdirSync(path.dirname(file), { recursive: true });
   const ignoreStop = onStop(stopped);
-  let finished = 0;
   try {
     await runCucumber(
       {
@@ -314,14 +320,11 @@ async function runRepetition(repetition: number, configuration: IRunConfiguratio
         formats: { ...configuration.formats, files: { [file]: "message" } },
       },
       { cwd: ROOT },
-      (e) => {
-        if (e.testCaseFinished && !e.testCaseFinished.willBeRetried) finished++;
-      },
     );
   } finally {
     ignoreStop();
   }
-  return finished < scenarios ? endedEarly(o.parallel).cause : undefined;
+  return file;
 }
 
 /** The scenarios of this shard, balanced by the durations file; a shard left with none is refused (exit 2). */
@@ -346,8 +349,8 @@ const endedEarly = (parallel: number): RunEnd =>
     : { cause: "cucumber ended the run before every scenario finished", each: "cucumber ended the run before this scenario finished" };
 
 /** The end of a stopped run's message stream, as cucumber ends a run: not a success, and why. */
-function stoppedRunFinished(stream: readonly Envelope[], cause: string): Envelope {
-  const testRunStartedId = stream.find((e) => e.testRunStarted)?.testRunStarted?.id;
+function stoppedRunFinished(run: MessageCollector, cause: string): Envelope {
+  const testRunStartedId = run.runStarted?.id;
   return { testRunFinished: { success: false, message: `NOT RUN: ${cause}`, timestamp: TimeConversion.millisecondsSinceEpochToTimestamp(Date.now()), ...(testRunStartedId ? { testRunStartedId } : {}) } };
 }
 

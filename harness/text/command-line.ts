@@ -24,7 +24,7 @@ const SHELL_SYNTAX: Array<{ test: (word: string, first: boolean) => boolean; wha
 ];
 
 /**
- * Why a --broker-cmd line that uses shell syntax is refused, or undefined if it uses none.
+ * Why a --broker-cmd line that uses shell syntax is refused (what follows the option's name), or undefined if it uses none.
  * The kit runs the command without a shell (so it can kill exactly the broker's process group), and
  * `node broker.mjs > log.txt` would hand ">" and "log.txt" to node: a whole run without the log
  * the user asked for. The message gives the `sh -c` form that does what they meant.
@@ -39,7 +39,7 @@ export function shellSyntaxIn(command: string): string | undefined {
     if (!found) continue;
     const inShell = command.includes("'") ? `sh -c "${command}"` : `sh -c '${command}'`;
     return (
-      `--broker-cmd runs its command without a shell, so "${word.text}" (${found.what} in a shell) would reach the program as an argument. ` +
+      `runs its command without a shell, so "${word.text}" (${found.what} in a shell) would reach the program as an argument. ` +
       `To have a shell read the line, give it to one: --broker-cmd "${inShell}" (the kit still stops the shell and all it starts)` +
       (found === SHELL_SYNTAX[0] ? `; or set the variables with env: --broker-cmd "env ${command}"` : "")
     );

@@ -1,26 +1,24 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Envelope } from "@cucumber/messages";
 import { isDeepStrictEqual } from "node:util";
 import { configError } from "../harness-error.js";
 import { historyOf, historyFileName, parseRecords } from "../history/format.js";
 import { checkHistory } from "../oracles/index.js";
 import { historyJudgement } from "../report/attachments.js";
-import { readTries } from "../report/attempts.js";
 import { recordedSummary } from "../report/conclude-run.js";
 import { judgeRun } from "../report/judge-run.js";
-import { readEnvelopes } from "../report/message-stream.js";
+import { readMessages } from "../report/message-stream.js";
 import { kitIdentity, provenanceSchema, rulesDigest, shortDigest } from "../report/provenance.js";
 import { RUN_RECORD_FILE } from "../report/run-record.js";
 import { titleOf } from "../report/run-summary.js";
-import { readScenarioResults, type ScenarioResult } from "../report/scenario-results.js";
+import type { ScenarioResult } from "../report/scenario-results.js";
 import { jsonReport, reportMakers } from "../report/write-reports.js";
 import { loadRules } from "../rules.js";
 import { scenarioCatalogue, scenarioKey } from "../run/feature-catalogue.js";
 import { attemptSeed } from "../run/run-parameters.js";
 import { messageOf } from "../../protocol/errors.js";
-import { evidenceDigest, evidenceSchema, judgedScenarios, runInputsOf, streamFiles, type Evidence } from "../report/evidence.js";
+import { evidenceDigest, evidenceSchema, judgedScenarios, judgeStream, runInputsOf, streamFiles, type Evidence, type JudgedStream } from "../report/evidence.js";
 
 /** What `verify` found: each disagreement in a line naming what disagrees, and what was derived again. */
 export interface Verification {
@@ -86,14 +84,13 @@ function readRecorded(dir: string): { raw: Record<string, unknown>; evidence: Ev
 }
 
 /** Each scenario's history judged again, against what its run recorded of that judgement (oracles, triggers) and its seed. */
-function historyDisagreements(dir: string, evidence: Evidence, streams: ReadonlyArray<readonly Envelope[]>, out: string[]): number {
+function historyDisagreements(dir: string, evidence: Evidence, streams: readonly JudgedStream[], out: string[]): number {
   const { inputs } = evidence;
   const oracles = inputs.invocation?.oracles !== false;
   let judged = 0;
-  streams.forEach((stream, i) => {
+  streams.forEach(({ results, tries }, i) => {
     const repetition = i + 1;
-    const tries = readTries(stream);
-    for (const result of readScenarioResults(stream)) {
+    for (const result of results) {
       const relative = path.posix.join(inputs.histories.split(path.sep).join("/"), historyFileName(result, repetition));
       const recordedSeed = tries.get(scenarioKey(result))?.at(-1)?.seed;
       const attempts = tries.get(scenarioKey(result))?.length ?? 1;
@@ -165,7 +162,7 @@ export function verifyRun(dir: string): Verification {
   if (evidenceDigest(evidence.inputs, evidence.files, provenance.success ? provenance.data : undefined) !== evidence.digest) {
     out.push(`${RUN_RECORD_FILE}: its evidence digest is not that of what it records (its inputs, file digests or provenance were changed)`);
   }
-  const streams = streamFiles(evidence.inputs.repeat).flatMap((f) => (existsSync(path.join(dir, f)) ? [readEnvelopes(path.join(dir, f))] : []));
+  const streams = streamFiles(evidence.inputs.repeat).flatMap((f) => (existsSync(path.join(dir, f)) ? [judgeStream(readMessages(path.join(dir, f)))] : []));
   if (streams.length === 0) return { disagreements: out, title: headline, scenarios: 0, histories: 0, streams: 0, digest: evidence.digest };
 
   // The verdicts again, from the streams and the recorded inputs, by the run's own functions.

@@ -9,6 +9,7 @@ import { freePort } from "../../harness/adapters/free-port.js";
 import { REPORT_FILES } from "../../harness/report/write-reports.js";
 import { stepVocabulary } from "../../harness/authoring/step-vocabulary.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
+import { COMMANDS } from "../../harness/commands/table.js";
 
 /** Runs a bin from a scratch directory, as a user does from their repository: a refused run leaves its reports there. */
 const run = (bin: string, ...args: string[]) => {
@@ -40,6 +41,19 @@ test("--help names --shard, --durations and --write-durations; merge --help expl
   assert.equal(merge.status, 0, merge.stderr);
   assert.match(merge.stdout, /^lomi-conformance merge — /);
   for (const words of ["shard.json", "explore.json", "--reports OUT", "missing, given twice, or of another run"]) assert.ok(merge.stdout.includes(words), words);
+});
+
+test("each command's --help is its own; an option of another command is refused, exit 2, with the command's own options", () => {
+  for (const c of COMMANDS) {
+    const help = run("lomi-conformance", c.name!, "--help");
+    assert.equal(help.status, 0, help.stderr);
+    assert.ok(help.stdout.startsWith(`lomi-conformance ${c.name} — ${c.summary}\n`), help.stdout.slice(0, 200));
+    assert.doesNotMatch(help.stdout, /^Commands/m, "not the main help");
+  }
+  const steps = run("lomi-conformance", "steps", "--retries", "3", "--broker-cmd", "x");
+  assert.equal(steps.status, 2);
+  assert.equal(steps.stderr, "lomi-conformance steps: --retries is not an option of steps (it goes with a conformance run); its options are --help\nRun lomi-conformance steps --help for usage.\n");
+  assert.equal(existsSync(path.join(steps.cwd, "reports")), false, "a command's refusal is no run: it writes no reports");
 });
 
 test("a conformance run refused for its options still writes every report, saying NOT RUN and why, where --reports says", () => {
@@ -160,7 +174,7 @@ test("lomi-conformance catalogue prints the tool catalogue, and --json its JSON 
   assert.ok(tools.every((t) => typeof t.outputSchema === "object"));
   const stray = run("lomi-conformance", "--json");
   assert.equal(stray.status, 2);
-  assert.match(stray.stderr, /--json goes with the catalogue and coverage commands/);
+  assert.match(stray.stderr, /--json is not an option of a conformance run \(it goes with catalogue or coverage\)/);
 });
 
 test("--histories writes each scenario's history, which check judges again on its own", () => {

@@ -2,7 +2,7 @@
  * A cucumber message stream (messages.ndjson) for scenarios a test makes up, in the shape
  * @cucumber/cucumber 12 writes: a gherkin document, a pickle, a test case, its start, one step that
  * finished with the given status and message, the attachments, its end. Enough for the report
- * pipeline (readScenarioResults) to treat it as a run.
+ * pipeline (the message collector, scenarioResults) to treat it as a run.
  */
 export interface MadeUpScenario {
   name: string;

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { kitPath } from "../../protocol/kit-root.js";
-import { readScenarioResults, type ScenarioResult } from "../../harness/report/scenario-results.js";
-import { readEnvelopes } from "../../harness/report/message-stream.js";
+import { scenarioResults, type ScenarioResult } from "../../harness/report/scenario-results.js";
+import { readMessages } from "../../harness/report/message-stream.js";
 
 /**
  * Runs one feature's text with the kit's steps, in this process against the in-process broker (a
@@ -21,5 +21,5 @@ export async function runFeature(text: string, worldParameters: Record<string, s
     { cwd: root },
   );
   const { success } = await runCucumber(runConfiguration, { cwd: root });
-  return { success, results: readScenarioResults(readEnvelopes(messages)) };
+  return { success, results: scenarioResults(readMessages(messages)) };
 }

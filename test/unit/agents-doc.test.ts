@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { MUTANT_AGENTS } from "../../examples/agents/mutant-agents.js";
 import { kitPath } from "../../protocol/kit-root.js";
-import { parseRecordArgs } from "../../harness/record/command.js";
+import { parseRecordArgs } from "../support/record-args.js";
 import { parseFaultSpec } from "../../harness/record/fault-plan.js";
 import { loadRules } from "../../harness/rules.js";
 

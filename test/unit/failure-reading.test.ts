@@ -7,8 +7,8 @@ import { publishedToolsFinding, type ListedTool } from "../../harness/contract-c
 import { violation } from "../../harness/harness-error.js";
 import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { concludeRun } from "../../harness/report/conclude-run.js";
-import { readEnvelopes } from "../../harness/report/message-stream.js";
-import { readScenarioResults } from "../../harness/report/scenario-results.js";
+import { readMessages } from "../../harness/report/message-stream.js";
+import { scenarioResults } from "../../harness/report/scenario-results.js";
 import { loadRules } from "../../harness/rules.js";
 import { CATALOGUE, publishedTool } from "../../protocol/catalogue.js";
 import { messagesOf } from "../support/cucumber-messages.js";
@@ -54,8 +54,8 @@ test("a failed count step, a failed bytes step and an ENV-04 finding each read o
   assert.deepEqual(ran.results.map((r) => r.verdict), ["fail", "fail"], JSON.stringify(ran.results.map((r) => r.reason)));
   const finding = publishedToolsFinding(withoutAnnotations());
   assert.ok(finding, "a tools/list without annotations is an ENV-04 finding");
-  const env04 = readScenarioResults(
-    readEnvelopes(writeStream(messagesOf([{ name: "tools/list publishes the catalogue", tags: ["@ENV-04"], status: "FAILED", message: violation(finding, ["ENV-04"]).stack!, attachments: [{ body: JSON.stringify({ rules: ["ENV-04"] }), mediaType: BLAME_MEDIA_TYPE }] }]))),
+  const env04 = scenarioResults(
+    readMessages(writeStream(messagesOf([{ name: "tools/list publishes the catalogue", tags: ["@ENV-04"], status: "FAILED", message: violation(finding, ["ENV-04"]).stack!, attachments: [{ body: JSON.stringify({ rules: ["ENV-04"] }), mediaType: BLAME_MEDIA_TYPE }] }]))),
   );
   const results = [...ran.results, ...env04];
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HarnessError } from "../../harness/harness-error.js";
-import { parseRecordArgs } from "../../harness/record/command.js";
+import { parseRecordArgs } from "../support/record-args.js";
 import { FaultPlan, parseFaultSpec } from "../../harness/record/fault-plan.js";
 
 const refused = (spec: string, problem: RegExp) =>

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { kitPath } from "../../protocol/kit-root.js";
-import { parseRecordArgs, RECORD_HELP } from "../../harness/record/command.js";
+import { commandHelp } from "../../harness/commands/help.js";
+import { RECORD } from "../../harness/commands/record.js";
+import { parseRecordArgs } from "../support/record-args.js";
 import { splitCommand } from "../../harness/text/command-line.js";
 
 const section = () => {
@@ -37,5 +39,5 @@ test("the client configurations docs/implementers.md shows are valid JSON whose 
 });
 
 test("record --help names both forms and every option", () => {
-  for (const text of ["-- CMD [ARGS…]", '--broker-cmd "CMD [ARGS…]"', "--listen PORT --to URL", "--history FILE", "--live", "-h, --help"]) assert.ok(RECORD_HELP.includes(text), text);
+  for (const text of ["-- CMD [ARGS…]", '--broker-cmd "CMD [ARGS…]"', "--listen PORT --to URL", "--history FILE", "--live", "-h, --help"]) assert.ok(commandHelp(RECORD).includes(text), text);
 });

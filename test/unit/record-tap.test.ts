@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { CallRecord, HistoryRecord } from "../../harness/history/format.js";
 import { HarnessError } from "../../harness/harness-error.js";
-import { parseRecordArgs } from "../../harness/record/command.js";
+import { parseRecordArgs } from "../support/record-args.js";
 import { jsonLines, sseMessages } from "../../harness/record/lines.js";
 import { TrafficRecorder } from "../../harness/record/tap.js";
 

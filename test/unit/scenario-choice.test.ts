@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseScenarios, isFeaturePlace } from "../../harness/run/scenario-choice.js";
+import { chooseScenarios } from "../../harness/run/scenario-choice.js";
+import { isFeaturePlace } from "../../harness/commands/run.js";
 import type { ScenarioEntry } from "../../harness/run/feature-catalogue.js";
 import { HarnessError } from "../../harness/harness-error.js";
 

@@ -3,18 +3,19 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { HarnessError } from "../../harness/harness-error.js";
 import { checkPartSet } from "../../harness/shards/part-set.js";
-import { parseShard } from "../../harness/shards/shard-option.js";
+import { shardSpec } from "../../harness/shards/shard-option.js";
 import { splitSelection } from "../../harness/shards/split.js";
 import { workersOrder } from "../../harness/shards/workers-order.js";
 
 const scenarios = (n: number) => Array.from({ length: n }, (_, i) => ({ uri: "features/a.feature", name: `s${i}` }));
 
-test("--shard takes K/N with 1 ≤ K ≤ N; anything else is a configuration error (exit 2)", () => {
-  assert.deepEqual(parseShard("2/3"), { index: 2, count: 3 });
+test("--shard takes K/N with 1 ≤ K ≤ N; anything else is refused saying what it takes", () => {
+  assert.deepEqual(shardSpec.parse("2/3"), { index: 2, count: 3 });
   for (const bad of ["0/3", "4/3", "x", "1/0", "1/3/4", ""]) {
-    assert.throws(() => parseShard(bad), (e: unknown) => e instanceof HarnessError && e.kind === "config" && e.message.includes(`not ${bad}`), bad);
+    const read = shardSpec.safeParse(bad);
+    assert.equal(read.success, false, bad);
+    assert.equal(read.error?.issues[0]?.message, `must be K/N with 1 ≤ K ≤ N (e.g. --shard 2/3 runs the second of three parts), not ${bad}`, bad);
   }
 });
 

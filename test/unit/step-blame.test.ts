@@ -6,8 +6,8 @@ import { blameOf, stepRules } from "../../harness/report/step-blame.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readScenarioResults } from "../../harness/report/scenario-results.js";
-import { readEnvelopes } from "../../harness/report/message-stream.js";
+import { scenarioResults } from "../../harness/report/scenario-results.js";
+import { readMessages } from "../../harness/report/message-stream.js";
 import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { messagesOf, type MadeUpScenario } from "../support/cucumber-messages.js";
 
@@ -113,7 +113,7 @@ test("a step cucumber timed out, or a call --timeout-ms saw go unanswered, fails
   const judged = (s: Omit<MadeUpScenario, "tags" | "status">) => {
     const messages = path.join(dir, "messages.ndjson");
     writeFileSync(messages, messagesOf([{ ...s, tags: ["@AUTH-11"], status: "FAILED" }]));
-    const [result] = readScenarioResults(readEnvelopes(messages));
+    const [result] = scenarioResults(readMessages(messages));
     return { verdict: result?.verdict, blame: result?.blame, unfinished: result?.unfinished, nothingJudged: result?.nothingJudged };
   };
   try {

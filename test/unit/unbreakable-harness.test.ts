@@ -12,8 +12,8 @@ import { contractData } from "../../harness/contract-checks/reply-checks.js";
 import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf } from "../../harness/report/failure-context.js";
 import { judgeMadeUpRun } from "../support/judge.js";
-import { readScenarioResults } from "../../harness/report/scenario-results.js";
-import { readEnvelopes } from "../../harness/report/message-stream.js";
+import { scenarioResults } from "../../harness/report/scenario-results.js";
+import { readMessages } from "../../harness/report/message-stream.js";
 import { REPORT_FILES, writeReports } from "../../harness/report/write-reports.js";
 import { profileOf } from "../../harness/run/profiles.js";
 import { loadRules } from "../../harness/rules.js";
@@ -126,7 +126,7 @@ const SUITE = scenarioCatalogue();
 function reportsOf(dir: string, scenario: Parameters<typeof messagesOf>[0][number]) {
   const messages = path.join(dir, "messages.ndjson");
   writeFileSync(messages, messagesOf([scenario]));
-  const results = readScenarioResults(readEnvelopes(messages));
+  const results = scenarioResults(readMessages(messages));
   assert.equal(results.length, 1, "the scenario kept its verdict");
   const { run, baselinedScenarioReason } = judgeMadeUpRun({
     rules,
