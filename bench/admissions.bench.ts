@@ -59,13 +59,26 @@ async function admissionsPerSecond(clients: number, perClient: number): Promise<
   for (let i = 0; i < clients; i++) {
     const call = await client(broker, `bench-${i}`);
     const { retryEpoch, domainRevision } = await call("lomi_connect", { workspaceId: "ws-alpha" });
-    const { operation } = await call("lomi_terminal_create", { workspaceId: "ws-alpha", cwdRelative: "", title: `t${i}`, expectedRevision: domainRevision, retryEpoch, requestKey: `create-${i}` });
+    const { operation } = await call("lomi_terminal_create", {
+      workspaceId: "ws-alpha",
+      cwdRelative: "",
+      title: `t${i}`,
+      expectedRevision: domainRevision,
+      retryEpoch,
+      requestKey: `create-${i}`,
+    });
     let settled = operation;
     while (settled.state !== "succeeded") settled = (await call("lomi_operation_get", { operationId: operation.operationId })).operation;
     sessions.push({ call, retryEpoch, terminalSessionId: settled.result.terminalSessionId });
   }
   const run = (s: (typeof sessions)[number], n: number) =>
-    s.call("lomi_terminal_run", { workspaceId: "ws-alpha", terminalSessionId: s.terminalSessionId, command: "true", retryEpoch: s.retryEpoch, requestKey: `run-${n}` });
+    s.call("lomi_terminal_run", {
+      workspaceId: "ws-alpha",
+      terminalSessionId: s.terminalSessionId,
+      command: "true",
+      retryEpoch: s.retryEpoch,
+      requestKey: `run-${n}`,
+    });
   for (const s of sessions) await run(s, -1); // warm-up
   const start = performance.now();
   await Promise.all(

@@ -46,7 +46,14 @@ function fail(message: string): never {
 let values;
 try {
   ({ values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, suite: { type: "boolean", default: false }, readme: { type: "boolean", default: false }, "suite-runs": { type: "string" }, only: { type: "string" }, runs: { type: "string" } },
+    options: {
+      quick: { type: "boolean", default: false },
+      suite: { type: "boolean", default: false },
+      readme: { type: "boolean", default: false },
+      "suite-runs": { type: "string" },
+      only: { type: "string" },
+      runs: { type: "string" },
+    },
     strict: true,
   }));
 } catch (error) {
@@ -62,7 +69,9 @@ for (const id of only ?? []) if (!SECTIONS.some((s) => s.id === id)) fail(`--onl
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 const report: BenchReport = { date: new Date().toISOString(), machine: machine(), quick: values.quick, figures: [], skipped: [] };
-process.stdout.write(`bench: ${runs} runs per figure${values.quick ? " (--quick)" : ""}; ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, load average ${report.machine.loadAverage.join(" ")}\n`);
+process.stdout.write(
+  `bench: ${runs} runs per figure${values.quick ? " (--quick)" : ""}; ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, load average ${report.machine.loadAverage.join(" ")}\n`,
+);
 for (const [i, section] of SECTIONS.entries()) {
   const tag = `[${i + 1}/${SECTIONS.length}] ${section.title}`;
   const why = only && !only.includes(section.id) ? "not in --only" : section.skip?.({ suite: values.suite });
@@ -72,10 +81,15 @@ for (const [i, section] of SECTIONS.entries()) {
     continue;
   }
   process.stdout.write(`${tag}\n`);
-  const measured = await section.measure({ runs: section.runs?.({ runs, suiteRuns }) ?? runs, quick: values.quick, progress: (line) => process.stdout.write(`    ${line} (${elapsed()})\n`) });
+  const measured = await section.measure({
+    runs: section.runs?.({ runs, suiteRuns }) ?? runs,
+    quick: values.quick,
+    progress: (line) => process.stdout.write(`    ${line} (${elapsed()})\n`),
+  });
   const figures = Array.isArray(measured) ? measured : [measured];
   report.figures.push(...figures);
-  for (const f of figures) process.stdout.write(`  ${f.label}: median ${f.figure.median.toFixed(1)} ${f.unit}${f.ratio === null ? "" : `, ${f.ratio.toFixed(2)}× baseline`}\n`);
+  for (const f of figures)
+    process.stdout.write(`  ${f.label}: median ${f.figure.median.toFixed(1)} ${f.unit}${f.ratio === null ? "" : `, ${f.ratio.toFixed(2)}× baseline`}\n`);
 }
 writeBenchReport(report);
 process.stdout.write(`\n${textTable(report)}\n\nwritten: ${BENCH_JSON} (${elapsed()})\n`);

@@ -14,11 +14,17 @@ async function measure(label: string, run: RunParameters, runs: number) {
   if (r.violation) throw new Error(`${label}: explore found a violation: ${JSON.stringify(r.violation.invariants)}\n${r.violation.steps.join("\n")}`);
   const perMinute = (r.runs / r.durationMs) * 60_000;
   const perSecond = (r.steps / r.durationMs) * 1000;
-  process.stdout.write(`  ${label.padEnd(30)} ${r.runs} runs, ${r.steps} steps in ${(r.durationMs / 1000).toFixed(1)} s: ${perMinute.toFixed(1)} runs/min, ${perSecond.toFixed(1)} steps/s\n`);
+  process.stdout.write(
+    `  ${label.padEnd(30)} ${r.runs} runs, ${r.steps} steps in ${(r.durationMs / 1000).toFixed(1)} s: ${perMinute.toFixed(1)} runs/min, ${perSecond.toFixed(1)} steps/s\n`,
+  );
   return perSecond;
 }
 
 process.stdout.write(`explore, seed 1, at most ${STEPS} steps a run\n`);
 const inProcess = await measure("in-process", { adapter: "in-process", seed: 1, timeoutMs: 10_000 }, RUNS);
-const child = await measure("process (stdio)", { adapter: "command", brokerCommand: "node bin/lomi-broker.js", brokerCwd: KIT_ROOT, brokerFaults: false, seed: 1, timeoutMs: 10_000 }, Math.max(1, Math.round(RUNS / 4)));
+const child = await measure(
+  "process (stdio)",
+  { adapter: "command", brokerCommand: "node bin/lomi-broker.js", brokerCwd: KIT_ROOT, brokerFaults: false, seed: 1, timeoutMs: 10_000 },
+  Math.max(1, Math.round(RUNS / 4)),
+);
 process.stdout.write(`ratio: a process broker explores at ${(child / inProcess).toFixed(3)}x the in-process speed (steps/s)\n`);

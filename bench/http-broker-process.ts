@@ -18,9 +18,25 @@ export class BrokerProcess {
   ) {}
 
   start(): Promise<string> {
-    const child = spawn(process.execPath, ["bin/lomi-broker.js", "--native-url", this.nativeUrl, "--store", this.store, "--transport", "http", "--port", "0", "--seed", String(this.seed + this.generation)], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "bin/lomi-broker.js",
+        "--native-url",
+        this.nativeUrl,
+        "--store",
+        this.store,
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--seed",
+        String(this.seed + this.generation),
+      ],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     this.child = child;
     this.generation++;
     this.calls = 0;

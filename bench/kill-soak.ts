@@ -163,7 +163,11 @@ class SoakClient {
     for (;;) {
       const reply = await this.callThrough("lomi_events_read", { workspaceId: WORKSPACE, limit: 200, ...(cursor ? { cursor } : {}) }, false);
       if (reply.status !== "ok") throw new Error(`${this.name}: lomi_events_read answered ${reply.code}`);
-      const page = reply.data as { events: Array<{ operationId: string; previousState: OperationState | null; state: OperationState }>; nextCursor: string; hasMore: boolean };
+      const page = reply.data as {
+        events: Array<{ operationId: string; previousState: OperationState | null; state: OperationState }>;
+        nextCursor: string;
+        hasMore: boolean;
+      };
       for (const e of page.events) {
         const before = last.get(e.operationId) ?? null;
         const legal = e.previousState === before && (before === null ? e.state === "queued" || e.state === "running" : canTransition(before, e.state));

@@ -34,7 +34,8 @@ function timedRun(label: string, args: string[], env?: NodeJS.ProcessEnv): Suite
   const run = timedSuiteRun(args, TAGS, env);
   const after = cpuTicks();
   // Time the host took from this machine during the run: a run with more of it is slower for it.
-  const steal = before && after && after.total > before.total ? `, host steal ${((100 * (after.steal - before.steal)) / (after.total - before.total)).toFixed(1)} %` : "";
+  const steal =
+    before && after && after.total > before.total ? `, host steal ${((100 * (after.steal - before.steal)) / (after.total - before.total)).toFixed(1)} %` : "";
   process.stdout.write(`  ${label.padEnd(40)} ${run.seconds.toFixed(1).padStart(7)} s  (${run.perScenario.size} scenarios, exit ${run.exitCode}${steal})\n`);
   return run;
 }
@@ -59,7 +60,9 @@ interface Round {
 
 process.stdout.write(`process broker vs in-process${TAGS ? `, tags ${TAGS}` : ", whole suite"}, ${ROUNDS} round(s)\n`);
 if (extraCa !== undefined) {
-  process.stdout.write(`${EXTRA_CA} is set (${extraCa}): a bare node starts in ${bareNode(process.env).toFixed(0)} ms with it, ${bareNode(withoutExtraCa).toFixed(0)} ms without; every broker the stdio runs start inherits it\n`);
+  process.stdout.write(
+    `${EXTRA_CA} is set (${extraCa}): a bare node starts in ${bareNode(process.env).toFixed(0)} ms with it, ${bareNode(withoutExtraCa).toFixed(0)} ms without; every broker the stdio runs start inherits it\n`,
+  );
 }
 const rounds: Round[] = [];
 for (let r = 1; r <= ROUNDS; r++) {
@@ -77,7 +80,13 @@ for (let r = 1; r <= ROUNDS; r++) {
   const stdio = runs.get("stdio 1")!;
   const stdio2 = runs.get("stdio 2")!;
   const withoutCa = runs.get("no ca");
-  const round = { inProcess, stdio, ratio: stdio.seconds / inProcess.seconds, parallel: stdio2.seconds / stdio.seconds, withoutCa: withoutCa && withoutCa.seconds / inProcess.seconds };
+  const round = {
+    inProcess,
+    stdio,
+    ratio: stdio.seconds / inProcess.seconds,
+    parallel: stdio2.seconds / stdio.seconds,
+    withoutCa: withoutCa && withoutCa.seconds / inProcess.seconds,
+  };
   rounds.push(round);
   process.stdout.write(
     `  ratios: stdio / in-process ${round.ratio.toFixed(2)}x; --parallel 2 / --parallel 1 ${round.parallel.toFixed(2)}x` +
@@ -92,7 +101,9 @@ const extra = [...median.stdio.perScenario]
   .map(([name, ms]) => ({ name, ms, extra: ms - (median.inProcess.perScenario.get(name) ?? 0) }))
   .sort((a, b) => b.extra - a.extra);
 const total = extra.reduce((n, e) => n + e.extra, 0);
-process.stdout.write(`scenarios costing most over stdio (ms over their in-process run; ${(total / 1000).toFixed(1)} s in all${ROUNDS > 1 ? ", median round" : ""}):\n`);
+process.stdout.write(
+  `scenarios costing most over stdio (ms over their in-process run; ${(total / 1000).toFixed(1)} s in all${ROUNDS > 1 ? ", median round" : ""}):\n`,
+);
 for (const e of extra.slice(0, 20)) process.stdout.write(`  ${String(Math.round(e.extra)).padStart(7)} ms  (${Math.round(e.ms)} ms) ${e.name}\n`);
 const med = (values: number[]) => summarize(values).median.toFixed(2);
 const withoutCa = rounds.flatMap((r) => (r.withoutCa === undefined ? [] : [r.withoutCa]));

@@ -20,14 +20,23 @@ const BROKER = [process.execPath, "bin/lomi-broker.js", "--simulate", "--approve
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-record-bench-"));
 
 const httpBroker = await startAnnouncing([...BROKER.slice(1), "--transport", "http", "--port", "0"], /listening on (http:\/\/\S+)/);
-const proxy = await startAnnouncing(["bin/lomi-conformance.js", "record", "--history", path.join(dir, "http.jsonl"), "--listen", "0", "--to", httpBroker.url], /record: (http:\/\/\S+) →/);
+const proxy = await startAnnouncing(
+  ["bin/lomi-conformance.js", "record", "--history", path.join(dir, "http.jsonl"), "--listen", "0", "--to", httpBroker.url],
+  /record: (http:\/\/\S+) →/,
+);
 process.once("exit", () => [proxy, httpBroker].forEach((s) => s.child.kill()));
 
 const stdio = (args: string[]) => () => new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" });
 const WAYS: Record<string, { baseline: string; transport: (round: number) => () => Transport }> = {
   "stdio direct": { baseline: "stdio direct", transport: () => stdio(BROKER.slice(1)) },
-  "stdio recorder": { baseline: "stdio direct", transport: (round) => stdio(["bin/lomi-conformance.js", "record", "--history", path.join(dir, `plain-${round}.jsonl`), "--", ...BROKER]) },
-  "stdio recorder --live": { baseline: "stdio direct", transport: (round) => stdio(["bin/lomi-conformance.js", "record", "--history", path.join(dir, `live-${round}.jsonl`), "--live", "--", ...BROKER]) },
+  "stdio recorder": {
+    baseline: "stdio direct",
+    transport: (round) => stdio(["bin/lomi-conformance.js", "record", "--history", path.join(dir, `plain-${round}.jsonl`), "--", ...BROKER]),
+  },
+  "stdio recorder --live": {
+    baseline: "stdio direct",
+    transport: (round) => stdio(["bin/lomi-conformance.js", "record", "--history", path.join(dir, `live-${round}.jsonl`), "--live", "--", ...BROKER]),
+  },
   "http direct": { baseline: "http direct", transport: () => () => new StreamableHTTPClientTransport(new URL(httpBroker.url)) },
   "http recorder": { baseline: "http direct", transport: () => () => new StreamableHTTPClientTransport(new URL(proxy.url)) },
 };

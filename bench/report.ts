@@ -33,7 +33,13 @@ export const figureSchema = z.strictObject({
 });
 export type Figure = z.infer<typeof figureSchema>;
 
-export const machineSchema = z.strictObject({ cpu: z.string(), cores: z.number().int(), node: z.string(), platform: z.string(), loadAverage: z.array(z.number()) });
+export const machineSchema = z.strictObject({
+  cpu: z.string(),
+  cores: z.number().int(),
+  node: z.string(),
+  platform: z.string(),
+  loadAverage: z.array(z.number()),
+});
 
 export const benchReportSchema = z.strictObject({
   date: z.iso.datetime(),
@@ -45,7 +51,13 @@ export const benchReportSchema = z.strictObject({
 export type BenchReport = z.infer<typeof benchReportSchema>;
 
 export function machine(): z.infer<typeof machineSchema> {
-  return { cpu: os.cpus()[0]?.model.trim() ?? "unknown", cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100) };
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? "unknown",
+    cores: os.cpus().length,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
+  };
 }
 
 export function judge(goal: Goal, median: number, ratio: number | null): boolean | null {
@@ -55,7 +67,15 @@ export function judge(goal: Goal, median: number, ratio: number | null): boolean
 }
 
 /** A figure beside its baseline, with the ratio of their medians and whether the goal is met. */
-export function figure(spec: { id: string; label: string; unit: string; figure: Summary; baseline?: { label: string; summary: Summary }; goal?: Goal; note?: string }): Figure {
+export function figure(spec: {
+  id: string;
+  label: string;
+  unit: string;
+  figure: Summary;
+  baseline?: { label: string; summary: Summary };
+  goal?: Goal;
+  note?: string;
+}): Figure {
   const ratio = spec.baseline ? spec.figure.median / spec.baseline.summary.median : null;
   return {
     id: spec.id,

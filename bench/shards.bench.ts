@@ -36,7 +36,9 @@ for (let k = 1; k <= count; k++) {
   const dir = path.join(root, `shard-${k}`);
   cli(["--shard", `${k}/${count}`, ...tags, "--reports", dir]);
   const m = readJson(manifestSchema, path.join(dir, "shard.json"));
-  process.stdout.write(`shard ${k}/${count}: ${m.scenarios.length} scenarios, scenarios ${(m.durationMs / 1000).toFixed(1)} s, process ${(m.wallMs / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `shard ${k}/${count}: ${m.scenarios.length} scenarios, scenarios ${(m.durationMs / 1000).toFixed(1)} s, process ${(m.wallMs / 1000).toFixed(1)} s\n`,
+  );
   dirs.push(dir);
 }
 const merged = path.join(root, "merged");
@@ -48,5 +50,8 @@ const longest = Math.max(...manifests.map((m) => m.durationMs));
 const longestWall = Math.max(...manifests.map((m) => m.wallMs));
 process.stdout.write(
   `longest of ${count} shards ÷ unsharded: scenarios ${(longest / wholeRun.durationMs).toFixed(2)}× (${(longest / 1000).toFixed(1)} s of ${(wholeRun.durationMs / 1000).toFixed(1)} s), ` +
-    `process ${(longestWall / 1000 / wholeWall).toFixed(2)}× (${(longestWall / 1000).toFixed(1)} s of ${wholeWall.toFixed(1)} s); merged verdict ${mergedRun.verdict}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`,
+    `process ${(longestWall / 1000 / wholeWall).toFixed(2)}× (${(longestWall / 1000).toFixed(1)} s of ${wholeWall.toFixed(1)} s); merged verdict ${mergedRun.verdict}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
 );

@@ -49,7 +49,11 @@ function timeUntil(args: string[], done: (stdout: string, exited: boolean) => bo
 
 async function median(label: string, run: () => Promise<Timing>): Promise<number> {
   const timings: Timing[] = [];
-  const { median: m, min, max } = await repeat(ROUNDS, async () => {
+  const {
+    median: m,
+    min,
+    max,
+  } = await repeat(ROUNDS, async () => {
     const t = await run();
     timings.push(t);
     return t.wallMs;
@@ -69,4 +73,6 @@ const brokerArgs = ["bin/lomi-broker.js", "--native-url", "http://127.0.0.1:9", 
 const initialize = await median("lomi-broker, until initialize", () => timeUntil(brokerArgs, (out) => out.includes('"id":1'), INITIALIZE));
 const toolsList = await median("lomi-broker, until tools/list", () => timeUntil(brokerArgs, (out) => out.includes('"id":2'), INITIALIZE + TOOLS_LIST));
 const help = await median("lomi-conformance --help", () => timeUntil(["bin/lomi-conformance.js", "--help"], (out) => out.includes("Usage:")));
-process.stdout.write(`ratios to bare node: initialize ${(initialize / bare).toFixed(1)}x, tools/list ${(toolsList / bare).toFixed(1)}x, --help ${(help / bare).toFixed(1)}x\n`);
+process.stdout.write(
+  `ratios to bare node: initialize ${(initialize / bare).toFixed(1)}x, tools/list ${(toolsList / bare).toFixed(1)}x, --help ${(help / bare).toFixed(1)}x\n`,
+);

@@ -33,9 +33,19 @@ export function timedSuiteRun(args: string[], tags?: string, env: NodeJS.Process
   const reports = path.join(reportsRoot, String(runs++));
   const cpuFile = `${reports}.cpu.json`;
   const started = Date.now();
-  const r = spawnSync(process.execPath, ["--import", CPU_AT_EXIT, "bin/lomi-conformance.js", ...(tags ? ["--tags", tags] : []), ...args, "--reports", reports], { encoding: "utf8", env: { ...env, LOMI_BENCH_CPU_FILE: cpuFile } });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", CPU_AT_EXIT, "bin/lomi-conformance.js", ...(tags ? ["--tags", tags] : []), ...args, "--reports", reports],
+    { encoding: "utf8", env: { ...env, LOMI_BENCH_CPU_FILE: cpuFile } },
+  );
   const seconds = (Date.now() - started) / 1000;
   const results = scenarioResults(readMessages(path.join(reports, "messages.ndjson")));
   const cpu = cpuFileSchema.parse(JSON.parse(readFileSync(cpuFile, "utf8")));
-  return { seconds, exitCode: r.status, perScenario: new Map(results.map((s) => [`${s.uri}:${s.line} ${s.name}`, s.durationMs])), harnessCpuMs: cpu.selfMs, childrenCpuMs: cpu.childrenMs };
+  return {
+    seconds,
+    exitCode: r.status,
+    perScenario: new Map(results.map((s) => [`${s.uri}:${s.line} ${s.name}`, s.durationMs])),
+    harnessCpuMs: cpu.selfMs,
+    childrenCpuMs: cpu.childrenMs,
+  };
 }

@@ -37,14 +37,27 @@ function skippedLines(report: BenchReport): string[] {
 export function textTable(report: BenchReport): string {
   const rows = [HEADER, ...report.figures.map(cells)];
   const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   const notes = report.figures.filter((f) => f.note).map((f) => `note on ${f.label}: ${f.note}`);
-  return [provenance(report), line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line), ...notes, ...skippedLines(report)].join("\n");
+  return [provenance(report), line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line), ...notes, ...skippedLines(report)].join(
+    "\n",
+  );
 }
 
 export function markdownTable(report: BenchReport): string {
   const row = (r: string[]) => `| ${r.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
   const notes = report.figures.filter((f) => f.note).map((f) => `- ${f.label}: ${f.note}`);
   const skipped = skippedLines(report).map((s) => `- ${s}`);
-  return [`Measured ${provenance(report)}.`, "", row(HEADER), row(HEADER.map(() => "---")), ...report.figures.map((f) => row(cells(f))), ...(notes.length + skipped.length ? ["", ...notes, ...skipped] : [])].join("\n");
+  return [
+    `Measured ${provenance(report)}.`,
+    "",
+    row(HEADER),
+    row(HEADER.map(() => "---")),
+    ...report.figures.map((f) => row(cells(f))),
+    ...(notes.length + skipped.length ? ["", ...notes, ...skipped] : []),
+  ].join("\n");
 }

@@ -40,7 +40,11 @@ export function sources(dir) {
 export function sourceDigest() {
   const hash = createHash("sha256");
   const files = [...SOURCE_DIRS.flatMap(sources), ...(existsSync(path.join(ROOT, BUILD_SCRIPT)) ? [BUILD_SCRIPT] : [])];
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(path.join(ROOT, file))).update("\0");
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(ROOT, file)))
+      .update("\0");
   return hash.digest("hex");
 }
 

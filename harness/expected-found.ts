@@ -43,9 +43,13 @@ export function differences(found: unknown, expected: unknown, at = "", partial 
 }
 
 /** The differences as a summary line: `removed.receipts: 0, expected 1; removed.events: 0, expected 3`. */
-export const differencesText = (found: readonly Difference[]) => found.map((d) => `${d.at === "" ? "" : `${d.at}: `}${shown(d.found)}, expected ${shown(d.expected)}`).join("; ");
+export const differencesText = (found: readonly Difference[]) =>
+  found.map((d) => `${d.at === "" ? "" : `${d.at}: `}${shown(d.found)}, expected ${shown(d.expected)}`).join("; ");
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex").replace(/(..)(?!$)/g, "$1 ");
+const hex = (bytes: Uint8Array) =>
+  Buffer.from(bytes)
+    .toString("hex")
+    .replace(/(..)(?!$)/g, "$1 ");
 /** Bytes shown from a difference on: enough to see it, never a file. */
 const AROUND = 8;
 

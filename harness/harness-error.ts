@@ -20,7 +20,8 @@ export class HarnessError extends Error {
     readonly unjudged: "no-answer" | "unexpected-answer" | undefined = undefined,
   ) {
     super(message);
-    this.name = kind === "violation" ? "ConformanceViolation" : kind === "not-applicable" ? "NotApplicable" : kind === "config" ? "HarnessConfigError" : "HarnessFault";
+    this.name =
+      kind === "violation" ? "ConformanceViolation" : kind === "not-applicable" ? "NotApplicable" : kind === "config" ? "HarnessConfigError" : "HarnessFault";
   }
 }
 
@@ -33,7 +34,8 @@ export const noAnswer = (message: string) => new HarnessError("violation", messa
  * about that answer, failing the rules whose wording it contradicts (`rules`, from what the history
  * shows), or, where none can be named, no rule at all.
  */
-export const unexpectedAnswer = (message: string, rules: readonly string[]) => new HarnessError("violation", message, rules, rules.length > 0 ? undefined : "unexpected-answer");
+export const unexpectedAnswer = (message: string, rules: readonly string[]) =>
+  new HarnessError("violation", message, rules, rules.length > 0 ? undefined : "unexpected-answer");
 export const notApplicable = (reason: string) => new HarnessError("not-applicable", reason);
 export const configError = (message: string) => new HarnessError("config", message);
 export const harnessFault = (message: string) => new HarnessError("harness", message);

@@ -52,6 +52,7 @@ export function citedRules(tags: readonly string[], known: ReadonlySet<string>):
     return m ? [m[1]!] : [];
   });
   const unknown = cited.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw configError(`Unknown rule ID(s) ${unknown.join(", ")}: every rule tag must name a rule in docs/rules.json (lomi-conformance lint names where).`);
+  if (unknown.length > 0)
+    throw configError(`Unknown rule ID(s) ${unknown.join(", ")}: every rule tag must name a rule in docs/rules.json (lomi-conformance lint names where).`);
   return cited;
 }

@@ -6,7 +6,8 @@ export const cancelDecisionLeftOpen: Mutant = {
   name: "cancel-decision-left-open",
   family: "CANCEL",
   breaks: ["CANCEL-42"],
-  defect: "cancelling an operation that awaits the user's decision settles it cancelled in the broker's store without telling Lomi, as for queued work: Lomi goes on showing the user the decision",
+  defect:
+    "cancelling an operation that awaits the user's decision settles it cancelled in the broker's store without telling Lomi, as for queued work: Lomi goes on showing the user the decision",
   parts: {
     session: sessionWrappedBy(async ({ call, core }, name, args) => {
       if (name !== "lomi_operation_cancel") return call(name, args);

@@ -12,7 +12,8 @@ interface Undo {
 /** Per broker instance, the undo of each save it admitted, by operationId. */
 const undos = new WeakMap<object, Map<string, Undo>>();
 
-const settingsOf = async ({ call }: CallContext, workspaceId: unknown) => okDataOf(await call("lomi_settings_read", { workspaceId }))?.sections as Record<string, { settingsRevision: string; values: Args }> | undefined;
+const settingsOf = async ({ call }: CallContext, workspaceId: unknown) =>
+  okDataOf(await call("lomi_settings_read", { workspaceId }))?.sections as Record<string, { settingsRevision: string; values: Args }> | undefined;
 const draftOf = async ({ call }: CallContext, workspaceId: unknown, conversationId: unknown) =>
   okDataOf(await call("lomi_chat_read", { workspaceId, conversationId }))?.draft as { text: string; draftRevision: string } | undefined;
 
@@ -22,12 +23,20 @@ async function undoOf(ctx: CallContext, name: string, a: Args): Promise<Undo | u
     const section = (await settingsOf(ctx, a.workspaceId))?.[String(a.section)];
     if (!section) return undefined;
     const values = Object.fromEntries(Object.keys(a.values as Args).map((k) => [k, section.values[k]]));
-    return { tool: name, args: { ...a, values }, revision: async (c) => ({ field: "expectedSettingsRevision", value: (await settingsOf(c, a.workspaceId))?.[String(a.section)]?.settingsRevision }) };
+    return {
+      tool: name,
+      args: { ...a, values },
+      revision: async (c) => ({ field: "expectedSettingsRevision", value: (await settingsOf(c, a.workspaceId))?.[String(a.section)]?.settingsRevision }),
+    };
   }
   if (name === "lomi_chat_draft_save") {
     const draft = await draftOf(ctx, a.workspaceId, a.conversationId);
     if (!draft) return undefined;
-    return { tool: name, args: { ...a, text: draft.text }, revision: async (c) => ({ field: "expectedDraftRevision", value: (await draftOf(c, a.workspaceId, a.conversationId))?.draftRevision }) };
+    return {
+      tool: name,
+      args: { ...a, text: draft.text },
+      revision: async (c) => ({ field: "expectedDraftRevision", value: (await draftOf(c, a.workspaceId, a.conversationId))?.draftRevision }),
+    };
   }
   return undefined;
 }
@@ -37,7 +46,8 @@ export const cancelSettledSaveUndone: Mutant = {
   family: "CANCEL",
   // Cancel never undoes a completed effect (CANCEL-03); a completed save stays saved (CANCEL-43).
   breaks: ["CANCEL-03", "CANCEL-43"],
-  defect: "the broker honours a cancel of a completed settings change or draft save by saving back what it replaced (read before the save), while it answers already_settled",
+  defect:
+    "the broker honours a cancel of a completed settings change or draft save by saving back what it replaced (read before the save), while it answers already_settled",
   parts: {
     session: sessionWrappedBy(async (ctx, name, args) => {
       const mine = undos.get(ctx.core) ?? new Map<string, Undo>();
@@ -46,11 +56,15 @@ export const cancelSettledSaveUndone: Mutant = {
       const reply = await ctx.call(name, args);
       const data = okDataOf(reply);
       if (undo && data?.duplicate === false) mine.set(String(data.operation.operationId), undo);
-      const undoing = name === "lomi_operation_cancel" && data?.outcome === "already_settled" && data.operation?.state === "succeeded" ? mine.get(String(args.operationId)) : undefined;
+      const undoing =
+        name === "lomi_operation_cancel" && data?.outcome === "already_settled" && data.operation?.state === "succeeded"
+          ? mine.get(String(args.operationId))
+          : undefined;
       if (undoing) {
         mine.delete(String(args.operationId));
         const revision = await undoing.revision(ctx);
-        if (revision) await ctx.call(undoing.tool, { ...undoing.args, [revision.field]: revision.value, requestKey: `${String(undoing.args.requestKey)}.undo` });
+        if (revision)
+          await ctx.call(undoing.tool, { ...undoing.args, [revision.field]: revision.value, requestKey: `${String(undoing.args.requestKey)}.undo` });
       }
       return reply;
     }),

@@ -19,7 +19,9 @@ export const durLateSettlementAdopted: Mutant = {
         const { operation } = okDataOf(reply)!;
         const progress = await core.native.status(operation.operationId).catch(() => undefined);
         if (progress?.phase !== "settled") return reply;
-        return okReply({ operation: { ...operation, state: progress.state, effectState: progress.effectState, result: progress.result, error: progress.error } });
+        return okReply({
+          operation: { ...operation, state: progress.state, effectState: progress.effectState, result: progress.result, error: progress.error },
+        });
       },
     ),
   },

@@ -9,11 +9,13 @@ export const durReopenLeavesUnfinished: Mutant = {
   name: "dur-reopen-leaves-unfinished",
   family: "DUR",
   breaks: ["DUR-01", "DUR-06"],
-  defect: "on reopening the store, unfinished operations are left as they stood (queued, running) instead of outcome_unknown: the broker goes on asking Lomi about them as if it had never stopped",
+  defect:
+    "on reopening the store, unfinished operations are left as they stood (queued, running) instead of outcome_unknown: the broker goes on asking Lomi about them as if it had never stopped",
   needs: "crash",
   parts: {
     openStore: (file, now, _native, options) => {
-      const before = withStoreFile(file, (db, where) => db.prepare(`SELECT operation_id, state, effect_state FROM receipts WHERE ${where}`).all() as Row[]) ?? [];
+      const before =
+        withStoreFile(file, (db, where) => db.prepare(`SELECT operation_id, state, effect_state FROM receipts WHERE ${where}`).all() as Row[]) ?? [];
       const opened = openSqliteStore(file, now, options);
       // The store holds its file exclusively once open: the recovery is undone through its own connection.
       const db = (opened.store as unknown as { db: Database.Database }).db;

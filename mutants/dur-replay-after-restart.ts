@@ -17,7 +17,13 @@ export const durReplayAfterRestart: Mutant = {
       for (const r of unfinished) {
         await native
           .dispatch(
-            { pairingId: r.pairing_id, tool: r.tool, workspaceId: r.workspace_id, projectId: r.project_id, args: JSON.parse(r.args) as Record<string, unknown> },
+            {
+              pairingId: r.pairing_id,
+              tool: r.tool,
+              workspaceId: r.workspace_id,
+              projectId: r.project_id,
+              args: JSON.parse(r.args) as Record<string, unknown>,
+            },
             { operationId: r.operation_id, receiptKey: r.receipt_key, fingerprint: r.fingerprint },
           )
           .catch(() => undefined); // Lomi refuses the replay; the damage is in its ledger

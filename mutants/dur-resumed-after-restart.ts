@@ -10,13 +10,16 @@ export const durResumedAfterRestart: Mutant = {
   // effects-requested finds; the operations it resumes were queued, behind others, not reserved at a
   // DUR-06 crash point (those were claimed running and are left alone).
   breaks: ["DUR-01"],
-  defect: "on restart, every operation still queued (never sent to Lomi) is sent as a new operation under a request key of the broker's own making: its receipt reads outcome_unknown, yet Lomi does work no agent asked for",
+  defect:
+    "on restart, every operation still queued (never sent to Lomi) is sent as a new operation under a request key of the broker's own making: its receipt reads outcome_unknown, yet Lomi does work no agent asked for",
   needs: "crash",
   oracle: "effects-requested",
   stepsBlind: true,
   parts: {
     openStore: onReopening(async (file, now, native, options) => {
-      const unfinished = withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} AND state = 'queued' ORDER BY rowid`).all() as UnfinishedRow[]) ?? [];
+      const unfinished =
+        withStoreFile(file, (db, where) => db.prepare(`SELECT * FROM receipts WHERE ${where} AND state = 'queued' ORDER BY rowid`).all() as UnfinishedRow[]) ??
+        [];
       const opened = openSqliteStore(file, now, options);
       for (const r of unfinished) {
         const args = JSON.parse(r.args) as Record<string, unknown>;

@@ -25,7 +25,8 @@ export const durStoreMadeInPlace: Mutant = {
   name: "dur-store-made-in-place",
   family: "DUR",
   breaks: ["DUR-08"],
-  defect: "a new store is made at its path one table at a time (as a naive CREATE TABLE IF NOT EXISTS at start does): a broker killed while making it leaves some tables, which its next start refuses as not a Lomi store",
+  defect:
+    "a new store is made at its path one table at a time (as a naive CREATE TABLE IF NOT EXISTS at start does): a broker killed while making it leaves some tables, which its next start refuses as not a Lomi store",
   needs: "kill-at-start",
   parts: {
     openStore: (file, now, _native, options) => {
@@ -36,7 +37,9 @@ export const durStoreMadeInPlace: Mutant = {
           const slowly = killable(file);
           db.pragma("journal_mode = WAL");
           if (slowly) pause(SLOW_DISK_MS);
-          for (const statement of SCHEMA.split(";").map((s) => s.trim()).filter((s) => s !== "")) {
+          for (const statement of SCHEMA.split(";")
+            .map((s) => s.trim())
+            .filter((s) => s !== "")) {
             db.exec(statement);
             if (slowly) pause(TABLE_MS);
           }

@@ -23,7 +23,17 @@ export const durUnknownDispatchedOnRetry: Mutant = {
       if (!prior) return reply;
       const now = await core.native.now();
       const operationId = core.random.id("op-");
-      const attempt = { ...prior, operationId, receiptKey: madeUpKey(`${prior.receiptKey}.${operationId}`), state: "queued" as const, effectState: "none" as const, result: null, error: null, createdAt: now, updatedAt: now };
+      const attempt = {
+        ...prior,
+        operationId,
+        receiptKey: madeUpKey(`${prior.receiptKey}.${operationId}`),
+        state: "queued" as const,
+        effectState: "none" as const,
+        result: null,
+        error: null,
+        createdAt: now,
+        updatedAt: now,
+      };
       const [reserved] = core.store.reserveAll([{ receipt: attempt, claim: true }]);
       if (!reserved || "refused" in reserved) return reply;
       const target = { pairingId: prior.pairingId, tool: prior.tool, workspaceId: prior.workspaceId, projectId: prior.projectId, args: prior.args };

@@ -28,7 +28,8 @@ export const evtCursorRestartsAfterRestart: Mutant = {
   // The feed read from its start after a restart begins mid-way through the operations of before it:
   // transitions left out (EVT-01), lost with the restart (EVT-03).
   breaks: ["EVT-03", "EVT-01"],
-  defect: "the events cursor counts the events recorded since the broker opened its store: after a restart it starts again at 1, so a cursor from before the restart skips the later transitions",
+  defect:
+    "the events cursor counts the events recorded since the broker opened its store: after a restart it starts again at 1, so a cursor from before the restart skips the later transitions",
   needs: "crash",
   // Its own rule's scenario shows it; EVT-01 is judged with the whole suite in-process (teeth).
   shownBy: "@EVT-03",

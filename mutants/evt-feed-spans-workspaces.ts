@@ -17,9 +17,13 @@ export const evtFeedSpansWorkspaces: Mutant = {
       const page = okDataOf(own);
       if (name !== "lomi_events_read" || !page) return own;
       // Every workspace the pairing may read, merged in sequence order from the same cursor: one global feed.
-      const workspaces = ((okDataOf(await call("lomi_workspace_list", {}))?.workspaces ?? []) as Array<{ workspaceId: string; approved: boolean }>).filter((w) => w.approved && w.workspaceId !== args.workspaceId);
+      const workspaces = ((okDataOf(await call("lomi_workspace_list", {}))?.workspaces ?? []) as Array<{ workspaceId: string; approved: boolean }>).filter(
+        (w) => w.approved && w.workspaceId !== args.workspaceId,
+      );
       const limit = (page.events as Event[]).length > 0 || page.hasMore ? Math.max((page.events as Event[]).length, 1) : 50;
-      const pages = [page, ...(await Promise.all(workspaces.map(async (w) => okDataOf(await call(name, { ...args, workspaceId: w.workspaceId })))))].filter((p) => p !== undefined);
+      const pages = [page, ...(await Promise.all(workspaces.map(async (w) => okDataOf(await call(name, { ...args, workspaceId: w.workspaceId })))))].filter(
+        (p) => p !== undefined,
+      );
       const merged = pages.flatMap((p) => p.events as Event[]).sort((a, b) => (BigInt(a.sequence) < BigInt(b.sequence) ? -1 : 1));
       const events = merged.slice(0, typeof args.limit === "number" ? args.limit : limit);
       const hasMore = merged.length > events.length || pages.some((p) => p.hasMore === true);

@@ -21,7 +21,14 @@ export const fileReadCrlfNormalised: Mutant = {
       const lf = Buffer.from(bytes.toString("latin1").replace(/\r\n/g, "\n"), "latin1");
       if (lf.equals(bytes)) return reply;
       const text = typeof data.text === "string" ? { text: data.text.replace(/\r\n/g, "\n") } : {};
-      return okReply({ ...data, ...text, base64: lf.toString("base64"), lineEndings: "lf", size: lf.length, diskRevision: createHash("sha256").update(lf).digest("hex") });
+      return okReply({
+        ...data,
+        ...text,
+        base64: lf.toString("base64"),
+        lineEndings: "lf",
+        size: lf.length,
+        diskRevision: createHash("sha256").update(lf).digest("hex"),
+      });
     }),
   },
 };

@@ -18,7 +18,9 @@ class RetryBlindStore extends DelegatingReceiptStore {
   }
   override reserveAll(reservations: readonly Reservation[]) {
     if (!this.forgetting) return super.reserveAll(reservations);
-    return super.reserveAll(reservations.map((r) => ({ ...r, receipt: { ...r.receipt, receiptKey: sha256Hex(r.receipt.receiptKey + r.receipt.operationId) } })));
+    return super.reserveAll(
+      reservations.map((r) => ({ ...r, receipt: { ...r.receipt, receiptKey: sha256Hex(r.receipt.receiptKey + r.receipt.operationId) } })),
+    );
   }
 }
 
@@ -32,7 +34,8 @@ export const idemFreshOperationPerRetry: Mutant = {
   // operation and dispatch nothing more", IDEM-07's "one operation" for identical requests together,
   // and EPOCH-03's "a retry of a request admitted in time still returns its operation".
   breaks: ["IDEM-01", "IDEM-07", "EPOCH-03"],
-  defect: "a retry with the same identity and the same arguments becomes a fresh operation and is dispatched again (changed arguments still conflict, key lookups still find the first)",
+  defect:
+    "a retry with the same identity and the same arguments becomes a fresh operation and is dispatched again (changed arguments still conflict, key lookups still find the first)",
   parts: {
     openStore: storeWrappedBy((inner) => new RetryBlindStore(inner)),
     session: sessionWrappedBy(async ({ call, core, clientName }, name, args) => {

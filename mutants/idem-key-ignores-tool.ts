@@ -14,7 +14,8 @@ export const idemKeyIgnoresTool: Mutant = {
   name: "idem-key-ignores-tool",
   family: "IDEM",
   breaks: ["IDEM-04"],
-  defect: "the receipt key binds pairing, retry epoch, project and request key but not the tool: a request key reused under another tool is refused with IDEMPOTENCY_CONFLICT",
+  defect:
+    "the receipt key binds pairing, retry epoch, project and request key but not the tool: a request key reused under another tool is refused with IDEMPOTENCY_CONFLICT",
   parts: {
     session: sessionWrappedBy(async ({ call, core }, name, args) => {
       const { retryEpoch, requestKey, projectId } = args;

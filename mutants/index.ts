@@ -129,4 +129,5 @@ export const MUTANTS: readonly Mutant[] = [
 export const ALL_MUTANTS: readonly Mutant[] = [...MUTANTS, ...UNTYPED_CODE_MUTANTS];
 
 /** The names a --mutant may take, as an error message lists them. */
-export const mutantNames = () => `${MUTANTS.map((m) => m.name).join(", ")}, or untyped-<error code> (${UNTYPED_CODE_MUTANTS.length} of them, e.g. ${UNTYPED_CODE_MUTANTS[0]!.name})`;
+export const mutantNames = () =>
+  `${MUTANTS.map((m) => m.name).join(", ")}, or untyped-<error code> (${UNTYPED_CODE_MUTANTS.length} of them, e.g. ${UNTYPED_CODE_MUTANTS[0]!.name})`;

@@ -10,7 +10,8 @@ export const inputAndroidUnordered: Mutant = {
   family: "INPUT",
   // Android input is ordered like terminal input (INPUT-16): a repeat it sends again is INPUT-03's "sends nothing" too.
   breaks: ["INPUT-16", "INPUT-03"],
-  defect: "the broker orders terminal input only: every Android input that passes its schema is sent to Lomi as it comes, a repeated inputSequence again and one out of order too",
+  defect:
+    "the broker orders terminal input only: every Android input that passes its schema is sent to Lomi as it comes, a repeated inputSequence again and one out of order too",
   parts: {
     session: sessionWrappedBy(async (ctx, name, args) => {
       const reply = await ctx.call(name, args);

@@ -12,7 +12,8 @@ export const inputConcurrentSentTwice: Mutant = {
   family: "INPUT",
   // Sent twice, the second is not acknowledged as the first's dispatch (INPUT-03), because both came at once (INPUT-15).
   breaks: ["INPUT-15", "INPUT-03"],
-  defect: "the broker's check that an inputSequence is taken sees only inputs Lomi has acknowledged: an identical input that arrives while the first is still on its way to Lomi is sent too",
+  defect:
+    "the broker's check that an inputSequence is taken sees only inputs Lomi has acknowledged: an identical input that arrives while the first is still on its way to Lomi is sent too",
   parts: {
     session: sessionWrappedBy(async (ctx, name, args) => {
       if (!isOrderedInput(name)) return ctx.call(name, args);

@@ -13,14 +13,19 @@ export const inputCreationLeaseUnknown: Mutant = {
   family: "INPUT",
   // The lease a created terminal's confirmed result gives grants nothing: INPUT-02's "the lease a terminal was created with works the same", and OP-05's lease kept from the confirmed result (as op-created-lease-hashed, which shows the same).
   breaks: ["INPUT-02", "OP-05"],
-  defect: "the broker enters a lease in its lease table only when lomi_lease_acquire grants it: input under the lease a terminal was created with is refused LEASE_REQUIRED",
+  defect:
+    "the broker enters a lease in its lease table only when lomi_lease_acquire grants it: input under the lease a terminal was created with is refused LEASE_REQUIRED",
   parts: {
     session: sessionWrappedBy(async ({ call, core }, name, args) => {
       const unregistered = creationLeases.get(core) ?? new Set<string>();
       creationLeases.set(core, unregistered);
       // Arguments its schema refuses are refused as such first, as by the reference broker.
       if (isOrderedInput(name) && unregistered.has(String(args.leaseId)) && contractOf(name)?.input.safeParse(args).success) {
-        return buildToolResult(errorOf(new LomiError("LEASE_REQUIRED", `Lease ${String(args.leaseId)} grants no input here; acquire one with lomi_lease_acquire.`, { field: "leaseId" })));
+        return buildToolResult(
+          errorOf(
+            new LomiError("LEASE_REQUIRED", `Lease ${String(args.leaseId)} grants no input here; acquire one with lomi_lease_acquire.`, { field: "leaseId" }),
+          ),
+        );
       }
       const reply = await call(name, args);
       const operation = okDataOf(reply)?.operation as { tool?: string; result?: { leaseId?: unknown } | null } | undefined;

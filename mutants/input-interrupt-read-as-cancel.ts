@@ -10,7 +10,12 @@ const INTERRUPTED_EXIT = 130;
 function asCancelled(current: StoredReceipt, steps: readonly TransitionStep[]): readonly TransitionStep[] {
   if (current.tool !== "lomi_terminal_run") return steps;
   return steps.flatMap((s) =>
-    s.to === "failed" && s.fields.result?.exitCode === INTERRUPTED_EXIT ? [{ to: "cancelling" as const, fields: {} }, { to: "cancelled" as const, fields: { ...s.fields, error: null } }] : [s],
+    s.to === "failed" && s.fields.result?.exitCode === INTERRUPTED_EXIT
+      ? [
+          { to: "cancelling" as const, fields: {} },
+          { to: "cancelled" as const, fields: { ...s.fields, error: null } },
+        ]
+      : [s],
   );
 }
 
@@ -24,7 +29,8 @@ export const inputInterruptReadAsCancel: Mutant = {
   name: "input-interrupt-read-as-cancel",
   family: "INPUT",
   breaks: ["INPUT-13"],
-  defect: "a command that Ctrl+C ended (exit code 130) is recorded cancelling, then cancelled, as if the agent had cancelled its operation, instead of failed with its exit code",
+  defect:
+    "a command that Ctrl+C ended (exit code 130) is recorded cancelling, then cancelled, as if the agent had cancelled its operation, instead of failed with its exit code",
   parts: {
     openStore: storeWrappedBy((inner) => new InterruptAsCancelStore(inner)),
   },

@@ -5,7 +5,8 @@ export const inputInterruptTakenForCancel: Mutant = {
   name: "input-interrupt-taken-for-cancel",
   family: "INPUT",
   breaks: ["INPUT-12"],
-  defect: "the broker takes Ctrl+C for a cancel request: once an interrupt is dispatched, the command running in that terminal reads cancelling, though nobody cancelled it and it may go on running",
+  defect:
+    "the broker takes Ctrl+C for a cancel request: once an interrupt is dispatched, the command running in that terminal reads cancelling, though nobody cancelled it and it may go on running",
   parts: {
     session: sessionWrappedBy(async ({ call, core }, name, args) => {
       const reply = await call(name, args);

@@ -8,7 +8,9 @@ export const opChatCompleteOnDelivery: Mutant = {
   defect: "a Chat send is recorded effectState complete once the provider has the message, before its reply arrives",
   parts: {
     openStore: storeRecordingMovesAs((r, step) =>
-      r.tool === "lomi_chat_send" && step.to === "running" && step.fields.effectState === "partial" ? { ...step, fields: { ...step.fields, effectState: "complete" } } : step,
+      r.tool === "lomi_chat_send" && step.to === "running" && step.fields.effectState === "partial"
+        ? { ...step, fields: { ...step.fields, effectState: "complete" } }
+        : step,
     ),
   },
 };

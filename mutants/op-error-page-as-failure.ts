@@ -3,7 +3,8 @@ import { storeRecordingMovesAs } from "./rewriting-store.js";
 
 /** The HTTP status of the page a browser open or navigation loaded, from Lomi's result. */
 function statusOf(tool: string, result: Record<string, unknown> | null | undefined): number | undefined {
-  const page = tool === "lomi_browser_open" ? (result?.page as Record<string, unknown> | null | undefined) : tool === "lomi_browser_navigate" ? result : undefined;
+  const page =
+    tool === "lomi_browser_open" ? (result?.page as Record<string, unknown> | null | undefined) : tool === "lomi_browser_navigate" ? result : undefined;
   return typeof page?.httpStatus === "number" ? page.httpStatus : undefined;
 }
 

@@ -9,7 +9,9 @@ export const opFailedOpenNothingDone: Mutant = {
   defect: "a browser open whose page did not load is recorded failed with effectState none, as if no panel had opened",
   parts: {
     openStore: storeRecordingMovesAs((r, step) =>
-      r.tool === "lomi_browser_open" && step.to === "failed" && step.fields.effectState === "partial" ? { ...step, fields: { ...step.fields, effectState: "none" } } : step,
+      r.tool === "lomi_browser_open" && step.to === "failed" && step.fields.effectState === "partial"
+        ? { ...step, fields: { ...step.fields, effectState: "none" } }
+        : step,
     ),
   },
 };

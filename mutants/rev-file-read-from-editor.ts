@@ -32,12 +32,20 @@ export const revFileReadFromEditor: Mutant = {
       const reply = await call(name, args);
       const read = okDataOf(reply);
       if (name !== "lomi_file_read" || !read) return reply;
-      const documents = okDataOf(await call("lomi_editor_documents", { workspaceId: args.workspaceId, projectId: read.projectId }))?.documents as Document[] | undefined;
+      const documents = okDataOf(await call("lomi_editor_documents", { workspaceId: args.workspaceId, projectId: read.projectId }))?.documents as
+        Document[] | undefined;
       const doc = documents?.find((d) => d.dirty && d.projectId === read.projectId && d.path === read.path);
       if (!doc) return reply;
       const bytes = Buffer.from(doc.text, doc.encoding === "utf-8" ? "utf8" : "latin1");
       const diskRevision = createHash("sha256").update(bytes).digest("hex");
-      return okReply({ ...read, size: bytes.length, diskRevision, base64: bytes.toString("base64"), text: textOf(bytes), lineEndings: lineEndingsOf(doc.text) });
+      return okReply({
+        ...read,
+        size: bytes.length,
+        diskRevision,
+        base64: bytes.toString("base64"),
+        text: textOf(bytes),
+        lineEndings: lineEndingsOf(doc.text),
+      });
     }),
   },
 };

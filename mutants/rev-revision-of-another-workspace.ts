@@ -25,7 +25,8 @@ export const revRevisionOfAnotherWorkspace: Mutant = {
       newestBy.set(core, newest);
       const contract = contractOf(name);
       const field = contract?.kind === "operation" ? (contract as OperationContract).revisionField : undefined;
-      const sent = field === "expectedRevision" && typeof args[field] === "string" && newest.revision !== undefined ? { ...args, [field]: String(newest.revision) } : args;
+      const sent =
+        field === "expectedRevision" && typeof args[field] === "string" && newest.revision !== undefined ? { ...args, [field]: String(newest.revision) } : args;
       const reply = await call(name, sent);
       for (const r of revisionsIn(okDataOf(reply))) if (newest.revision === undefined || r > newest.revision) newest.revision = r;
       return reply;

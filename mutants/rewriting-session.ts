@@ -61,13 +61,17 @@ export function sessionRewritingPicked(picks: (call: SeenCall & { reply: NonNull
  * as sent: as sessionRewritingPicked, teeth judges a mutant made of it alone only on the scenarios
  * whose reference history holds a call it picks.
  */
-export function sessionWrappingPicked(picks: (call: Pick<SeenCall, "tool" | "args">) => boolean, wrap: (ctx: CallContext, name: string, args: Args) => Promise<EnvelopeToolResult>): PickingSession {
+export function sessionWrappingPicked(
+  picks: (call: Pick<SeenCall, "tool" | "args">) => boolean,
+  wrap: (ctx: CallContext, name: string, args: Args) => Promise<EnvelopeToolResult>,
+): PickingSession {
   const session = sessionWrappedBy((ctx, name, args) => (picks({ tool: name, args }) ? wrap(ctx, name, args) : ctx.call(name, args)));
   return Object.assign(session, { picks: (call: SeenCall) => picks(call) });
 }
 
 /** The calls a session acts on, when it is a picking session; undefined for one that sees every call. */
-export const sessionPicks = (session: NonNullable<BrokerParts["session"]>): PickingSession["picks"] | undefined => ("picks" in session ? (session as PickingSession).picks : undefined);
+export const sessionPicks = (session: NonNullable<BrokerParts["session"]>): PickingSession["picks"] | undefined =>
+  "picks" in session ? (session as PickingSession).picks : undefined;
 
 /** A reply as a mutant reads it: as the session answers it, or as a history recorded it. */
 type Replied = Pick<EnvelopeToolResult, "structuredContent">;

@@ -10,7 +10,10 @@ import { sessionWrappingPicked, type Args } from "./rewriting-session.js";
 function inferred(runtime: unknown): Args | undefined {
   if (typeof runtime !== "object" || runtime === null) return undefined;
   const r = runtime as Args;
-  const guess = typeof r.terminalSessionId === "string" ? { kind: "terminal", terminalSessionId: r.terminalSessionId } : { kind: "android", panelId: r.panelId, generation: r.generation };
+  const guess =
+    typeof r.terminalSessionId === "string"
+      ? { kind: "terminal", terminalSessionId: r.terminalSessionId }
+      : { kind: "android", panelId: r.panelId, generation: r.generation };
   return runtimeRef.safeParse(guess).success ? guess : undefined;
 }
 
@@ -19,7 +22,8 @@ export const schRuntimeKindInferred: Mutant = {
   family: "SCH",
   // SCH-11: "a runtime that mixes terminal and Android fields, or names no known kind, is refused with INVALID_ARGUMENT naming the field".
   breaks: ["SCH-11"],
-  defect: "lomi_lease_acquire reads the runtime's kind from the fields it carries (a terminalSessionId makes it a terminal), so a runtime mixing terminal and Android fields, or naming no known kind, is granted a lease instead of refused",
+  defect:
+    "lomi_lease_acquire reads the runtime's kind from the fields it carries (a terminalSessionId makes it a terminal), so a runtime mixing terminal and Android fields, or naming no known kind, is granted a lease instead of refused",
   parts: {
     session: sessionWrappingPicked(
       ({ tool, args }) => tool === "lomi_lease_acquire" && !runtimeRef.safeParse(args.runtime).success && inferred(args.runtime) !== undefined,

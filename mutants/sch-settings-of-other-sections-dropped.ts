@@ -13,7 +13,8 @@ export const schSettingsOfOtherSectionsDropped: Mutant = {
   family: "SCH",
   // SCH-41: "a setting of another section is rejected with INVALID_ARGUMENT naming the field, and nothing is dispatched".
   breaks: ["SCH-41"],
-  defect: "lomi_settings_update keeps only the settings of the section it names (as a schema that strips would) and changes those: a setting of another section is dropped without a word, not refused",
+  defect:
+    "lomi_settings_update keeps only the settings of the section it names (as a schema that strips would) and changes those: a setting of another section is dropped without a word, not refused",
   parts: {
     session: sessionWrappingPicked(
       ({ tool, args }) => tool === "lomi_settings_update" && foreign(args.section, args.values).length > 0,

@@ -18,7 +18,10 @@ function recoded(value: unknown, from: string, to: string): unknown {
 export function untypedReply(reply: EnvelopeToolResult, code: ErrorCode): EnvelopeToolResult {
   if (!holds(reply.structuredContent, code)) return reply;
   const envelope = recoded(reply.structuredContent, code, generic(code)) as Envelope;
-  return buildToolResult(envelope, reply.content.filter((b): b is ImageBlock => b.type === "image"));
+  return buildToolResult(
+    envelope,
+    reply.content.filter((b): b is ImageBlock => b.type === "image"),
+  );
 }
 
 /**
@@ -60,5 +63,10 @@ export const UNTYPED_CODE_MUTANTS: readonly Mutant[] = ERROR_CODES.filter((c) =>
   breaks: rulesNaming(code),
   defect: `${code} is answered as ${generic(code)}, with the same message, in replies and receipts`,
   // It acts only on replies that hold its code: teeth judges it only where the reference broker's replies hold it.
-  parts: { session: sessionRewritingPicked(({ reply }) => holds(reply.structuredContent, code), (reply) => untypedReply(reply, code)) },
+  parts: {
+    session: sessionRewritingPicked(
+      ({ reply }) => holds(reply.structuredContent, code),
+      (reply) => untypedReply(reply, code),
+    ),
+  },
 }));

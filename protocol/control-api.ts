@@ -109,7 +109,11 @@ export const restartRuntimeRequest = z.strictObject({ panelId: id });
 export const takeOverLeaseRequest = z.strictObject({ clientName: z.string().min(1).max(128), runtime: runtimeRef });
 export const takeOverLeaseReply = z.strictObject({ leaseId: id });
 /** The new identity of the panel's runtime, named as the panel's kind names it. */
-export const restartRuntimeReply = z.union([z.strictObject({ terminalSessionId: id }), z.strictObject({ browserGeneration: id }), z.strictObject({ generation: id })]);
+export const restartRuntimeReply = z.union([
+  z.strictObject({ terminalSessionId: id }),
+  z.strictObject({ browserGeneration: id }),
+  z.strictObject({ generation: id }),
+]);
 
 /** One kind of ledger entry: the fields every entry has (a parsed entry, as histories keep it, has them in this order) and that kind's detail. */
 const ledgerEntryOf = <K extends string, D extends z.ZodType>(kind: K, detail: D) =>
@@ -127,7 +131,9 @@ export const ledgerEntrySchema = z.discriminatedUnion("kind", [
   ledgerEntryOf("replay", z.strictObject({ args: receivedArgs, permit: permitSchema })),
   ledgerEntryOf("cancel-request", z.strictObject({})),
   /** The outcome, and the effectState Lomi settled with. */
-  ledgerEntryOf("settle", z.strictObject({ state: z.enum(NATIVE_SETTLED_STATES), error: z.enum(ERROR_CODES).nullable() })).extend({ effectState: effectStateSchema }),
+  ledgerEntryOf("settle", z.strictObject({ state: z.enum(NATIVE_SETTLED_STATES), error: z.enum(ERROR_CODES).nullable() })).extend({
+    effectState: effectStateSchema,
+  }),
 ]);
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 export type LedgerKind = LedgerEntry["kind"];
@@ -143,9 +149,7 @@ export const ofKind =
 export const ledgerReply = z.strictObject({ entries: z.array(ledgerEntrySchema) });
 
 export const pairingsReply = z.strictObject({
-  pairings: z.array(
-    z.strictObject({ pairingId: id, clientName: z.string(), state: z.enum(["pending", "approved", "denied"]), workspaceIds: z.array(id) }),
-  ),
+  pairings: z.array(z.strictObject({ pairingId: id, clientName: z.string(), state: z.enum(["pending", "approved", "denied"]), workspaceIds: z.array(id) })),
 });
 
 export const snapshotReply = z.strictObject({
@@ -159,11 +163,19 @@ export const snapshotReply = z.strictObject({
     }),
   ),
   processes: z.array(
-    z.strictObject({ operationId: id, terminalSessionId: id, command: z.string(), state: z.enum(["running", "exited"]), exitCode: z.number().int().nullable() }),
+    z.strictObject({
+      operationId: id,
+      terminalSessionId: id,
+      command: z.string(),
+      state: z.enum(["running", "exited"]),
+      exitCode: z.number().int().nullable(),
+    }),
   ),
 });
 
 export const approvalsReply = z.strictObject({
-  approvals: z.array(z.strictObject({ approvalId: id, pairingId: id, subject: z.string(), detail: z.string(), state: z.enum(["pending", "approved", "denied", "spent"]) })),
+  approvals: z.array(
+    z.strictObject({ approvalId: id, pairingId: id, subject: z.string(), detail: z.string(), state: z.enum(["pending", "approved", "denied", "spent"]) }),
+  ),
 });
 export const decideApprovalRequest = z.strictObject({ approvalId: id, decision: z.enum(["approve", "deny"]) });

@@ -1,10 +1,22 @@
 import { z } from "zod";
 
 // Field schemas shared by tool inputs, receipts and the native bridge.
-export const id = z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "an ID: letters, digits, . _ : -");
-export const decimalRevision = z.string().regex(/^(0|[1-9][0-9]{0,18})$/, "a decimal revision such as \"7\"");
-export const retryEpoch = z.string().min(8).max(128).regex(/^[A-Za-z0-9_-]+$/, "a retry epoch from lomi_connect");
-export const requestKey = z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "a request key: letters, digits, . _ : -");
+export const id = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "an ID: letters, digits, . _ : -");
+export const decimalRevision = z.string().regex(/^(0|[1-9][0-9]{0,18})$/, 'a decimal revision such as "7"');
+export const retryEpoch = z
+  .string()
+  .min(8)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-]+$/, "a retry epoch from lomi_connect");
+export const requestKey = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "a request key: letters, digits, . _ : -");
 export const isoTime = z.iso.datetime();
 /** Paths relative to the project root; the native validator refuses ones that escape it. */
 export const relativePath = z.string().max(1024);
@@ -46,11 +58,9 @@ export const field = {
     `The leaseId lomi_lease_acquire answered (a terminal created by lomi_terminal_create also comes with one in its result). A later acquire on the same runtime revokes it (LEASE_EXPIRED). ${ID_FORMAT}.`,
   ),
   expectedRevision: decimalRevision.describe(
-    "The workspace's current domainRevision, a decimal string such as \"7\", as lomi_panel_list, lomi_connect or lomi_workspace_list last showed it. Any layout change moves it; a stale value is refused with REVISION_CONFLICT and nothing done: read it again and decide again.",
+    'The workspace\'s current domainRevision, a decimal string such as "7", as lomi_panel_list, lomi_connect or lomi_workspace_list last showed it. Any layout change moves it; a stale value is refused with REVISION_CONFLICT and nothing done: read it again and decide again.',
   ),
-  cursor: cursor
-    .describe("Where to continue: the nextCursor of the previous page (decimal digits). Leave it out to read from the beginning.")
-    .optional(),
+  cursor: cursor.describe("Where to continue: the nextCursor of the previous page (decimal digits). Leave it out to read from the beginning.").optional(),
 } as const;
 
 /** A project named explicitly, for the role it plays in the tool. */

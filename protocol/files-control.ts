@@ -24,9 +24,7 @@ export const filesSnapshotReply = z.strictObject({
   projects: z.array(
     z.strictObject({
       projectId: id,
-      entries: z.array(
-        z.strictObject({ path: z.string(), kind: z.enum(["file", "directory"]), base64: z.string().nullable(), writable: z.boolean() }),
-      ),
+      entries: z.array(z.strictObject({ path: z.string(), kind: z.enum(["file", "directory"]), base64: z.string().nullable(), writable: z.boolean() })),
     }),
   ),
   documents: z.array(editorDocumentSchema),

@@ -54,13 +54,30 @@ export const observeRequest = z.strictObject({
     z.strictObject({ kind: z.literal("repository"), workspaceId: id, projectId: id }),
     browserSnapshotQuery,
     captureQuery,
-    z.strictObject({ kind: z.literal("terminal-output"), workspaceId: id, terminalSessionId: id, cursor: z.number().int().nonnegative(), limit: z.number().int().positive() }),
+    z.strictObject({
+      kind: z.literal("terminal-output"),
+      workspaceId: id,
+      terminalSessionId: id,
+      cursor: z.number().int().nonnegative(),
+      limit: z.number().int().positive(),
+    }),
     ...fileQueries,
   ]),
 });
 export type ObserveQuery = z.infer<typeof observeRequest>["query"];
 export const workspaceObservation = connect.data.pick({ workspaceId: true, projects: true, domainRevision: true });
-export const observeReply = z.union([workspaceList.data, workspaceObservation, panelList.data, settingsRead.data, chatRead.data, gitStatus.data, browserSnapshot.data, nativeCapture, terminalRead.data, ...fileObservations]);
+export const observeReply = z.union([
+  workspaceList.data,
+  workspaceObservation,
+  panelList.data,
+  settingsRead.data,
+  chatRead.data,
+  gitStatus.data,
+  browserSnapshot.data,
+  nativeCapture,
+  terminalRead.data,
+  ...fileObservations,
+]);
 
 /** Names the durable receipt a dispatch belongs to; the simulator refuses a second dispatch under one. */
 export const permitSchema = z.strictObject({ operationId: id, receiptKey: z.string().length(64), fingerprint: z.string().length(64) });

@@ -38,6 +38,12 @@ export function describeIssues(error: z.ZodError): string {
   const found = specificIssues(error.issues);
   const [first, ...rest] = found;
   if (!first) return "at (root): invalid";
-  const more = rest.length === 0 ? "" : ` (and ${rest.length} more: ${rest.slice(0, 5).map((i) => i.path).join(", ")}${rest.length > 5 ? ", …" : ""})`;
+  const more =
+    rest.length === 0
+      ? ""
+      : ` (and ${rest.length} more: ${rest
+          .slice(0, 5)
+          .map((i) => i.path)
+          .join(", ")}${rest.length > 5 ? ", …" : ""})`;
   return `at ${first.path}: ${first.message}${more}`;
 }

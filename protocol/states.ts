@@ -1,16 +1,7 @@
 import { z } from "zod";
 import { isOneOf } from "./closed-lists.js";
 
-export const OPERATION_STATES = [
-  "queued",
-  "awaiting_user",
-  "running",
-  "cancelling",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "outcome_unknown",
-] as const;
+export const OPERATION_STATES = ["queued", "awaiting_user", "running", "cancelling", "succeeded", "failed", "cancelled", "outcome_unknown"] as const;
 export type OperationState = (typeof OPERATION_STATES)[number];
 export const operationStateSchema = z.enum(OPERATION_STATES);
 

@@ -53,10 +53,7 @@ export interface OperationIdentity {
 /** An operation's input schema: a strict object whose input carries the operation's identity. */
 export type OperationInput = z.ZodObject & z.ZodType<OperationIdentity>;
 
-export type OperationContract<I extends OperationInput = OperationInput, R extends z.ZodType = z.ZodType> = ContractBase<
-  I,
-  z.ZodType
-> & {
+export type OperationContract<I extends OperationInput = OperationInput, R extends z.ZodType = z.ZodType> = ContractBase<I, z.ZodType> & {
   kind: "operation";
   /** The typed result a confirmed (or partially confirmed) operation carries in its receipt. */
   result: R;

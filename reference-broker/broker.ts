@@ -105,7 +105,16 @@ export class Broker implements BrokerCore {
         throw new BrokerCrashed(point);
       });
     const clock: NativeClock = native;
-    this.engine = new OperationEngine(store, native, clock, random, options.timers ?? systemTimers, this.instanceId, new FaultHooks(options.faults ?? [], crash), policy);
+    this.engine = new OperationEngine(
+      store,
+      native,
+      clock,
+      random,
+      options.timers ?? systemTimers,
+      this.instanceId,
+      new FaultHooks(options.faults ?? [], crash),
+      policy,
+    );
   }
 
   static async start(options: BrokerOptions): Promise<Broker> {

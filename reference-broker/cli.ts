@@ -101,7 +101,14 @@ async function main(parts: BrokerParts): Promise<void> {
   if (values.simulate) {
     // Loaded only when asked for: the embedded simulator (msw and the simulated Lomi) costs a broker
     // that serves a real Lomi most of its start-up time, paid again after every crash.
-    const [{ SimulatorHost }, { controlApiRoutes }, { serveRoutes }, { CLOCK_MODES }, { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess }, { readWorldFile }] = await Promise.all([
+    const [
+      { SimulatorHost },
+      { controlApiRoutes },
+      { serveRoutes },
+      { CLOCK_MODES },
+      { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess },
+      { readWorldFile },
+    ] = await Promise.all([
       import("../simulator/host.js"),
       import("../simulator/routes.js"),
       import("../simulator/http-server.js"),
@@ -136,7 +143,17 @@ async function main(parts: BrokerParts): Promise<void> {
     process.kill(process.pid, "SIGKILL");
     throw new Error("unreachable: SIGKILL did not end the process");
   };
-  const broker = await Broker.start({ nativeUrl, fetch: nativeFetch, storePath, seed, hostClock: systemClock, faults, crash, parts, limits: { receipts: storeLimit, epochs: storeLimit } });
+  const broker = await Broker.start({
+    nativeUrl,
+    fetch: nativeFetch,
+    storePath,
+    seed,
+    hostClock: systemClock,
+    faults,
+    crash,
+    parts,
+    limits: { receipts: storeLimit, epochs: storeLimit },
+  });
   // Handlers first: a SIGTERM the moment the ready line appears must still close the store.
   let closeTransport = async (): Promise<void> => undefined;
   const stop = async () => {
@@ -146,7 +163,9 @@ async function main(parts: BrokerParts): Promise<void> {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  process.stderr.write(`lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`);
+  process.stderr.write(
+    `lomi-broker: seed ${seed}, instance ${broker.instanceId}, store ${storePath}, ${broker.recovered} unfinished operation(s) now outcome_unknown\n`,
+  );
   if (transport === "http") {
     // Loaded only for HTTP: a broker over stdio starts without it.
     const { serveHttp } = await import("./http-endpoint.js");

@@ -21,7 +21,10 @@ export class BrokerCrashed extends Error {
 const isFaultPoint = (name: string): name is FaultPoint => isOneOf(FAULT_POINTS, name);
 
 export function parseFaultPoints(text: string | undefined): FaultPoint[] {
-  const names = (text ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = (text ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const unknown = names.filter((n) => !isFaultPoint(n));
   if (unknown.length > 0) throw new LomiError("INVALID_ARGUMENT", `Unknown fault hook(s) ${unknown.join(", ")}; known: ${FAULT_POINTS.join(", ")}.`);
   return names.filter(isFaultPoint);

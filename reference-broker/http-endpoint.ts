@@ -91,7 +91,8 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
     if (req.method === "POST") {
       const text = await readBody(req);
       // The rest of the body is never read: the connection closes, or the next request on it would wait behind those bytes.
-      if (text === undefined) return jsonRpcError(res, 413, `Payload Too Large: a request body is at most ${MAX_LINE_BYTES} bytes.`, -32600, { connection: "close" });
+      if (text === undefined)
+        return jsonRpcError(res, 413, `Payload Too Large: a request body is at most ${MAX_LINE_BYTES} bytes.`, -32600, { connection: "close" });
       try {
         body = JSON.parse(text);
       } catch {
@@ -102,7 +103,8 @@ export async function serveHttp(broker: Broker, options: HttpOptions): Promise<H
     if (!session) {
       if (sessionId) return jsonRpcError(res, 404, "Unknown MCP session; initialize a new one.");
       if (sessions.size >= maxSessions) await expireIdle();
-      if (sessions.size >= maxSessions) return jsonRpcError(res, 503, `Too many MCP sessions (${maxSessions}); end one (HTTP DELETE) or wait until idle ones expire.`);
+      if (sessions.size >= maxSessions)
+        return jsonRpcError(res, 503, `Too many MCP sessions (${maxSessions}); end one (HTTP DELETE) or wait until idle ones expire.`);
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,

@@ -32,7 +32,8 @@ export function refusalOf(req: http.IncomingMessage, options: HttpGuardOptions):
   const origins = LOOPBACK_HOSTS.map((h) => `http://${h}:${options.port}`);
   if (isLoopback(options.host)) {
     const host = req.headers.host ?? "";
-    if (!LOOPBACK_HOSTS.some((h) => host === `${h}:${options.port}`)) return { status: 403, message: `Forbidden: Host ${JSON.stringify(host.slice(0, 64))} is not this loopback endpoint.` };
+    if (!LOOPBACK_HOSTS.some((h) => host === `${h}:${options.port}`))
+      return { status: 403, message: `Forbidden: Host ${JSON.stringify(host.slice(0, 64))} is not this loopback endpoint.` };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !origins.includes(origin) && !(options.host !== "0.0.0.0" && origin === `http://${options.host}:${options.port}`)) {
@@ -41,7 +42,8 @@ export function refusalOf(req: http.IncomingMessage, options: HttpGuardOptions):
   if (options.token !== undefined) {
     const presented = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
     // Digests have equal lengths, so the comparison takes the same time whatever was presented.
-    if (!timingSafeEqual(digest(presented), digest(options.token))) return { status: 401, message: "Unauthorized: this broker needs its bearer token (Authorization: Bearer TOKEN)." };
+    if (!timingSafeEqual(digest(presented), digest(options.token)))
+      return { status: 401, message: "Unauthorized: this broker needs its bearer token (Authorization: Bearer TOKEN)." };
   }
   return undefined;
 }

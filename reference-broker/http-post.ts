@@ -30,12 +30,16 @@ const agent = new http.Agent({ keepAlive: true, timeout: IDLE_MS });
  */
 export function httpPost(url: string, init: NativeRequest): Promise<NativeReply> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: init.method, headers: { ...init.headers, "content-length": Buffer.byteLength(init.body) }, agent }, (response) => {
-      readAll(response).then((body) => {
-        const status = response.statusCode ?? 0;
-        resolve({ ok: status >= 200 && status < 300, status, json: async (): Promise<unknown> => JSON.parse(body.toString("utf8")) });
-      }, reject);
-    });
+    const request = http.request(
+      url,
+      { method: init.method, headers: { ...init.headers, "content-length": Buffer.byteLength(init.body) }, agent },
+      (response) => {
+        readAll(response).then((body) => {
+          const status = response.statusCode ?? 0;
+          resolve({ ok: status >= 200 && status < 300, status, json: async (): Promise<unknown> => JSON.parse(body.toString("utf8")) });
+        }, reject);
+      },
+    );
     request.on("error", reject);
     request.end(init.body);
   });

@@ -23,7 +23,12 @@ export class InputHistories {
   private readonly lanes = new Map<string, Lane>();
 
   /** Sends the input unless its sequence is taken; `send` runs only for the lease's next sequence. */
-  submit(laneKey: string, sequence: string, fingerprint: string, send: () => Promise<{ dispatchId: string }>): Promise<{ dispatchId: string; acknowledged: Acknowledgement }> {
+  submit(
+    laneKey: string,
+    sequence: string,
+    fingerprint: string,
+    send: () => Promise<{ dispatchId: string }>,
+  ): Promise<{ dispatchId: string; acknowledged: Acknowledgement }> {
     let lane = this.lanes.get(laneKey);
     if (!lane) {
       lane = { last: 0n, sent: new Map(), tail: Promise.resolve() };
@@ -40,19 +45,32 @@ export class InputHistories {
     const next = String(lane.last + 1n);
     const prior = lane.sent.get(sequence);
     if (prior && prior.fingerprint !== fingerprint) {
-      throw new LomiError("INPUT_SEQUENCE_CONFLICT", `inputSequence ${sequence} was already sent with another payload; the next inputSequence is ${next}.`, { field: "inputSequence", nextInputSequence: next });
+      throw new LomiError("INPUT_SEQUENCE_CONFLICT", `inputSequence ${sequence} was already sent with another payload; the next inputSequence is ${next}.`, {
+        field: "inputSequence",
+        nextInputSequence: next,
+      });
     }
     if (prior) {
       if (prior.dispatchId === null) {
-        throw new LomiError("NATIVE_UNAVAILABLE", `Whether inputSequence ${sequence} reached Lomi is unknown (its reply was lost); it is never sent again. Inspect the runtime and continue with ${next}.`, { field: "inputSequence" });
+        throw new LomiError(
+          "NATIVE_UNAVAILABLE",
+          `Whether inputSequence ${sequence} reached Lomi is unknown (its reply was lost); it is never sent again. Inspect the runtime and continue with ${next}.`,
+          { field: "inputSequence" },
+        );
       }
       return { dispatchId: prior.dispatchId, acknowledged: "prior-dispatch" as const };
     }
     if (n <= lane.last) {
-      throw new LomiError("INPUT_SEQUENCE_CONFLICT", `inputSequence ${sequence} is from the past of this lease; the next inputSequence is ${next}.`, { field: "inputSequence", nextInputSequence: next });
+      throw new LomiError("INPUT_SEQUENCE_CONFLICT", `inputSequence ${sequence} is from the past of this lease; the next inputSequence is ${next}.`, {
+        field: "inputSequence",
+        nextInputSequence: next,
+      });
     }
     if (n !== lane.last + 1n) {
-      throw new LomiError("INPUT_SEQUENCE_GAP", `inputSequence ${sequence} skips ahead; the next inputSequence of this lease is ${next}.`, { field: "inputSequence", nextInputSequence: next });
+      throw new LomiError("INPUT_SEQUENCE_GAP", `inputSequence ${sequence} skips ahead; the next inputSequence of this lease is ${next}.`, {
+        field: "inputSequence",
+        nextInputSequence: next,
+      });
     }
     try {
       const { dispatchId } = await send();

@@ -34,5 +34,7 @@ export function parseArguments<S extends z.ZodType>(tool: string, schema: S, raw
   if (issue.code === "invalid_type" && issue.message.includes("received undefined")) {
     throw new LomiError("INVALID_ARGUMENT", `Missing required field "${field}" for ${tool}.`, { field });
   }
-  throw new LomiError("INVALID_ARGUMENT", `Field "${field || "arguments"}" of ${tool}: ${excerpt(issue.message, MESSAGE_LIMIT)}`, { field: field || undefined });
+  throw new LomiError("INVALID_ARGUMENT", `Field "${field || "arguments"}" of ${tool}: ${excerpt(issue.message, MESSAGE_LIMIT)}`, {
+    field: field || undefined,
+  });
 }

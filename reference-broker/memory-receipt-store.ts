@@ -81,7 +81,13 @@ export class MemoryReceiptStore implements ReceiptStore {
   }
 
   transitionAll(chains: readonly TransitionChain[]): StoredReceipt[] {
-    return chains.map((chain) => applyChain(chain, (...a) => this.transition(...a), (id) => this.byId(id)));
+    return chains.map((chain) =>
+      applyChain(
+        chain,
+        (...a) => this.transition(...a),
+        (id) => this.byId(id),
+      ),
+    );
   }
 
   private event(r: StoredReceipt, previousState: OperationState | null, at: number): void {

@@ -1,5 +1,16 @@
 import type { z } from "zod";
-import type { approvalReply, CheckReply, DispatchPermit, InputRequest, inputReply, leaseReply, NativeProgress, ObserveQuery, pairingReply, workspaceObservation } from "../protocol/native-bridge.js";
+import type {
+  approvalReply,
+  CheckReply,
+  DispatchPermit,
+  InputRequest,
+  inputReply,
+  leaseReply,
+  NativeProgress,
+  ObserveQuery,
+  pairingReply,
+  workspaceObservation,
+} from "../protocol/native-bridge.js";
 import type { browserSnapshot, browserSnapshotQuery } from "../protocol/tools/browser.js";
 import type { captureQuery, nativeCapture } from "../protocol/tools/capture.js";
 import type { RuntimeRef } from "../protocol/tools/input.js";

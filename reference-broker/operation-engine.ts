@@ -66,7 +66,9 @@ export class OperationEngine {
   /** Lomi's clock says the epoch's 24 hours are over. */
   private refuseExpired(epoch: StoredEpoch, now: number): void {
     if (now >= epoch.expiresAt) {
-      throw new LomiError("RETRY_EPOCH_EXPIRED", `This retryEpoch expired at ${new Date(epoch.expiresAt).toISOString()}; call lomi_connect for a new one.`, { field: "retryEpoch" });
+      throw new LomiError("RETRY_EPOCH_EXPIRED", `This retryEpoch expired at ${new Date(epoch.expiresAt).toISOString()}; call lomi_connect for a new one.`, {
+        field: "retryEpoch",
+      });
     }
   }
 
@@ -86,7 +88,11 @@ export class OperationEngine {
     }
     const [only, ...others] = epoch.projectIds;
     if (only !== undefined && others.length === 0) return only;
-    throw new LomiError("PROJECT_REQUIRED", `The connection has ${epoch.projectIds.length} approved projects in ${epoch.workspaceId}; name the anchor projectId.`, { field: "projectId" });
+    throw new LomiError(
+      "PROJECT_REQUIRED",
+      `The connection has ${epoch.projectIds.length} approved projects in ${epoch.workspaceId}; name the anchor projectId.`,
+      { field: "projectId" },
+    );
   }
 
   /** A receipt this engine wrote: gone only when a deliberate reconcile forgot it meanwhile, which nothing here can answer for. */
@@ -133,7 +139,11 @@ export class OperationEngine {
     }
 
     if (epoch.brokerInstanceId !== this.brokerInstanceId || epoch.connectionId !== who.connectionId) {
-      throw new LomiError("RETRY_EPOCH_INVALID", "This retryEpoch belongs to an earlier broker instance or another connection and grants no new submission; call lomi_connect.", { field: "retryEpoch" });
+      throw new LomiError(
+        "RETRY_EPOCH_INVALID",
+        "This retryEpoch belongs to an earlier broker instance or another connection and grants no new submission; call lomi_connect.",
+        { field: "retryEpoch" },
+      );
     }
     const target = { pairingId: who.pairingId, tool: contract.name, workspaceId, projectId, args };
     let now: number;
@@ -305,7 +315,8 @@ export class OperationEngine {
     if (progress.phase === "settled") {
       if (due === undefined || this.timers.now() >= due) {
         // The user approved and the work ran between two reads (it settled succeeded, or with effects): the receipt says it ran.
-        if (state === "awaiting_user" && canTransition("running", progress.state) && (progress.state === "succeeded" || progress.effectState !== "none")) move("running");
+        if (state === "awaiting_user" && canTransition("running", progress.state) && (progress.state === "succeeded" || progress.effectState !== "none"))
+          move("running");
         move(progress.state, { effectState: progress.effectState, result: progress.result, error: progress.error });
       }
     } else if (progress.phase === "unknown") {

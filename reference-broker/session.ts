@@ -74,7 +74,8 @@ export class BrokerSession {
       if (!this.checked.has(name, text)) {
         // A receipt's result comes from Lomi typed only as a record: this check is what types it per tool.
         const checked = outputSchemaOf(contract).safeParse(envelope);
-        if (!checked.success) throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
+        if (!checked.success)
+          throw new LomiError("INTERNAL", `The broker built a reply that breaks ${name}'s output schema: ${checked.error.issues[0]?.message}`);
         this.checked.add(name, text);
       }
       return buildToolResult(envelope, images, text);

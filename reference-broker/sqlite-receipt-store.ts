@@ -200,7 +200,8 @@ const jsonColumns = {
 /** A JSON column read back with its shape; a value of another shape is a damaged store. */
 function readJson<S extends z.ZodType>(column: string, schema: S, text: string): z.infer<S> {
   const parsed = schema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new LomiError("STORE_UNAVAILABLE", `The receipt store's ${column} column holds a value of the wrong shape: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new LomiError("STORE_UNAVAILABLE", `The receipt store's ${column} column holds a value of the wrong shape: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
 
@@ -270,7 +271,11 @@ export function openSqliteStore(file: string, now: number, options: SqliteStoreO
   const store = new SqliteReceiptStore(db, options.limits ?? DEFAULT_STORE_LIMITS, release);
   const recovered = store.recoverUnfinished(now);
   // The upsert returns its row whatever it did; 1 is what its insert says.
-  const openings = db.prepare<[], number>("INSERT INTO meta (key, value) VALUES ('openings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value").pluck().get() ?? 1;
+  const openings =
+    db
+      .prepare<[], number>("INSERT INTO meta (key, value) VALUES ('openings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value")
+      .pluck()
+      .get() ?? 1;
   return { store, recovered, openings };
 }
 
@@ -302,7 +307,9 @@ export class SqliteReceiptStore implements ReceiptStore {
       ),
       aheadOn: db.prepare<[string, string], 1>(`SELECT 1 FROM receipts WHERE serialize_key = ? AND operation_id <> ? AND ${UNFINISHED} LIMIT 1`).pluck(),
       unsettledOn: db.prepare<[string], ReceiptRow>(`SELECT * FROM receipts WHERE serialize_key = ? AND ${UNFINISHED} ORDER BY rowid`),
-      unsettledIn: db.prepare<[string, string], ReceiptRow>(`SELECT * FROM receipts WHERE pairing_id = ? AND workspace_id = ? AND ${UNFINISHED} ORDER BY rowid`),
+      unsettledIn: db.prepare<[string, string], ReceiptRow>(
+        `SELECT * FROM receipts WHERE pairing_id = ? AND workspace_id = ? AND ${UNFINISHED} ORDER BY rowid`,
+      ),
       update: db.prepare(
         `UPDATE receipts SET state = ?, effect_state = ?, result = ?, error = ?, updated_at = ?
          WHERE operation_id = ? AND state = ? AND effect_state = ?`,
@@ -367,19 +374,24 @@ export class SqliteReceiptStore implements ReceiptStore {
   reserveAll(reservations: readonly Reservation[]): ReservationOutcome[] {
     return this.guard("reserve the receipt", () => {
       let count = this.receiptCount;
-      const outcomes = this.db.transaction(() =>
-        reservations.map(({ receipt, claim }): ReservationOutcome => {
-          const existing = this.byKey(receipt.receiptKey);
-          if (existing) return { receipt: existing, inserted: false };
-          if (count >= this.limits.receipts) return { refused: new LomiError("RESOURCE_EXHAUSTED", receiptLimitReached(this.limits)) };
-          this.sql.insert.run({ ...receipt, args: JSON.stringify(receipt.args) });
-          count++;
-          this.insertEvent(receipt, null, receipt.createdAt);
-          // Nothing ahead on its target: the claim to dispatch is recorded in the same commit.
-          const claimed = claim && this.sql.aheadOn.get(receipt.serializeKey, receipt.operationId) === undefined ? this.transitionInTx(receipt, "running", {}, receipt.createdAt) : undefined;
-          return { receipt: claimed ?? receipt, inserted: true };
-        }),
-      ).immediate();
+      const outcomes = this.db
+        .transaction(() =>
+          reservations.map(({ receipt, claim }): ReservationOutcome => {
+            const existing = this.byKey(receipt.receiptKey);
+            if (existing) return { receipt: existing, inserted: false };
+            if (count >= this.limits.receipts) return { refused: new LomiError("RESOURCE_EXHAUSTED", receiptLimitReached(this.limits)) };
+            this.sql.insert.run({ ...receipt, args: JSON.stringify(receipt.args) });
+            count++;
+            this.insertEvent(receipt, null, receipt.createdAt);
+            // Nothing ahead on its target: the claim to dispatch is recorded in the same commit.
+            const claimed =
+              claim && this.sql.aheadOn.get(receipt.serializeKey, receipt.operationId) === undefined
+                ? this.transitionInTx(receipt, "running", {}, receipt.createdAt)
+                : undefined;
+            return { receipt: claimed ?? receipt, inserted: true };
+          }),
+        )
+        .immediate();
       this.receiptCount = count; // counted once the write has committed
       return outcomes;
     });
@@ -446,7 +458,11 @@ export class SqliteReceiptStore implements ReceiptStore {
   // Capacity and maintenance ---------------------------------------------------------------------
 
   status(now: number): StoreStatus {
-    const one = (sql: string, ...params: unknown[]) => this.db.prepare<unknown[], number>(sql).pluck().get(...params) ?? 0;
+    const one = (sql: string, ...params: unknown[]) =>
+      this.db
+        .prepare<unknown[], number>(sql)
+        .pluck()
+        .get(...params) ?? 0;
     return {
       receipts: { count: this.receiptCount, limit: this.limits.receipts },
       retryEpochs: {
@@ -461,17 +477,19 @@ export class SqliteReceiptStore implements ReceiptStore {
 
   reconcile(now: number, settledBefore: number, pairingId: string, forget: readonly string[]): Reconciled {
     return this.guard("reconcile", () => {
-      const done = this.db.transaction(() => {
-        const named = forget.length === 0 ? "0" : `operation_id IN (${forget.map(() => "?").join(",")}) AND pairing_id = ?`;
-        const receipts = this.db
-          .prepare(`DELETE FROM receipts WHERE (state IN ('succeeded','failed','cancelled') AND updated_at <= ?) OR (${named})`)
-          .run(settledBefore, ...(forget.length === 0 ? [] : [...forget, pairingId])).changes;
-        const events = this.db.prepare("DELETE FROM events WHERE operation_id NOT IN (SELECT operation_id FROM receipts)").run().changes;
-        const retryEpochs = this.db
-          .prepare("DELETE FROM retry_epochs WHERE expires_at <= ? AND retry_epoch NOT IN (SELECT retry_epoch FROM receipts)")
-          .run(now).changes;
-        return { receipts, retryEpochs, events };
-      }).immediate();
+      const done = this.db
+        .transaction(() => {
+          const named = forget.length === 0 ? "0" : `operation_id IN (${forget.map(() => "?").join(",")}) AND pairing_id = ?`;
+          const receipts = this.db
+            .prepare(`DELETE FROM receipts WHERE (state IN ('succeeded','failed','cancelled') AND updated_at <= ?) OR (${named})`)
+            .run(settledBefore, ...(forget.length === 0 ? [] : [...forget, pairingId])).changes;
+          const events = this.db.prepare("DELETE FROM events WHERE operation_id NOT IN (SELECT operation_id FROM receipts)").run().changes;
+          const retryEpochs = this.db
+            .prepare("DELETE FROM retry_epochs WHERE expires_at <= ? AND retry_epoch NOT IN (SELECT retry_epoch FROM receipts)")
+            .run(now).changes;
+          return { receipts, retryEpochs, events };
+        })
+        .immediate();
       this.receiptCount -= done.receipts;
       this.epochCount -= done.retryEpochs;
       return done;
@@ -483,23 +501,25 @@ export class SqliteReceiptStore implements ReceiptStore {
   insertEpochs(epochs: readonly StoredEpoch[]): EpochOutcome[] {
     return this.guard("record the retry epochs", () => {
       let count = this.epochCount;
-      const outcomes = this.db.transaction(() =>
-        epochs.map((epoch): EpochOutcome => {
-          if (count >= this.limits.epochs) return { refused: new LomiError("RESOURCE_EXHAUSTED", epochLimitReached(this.limits)) };
-          count++;
-          this.sql.insertEpoch.run(
-            epoch.retryEpoch,
-            epoch.pairingId,
-            epoch.brokerInstanceId,
-            epoch.connectionId,
-            epoch.workspaceId,
-            JSON.stringify(epoch.projectIds),
-            epoch.issuedAt,
-            epoch.expiresAt,
-          );
-          return { recorded: true };
-        }),
-      ).immediate();
+      const outcomes = this.db
+        .transaction(() =>
+          epochs.map((epoch): EpochOutcome => {
+            if (count >= this.limits.epochs) return { refused: new LomiError("RESOURCE_EXHAUSTED", epochLimitReached(this.limits)) };
+            count++;
+            this.sql.insertEpoch.run(
+              epoch.retryEpoch,
+              epoch.pairingId,
+              epoch.brokerInstanceId,
+              epoch.connectionId,
+              epoch.workspaceId,
+              JSON.stringify(epoch.projectIds),
+              epoch.issuedAt,
+              epoch.expiresAt,
+            );
+            return { recorded: true };
+          }),
+        )
+        .immediate();
       this.epochCount = count;
       return outcomes;
     });

@@ -94,7 +94,8 @@ export class LineStdioTransport implements Transport {
     } catch {
       return this.refuse(PARSE_ERROR, "Parse error: the line is not JSON");
     }
-    if (!JSONRPCMessageSchema.safeParse(json).success) return this.refuse(INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request, notification or response");
+    if (!JSONRPCMessageSchema.safeParse(json).success)
+      return this.refuse(INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request, notification or response");
     // The message as received: the broker judges tool arguments exactly as the client sent them.
     this.onmessage?.(json as JSONRPCMessage);
   }

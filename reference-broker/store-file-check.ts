@@ -44,13 +44,23 @@ export function checkStoreFile(file: string): StoreFile {
   try {
     accessSync(dir, constants.W_OK);
   } catch (error) {
-    refuse(file, "read-only", `cannot be written: its directory ${dir} is not writable (${systemCodeOf(error)})`, "SQLite writes a -wal file beside the store: make the directory writable or pass another --store.");
+    refuse(
+      file,
+      "read-only",
+      `cannot be written: its directory ${dir} is not writable (${systemCodeOf(error)})`,
+      "SQLite writes a -wal file beside the store: make the directory writable or pass another --store.",
+    );
   }
   if (!existsSync(file)) return { kind: "new" };
   try {
     accessSync(file, constants.R_OK | constants.W_OK);
   } catch (error) {
-    refuse(file, "read-only", `is not readable and writable by this user (${systemCodeOf(error)})`, "Make it writable for the user running the broker, or pass another --store.");
+    refuse(
+      file,
+      "read-only",
+      `is not readable and writable by this user (${systemCodeOf(error)})`,
+      "Make it writable for the user running the broker, or pass another --store.",
+    );
   }
   const size = statSync(file).size;
   if (size === 0) return { kind: "new" };
@@ -68,19 +78,27 @@ export function checkStoreFile(file: string): StoreFile {
   const applicationId = head.readUInt32BE(68);
   const userVersion = head.readUInt32BE(60);
   if (applicationId !== 0 && applicationId !== STORE_APPLICATION_ID) {
-    refuse(file, "foreign", `belongs to another application (SQLite application_id 0x${applicationId.toString(16)})`, "Pass --store with a path for a new Lomi store.");
+    refuse(
+      file,
+      "foreign",
+      `belongs to another application (SQLite application_id 0x${applicationId.toString(16)})`,
+      "Pass --store with a path for a new Lomi store.",
+    );
   }
   const stamped = applicationId === STORE_APPLICATION_ID;
-  if (stamped && userVersion > STORE_SCHEMA_VERSION) refuse(file, "newer", `has schema version ${userVersion}, newer than this broker's ${STORE_SCHEMA_VERSION}`, NEWER);
+  if (stamped && userVersion > STORE_SCHEMA_VERSION)
+    refuse(file, "newer", `has schema version ${userVersion}, newer than this broker's ${STORE_SCHEMA_VERSION}`, NEWER);
   const { tables, metaVersion } = inspectCopy(file);
   if (tables.length === 0) return { kind: "new" };
   const ours = UNVERSIONED_TABLES.every((t) => tables.includes(t)) && tables.every((t) => isOneOf(UNVERSIONED_TABLES, t) || t === "sqlite_sequence");
-  if (!ours) refuse(file, "foreign", `is not a Lomi receipt store (its tables: ${tables.slice(0, 8).join(", ")})`, "Pass --store with a path for a new Lomi store.");
+  if (!ours)
+    refuse(file, "foreign", `is not a Lomi receipt store (its tables: ${tables.slice(0, 8).join(", ")})`, "Pass --store with a path for a new Lomi store.");
   if (!stamped) return { kind: "store", schemaVersion: 0 };
   // A stamped store records its version twice, in one transaction: markers that disagree mean it was not this kit that wrote it last.
   if (metaVersion !== userVersion) {
     const markers = `its version markers disagree (user_version ${userVersion}, meta.schema_version ${metaVersion ?? "missing"})`;
-    if ((metaVersion ?? 0) > STORE_SCHEMA_VERSION) refuse(file, "newer", `${markers}: it may come from a newer kit than this broker's schema version ${STORE_SCHEMA_VERSION}`, NEWER);
+    if ((metaVersion ?? 0) > STORE_SCHEMA_VERSION)
+      refuse(file, "newer", `${markers}: it may come from a newer kit than this broker's schema version ${STORE_SCHEMA_VERSION}`, NEWER);
     refuse(file, "damaged", markers, RESTORE);
   }
   return { kind: "store", schemaVersion: userVersion };

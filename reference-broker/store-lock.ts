@@ -25,7 +25,11 @@ export function takePidLock(storeFile: string): () => void {
   const mine = String(process.pid);
   // A second instance in this very process (in-process runs host many) finds its pid in the file: the
   // instances holding a lock here say whether that pid is a live instance or an abandoned one.
-  if (heldHere.has(lockFile)) throw new LomiError("STORE_UNAVAILABLE", `The receipt store ${storeFile} is in use by another broker instance of this process (pid ${mine} holds ${lockFile}).`);
+  if (heldHere.has(lockFile))
+    throw new LomiError(
+      "STORE_UNAVAILABLE",
+      `The receipt store ${storeFile} is in use by another broker instance of this process (pid ${mine} holds ${lockFile}).`,
+    );
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lockFile, mine, { flag: "wx" });
@@ -39,7 +43,8 @@ export function takePidLock(storeFile: string): () => void {
         if (readFileSync(lockFile, "utf8").trim() === mine) unlinkSync(lockFile);
       };
     } catch (error) {
-      if (systemCodeOf(error) !== "EEXIST") throw new LomiError("STORE_UNAVAILABLE", `The receipt store lock ${lockFile} cannot be written: ${messageOf(error)}`);
+      if (systemCodeOf(error) !== "EEXIST")
+        throw new LomiError("STORE_UNAVAILABLE", `The receipt store lock ${lockFile} cannot be written: ${messageOf(error)}`);
     }
     const owner = Number(readFileSync(lockFile, "utf8").trim());
     // An earlier instance in this very process was abandoned (an in-process crash): its lock is stale too.

@@ -9,7 +9,12 @@ import { z } from "zod";
 const [reports = "reports", code = "2"] = process.argv.slice(2);
 const at = (file) => path.join(reports, file);
 /** What the outputs read of conformance.json (harness/report/run-record.ts has the whole). */
-const recordSchema = z.object({ verdict: z.string(), title: z.string().optional(), headline: z.string(), evidence: z.object({ digest: z.string() }).optional() });
+const recordSchema = z.object({
+  verdict: z.string(),
+  title: z.string().optional(),
+  headline: z.string(),
+  evidence: z.object({ digest: z.string() }).optional(),
+});
 const read = (file) => {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
@@ -31,8 +36,19 @@ const outputs = {
   badge: at("conformance.svg"),
   "evidence-digest": record.evidence?.digest ?? "",
 };
-if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(""));
+if (process.env.GITHUB_OUTPUT)
+  appendFileSync(
+    process.env.GITHUB_OUTPUT,
+    Object.entries(outputs)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(""),
+  );
 if (process.env.GITHUB_STEP_SUMMARY) {
   const md = at("conformance.md");
-  appendFileSync(process.env.GITHUB_STEP_SUMMARY, existsSync(md) ? `${readFileSync(md, "utf8")}\n` : `## Lomi conformance: NOT RUN\n\nThe run wrote no report in \`${reports}\` (exit ${code}); its log says why.\n`);
+  appendFileSync(
+    process.env.GITHUB_STEP_SUMMARY,
+    existsSync(md)
+      ? `${readFileSync(md, "utf8")}\n`
+      : `## Lomi conformance: NOT RUN\n\nThe run wrote no report in \`${reports}\` (exit ${code}); its log says why.\n`,
+  );
 }

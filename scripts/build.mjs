@@ -28,9 +28,14 @@ const zodEnglishOnly = {
   name: "zod-english-only",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: path.join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" } : undefined,
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)
+        ? { path: path.join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" }
+        : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: path.dirname(args.path) }));
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
   },
 };
 
@@ -71,20 +76,30 @@ writeFileSync(BUILD_STAMP, `${digest}\n`);
 // One start of each bundled broker writes its code cache, so the first start after an install is as
 // fast as the others: initialize and tools/list, then stdin ends and the broker exits.
 const hello = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "lomi-build", version: "0" } } },
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "lomi-build", version: "0" } },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
   { jsonrpc: "2.0", id: 2, method: "tools/list" },
 ];
 for (const { bundle, bin, first } of BUNDLES) {
   const name = await first();
   const store = mkdtempSync(path.join(os.tmpdir(), "lomi-build-"));
-  const warm = spawnSync(process.execPath, [path.join(ROOT, bin), ...name, "--native-url", "http://127.0.0.1:9", "--store", path.join(store, "receipts.sqlite"), "--seed", "1"], {
-    input: hello.map((m) => `${JSON.stringify(m)}\n`).join(""),
-    encoding: "utf8",
-    env: { ...process.env, LOMI_FROM_SOURCE: "0" },
-  });
+  const warm = spawnSync(
+    process.execPath,
+    [path.join(ROOT, bin), ...name, "--native-url", "http://127.0.0.1:9", "--store", path.join(store, "receipts.sqlite"), "--seed", "1"],
+    {
+      input: hello.map((m) => `${JSON.stringify(m)}\n`).join(""),
+      encoding: "utf8",
+      env: { ...process.env, LOMI_FROM_SOURCE: "0" },
+    },
+  );
   rmSync(store, { recursive: true, force: true });
   // Not fatal: without the cache the broker starts from its source, only slower.
-  if (!existsSync(path.join(DIST, bundle.cache))) process.stderr.write(`lomi build: no code cache for ${bin} (exit ${warm.status}): ${warm.stderr.trim().slice(-500)}\n`);
+  if (!existsSync(path.join(DIST, bundle.cache)))
+    process.stderr.write(`lomi build: no code cache for ${bin} (exit ${warm.status}): ${warm.stderr.trim().slice(-500)}\n`);
 }
 process.stderr.write(`lomi build: ${entryPoints.length} files into dist/ in ${Date.now() - started} ms\n`);

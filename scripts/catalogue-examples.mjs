@@ -13,7 +13,10 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-catalogue-"));
 /** What tells one ok reply's shape from another's: its data's status, where it has one. */
 const shapeOf = (reply) => (typeof reply.data?.status === "string" ? reply.data.status : "");
 try {
-  execFileSync(process.execPath, ["bin/lomi-conformance.js", "--histories", path.join(dir, "histories"), "--reports", path.join(dir, "reports")], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, ["bin/lomi-conformance.js", "--histories", path.join(dir, "histories"), "--reports", path.join(dir, "reports")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   const examples = {};
   const shapes = {};
   const refusals = {};

@@ -46,7 +46,10 @@ const scratch = (() => {
 if (scratch) {
   environment.TMPDIR = scratch;
   // Memory the machine needs back whatever ends the tests: Ctrl+C or a CI job's timeout included.
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ]) {
     process.once(signal, () => {
       rmSync(scratch, { recursive: true, force: true });
       process.exit(code);
@@ -66,7 +69,10 @@ function failuresIn(text) {
     if (!failed) return;
     // A subtest's failure also fails its parent: the innermost one names what broke.
     const depth = failed[1].length;
-    const error = lines.slice(at + 1, at + 40).map((next) => ERROR_LINE.exec(next)).find(Boolean);
+    const error = lines
+      .slice(at + 1, at + 40)
+      .map((next) => ERROR_LINE.exec(next))
+      .find(Boolean);
     found.push({ depth, name: failed[2], error: error ? error[2].slice(0, 300) : "" });
   });
   return found.filter((f, i) => !(found[i - 1] && found[i - 1].depth > f.depth));
@@ -99,7 +105,14 @@ function run(part, alone) {
     child.on("close", (status, signal) => {
       const text = Buffer.concat(output).toString();
       if (!alone) process.stdout.write(`\n=== npm run ${part}\n${text}`);
-      resolve({ part, ok: status === 0, how: signal ? `killed by ${signal}` : `exit ${status}`, seconds: (Date.now() - started) / 1000, cpu: cpuSeconds(times), failures: status === 0 ? [] : failuresIn(text) });
+      resolve({
+        part,
+        ok: status === 0,
+        how: signal ? `killed by ${signal}` : `exit ${status}`,
+        seconds: (Date.now() - started) / 1000,
+        cpu: cpuSeconds(times),
+        failures: status === 0 ? [] : failuresIn(text),
+      });
     });
   });
 }
@@ -113,11 +126,17 @@ try {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 }
 
-process.stdout.write(`\nnpm test summary (Node ${process.versions.node}, ${os.availableParallelism()} cores, load average ${load.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end${scratch ? "; temporary files in /dev/shm" : ""}):\n`);
+process.stdout.write(
+  `\nnpm test summary (Node ${process.versions.node}, ${os.availableParallelism()} cores, load average ${load.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end${scratch ? "; temporary files in /dev/shm" : ""}):\n`,
+);
 for (const r of results) {
-  process.stdout.write(`  ${r.ok ? "ok    " : "FAILED"} ${r.part.padEnd(14)} ${r.seconds.toFixed(1).padStart(7)} s, CPU ${r.cpu.toFixed(1).padStart(6)} s${r.ok ? "" : ` (${r.how})`}\n`);
+  process.stdout.write(
+    `  ${r.ok ? "ok    " : "FAILED"} ${r.part.padEnd(14)} ${r.seconds.toFixed(1).padStart(7)} s, CPU ${r.cpu.toFixed(1).padStart(6)} s${r.ok ? "" : ` (${r.how})`}\n`,
+  );
   for (const f of r.failures) process.stdout.write(`           not ok: ${f.name}${f.error ? `\n             ${f.error}` : ""}\n`);
 }
 const failed = results.filter((r) => !r.ok).length;
-process.stdout.write(`parts: ${results.length - failed} passed, ${failed} failed; ${((Date.now() - started) / 1000).toFixed(0)} s in all, CPU ${results.reduce((sum, r) => sum + r.cpu, 0).toFixed(0)} s\n`);
+process.stdout.write(
+  `parts: ${results.length - failed} passed, ${failed} failed; ${((Date.now() - started) / 1000).toFixed(0)} s in all, CPU ${results.reduce((sum, r) => sum + r.cpu, 0).toFixed(0)} s\n`,
+);
 process.exit(failed > 0 ? 1 : 0);

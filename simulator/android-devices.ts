@@ -23,7 +23,14 @@ export class AndroidDevices {
 
   /** A seeded device and the panel that shows it. */
   add(seed: DeviceSeed): AndroidPanel {
-    const panel: AndroidPanel = { kind: "android", panelId: seed.panelId, projectId: seed.projectId, title: seed.title, device: seed.device, generation: this.random.id("gen-") };
+    const panel: AndroidPanel = {
+      kind: "android",
+      panelId: seed.panelId,
+      projectId: seed.projectId,
+      title: seed.title,
+      device: seed.device,
+      generation: this.random.id("gen-"),
+    };
     this.devices.set(seed.panelId, { panel, screen: seed.screen, apps: seed.apps });
     return panel;
   }
@@ -34,7 +41,11 @@ export class AndroidDevices {
     if (!device) throw new LomiError("NOT_FOUND", `No Android panel ${panelId} in this workspace.`, { field: "panelId" });
     if (device.panel.generation === generation) return device;
     if (this.retired.has(generation)) {
-      throw new LomiError("STALE_RUNTIME", `Generation ${generation} of panel ${panelId} ended when its runtime restarted; read the panel list for the current generation.`, { field: "generation" });
+      throw new LomiError(
+        "STALE_RUNTIME",
+        `Generation ${generation} of panel ${panelId} ended when its runtime restarted; read the panel list for the current generation.`,
+        { field: "generation" },
+      );
     }
     throw new LomiError("NOT_FOUND", `Panel ${panelId} has no runtime generation ${generation}.`, { field: "generation" });
   }

@@ -38,7 +38,12 @@ export class Decisions {
     const { op } = pending;
     const effectState = effectsSoFar(op);
     if (decision === "deny") {
-      this.settle(op, { state: "failed", effectState, result: null, error: { code: "USER_DENIED", message: `The user denied this in Lomi: ${pending.question}` } });
+      this.settle(op, {
+        state: "failed",
+        effectState,
+        result: null,
+        error: { code: "USER_DENIED", message: `The user denied this in Lomi: ${pending.question}` },
+      });
     } else {
       op.progress = { phase: "running", effectState };
       pending.proceed();

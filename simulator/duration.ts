@@ -8,6 +8,7 @@ const UNIT_MS: Record<(typeof UNITS)[number], number> = { ms: 1, s: 1000, m: 60_
 export function parseDuration(text: string): number {
   const match = /^([0-9]{1,9})([a-z]{1,2})$/.exec(text);
   const unit = match?.[2];
-  if (!match || !isOneOf(UNITS, unit)) throw new LomiError("INVALID_ARGUMENT", `${JSON.stringify(text)} is not a duration: a whole number and a unit, ms, s, m, h or d (24h, 90m, 30s)`);
+  if (!match || !isOneOf(UNITS, unit))
+    throw new LomiError("INVALID_ARGUMENT", `${JSON.stringify(text)} is not a duration: a whole number and a unit, ms, s, m, h or d (24h, 90m, 30s)`);
   return Number(match[1]) * UNIT_MS[unit];
 }

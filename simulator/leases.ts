@@ -62,10 +62,14 @@ export class LeaseBook {
       throw new LomiError("LEASE_REQUIRED", `Lease ${leaseId} grants this session no input; acquire one with lomi_lease_acquire.`, { field: "leaseId" });
     }
     if (lease.revoked) {
-      throw new LomiError("LEASE_EXPIRED", `Lease ${leaseId} expired: ${REVOKE_MESSAGES[lease.revoked]}. Acquire a fresh lease; its inputSequence starts at 1.`, {
-        field: "leaseId",
-        reason: lease.revoked,
-      });
+      throw new LomiError(
+        "LEASE_EXPIRED",
+        `Lease ${leaseId} expired: ${REVOKE_MESSAGES[lease.revoked]}. Acquire a fresh lease; its inputSequence starts at 1.`,
+        {
+          field: "leaseId",
+          reason: lease.revoked,
+        },
+      );
     }
     if (lease.runtime !== runtime) {
       throw new LomiError("LEASE_REQUIRED", `Lease ${leaseId} is for another runtime; acquire the lease of this one.`, { field: "leaseId" });

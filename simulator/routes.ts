@@ -93,7 +93,11 @@ function post<S extends z.ZodType>(path: string, schema: S, answer: (body: z.inf
         if (!parsed.success) {
           // The field by its path, down through unions (a runtime of either kind, a permit): a broker learns what to fix.
           const [first] = specificIssues(parsed.error.issues);
-          throw new LomiError("INVALID_ARGUMENT", `Bad request to ${path} ${describeIssues(parsed.error)} (docs/native-bridge.json has every request's schema)`, { field: first?.path ?? "(root)" });
+          throw new LomiError(
+            "INVALID_ARGUMENT",
+            `Bad request to ${path} ${describeIssues(parsed.error)} (docs/native-bridge.json has every request's schema)`,
+            { field: first?.path ?? "(root)" },
+          );
         }
         return answer(parsed.data);
       }),
@@ -166,7 +170,9 @@ function controlRoutes(host: SimulatorHost): SimulatorRoute[] {
     get(CONTROL_PATHS.decisions, () => ({ decisions: sim().pendingDecisions() })),
     post(CONTROL_PATHS.decideOperation, operationDecisionRequest, (b) => sim().decideOperation(b.operationId, b.decision)),
     get(CONTROL_PATHS.files, () => sim().files.snapshot()),
-    post(CONTROL_PATHS.otherProgramWrite, otherProgramWriteRequest, (b) => sim().files.writeFile(b.projectId, projectPath(b.path, "path"), contentBytes(b.content), "path")),
+    post(CONTROL_PATHS.otherProgramWrite, otherProgramWriteRequest, (b) =>
+      sim().files.writeFile(b.projectId, projectPath(b.path, "path"), contentBytes(b.content), "path"),
+    ),
     post(CONTROL_PATHS.protectFile, protectFileRequest, (b) => sim().files.tree(b.projectId).protect(projectPath(b.path, "path"))),
     post(CONTROL_PATHS.editorType, editorTypeRequest, (b) => sim().files.view(sim().files.userTypes(b.projectId, projectPath(b.path, "path"), b.text))),
   ];

@@ -41,7 +41,9 @@ export class RuntimeIo {
     world.leases.require(request.leaseId, pairing.pairingId, runtimeKey(request.runtime));
     const accepts = ACCEPTS[request.tool];
     if (request.runtime.kind !== accepts.runtime || !accepts.payloads.includes(request.input.kind)) {
-      throw new LomiError("INVALID_ARGUMENT", `${request.tool} does not send ${request.input.kind} input to a ${request.runtime.kind} runtime.`, { field: "input" });
+      throw new LomiError("INVALID_ARGUMENT", `${request.tool} does not send ${request.input.kind} input to a ${request.runtime.kind} runtime.`, {
+        field: "input",
+      });
     }
     if (device && request.input.kind === "tap") world.android.requireOnScreen(device, request.input.x, request.input.y);
 
@@ -49,7 +51,10 @@ export class RuntimeIo {
     const base = { operationId: dispatchId, tool: request.tool, pairingId: pairing.pairingId };
     const { pairingId: _pairing, tool: _tool, ...args } = request;
     ledger.record({ ...base, kind: "dispatch", detail: { args } });
-    const where = request.runtime.kind === "terminal" ? { terminalSessionId: request.runtime.terminalSessionId } : { panelId: request.runtime.panelId, generation: request.runtime.generation };
+    const where =
+      request.runtime.kind === "terminal"
+        ? { terminalSessionId: request.runtime.terminalSessionId }
+        : { panelId: request.runtime.panelId, generation: request.runtime.generation };
     const effect = { leaseId: request.leaseId, inputSequence: request.inputSequence, ...where };
     if (request.runtime.kind === "android") {
       ledger.record({ ...base, kind: "effect", detail: { what: "android.input", ...effect, input: request.input } });

@@ -68,7 +68,16 @@ export class Simulator {
     this.decisions = new Decisions(this.settle);
     const browsers = new BrowserRuntimes(this.random, this.background);
     this.files = new FileWorld(world.projectFiles, this.random);
-    this.ctx = { world: this.world, ledger: this.ledger, clock: this.clock, random: this.random, commands: world.commands, decisions: this.decisions, browsers, files: this.files };
+    this.ctx = {
+      world: this.world,
+      ledger: this.ledger,
+      clock: this.clock,
+      random: this.random,
+      commands: world.commands,
+      decisions: this.decisions,
+      browsers,
+      files: this.files,
+    };
     this.io = new RuntimeIo(this.ctx, (terminalSessionId) => this.runningCommandIn(terminalSessionId), this.settle);
   }
 
@@ -182,7 +191,14 @@ export class Simulator {
       this.operations.set(operationId, rejected);
       return { progress: rejected.progress, loseReply: false };
     }
-    const op: NativeOperation = { ...target, operationId, tool: request.tool, progress: { phase: "running", effectState: "none" }, cancelRequested: false, held: false };
+    const op: NativeOperation = {
+      ...target,
+      operationId,
+      tool: request.tool,
+      progress: { phase: "running", effectState: "none" },
+      cancelRequested: false,
+      held: false,
+    };
     this.operations.set(operationId, op);
     const fault = this.faults.take(request.tool);
     this.applyFault(fault, tool, op);
@@ -239,7 +255,12 @@ export class Simulator {
       op.progress = { phase: "running", effectState: "none" };
       NATIVE_TOOLS.get(op.tool)!.start(this.ctx, op, this.settle);
     } else if (outcome === "fail") {
-      this.settle(op, { state: "failed", effectState: "none", result: null, error: { code: "NATIVE_FAILURE", message: "Lomi failed the dispatch before any effect." } });
+      this.settle(op, {
+        state: "failed",
+        effectState: "none",
+        result: null,
+        error: { code: "NATIVE_FAILURE", message: "Lomi failed the dispatch before any effect." },
+      });
     } else {
       if (!op.cancelRequested) throw new LomiError("INVALID_ARGUMENT", `Operation ${operationId} has no cancellation to honour.`, { operationId });
       this.settle(op, { state: "cancelled", effectState: "none", result: null, error: null });
@@ -304,7 +325,9 @@ export class Simulator {
     if (!tool) throw new LomiError("UNKNOWN_TOOL", `Lomi has no native tool ${request.tool}.`);
     const parsed = tool.args.safeParse(request.args);
     if (!parsed.success) {
-      throw new LomiError("INVALID_ARGUMENT", `Native validation of ${request.tool}'s arguments ${describeIssues(parsed.error)}`, { field: specificIssues(parsed.error.issues)[0]?.path ?? "(root)" });
+      throw new LomiError("INVALID_ARGUMENT", `Native validation of ${request.tool}'s arguments ${describeIssues(parsed.error)}`, {
+        field: specificIssues(parsed.error.issues)[0]?.path ?? "(root)",
+      });
     }
     const pairing = this.world.approvedPairing(request.pairingId);
     const ws = this.world.approvedWorkspace(pairing, request.workspaceId);
@@ -325,7 +348,14 @@ export class Simulator {
     const pairing = this.world.pairings.get(request.pairingId) ?? { pairingId: request.pairingId, clientName: "", state: "denied" as const, workspaceIds: [] };
     const op: NativeOperation = {
       pairing,
-      ws: this.world.workspaces.get(request.workspaceId) ?? { workspaceId: request.workspaceId, name: "", projects: [], approvalByDefault: false, domainRevision: 0n, panels: [] },
+      ws: this.world.workspaces.get(request.workspaceId) ?? {
+        workspaceId: request.workspaceId,
+        name: "",
+        projects: [],
+        approvalByDefault: false,
+        domainRevision: 0n,
+        panels: [],
+      },
       projectId: request.projectId,
       args: request.args,
       operationId: request.permit.operationId,
@@ -344,7 +374,12 @@ export class Simulator {
       return;
     }
     if (fault === "fail") {
-      this.settle(op, { state: "failed", effectState: "none", result: null, error: { code: "NATIVE_FAILURE", message: "Lomi failed the dispatch before any effect." } });
+      this.settle(op, {
+        state: "failed",
+        effectState: "none",
+        result: null,
+        error: { code: "NATIVE_FAILURE", message: "Lomi failed the dispatch before any effect." },
+      });
       return;
     }
     tool.start(this.ctx, op, this.settle);
@@ -371,4 +406,3 @@ export class Simulator {
     }
   }
 }
-

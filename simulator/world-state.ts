@@ -84,9 +84,7 @@ export class WorldState {
     for (const id of workspaceIds ?? []) this.workspace(id);
     pairing.state = decision === "approve" ? "approved" : "denied";
     pairing.workspaceIds =
-      decision === "approve"
-        ? (workspaceIds ?? [...this.workspaces.values()].filter((w) => w.approvalByDefault).map((w) => w.workspaceId))
-        : [];
+      decision === "approve" ? (workspaceIds ?? [...this.workspaces.values()].filter((w) => w.approvalByDefault).map((w) => w.workspaceId)) : [];
     return pairing;
   }
 
@@ -116,7 +114,10 @@ export class WorldState {
   }
 
   requireOpen(ws: WorkspaceState): void {
-    if (ws.closed) throw new LomiError("NOT_FOUND", `Workspace ${ws.workspaceId} was closed in Lomi; nothing can be done in it until the user opens it again.`, { field: "workspaceId" });
+    if (ws.closed)
+      throw new LomiError("NOT_FOUND", `Workspace ${ws.workspaceId} was closed in Lomi; nothing can be done in it until the user opens it again.`, {
+        field: "workspaceId",
+      });
   }
 
   project(ws: WorkspaceState, projectId: string): void {
@@ -127,10 +128,14 @@ export class WorldState {
 
   requireRevision(ws: WorkspaceState, expected: string): void {
     if (BigInt(expected) !== ws.domainRevision) {
-      throw new LomiError("REVISION_CONFLICT", `expectedRevision ${expected} is stale; the current domainRevision is ${ws.domainRevision}. Refresh the workspace or panel list.`, {
-        field: "expectedRevision",
-        currentRevision: ws.domainRevision.toString(),
-      });
+      throw new LomiError(
+        "REVISION_CONFLICT",
+        `expectedRevision ${expected} is stale; the current domainRevision is ${ws.domainRevision}. Refresh the workspace or panel list.`,
+        {
+          field: "expectedRevision",
+          currentRevision: ws.domainRevision.toString(),
+        },
+      );
     }
   }
 
@@ -145,9 +150,13 @@ export class WorldState {
     const panel = ws.panels.find((p): p is TerminalPanel => p.kind === "terminal" && p.terminalSessionId === terminalSessionId);
     if (panel) return panel;
     if (this.retiredSessions.has(terminalSessionId)) {
-      throw new LomiError("STALE_RUNTIME", `Terminal session ${terminalSessionId} ended when its runtime restarted; read the panel list for the current terminalSessionId.`, {
-        field: "terminalSessionId",
-      });
+      throw new LomiError(
+        "STALE_RUNTIME",
+        `Terminal session ${terminalSessionId} ended when its runtime restarted; read the panel list for the current terminalSessionId.`,
+        {
+          field: "terminalSessionId",
+        },
+      );
     }
     throw new LomiError("NOT_FOUND", `No terminal session ${terminalSessionId} in workspace ${ws.workspaceId}.`, { field: "terminalSessionId" });
   }
@@ -186,7 +195,8 @@ export class WorldState {
       if (oldGeneration) this.leases.revokeRuntime(runtimeKey({ kind: "android", panelId, generation: oldGeneration }));
       return { generation };
     }
-    if (panel.kind !== "terminal") throw new LomiError("INVALID_ARGUMENT", `Panel ${panelId} is a ${panel.kind} panel; its runtime cannot restart here.`, { field: "panelId" });
+    if (panel.kind !== "terminal")
+      throw new LomiError("INVALID_ARGUMENT", `Panel ${panelId} is a ${panel.kind} panel; its runtime cannot restart here.`, { field: "panelId" });
     const oldSessionId = panel.terminalSessionId;
     if (oldSessionId) {
       this.retiredSessions.add(oldSessionId);

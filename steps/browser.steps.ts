@@ -11,16 +11,22 @@ function identity(world: LomiWorld, agent: string, workspaceId: string, prefix: 
   return { workspaceId, retryEpoch: world.epochFor(agent, workspaceId).retryEpoch, requestKey: `${prefix}-${alias}` };
 }
 
-When("{agent} opens a browser on {string} in workspace {string} as {string}", async function (this: LomiWorld, agent: string, url: string, workspaceId: string, alias: string) {
-  const expectedRevision = this.revisions.get(workspaceId);
-  if (!expectedRevision) throw configError(`no domainRevision observed for ${workspaceId}; connect or list panels first`);
-  await this.send(alias, agent, "lomi_browser_open", { ...identity(this, agent, workspaceId, "open", alias), url, expectedRevision });
-});
+When(
+  "{agent} opens a browser on {string} in workspace {string} as {string}",
+  async function (this: LomiWorld, agent: string, url: string, workspaceId: string, alias: string) {
+    const expectedRevision = this.revisions.get(workspaceId);
+    if (!expectedRevision) throw configError(`no domainRevision observed for ${workspaceId}; connect or list panels first`);
+    await this.send(alias, agent, "lomi_browser_open", { ...identity(this, agent, workspaceId, "open", alias), url, expectedRevision });
+  },
+);
 
-When("{agent} navigates the browser of {string} to {string} as {string}", async function (this: LomiWorld, agent: string, browser: string, url: string, alias: string) {
-  const { workspaceId, panelId, browserGeneration } = await browserOf(this, browser);
-  await this.send(alias, agent, "lomi_browser_navigate", { ...identity(this, agent, workspaceId, "navigate", alias), panelId, browserGeneration, url });
-});
+When(
+  "{agent} navigates the browser of {string} to {string} as {string}",
+  async function (this: LomiWorld, agent: string, browser: string, url: string, alias: string) {
+    const { workspaceId, panelId, browserGeneration } = await browserOf(this, browser);
+    await this.send(alias, agent, "lomi_browser_navigate", { ...identity(this, agent, workspaceId, "navigate", alias), panelId, browserGeneration, url });
+  },
+);
 
 When("{agent} takes a snapshot of the browser of {string}", async function (this: LomiWorld, agent: string, browser: string) {
   const { workspaceId, panelId, browserGeneration } = await browserOf(this, browser);
@@ -45,13 +51,19 @@ async function click(world: LomiWorld, agent: string, name: string, browser: str
   await world.send(alias, agent, "lomi_browser_click", { ...identity(world, agent, workspaceId, "click", alias), ...elementIn(snapshot, name) });
 }
 
-When("{agent} clicks {string} in the browser of {string} as {string}", async function (this: LomiWorld, agent: string, name: string, browser: string, alias: string) {
-  await click(this, agent, name, browser, alias, snapshotsOf(this, browser).at(-1)!);
-});
+When(
+  "{agent} clicks {string} in the browser of {string} as {string}",
+  async function (this: LomiWorld, agent: string, name: string, browser: string, alias: string) {
+    await click(this, agent, name, browser, alias, snapshotsOf(this, browser).at(-1)!);
+  },
+);
 
-When("{agent} clicks {string} from the first snapshot of the browser of {string} as {string}", async function (this: LomiWorld, agent: string, name: string, browser: string, alias: string) {
-  await click(this, agent, name, browser, alias, snapshotsOf(this, browser)[0]!);
-});
+When(
+  "{agent} clicks {string} from the first snapshot of the browser of {string} as {string}",
+  async function (this: LomiWorld, agent: string, name: string, browser: string, alias: string) {
+    await click(this, agent, name, browser, alias, snapshotsOf(this, browser)[0]!);
+  },
+);
 
 When(
   "{agent} uploads {string} to {string} in the browser of {string} as {string}",
@@ -71,11 +83,16 @@ Then("the snapshot shows {string} inside a child frame", function (this: LomiWor
   const data = this.dataOf("lomi_browser_snapshot");
   const element = data.elements.find((e) => e.name === name);
   const frame = data.frames.find((f) => f.frameId === element?.frameId);
-  if (!frame || frame.parentFrameId === null) throw violation(`"${name}" is not in a child frame: its frame is ${shown(frame?.frameId)}, with parentFrameId ${shown(frame?.parentFrameId)}\nthe snapshot: ${boundedJson(data)}`);
+  if (!frame || frame.parentFrameId === null)
+    throw violation(
+      `"${name}" is not in a child frame: its frame is ${shown(frame?.frameId)}, with parentFrameId ${shown(frame?.parentFrameId)}\nthe snapshot: ${boundedJson(data)}`,
+    );
 });
 
 Then("the latest snapshot of the browser of {string} shows {string} holding {string}", function (this: LomiWorld, browser: string, name: string, file: string) {
-  const element = snapshotsOf(this, browser).at(-1)!.elements.find((e) => e.name === name);
+  const element = snapshotsOf(this, browser)
+    .at(-1)!
+    .elements.find((e) => e.name === name);
   expectSame(`files of "${name}"`, element?.files, [file], { seen: { label: "the element", value: element } });
 });
 
@@ -92,7 +109,8 @@ Then("operation {string} loaded {string} as a new navigation", async function (t
   const page = receipt.tool === "lomi_browser_open" ? receipt.result?.page : receipt.result;
   expectSame("title", page?.title, title, { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt } });
   const earlier = [...this.panelMemory.snapshots.values()].flat().map((s) => s.navigationId);
-  if (!page?.navigationId || earlier.includes(page.navigationId)) throw violation(`each load has a new navigationId; ${alias} has ${page?.navigationId}, seen before: ${earlier.join(", ")}`);
+  if (!page?.navigationId || earlier.includes(page.navigationId))
+    throw violation(`each load has a new navigationId; ${alias} has ${page?.navigationId}, seen before: ${earlier.join(", ")}`);
 });
 
 Then("operation {string} attached {string} without confirming the server's acceptance", async function (this: LomiWorld, alias: string, fileName: string) {

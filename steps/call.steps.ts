@@ -31,7 +31,10 @@ Then("the arguments are refused: the error INVALID_ARGUMENT, or MCP's invalid-pa
     return;
   }
   this.rpcError = undefined;
-  if (rpc.code !== INVALID_PARAMS) throw violation(`${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${oneLine(rpc.message)}"); arguments that are not an object are refused with INVALID_ARGUMENT or the invalid-params error (${INVALID_PARAMS})`);
+  if (rpc.code !== INVALID_PARAMS)
+    throw violation(
+      `${rpc.tool} answered the JSON-RPC error ${rpc.code} ("${oneLine(rpc.message)}"); arguments that are not an object are refused with INVALID_ARGUMENT or the invalid-params error (${INVALID_PARAMS})`,
+    );
 });
 
 When("{agent} sends {tool} as {string} with:", async function (this: LomiWorld, agent: string, tool: string, alias: string, json: string) {
@@ -61,7 +64,10 @@ Then("the error names the field {string}", function (this: LomiWorld, field: str
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
   if (envelope.details?.field !== field && !envelope.message.includes(field)) {
     const reply = this.lastReply!;
-    throw violation(`the error does not name the field "${field}": "${oneLine(envelope.message)}", details ${boundedJson(envelope.details ?? {}, 300)}`, envelope.code === "INVALID_ARGUMENT" ? inputRules(reply.tool, reply.args) : []);
+    throw violation(
+      `the error does not name the field "${field}": "${oneLine(envelope.message)}", details ${boundedJson(envelope.details ?? {}, 300)}`,
+      envelope.code === "INVALID_ARGUMENT" ? inputRules(reply.tool, reply.args) : [],
+    );
   }
 });
 
@@ -86,12 +92,18 @@ Then("every tool in tools\\/list has an input schema that rejects unknown fields
 
 Then("tools\\/list includes {string}", async function (this: LomiWorld, names: string) {
   const { tools } = await (await this.connection("agent")).listTools();
-  const missing = names.split(",").map((n) => n.trim()).filter((n) => !tools.some((t) => t.name === n));
+  const missing = names
+    .split(",")
+    .map((n) => n.trim())
+    .filter((n) => !tools.some((t) => t.name === n));
   if (missing.length > 0) throw violation(`tools/list lacks ${missing.join(", ")}`);
 });
 
 Then("the error carries the operationId of {string}", function (this: LomiWorld, alias: string) {
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
-  expectSame("details.operationId", envelope.details?.operationId, this.operationId(alias), { why: "the operation holding the key", seen: { label: "the error", value: envelope } });
+  expectSame("details.operationId", envelope.details?.operationId, this.operationId(alias), {
+    why: "the operation holding the key",
+    seen: { label: "the error", value: envelope },
+  });
 });

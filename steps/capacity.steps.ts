@@ -28,13 +28,16 @@ function progressEvery(world: LomiWorld, total: number, what: string): () => voi
   let done = 0;
   return () => {
     done++;
-    if (done % step === 0 && done < total) world.attach(`filled ${done} of ${total} ${what} (${Math.round((Date.now() - started) / 1000)} s)`, { mediaType: PROGRESS_MEDIA_TYPE });
+    if (done % step === 0 && done < total)
+      world.attach(`filled ${done} of ${total} ${what} (${Math.round((Date.now() - started) / 1000)} s)`, { mediaType: PROGRESS_MEDIA_TYPE });
   };
 }
 
 /** The progress log's note that a fill went on one call at a time: slower, and why. */
 const inTurnNote = (world: LomiWorld) => () =>
-  world.attach("the broker answered a JSON-RPC error to a call made while others were in flight: the fill goes on one call at a time, that call first", { mediaType: PROGRESS_MEDIA_TYPE });
+  world.attach("the broker answered a JSON-RPC error to a call made while others were in flight: the fill goes on one call at a time, that call first", {
+    mediaType: PROGRESS_MEDIA_TYPE,
+  });
 
 /** Filling the store, or counting what it holds, assumes it holds this scenario's records only. */
 const requireOwnStore = (world: LomiWorld) => requireCapability(world.adapter, "own-store");
@@ -77,13 +80,23 @@ Given("{agent} has filled the receipt store through the broker", { timeout: FILL
   const report = progressEvery(this, receipts.limit - receipts.count, "receipts");
   // A lane per terminal; one at a time, the first terminal takes every command.
   const unsettled: string[] = [];
-  await inFlight(receipts.limit - receipts.count, terminals.length, async (k, together, lane) => {
-    const reply = await this.callAlongside(agent, "lomi_terminal_run", { workspaceId, terminalSessionId: terminals[lane]!, command: "true", retryEpoch, requestKey: `fill-${receipts.count + k}` }, together);
-    if (reply === REFUSED_TOGETHER) return reply;
-    const { operationId, state } = this.receiptOf(reply);
-    if (!isSettled(state)) unsettled.push(operationId);
-    report();
-  }, inTurnNote(this));
+  await inFlight(
+    receipts.limit - receipts.count,
+    terminals.length,
+    async (k, together, lane) => {
+      const reply = await this.callAlongside(
+        agent,
+        "lomi_terminal_run",
+        { workspaceId, terminalSessionId: terminals[lane]!, command: "true", retryEpoch, requestKey: `fill-${receipts.count + k}` },
+        together,
+      );
+      if (reply === REFUSED_TOGETHER) return reply;
+      const { operationId, state } = this.receiptOf(reply);
+      if (!isSettled(state)) unsettled.push(operationId);
+      report();
+    },
+    inTurnNote(this),
+  );
   await untilSettled(this, agent, unsettled);
   const after = await status(this, agent);
   expectSame("receipts.count", after.receipts.count, after.receipts.limit, { why: "the fill leaves the store full" });
@@ -101,14 +114,20 @@ async function untilSettled(world: LomiWorld, agent: string, operationIds: reado
   let progressedAt = realNow();
   while (left.length > 0) {
     const still: string[] = [];
-    await inFlight(left.length, FILL_TERMINALS, async (k, together) => {
-      const reply = await world.callAlongside(agent, "lomi_operation_get", { operationId: left[k] }, together);
-      if (reply === REFUSED_TOGETHER) return reply;
-      const { operationId, state } = world.receiptOf(reply);
-      if (!isSettled(state)) still.push(operationId);
-    }, inTurnNote(world));
+    await inFlight(
+      left.length,
+      FILL_TERMINALS,
+      async (k, together) => {
+        const reply = await world.callAlongside(agent, "lomi_operation_get", { operationId: left[k] }, together);
+        if (reply === REFUSED_TOGETHER) return reply;
+        const { operationId, state } = world.receiptOf(reply);
+        if (!isSettled(state)) still.push(operationId);
+      },
+      inTurnNote(world),
+    );
     if (still.length < left.length) progressedAt = realNow();
-    else if (realNow() - progressedAt > world.run.timeoutMs) throw violation(`${still.length} of the fill's operations did not settle within ${world.run.timeoutMs} ms (e.g. ${still[0]})`);
+    else if (realNow() - progressedAt > world.run.timeoutMs)
+      throw violation(`${still.length} of the fill's operations did not settle within ${world.run.timeoutMs} ms (e.g. ${still[0]})`);
     left = still;
     if (left.length > 0) await world.driver.pause(pause);
     pause = Math.min(pause * 2, 100);
@@ -118,12 +137,17 @@ async function untilSettled(world: LomiWorld, agent: string, operationIds: reado
 Given("{agent} has filled the retry epochs through the broker", { timeout: FILL_TIMEOUT_MS }, async function (this: LomiWorld, agent: string) {
   const { retryEpochs } = await status(this, agent);
   const report = progressEvery(this, retryEpochs.limit - retryEpochs.count, "retry epochs");
-  await inFlight(retryEpochs.limit - retryEpochs.count, FILL_IN_FLIGHT, async (_, together) => {
-    const reply = await this.callAlongside(agent, "lomi_connect", { workspaceId: "ws-alpha" }, together);
-    if (reply === REFUSED_TOGETHER) return reply;
-    this.okData(reply);
-    report();
-  }, inTurnNote(this));
+  await inFlight(
+    retryEpochs.limit - retryEpochs.count,
+    FILL_IN_FLIGHT,
+    async (_, together) => {
+      const reply = await this.callAlongside(agent, "lomi_connect", { workspaceId: "ws-alpha" }, together);
+      if (reply === REFUSED_TOGETHER) return reply;
+      this.okData(reply);
+      report();
+    },
+    inTurnNote(this),
+  );
   const after = await status(this, agent);
   expectSame("retryEpochs.count", after.retryEpochs.count, after.retryEpochs.limit, { why: "the fill leaves the epochs at their limit" });
 });
@@ -150,18 +174,24 @@ When("{agent} asks to reconcile the store forgetting {string}", async function (
   await this.call(agent, "lomi_store_reconcile", { forgetOperationIds: [this.operationId(alias)] });
 });
 
-When("{agent} asks to reconcile the store forgetting {string} and the unknown operation {string}", async function (this: LomiWorld, agent: string, alias: string, unknown: string) {
-  await this.call(agent, "lomi_store_reconcile", { forgetOperationIds: [this.operationId(alias), unknown] });
-});
+When(
+  "{agent} asks to reconcile the store forgetting {string} and the unknown operation {string}",
+  async function (this: LomiWorld, agent: string, alias: string, unknown: string) {
+    await this.call(agent, "lomi_store_reconcile", { forgetOperationIds: [this.operationId(alias), unknown] });
+  },
+);
 
 // What the user is asked must say what will be removed: the retention and every operation named (docs/decisions.md).
-Then("the store reconciliation the user is asked about names {int} hours and the operations {string} and {string}", async function (this: LomiWorld, hours: number, alias: string, unknown: string) {
-  const pending = (await this.control.approvals()).filter((a) => a.subject === "store-reconcile" && a.state === "pending");
-  expectSame("pending store reconciliations in Lomi", pending.length, 1);
-  const { detail } = pending[0]!;
-  const unnamed = [String(hours), this.operationId(alias), unknown].filter((word) => !detail.includes(word));
-  if (unnamed.length > 0) throw violation(`the approval's detail does not name ${unnamed.join(", ")}: ${boundedJson(detail, 300)}`);
-});
+Then(
+  "the store reconciliation the user is asked about names {int} hours and the operations {string} and {string}",
+  async function (this: LomiWorld, hours: number, alias: string, unknown: string) {
+    const pending = (await this.control.approvals()).filter((a) => a.subject === "store-reconcile" && a.state === "pending");
+    expectSame("pending store reconciliations in Lomi", pending.length, 1);
+    const { detail } = pending[0]!;
+    const unnamed = [String(hours), this.operationId(alias), unknown].filter((word) => !detail.includes(word));
+    if (unnamed.length > 0) throw violation(`the approval's detail does not name ${unnamed.join(", ")}: ${boundedJson(detail, 300)}`);
+  },
+);
 
 Then("the reconciliation awaits the user", function (this: LomiWorld) {
   const data = this.dataOf("lomi_store_reconcile");
@@ -185,7 +215,11 @@ When("the user declines the store reconciliation", async function (this: LomiWor
 Then("the reconciliation removed {int} receipt(s) and {int} retry epoch(s)", function (this: LomiWorld, receipts: number, retryEpochs: number) {
   requireOwnStore(this);
   const data = this.dataOf("lomi_store_reconcile");
-  expectSame("", { status: data.status, removed: { receipts: data.removed?.receipts, retryEpochs: data.removed?.retryEpochs } }, { status: "completed", removed: { receipts, retryEpochs } });
+  expectSame(
+    "",
+    { status: data.status, removed: { receipts: data.removed?.receipts, retryEpochs: data.removed?.retryEpochs } },
+    { status: "completed", removed: { receipts, retryEpochs } },
+  );
 });
 
 Then(
@@ -193,16 +227,25 @@ Then(
   function (this: LomiWorld, receipts: number, retryEpochs: number, events: number, keptReceipts: number, unfinished: number, outcomeUnknown: number) {
     requireOwnStore(this);
     const data = this.dataOf("lomi_store_reconcile");
-    expectSame("", { status: data.status, removed: data.removed, kept: data.kept }, { status: "completed", removed: { receipts, retryEpochs, events }, kept: { receipts: keptReceipts, unfinished, outcomeUnknown } });
+    expectSame(
+      "",
+      { status: data.status, removed: data.removed, kept: data.kept },
+      { status: "completed", removed: { receipts, retryEpochs, events }, kept: { receipts: keptReceipts, unfinished, outcomeUnknown } },
+    );
   },
 );
 
-Then("the retry epoch of {agent} for workspace {string} expires 24 hours after Lomi's clock", async function (this: LomiWorld, agent: string, workspaceId: string) {
-  const connect = this.agent(agent).connects.get(workspaceId);
-  if (!connect) throw configError(`${agent} has not connected to ${workspaceId}`);
-  const { now } = await this.control.snapshot();
-  expectSame("hours from Lomi's clock to retryEpochExpiresAt", (Date.parse(connect.retryEpochExpiresAt) - now) / 3_600_000, 24, { seen: { label: "retryEpochExpiresAt", value: connect.retryEpochExpiresAt } });
-});
+Then(
+  "the retry epoch of {agent} for workspace {string} expires 24 hours after Lomi's clock",
+  async function (this: LomiWorld, agent: string, workspaceId: string) {
+    const connect = this.agent(agent).connects.get(workspaceId);
+    if (!connect) throw configError(`${agent} has not connected to ${workspaceId}`);
+    const { now } = await this.control.snapshot();
+    expectSame("hours from Lomi's clock to retryEpochExpiresAt", (Date.parse(connect.retryEpochExpiresAt) - now) / 3_600_000, 24, {
+      seen: { label: "retryEpochExpiresAt", value: connect.retryEpochExpiresAt },
+    });
+  },
+);
 
 When(
   "{agent} creates a terminal {string} in workspace {string} as {string} under the retry epoch of {agent}",

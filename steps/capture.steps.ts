@@ -77,7 +77,13 @@ Then("the capture differs from the one before", function (this: LomiWorld) {
 Then("the capture is the same as the one before", function (this: LomiWorld) {
   const [before, after] = [takenCapture(this, 1), takenCapture(this)];
   if (before.image.pixels.equals(after.image.pixels)) return;
-  expectSame("size", `${after.width}x${after.height}`, `${before.width}x${before.height}`, { why: "the capture before's: a panel that did not change captures the same", rules: SHOWS_NOW });
+  expectSame("size", `${after.width}x${after.height}`, `${before.width}x${before.height}`, {
+    why: "the capture before's: a panel that did not change captures the same",
+    rules: SHOWS_NOW,
+  });
   const changed = before.image.pixels.findIndex((byte, i) => after.image.pixels[i] !== byte);
-  throw violation(`the capture differs from the one before from pixel ${Math.floor(changed / 4)} of ${before.width * before.height} on (a panel that did not change captures the same)`, SHOWS_NOW);
+  throw violation(
+    `the capture differs from the one before from pixel ${Math.floor(changed / 4)} of ${before.width * before.height} on (a panel that did not change captures the same)`,
+    SHOWS_NOW,
+  );
 });

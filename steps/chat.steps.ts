@@ -11,7 +11,11 @@ When("{agent} reads conversation {string} in workspace {string}", async function
 When(
   "{agent} saves the draft {string} of conversation {string} in workspace {string} as {string}",
   async function (this: LomiWorld, agent: string, text: string, conversationId: string, workspaceId: string, alias: string) {
-    await this.sendIn(alias, agent, "lomi_chat_draft_save", workspaceId, { conversationId, text, expectedDraftRevision: this.token(`draft.${conversationId}`) });
+    await this.sendIn(alias, agent, "lomi_chat_draft_save", workspaceId, {
+      conversationId,
+      text,
+      expectedDraftRevision: this.token(`draft.${conversationId}`),
+    });
   },
 );
 
@@ -19,6 +23,10 @@ When(
 When(
   "{agent} sends {string} to conversation {string} in workspace {string} as {string}",
   async function (this: LomiWorld, agent: string, text: string, conversationId: string, workspaceId: string, alias: string) {
-    await this.sendIn(alias, agent, "lomi_chat_send", workspaceId, { conversationId, text, expectedConversationRevision: this.token(`conversation.${conversationId}`) });
+    await this.sendIn(alias, agent, "lomi_chat_send", workspaceId, {
+      conversationId,
+      text,
+      expectedConversationRevision: this.token(`conversation.${conversationId}`),
+    });
   },
 );

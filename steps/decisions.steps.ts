@@ -17,7 +17,8 @@ When("the user denies the decision for {string}", async function (this: LomiWorl
 Then("Lomi shows the user a decision for {string}", async function (this: LomiWorld, alias: string) {
   const operationId = await dispatchedId(this, alias);
   const decisions = await this.control.decisions();
-  if (!decisions.some((d) => d.operationId === operationId)) throw violation(`Lomi shows no decision for "${alias}" (${operationId}): ${boundedJson(decisions)}`);
+  if (!decisions.some((d) => d.operationId === operationId))
+    throw violation(`Lomi shows no decision for "${alias}" (${operationId}): ${boundedJson(decisions)}`);
 });
 
 Then("Lomi shows the user no decision", async function (this: LomiWorld) {

@@ -25,7 +25,7 @@ Then("a second broker instance on the same store is refused", async function (th
 // at the latest 1.2 start times after launch, then a store's making time; the start measured within
 // --timeout-ms), so it ends.
 Given("the broker is killed {int} times while it starts on a new store", { timeout: -1 }, async function (this: LomiWorld, times: number) {
-  if (!this.adapter.killWhileStarting) throw configError('the step kills a broker while it starts: tag the scenario @needs-kill-at-start');
+  if (!this.adapter.killWhileStarting) throw configError("the step kills a broker while it starts: tag the scenario @needs-kill-at-start");
   // Early to late across the time the broker makes its store in, which a slow disk's fsyncs stretch
   // (a fixed 15 ms after its first write missed every table a naive broker made on a CI machine):
   // each kill that lands before a write leaves the store new for the next. Seeded so a run repeats.
@@ -35,5 +35,6 @@ Given("the broker is killed {int} times while it starts on a new store", { timeo
   this.attach(describeStartKills(kills), { mediaType: PROGRESS_MEDIA_TYPE });
   // A kill before the first write, or after the store was made, tests nothing of DUR-08: with none inside, the rule was not exercised.
   const inside = kills.starts.filter((k) => k.kind === "killed" && k.afterFirstWriteMs <= kills.storeMs).length;
-  if (inside === 0) throw notApplicable(`not exercised: none of the ${kills.starts.length} kills landed while the broker made its store (${describeStartKills(kills)})`);
+  if (inside === 0)
+    throw notApplicable(`not exercised: none of the ${kills.starts.length} kills landed while the broker made its store (${describeStartKills(kills)})`);
 });

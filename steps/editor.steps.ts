@@ -19,30 +19,49 @@ When(
   "{agent} inserts {string} at offset {int} of the document {string} in workspace {string} as {string}",
   async function (this: LomiWorld, agent: string, text: string, offset: number, path: string, workspaceId: string, alias: string) {
     const { documentId, bufferRevision } = this.fileObservations.document(path);
-    await this.sendIn(alias, agent, "lomi_editor_apply", workspaceId, { documentId, expectedBufferRevision: bufferRevision, edits: [{ start: offset, end: offset, text }] });
+    await this.sendIn(alias, agent, "lomi_editor_apply", workspaceId, {
+      documentId,
+      expectedBufferRevision: bufferRevision,
+      edits: [{ start: offset, end: offset, text }],
+    });
   },
 );
 
-Given("the user types {string} at the end of {string} of project {string} in the editor", async function (this: LomiWorld, text: string, path: string, projectId: string) {
-  await this.control.userTypes(projectId, path, text);
-});
+Given(
+  "the user types {string} at the end of {string} of project {string} in the editor",
+  async function (this: LomiWorld, text: string, path: string, projectId: string) {
+    await this.control.userTypes(projectId, path, text);
+  },
+);
 
 Then("the editor buffer of {string} in project {string} contains {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
   const doc = await documentInLomi(this, projectId, path);
   if (!doc.text.includes(text)) throw violation(`the buffer of ${path} lacks ${boundedJson(text)}\nthe buffer: ${boundedJson(doc.text)}`);
 });
 
-Then("the editor buffer of {string} in project {string} does not contain {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
-  const doc = await documentInLomi(this, projectId, path);
-  if (doc.text.includes(text)) throw violation(`the buffer of ${path} holds ${boundedJson(text)}, which should not be there\nthe buffer: ${boundedJson(doc.text)}`);
-});
+Then(
+  "the editor buffer of {string} in project {string} does not contain {string}",
+  async function (this: LomiWorld, path: string, projectId: string, text: string) {
+    const doc = await documentInLomi(this, projectId, path);
+    if (doc.text.includes(text))
+      throw violation(`the buffer of ${path} holds ${boundedJson(text)}, which should not be there\nthe buffer: ${boundedJson(doc.text)}`);
+  },
+);
 
-Then(/^the document "([^"]*)" of project "([^"]*)" is (dirty|clean) in Lomi$/, async function (this: LomiWorld, path: string, projectId: string, state: string) {
-  expectSame(`dirty (${path} in Lomi)`, (await documentInLomi(this, projectId, path)).dirty, state === "dirty");
-});
+Then(
+  /^the document "([^"]*)" of project "([^"]*)" is (dirty|clean) in Lomi$/,
+  async function (this: LomiWorld, path: string, projectId: string, state: string) {
+    expectSame(`dirty (${path} in Lomi)`, (await documentInLomi(this, projectId, path)).dirty, state === "dirty");
+  },
+);
 
 Then(/^the listing shows "([^"]*)" as (dirty|clean) at buffer revision "([^"]*)"$/, function (this: LomiWorld, path: string, state: string, revision: string) {
   const { documents } = this.dataOf("lomi_editor_documents");
   const doc = documents.find((d) => d.path === path);
-  expectSame(path, { dirty: doc?.dirty, bufferRevision: doc?.bufferRevision }, { dirty: state === "dirty", bufferRevision: revision }, { seen: { label: "the listing's document", value: doc } });
+  expectSame(
+    path,
+    { dirty: doc?.dirty, bufferRevision: doc?.bufferRevision },
+    { dirty: state === "dirty", bufferRevision: revision },
+    { seen: { label: "the listing's document", value: doc } },
+  );
 });

@@ -27,7 +27,8 @@ export function eventPathProblems(events: readonly PathEvent[], demand: PathDema
   const states = events.map((e) => e.state);
   const last = events.at(-1)!;
   if (last.state !== demand.reaches) problems.push(`its last event shows ${last.state}, expected it to reach ${demand.reaches}`);
-  if (demand.from !== undefined && last.previousState !== demand.from) problems.push(`it reached ${last.state} from ${last.previousState}, expected from ${demand.from}`);
+  if (demand.from !== undefined && last.previousState !== demand.from)
+    problems.push(`it reached ${last.state} from ${last.previousState}, expected from ${demand.from}`);
   let at = 0;
   for (const wanted of demand.through ?? []) {
     const found = states.indexOf(wanted, at);

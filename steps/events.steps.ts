@@ -32,7 +32,11 @@ async function judgePath(world: LomiWorld, workspaceId: string, alias: string, d
   // A broker may settle in its own time: the feed is judged once the receipt shows the state. A receipt that
   // never does is the receipt's finding, not the feed's: the feed is judged against what the receipts showed.
   const receipt = await world.reading(alias, demand.reaches);
-  if (receipt.state !== demand.reaches) throw violation(`operation ${alias} never read ${demand.reaches} (it reads ${receipt.state}), so its events cannot show it reaching ${demand.reaches}`, await world.stateRules(receipt, demand.reaches));
+  if (receipt.state !== demand.reaches)
+    throw violation(
+      `operation ${alias} never read ${demand.reaches} (it reads ${receipt.state}), so its events cannot show it reaching ${demand.reaches}`,
+      await world.stateRules(receipt, demand.reaches),
+    );
   const mine = (await readAll(world, agent, workspaceId)).filter((e) => e.operationId === operationId);
   const shown = world.statesShown(operationId);
   const { illegal, unmet } = eventPathProblems(mine, { ...demand, observed: shown });
@@ -40,7 +44,8 @@ async function judgePath(world: LomiWorld, workspaceId: string, alias: string, d
   // A transition missing or shown twice is the feed's (EVT-01); one no legal transition allows is the operation's (OP-02), unless the receipts showed more.
   const rules = [...new Set(illegal.map((p) => (isOperationsOwn(p, shown) ? "OP-02" : "EVT-01")))];
   if (illegal.length > 0) throw violation(`the events of ${alias} (${path}) are not a legal path: ${illegal.map((p) => p.text).join("; ")}`, rules);
-  if (unmet.length > 0) throw violation(`the events of ${alias} (${path}): ${unmet.join("; ")}`, unshownDecisionRules(world.request(alias).tool, demand, mine, shown));
+  if (unmet.length > 0)
+    throw violation(`the events of ${alias} (${path}): ${unmet.join("; ")}`, unshownDecisionRules(world.request(alias).tool, demand, mine, shown));
 }
 
 /**
@@ -55,9 +60,12 @@ function unshownDecisionRules(tool: string, demand: Omit<PathDemand, "observed">
   return [tool === "lomi_workspace_close" ? "OP-30" : "OP-40"];
 }
 
-Then("the events of workspace {string} show {string} reaching {state}", async function (this: LomiWorld, workspaceId: string, alias: string, reaches: OperationState) {
-  await judgePath(this, workspaceId, alias, { reaches });
-});
+Then(
+  "the events of workspace {string} show {string} reaching {state}",
+  async function (this: LomiWorld, workspaceId: string, alias: string, reaches: OperationState) {
+    await judgePath(this, workspaceId, alias, { reaches });
+  },
+);
 
 Then(
   "the events of workspace {string} show {string} reaching {state} through {states}",

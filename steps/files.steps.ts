@@ -99,7 +99,10 @@ When(
 
 Then("operation {string} reports the diskRevision the agent read from {string}", async function (this: LomiWorld, alias: string, path: string) {
   const { result } = await this.settledAs(alias, "lomi_file_write");
-  expectSame("diskRevision", result?.diskRevision, this.fileObservations.read(path).diskRevision, { why: "the same bytes give the same revision", seen: { label: "result", value: result } });
+  expectSame("diskRevision", result?.diskRevision, this.fileObservations.read(path).diskRevision, {
+    why: "the same bytes give the same revision",
+    seen: { label: "result", value: result },
+  });
 });
 
 /** The bytes Lomi holds on disk for a file of a project. */
@@ -109,19 +112,30 @@ async function bytesInLomi(world: LomiWorld, projectId: string, path: string): P
   return Buffer.from(entry.base64, "base64");
 }
 
-Then("Lomi holds the file {string} of project {string} with the bytes {string}", async function (this: LomiWorld, path: string, projectId: string, hex: string) {
-  expectBytes(`${path} in Lomi`, await bytesInLomi(this, projectId, path), bytesOfHex(hex));
-});
+Then(
+  "Lomi holds the file {string} of project {string} with the bytes {string}",
+  async function (this: LomiWorld, path: string, projectId: string, hex: string) {
+    expectBytes(`${path} in Lomi`, await bytesInLomi(this, projectId, path), bytesOfHex(hex));
+  },
+);
 
-Then("Lomi holds the file {string} of project {string} with the text {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
-  expectBytes(`${path} in Lomi`, await bytesInLomi(this, projectId, path), Buffer.from(text, "utf8"));
-});
+Then(
+  "Lomi holds the file {string} of project {string} with the text {string}",
+  async function (this: LomiWorld, path: string, projectId: string, text: string) {
+    expectBytes(`${path} in Lomi`, await bytesInLomi(this, projectId, path), Buffer.from(text, "utf8"));
+  },
+);
 
-Then("Lomi holds the file {string} of project {string} ending with the text {string}", async function (this: LomiWorld, path: string, projectId: string, text: string) {
-  const bytes = await bytesInLomi(this, projectId, path);
-  const end = Buffer.from(text, "utf8");
-  expectBytes(`the last ${end.length} bytes of ${path} in Lomi`, bytes.subarray(Math.max(0, bytes.length - end.length)), end, { seen: { label: "the whole file", value: bytes.toString("utf8") } });
-});
+Then(
+  "Lomi holds the file {string} of project {string} ending with the text {string}",
+  async function (this: LomiWorld, path: string, projectId: string, text: string) {
+    const bytes = await bytesInLomi(this, projectId, path);
+    const end = Buffer.from(text, "utf8");
+    expectBytes(`the last ${end.length} bytes of ${path} in Lomi`, bytes.subarray(Math.max(0, bytes.length - end.length)), end, {
+      seen: { label: "the whole file", value: bytes.toString("utf8") },
+    });
+  },
+);
 
 Then("Lomi still holds the bytes the agent read from {string} in project {string}", async function (this: LomiWorld, path: string, projectId: string) {
   const read = Buffer.from(this.fileObservations.read(path).base64, "base64");
@@ -137,9 +151,12 @@ Then("Lomi holds nothing at {string} in project {string}", async function (this:
   if (entry) throw violation(`Lomi still holds ${path} in ${projectId}: ${boundedJson(entry)}`);
 });
 
-When("another program writes {string} to the file {string} of project {string}", async function (this: LomiWorld, text: string, path: string, projectId: string) {
-  await this.control.otherProgramWrites(projectId, path, { text });
-});
+When(
+  "another program writes {string} to the file {string} of project {string}",
+  async function (this: LomiWorld, text: string, path: string, projectId: string) {
+    await this.control.otherProgramWrites(projectId, path, { text });
+  },
+);
 
 Then("Lomi's domainRevision of workspace {string} is {string}", async function (this: LomiWorld, workspaceId: string, revision: string) {
   const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);

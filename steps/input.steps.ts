@@ -33,7 +33,13 @@ async function acquire(world: LomiWorld, agent: string, alias: string, workspace
 async function sendInput(world: LomiWorld, agent: string, alias: string, sequence: number, tool: string, payload: Record<string, unknown>): Promise<Reply> {
   const named = world.lease(alias);
   const { kind: _kind, ...runtime } = named.runtime;
-  const reply = await world.call(agent, tool, { workspaceId: named.workspaceId, ...runtime, leaseId: named.leaseId, inputSequence: String(sequence), ...payload });
+  const reply = await world.call(agent, tool, {
+    workspaceId: named.workspaceId,
+    ...runtime,
+    leaseId: named.leaseId,
+    inputSequence: String(sequence),
+    ...payload,
+  });
   if (reply.envelope.status !== "ok") return reply;
   const data = world.dataOf(ORDERED_INPUT_NAMES, reply);
   if (data.acknowledged === "dispatched") named.dispatches.set(data.inputSequence, data.dispatchId);
@@ -51,12 +57,15 @@ When("client {string} of Lomi takes over the lease of the terminal of {string}",
   await this.control.takeOverLease(clientName, { kind: "terminal", terminalSessionId });
 });
 
-When("{agent} takes the lease the terminal of {string} came with as {string}", async function (this: LomiWorld, agent: string, terminal: string, alias: string) {
-  const { workspaceId, terminalSessionId } = await terminalOf(this, terminal);
-  const leaseId = (await this.settledAs(terminal, "lomi_terminal_create")).result?.leaseId;
-  if (typeof leaseId !== "string") throw violation(`the confirmed result of "${terminal}" carries no leaseId`);
-  this.leases.set(alias, { agent, workspaceId, leaseId, runtime: { kind: "terminal", terminalSessionId }, dispatches: new Map() });
-});
+When(
+  "{agent} takes the lease the terminal of {string} came with as {string}",
+  async function (this: LomiWorld, agent: string, terminal: string, alias: string) {
+    const { workspaceId, terminalSessionId } = await terminalOf(this, terminal);
+    const leaseId = (await this.settledAs(terminal, "lomi_terminal_create")).result?.leaseId;
+    if (typeof leaseId !== "string") throw violation(`the confirmed result of "${terminal}" carries no leaseId`);
+    this.leases.set(alias, { agent, workspaceId, leaseId, runtime: { kind: "terminal", terminalSessionId }, dispatches: new Map() });
+  },
+);
 
 When(
   "{agent} acquires the lease of Android panel {string} in workspace {string} as {string}",
@@ -69,23 +78,34 @@ When("{agent} sends input {int} {string} under lease {string}", async function (
   await sendInput(this, agent, alias, sequence, "lomi_terminal_input", { text: unescape(text) });
 });
 
-When("{agent} sends input {int} {string} under lease {string} twice at once", async function (this: LomiWorld, agent: string, sequence: number, text: string, alias: string) {
-  const replies = await Promise.all([0, 1].map(() => sendInput(this, agent, alias, sequence, "lomi_terminal_input", { text: unescape(text) })));
-  const acknowledged = replies.map((r) => this.dataOf("lomi_terminal_input", r).acknowledged).sort();
-  expectSame("acknowledged, sorted", acknowledged, ["dispatched", "prior-dispatch"], { why: "identical inputs at once: one dispatch, one acknowledgement of it" });
-});
+When(
+  "{agent} sends input {int} {string} under lease {string} twice at once",
+  async function (this: LomiWorld, agent: string, sequence: number, text: string, alias: string) {
+    const replies = await Promise.all([0, 1].map(() => sendInput(this, agent, alias, sequence, "lomi_terminal_input", { text: unescape(text) })));
+    const acknowledged = replies.map((r) => this.dataOf("lomi_terminal_input", r).acknowledged).sort();
+    expectSame("acknowledged, sorted", acknowledged, ["dispatched", "prior-dispatch"], {
+      why: "identical inputs at once: one dispatch, one acknowledgement of it",
+    });
+  },
+);
 
 When("{agent} sends Ctrl+C as input {int} under lease {string}", async function (this: LomiWorld, agent: string, sequence: number, alias: string) {
   await sendInput(this, agent, alias, sequence, "lomi_terminal_interrupt", {});
 });
 
-When("{agent} taps \\({int}, {int}) as input {int} under lease {string}", async function (this: LomiWorld, agent: string, x: number, y: number, sequence: number, alias: string) {
-  await sendInput(this, agent, alias, sequence, "lomi_android_input", { input: { kind: "tap", x, y } });
-});
+When(
+  "{agent} taps \\({int}, {int}) as input {int} under lease {string}",
+  async function (this: LomiWorld, agent: string, x: number, y: number, sequence: number, alias: string) {
+    await sendInput(this, agent, alias, sequence, "lomi_android_input", { input: { kind: "tap", x, y } });
+  },
+);
 
-When("{agent} presses the {string} key as input {int} under lease {string}", async function (this: LomiWorld, agent: string, key: string, sequence: number, alias: string) {
-  await sendInput(this, agent, alias, sequence, "lomi_android_input", { input: { kind: "key", key } });
-});
+When(
+  "{agent} presses the {string} key as input {int} under lease {string}",
+  async function (this: LomiWorld, agent: string, key: string, sequence: number, alias: string) {
+    await sendInput(this, agent, alias, sequence, "lomi_android_input", { input: { kind: "key", key } });
+  },
+);
 
 When(
   "{agent} launches {string} on Android panel {string} in workspace {string} as {string}",
@@ -114,7 +134,12 @@ Then("the reply acknowledges the prior dispatch of input {int} under lease {stri
   const data = this.dataOf(ORDERED_INPUT_NAMES);
   const prior = this.lease(alias).dispatches.get(String(sequence));
   if (!prior) throw configError(`input ${sequence} under lease "${alias}" was never reported dispatched`);
-  expectSame("", { acknowledged: data.acknowledged, dispatchId: data.dispatchId }, { acknowledged: "prior-dispatch", dispatchId: prior }, { why: "a duplicate acknowledges the earlier dispatch" });
+  expectSame(
+    "",
+    { acknowledged: data.acknowledged, dispatchId: data.dispatchId },
+    { acknowledged: "prior-dispatch", dispatchId: prior },
+    { why: "a duplicate acknowledges the earlier dispatch" },
+  );
 });
 
 Then("the reply confirms the interrupt was dispatched, not that the command exited", function (this: LomiWorld) {
@@ -125,7 +150,10 @@ Then("the reply confirms the interrupt was dispatched, not that the command exit
 Then("the error says the next inputSequence is {string}", function (this: LomiWorld, next: string) {
   const envelope = this.lastReply?.envelope;
   if (envelope?.status !== "error") throw violation("the last reply is not an error");
-  expectSame("details.nextInputSequence", envelope.details?.nextInputSequence, next, { why: "the refusal names the next sequence", seen: { label: "the error", value: envelope } });
+  expectSame("details.nextInputSequence", envelope.details?.nextInputSequence, next, {
+    why: "the refusal names the next sequence",
+    seen: { label: "the error", value: envelope },
+  });
 });
 
 Then(
@@ -156,12 +184,15 @@ Then("operation {string} confirms the intent was delivered, not the screen", asy
   );
 });
 
-Then("Lomi still shows Android panel {string} in workspace {string}, with a new generation", async function (this: LomiWorld, panelId: string, workspaceId: string) {
-  const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
-  const panel = ws?.panels.find((p) => p.panelId === panelId);
-  if (panel?.kind !== "android") throw violation(`Lomi no longer shows Android panel ${panelId}: ${boundedJson(ws?.panels)}`);
-  expectChanged(`generation of ${panelId}`, panel.generation, observedRuntime(this, panelId), { why: "a restart gives the runtime a new generation" });
-});
+Then(
+  "Lomi still shows Android panel {string} in workspace {string}, with a new generation",
+  async function (this: LomiWorld, panelId: string, workspaceId: string) {
+    const ws = (await this.control.snapshot()).workspaces.find((w) => w.workspaceId === workspaceId);
+    const panel = ws?.panels.find((p) => p.panelId === panelId);
+    if (panel?.kind !== "android") throw violation(`Lomi no longer shows Android panel ${panelId}: ${boundedJson(ws?.panels)}`);
+    expectChanged(`generation of ${panelId}`, panel.generation, observedRuntime(this, panelId), { why: "a restart gives the runtime a new generation" });
+  },
+);
 
 Then("the terminal page has {string} and continues at {string}", function (this: LomiWorld, text: string, nextCursor: string) {
   const page = this.dataOf("lomi_terminal_read");

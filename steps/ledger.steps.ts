@@ -39,5 +39,6 @@ Then("Lomi dispatched {string} before {string}", async function (this: LomiWorld
   const [a] = await this.dispatchesOf(first);
   const [b] = await this.dispatchesOf(second);
   if (!a || !b) throw violation(`Lomi saw ${a ? "" : `no dispatch of "${first}"`}${!a && !b ? " and " : ""}${b ? "" : `no dispatch of "${second}"`}`);
-  if (a.sequence > b.sequence) throw violation(`Lomi received "${second}" (ledger entry ${b.sequence}) before "${first}" (entry ${a.sequence}), which was admitted first`);
+  if (a.sequence > b.sequence)
+    throw violation(`Lomi received "${second}" (ledger entry ${b.sequence}) before "${first}" (entry ${a.sequence}), which was admitted first`);
 });

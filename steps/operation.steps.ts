@@ -21,9 +21,12 @@ function createArgs(world: LomiWorld, agent: string, title: string, workspaceId:
   };
 }
 
-When("{agent} creates a terminal {string} in workspace {string} as {string}", async function (this: LomiWorld, agent: string, title: string, workspaceId: string, alias: string) {
-  await this.send(alias, agent, "lomi_terminal_create", createArgs(this, agent, title, workspaceId, alias));
-});
+When(
+  "{agent} creates a terminal {string} in workspace {string} as {string}",
+  async function (this: LomiWorld, agent: string, title: string, workspaceId: string, alias: string) {
+    await this.send(alias, agent, "lomi_terminal_create", createArgs(this, agent, title, workspaceId, alias));
+  },
+);
 
 When(
   "{agent} creates a terminal {string} in workspace {string} as {string} with {word} set to {string}",
@@ -50,9 +53,12 @@ async function runArgs(world: LomiWorld, agent: string, command: string, termina
   return { workspaceId, terminalSessionId, command, retryEpoch: world.epochFor(agent, workspaceId).retryEpoch, requestKey: `run-${alias}` };
 }
 
-When("{agent} runs {string} in the terminal of {string} as {string}", async function (this: LomiWorld, agent: string, command: string, terminal: string, alias: string) {
-  await this.send(alias, agent, "lomi_terminal_run", await runArgs(this, agent, command, terminal, alias));
-});
+When(
+  "{agent} runs {string} in the terminal of {string} as {string}",
+  async function (this: LomiWorld, agent: string, command: string, terminal: string, alias: string) {
+    await this.send(alias, agent, "lomi_terminal_run", await runArgs(this, agent, command, terminal, alias));
+  },
+);
 
 When(
   "{agent} runs {string} in the terminal of {string} as {string} reusing the request key of {string}",
@@ -80,11 +86,14 @@ When("{agent} retries {string} with {word} changed to {string}", async function 
   await this.call(agent, r.tool, { ...r.args, [field]: await fillText(this, agent, value) });
 });
 
-When("{agent} retries {string} with {word} changed to the terminal session of {string}", async function (this: LomiWorld, agent: string, alias: string, field: string, terminal: string) {
-  const r = this.request(alias);
-  const session = (await this.settledAs(terminal, "lomi_terminal_create")).result?.terminalSessionId;
-  await this.call(agent, r.tool, { ...r.args, [field]: session });
-});
+When(
+  "{agent} retries {string} with {word} changed to the terminal session of {string}",
+  async function (this: LomiWorld, agent: string, alias: string, field: string, terminal: string) {
+    const r = this.request(alias);
+    const session = (await this.settledAs(terminal, "lomi_terminal_create")).result?.terminalSessionId;
+    await this.call(agent, r.tool, { ...r.args, [field]: session });
+  },
+);
 
 When("{agent} retries {string} under a fresh retry epoch", async function (this: LomiWorld, agent: string, alias: string) {
   const r = this.request(alias);
@@ -104,10 +113,13 @@ When("{agent} looks up {string} by its retry identity", async function (this: Lo
   if (reply.envelope.status === "ok") request.operationId ??= this.receiptOf(reply).operationId;
 });
 
-When("{agent} looks up {string} by its retry identity with projectId {string}", async function (this: LomiWorld, agent: string, alias: string, projectId: string) {
-  const { tool, args } = this.request(alias);
-  await this.call(agent, "lomi_operation_lookup", { retryEpoch: args.retryEpoch, requestKey: args.requestKey, tool, projectId });
-});
+When(
+  "{agent} looks up {string} by its retry identity with projectId {string}",
+  async function (this: LomiWorld, agent: string, alias: string, projectId: string) {
+    const { tool, args } = this.request(alias);
+    await this.call(agent, "lomi_operation_lookup", { retryEpoch: args.retryEpoch, requestKey: args.requestKey, tool, projectId });
+  },
+);
 
 When("{agent} reads operation {string}", async function (this: LomiWorld, agent: string, alias: string) {
   await this.call(agent, "lomi_operation_get", { operationId: this.operationId(alias) });
@@ -120,7 +132,8 @@ When("{agent} cancels {string}", async function (this: LomiWorld, agent: string,
 Then("the reply returns the prior operation {string}", function (this: LomiWorld, alias: string) {
   const receipt = this.receiptOf();
   // The same identity and arguments return the prior operation: IDEM-01's, whichever rule the scenario cites.
-  if (receipt.operationId !== this.operationId(alias)) throw violation(`a duplicate must return the prior operation ${this.operationId(alias)}; the reply names ${receipt.operationId}`, ["IDEM-01"]);
+  if (receipt.operationId !== this.operationId(alias))
+    throw violation(`a duplicate must return the prior operation ${this.operationId(alias)}; the reply names ${receipt.operationId}`, ["IDEM-01"]);
   if (receipt.duplicate === false) throw violation("the reply names the prior operation but says duplicate: false", ["IDEM-01"]);
 });
 
@@ -129,7 +142,10 @@ Then("the reply names operation {string}", function (this: LomiWorld, alias: str
 });
 
 Then("both replies to {string} name the same operation", function (this: LomiWorld, alias: string) {
-  if (this.operationId(alias) !== this.operationId(`${alias}#2`)) throw violation(`identical concurrent requests must make one operation; they made ${this.operationId(alias)} and ${this.operationId(`${alias}#2`)}`, ["IDEM-07"]);
+  if (this.operationId(alias) !== this.operationId(`${alias}#2`))
+    throw violation(`identical concurrent requests must make one operation; they made ${this.operationId(alias)} and ${this.operationId(`${alias}#2`)}`, [
+      "IDEM-07",
+    ]);
 });
 
 Then("the reply admits a new operation", function (this: LomiWorld) {
@@ -147,7 +163,8 @@ async function replyReaching(world: LomiWorld, state: OperationState): Promise<{
   const receipt = world.receiptOf();
   if (receipt.state === state) return receipt;
   // A reply that shows a state the one wanted cannot follow: the receipt's own rule, as Lomi's ledger tells it (a settlement before Lomi's is OP-01's).
-  if (!canReach(receipt.state, state)) throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${boundedJson(receipt)}`, await world.stateRules(receipt, state));
+  if (!canReach(receipt.state, state))
+    throw violation(`the reply shows ${receipt.state}, which cannot lead to ${state}: ${boundedJson(receipt)}`, await world.stateRules(receipt, state));
   const alias = [...world.requests.entries()].find(([, r]) => r.operationId === receipt.operationId)?.[0];
   if (!alias) throw configError("the reply names an operation the scenario did not send under a name");
   return world.reading(alias, state);
@@ -157,7 +174,13 @@ async function replyReaching(world: LomiWorld, state: OperationState): Promise<{
  * A receipt read as the step expects, or one expected/found naming the rule the receipt's state
  * contradicts where it is the receipt's own (world.stateRules).
  */
-async function expectReceipt(world: LomiWorld, what: string, receipt: { operationId?: string; state: string; effectState: string }, state: OperationState, effect?: string): Promise<void> {
+async function expectReceipt(
+  world: LomiWorld,
+  what: string,
+  receipt: { operationId?: string; state: string; effectState: string },
+  state: OperationState,
+  effect?: string,
+): Promise<void> {
   const found = effect === undefined ? { state: receipt.state } : { state: receipt.state, effectState: receipt.effectState };
   const expected = effect === undefined ? { state } : { state, effectState: effect };
   if (differences(found, expected).length === 0) return;
@@ -191,7 +214,16 @@ Then("operation {string} carries the error {code}", async function (this: LomiWo
   const receipt = await this.settled(alias);
   if (receipt.error?.code === code) return;
   const { tool, args } = this.request(alias);
-  expectSame("error.code", receipt.error?.code, code, { why: `operation "${alias}"`, seen: { label: "the receipt", value: receipt }, rules: expectedCodeRules([code], tool, args, this.rules.map((r) => r.id)) });
+  expectSame("error.code", receipt.error?.code, code, {
+    why: `operation "${alias}"`,
+    seen: { label: "the receipt", value: receipt },
+    rules: expectedCodeRules(
+      [code],
+      tool,
+      args,
+      this.rules.map((r) => r.id),
+    ),
+  });
 });
 
 Then("operation {string} reports exit code {int}", async function (this: LomiWorld, alias: string, exitCode: number) {
@@ -203,7 +235,8 @@ Then("operation {string} reports exit code {int}", async function (this: LomiWor
  * The scenario's rules whose sentence names a cancel outcome as the answer. Only already_settled can
  * be told apart in a sentence: cancelled and cancelling are states too, named by many rules.
  */
-const outcomeRules = (world: LomiWorld, outcome: string) => (isOneOf(OPERATION_STATES, outcome) ? [] : rulesNamingCode(outcome).filter((id) => world.rules.some((r) => r.id === id)));
+const outcomeRules = (world: LomiWorld, outcome: string) =>
+  isOneOf(OPERATION_STATES, outcome) ? [] : rulesNamingCode(outcome).filter((id) => world.rules.some((r) => r.id === id));
 
 Then("the cancel outcome is {outcome}", function (this: LomiWorld, outcome: string) {
   expectSame("outcome", this.dataOf("lomi_operation_cancel").outcome, outcome, { rules: outcomeRules(this, outcome) });
@@ -238,8 +271,7 @@ Then("{agent} cannot tell {string} from an operation that does not exist", async
   await this.call(agent, "lomi_operation_get", { operationId: missingId });
   const none = refusal(this, [missingId]);
   expectSame("", theirs, none, { why: "by operationId, another pairing's receipt reads exactly as a missing one" });
-  const lookup = (requestKey: unknown) =>
-    this.call(agent, "lomi_operation_lookup", { retryEpoch: owner.args.retryEpoch, requestKey, tool: owner.tool });
+  const lookup = (requestKey: unknown) => this.call(agent, "lomi_operation_lookup", { retryEpoch: owner.args.retryEpoch, requestKey, tool: owner.tool });
   await lookup(owner.args.requestKey);
   const theirsByKey = refusal(this, [String(owner.args.requestKey)]);
   await lookup(`${String(owner.args.requestKey)}-missing`);

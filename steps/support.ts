@@ -3,7 +3,17 @@ import { CAPABILITIES, capabilityTag, WHY_NOT } from "../harness/run/capabilitie
 import { discardSpares } from "../harness/adapters/warm-spare.js";
 import { HarnessError, violation } from "../harness/harness-error.js";
 import { FAILURE_CONTEXT_FILE, failureContextOf, MAX_EXCHANGES } from "../harness/report/failure-context.js";
-import { BLAME_MEDIA_TYPE, historyJudgement, ORACLE_FILE, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, TRIGGERS_MEDIA_TYPE, VERDICT_MEDIA_TYPE, type BlameAttachment, type VerdictAttachment } from "../harness/report/attachments.js";
+import {
+  BLAME_MEDIA_TYPE,
+  historyJudgement,
+  ORACLE_FILE,
+  ORACLE_MEDIA_TYPE,
+  ORACLE_UNKNOWN_MEDIA_TYPE,
+  TRIGGERS_MEDIA_TYPE,
+  VERDICT_MEDIA_TYPE,
+  type BlameAttachment,
+  type VerdictAttachment,
+} from "../harness/report/attachments.js";
 import { formatHistory, historyFileName } from "../harness/history/format.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -45,8 +55,10 @@ setDefinitionFunctionWrapper((fn: (...args: unknown[]) => unknown) => {
         return "skipped";
       }
       if (error instanceof HarnessError && error.kind === "harness") attachVerdict(this, { kind: "harness-fault", reason: error.message });
-      if (error instanceof HarnessError && error.kind === "violation" && error.unjudged) this.attach(JSON.stringify({ rules: [], unjudged: error.unjudged } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
-      else if (error instanceof HarnessError && error.kind === "violation" && error.rules.length > 0) this.attach(JSON.stringify({ rules: [...error.rules] } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
+      if (error instanceof HarnessError && error.kind === "violation" && error.unjudged)
+        this.attach(JSON.stringify({ rules: [], unjudged: error.unjudged } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
+      else if (error instanceof HarnessError && error.kind === "violation" && error.rules.length > 0)
+        this.attach(JSON.stringify({ rules: [...error.rules] } satisfies BlameAttachment), BLAME_MEDIA_TYPE);
       throw error;
     }
   };
@@ -96,7 +108,10 @@ const KNOWN_RULES = new Set(RULES.map((r) => r.id));
 const attempts = new Map<string, number>();
 
 Before(async function (this: LomiWorld, { pickle }) {
-  const cited = citedRules(pickle.tags.map((t) => t.name), KNOWN_RULES);
+  const cited = citedRules(
+    pickle.tags.map((t) => t.name),
+    KNOWN_RULES,
+  );
   this.rules = RULES.filter((r) => cited.includes(r.id));
   const attempt = attempts.get(pickle.id) ?? 0;
   attempts.set(pickle.id, attempt + 1);
@@ -149,7 +164,10 @@ After({ timeout: END_OF_SCENARIO_TIMEOUT_MS }, async function (this: LomiWorld, 
     }
     if (status === Status.PASSED) this.assertErrorsVerified();
     // Each finding blames the rules it breaks, not every rule its oracle lists.
-    if (found.length > 0) throw violation(found.map((f) => `${f.title} (${f.violations[0]!.rules.join(", ")}): ${f.violations[0]!.message}`).join("\n"), [...new Set(found.flatMap((f) => f.rules))]);
+    if (found.length > 0)
+      throw violation(found.map((f) => `${f.title} (${f.violations[0]!.rules.join(", ")}): ${f.violations[0]!.message}`).join("\n"), [
+        ...new Set(found.flatMap((f) => f.rules)),
+      ]);
   } finally {
     await this.tearDown();
   }

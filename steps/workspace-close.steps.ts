@@ -27,11 +27,24 @@ Then(/^workspace "([^"]*)" is (open|closed) in Lomi$/, async function (this: Lom
 
 Then("Lomi saved {string}, one file after the other", async function (this: LomiWorld, paths: string) {
   const saves = (await this.control.ledger()).filter(ofKind("effect")).filter((e) => e.detail.what === "file.saved");
-  expectSame("the files saved, in order", saves.map((e) => e.detail.path), list(paths), { seen: { label: "the ledger's saves", value: saves } });
+  expectSame(
+    "the files saved, in order",
+    saves.map((e) => e.detail.path),
+    list(paths),
+    { seen: { label: "the ledger's saves", value: saves } },
+  );
 });
 
-Then("operation {string} lists the saved files {string} and the unsaved files {string}", async function (this: LomiWorld, alias: string, saved: string, unsaved: string) {
-  const { result } = await this.settledAs(alias, "lomi_workspace_close");
-  const paths = (files: Array<{ path: string }> | undefined) => files?.map((f) => f.path);
-  expectSame("", { savedFiles: paths(result?.savedFiles), unsavedFiles: paths(result?.unsavedFiles) }, { savedFiles: list(saved), unsavedFiles: list(unsaved) }, { why: `operation "${alias}"`, seen: { label: "its result", value: result } });
-});
+Then(
+  "operation {string} lists the saved files {string} and the unsaved files {string}",
+  async function (this: LomiWorld, alias: string, saved: string, unsaved: string) {
+    const { result } = await this.settledAs(alias, "lomi_workspace_close");
+    const paths = (files: Array<{ path: string }> | undefined) => files?.map((f) => f.path);
+    expectSame(
+      "",
+      { savedFiles: paths(result?.savedFiles), unsavedFiles: paths(result?.unsavedFiles) },
+      { savedFiles: list(saved), unsavedFiles: list(unsaved) },
+      { why: `operation "${alias}"`, seen: { label: "its result", value: result } },
+    );
+  },
+);

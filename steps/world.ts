@@ -137,7 +137,11 @@ export class LomiWorld extends World<RunParameters> {
    */
   async judgeHistory(): Promise<OracleVerdict[]> {
     const { agentsNotRead } = await sweep(this.driver);
-    if (agentsNotRead.length > 0) this.attach(`the end-of-scenario reads left out ${agentsNotRead.join(", ")}: this broker could take no connection of theirs without a restart, or stopped answering`, "text/plain");
+    if (agentsNotRead.length > 0)
+      this.attach(
+        `the end-of-scenario reads left out ${agentsNotRead.join(", ")}: this broker could take no connection of theirs without a restart, or stopped answering`,
+        "text/plain",
+      );
     return checkHistory(historyOf(await this.driver.finish()));
   }
 
@@ -163,7 +167,10 @@ export class LomiWorld extends World<RunParameters> {
     // valid; a scenario author learns how to say the refusal is the point.
     if (e) {
       const { code, message } = e.envelope;
-      throw this.refused(e, `the broker refused a request this scenario expected it to take: ${e.tool} answered ${code} ("${oneLine(message)}"). (Writing a scenario where that refusal is right? Check it with "Then the reply is the error ${code}".)`);
+      throw this.refused(
+        e,
+        `the broker refused a request this scenario expected it to take: ${e.tool} answered ${code} ("${oneLine(message)}"). (Writing a scenario where that refusal is right? Check it with "Then the reply is the error ${code}".)`,
+      );
     }
   }
 
@@ -182,7 +189,14 @@ export class LomiWorld extends World<RunParameters> {
     if (!call) return unexpectedAnswer(message, []);
     const faults = records.flatMap((r, i) => (r.type === "fault" ? [{ ...r, index: i }] : []));
     const context = { calls, crashes: faults.filter((f) => f.kind === "broker-crash").map((f) => f.index), faults };
-    return unexpectedAnswer(message, refusalRulesFromHistory(context, call, this.rules.map((r) => r.id)));
+    return unexpectedAnswer(
+      message,
+      refusalRulesFromHistory(
+        context,
+        call,
+        this.rules.map((r) => r.id),
+      ),
+    );
   }
 
   // Agents and calls ------------------------------------------------------------------------------
@@ -222,9 +236,14 @@ export class LomiWorld extends World<RunParameters> {
     const open = d.connectionNames();
     if (d.adapter.capabilities.has("multi-connection") || d.hasConnection(name) || open.length === 0) return;
     const running = await unsettledOperation(d, open, this.run.timeoutMs);
-    if (running) throw notApplicable(`${d.adapter.description} ${WHY_NOT["multi-connection"]}: serving ${name} needs a restart, and ${running.agent}'s operation ${running.operationId} is still ${running.state}: ${running.why}`);
+    if (running)
+      throw notApplicable(
+        `${d.adapter.description} ${WHY_NOT["multi-connection"]}: serving ${name} needs a restart, and ${running.agent}'s operation ${running.operationId} is still ${running.state}: ${running.why}`,
+      );
     for (const agent of this.agents.values()) for (const c of agent.connects.values()) this.epochsBeforeSwitch.add(c.retryEpoch);
-    await d.crash({ reason: `${name} connects: this broker serves one connection at a time, so a new instance on the same store serves it once the operations of ${open.join(", ")} have settled` });
+    await d.crash({
+      reason: `${name} connects: this broker serves one connection at a time, so a new instance on the same store serves it once the operations of ${open.join(", ")} have settled`,
+    });
     await d.restart();
   }
 
@@ -295,7 +314,8 @@ export class LomiWorld extends World<RunParameters> {
     this.agent(agentName);
     const answer = await this.driver.call(agentName, tool, args);
     // The expected death: the connection dropped with the call unanswered.
-    if ("reply" in answer) throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${boundedJson(answer.reply.structuredContent)}`);
+    if ("reply" in answer)
+      throw violation(`the broker answered ${tool} although its fault hook should have crashed it: ${boundedJson(answer.reply.structuredContent)}`);
     await this.crashBroker();
     await this.restartBroker();
     this.lastReply = undefined;
@@ -314,7 +334,11 @@ export class LomiWorld extends World<RunParameters> {
     if (envelope.status !== "ok") {
       this.unverifiedError = undefined;
       const named = failureReadAsError(reply.tool, envelope.code) ? ["OP-03"] : reply === this.retried ? ["IDEM-01"] : [];
-      throw this.refused({ ...reply, envelope }, `${reply.tool} answered ${envelope.code} ("${oneLine(envelope.message)}"), expected ok\nArguments: ${boundedJson(reply.args)}`, named);
+      throw this.refused(
+        { ...reply, envelope },
+        `${reply.tool} answered ${envelope.code} ("${oneLine(envelope.message)}"), expected ok\nArguments: ${boundedJson(reply.args)}`,
+        named,
+      );
     }
     return envelope.data;
   }
@@ -345,11 +369,22 @@ export class LomiWorld extends World<RunParameters> {
     // Input its schema refuses breaks the rule of what was wrong with it (an unknown field SCH-01, a prototype key SCH-06, …), whatever the scenario cites.
     // Else the rule that makes the expected code the answer (docs/decisions.md included), not every rule the scenario cites.
     const schema = wanted.includes("INVALID_ARGUMENT") ? inputRules(reply.tool, reply.args) : [];
-    const broken = schema.length > 0 ? schema : breaks.length > 0 ? breaks : expectedCodeRules(wanted, reply.tool, reply.args, this.rules.map((r) => r.id));
+    const broken =
+      schema.length > 0
+        ? schema
+        : breaks.length > 0
+          ? breaks
+          : expectedCodeRules(
+              wanted,
+              reply.tool,
+              reply.args,
+              this.rules.map((r) => r.id),
+            );
     if (envelope.status !== "error") {
       throw violation(`${reply.tool} answered ok, expected ${expected}\ndata: ${boundedJson(envelope.data)}\nArguments: ${boundedJson(reply.args)}`, broken);
     }
-    if (!wanted.includes(envelope.code)) throw violation(`${reply.tool} answered ${envelope.code} ("${oneLine(envelope.message)}"), expected ${expected}${this.whyCodes(wanted)}`, broken);
+    if (!wanted.includes(envelope.code))
+      throw violation(`${reply.tool} answered ${envelope.code} ("${oneLine(envelope.message)}"), expected ${expected}${this.whyCodes(wanted)}`, broken);
     this.unverifiedError = undefined;
     return envelope;
   }
@@ -401,7 +436,10 @@ export class LomiWorld extends World<RunParameters> {
     const named = this.request(alias);
     if (named.refusal) {
       const { code, message } = named.refusal.envelope;
-      throw this.refused(named.refusal, `the broker refused "${alias}" (${named.tool}) with ${code} ("${oneLine(message)}"), so it has no operation; the scenario needs it admitted\nArguments: ${boundedJson(named.args)}`);
+      throw this.refused(
+        named.refusal,
+        `the broker refused "${alias}" (${named.tool}) with ${code} ("${oneLine(message)}"), so it has no operation; the scenario needs it admitted\nArguments: ${boundedJson(named.args)}`,
+      );
     }
     if (!named.operationId) throw configError(`the reply to "${alias}" was lost: its operationId is not known to the agent`);
     return named.operationId;
@@ -412,7 +450,11 @@ export class LomiWorld extends World<RunParameters> {
     const named = this.leases.get(alias);
     if (named) return named;
     const refused = this.refusedLeases.get(alias);
-    if (refused) throw this.refused(refused, `the broker refused the lease "${alias}" with ${refused.envelope.code} ("${oneLine(refused.envelope.message)}"); the scenario needs it granted`);
+    if (refused)
+      throw this.refused(
+        refused,
+        `the broker refused the lease "${alias}" with ${refused.envelope.code} ("${oneLine(refused.envelope.message)}"); the scenario needs it granted`,
+      );
     throw configError(`no lease named "${alias}" in this scenario`);
   }
 
@@ -429,7 +471,12 @@ export class LomiWorld extends World<RunParameters> {
 
   /** Sends an operation in a workspace under the agent's retry epoch there, with a request key made from the alias. */
   async sendIn(alias: string, agentName: string, tool: string, workspaceId: string, args: Record<string, unknown>): Promise<Reply> {
-    return this.send(alias, agentName, tool, { workspaceId, ...args, retryEpoch: this.epochFor(agentName, workspaceId).retryEpoch, requestKey: `${tool}.${alias}` });
+    return this.send(alias, agentName, tool, {
+      workspaceId,
+      ...args,
+      retryEpoch: this.epochFor(agentName, workspaceId).retryEpoch,
+      requestKey: `${tool}.${alias}`,
+    });
   }
 
   /** The receipt an ok reply carries (an operation tool's admission, a read, a lookup, a cancel), and whether it was a duplicate. */
@@ -475,7 +522,8 @@ export class LomiWorld extends World<RunParameters> {
       const records = this.driver.records;
       const shown = indexedCalls({ records }).filter((c) => id === undefined || operationNamed(c.envelope)?.operationId === id);
       const admitted = id === undefined ? 0 : (shown[0]?.index ?? 0);
-      const settledBefore = (crash: number) => shown.some((c) => c.index < crash && isSettled(receiptIn(c)?.state ?? "queued") && receiptIn(c)?.state !== "outcome_unknown");
+      const settledBefore = (crash: number) =>
+        shown.some((c) => c.index < crash && isSettled(receiptIn(c)?.state ?? "queued") && receiptIn(c)?.state !== "outcome_unknown");
       const crashes = records.flatMap((r, i) => (r.type === "fault" && r.kind === "broker-crash" && i > admitted ? [i] : []));
       return id === undefined || crashes.some((crash) => !settledBefore(crash)) ? ["DUR-01"] : [];
     }
@@ -500,7 +548,8 @@ export class LomiWorld extends World<RunParameters> {
     const tool = wanted.find((t) => t === sent);
     if (!tool) throw configError(`operation "${alias}" was sent to ${sent}; the step reads a result of ${wanted.join(" or ")}`);
     const receipt = await this.settled(alias);
-    if (!isReceiptOf(receipt, tool)) throw violation(`operation "${alias}" was sent to ${tool}, but its receipt names ${receipt.tool}: ${boundedJson(receipt)}`);
+    if (!isReceiptOf(receipt, tool))
+      throw violation(`operation "${alias}" was sent to ${tool}, but its receipt names ${receipt.tool}: ${boundedJson(receipt)}`);
     return receipt;
   }
 
@@ -518,7 +567,10 @@ export class LomiWorld extends World<RunParameters> {
   epochFor(agentName: string, workspaceId: string): { retryEpoch: string; projects: Array<{ projectId: string }> } {
     const c = this.agent(agentName).connects.get(workspaceId);
     if (!c) throw configError(`${agentName} has not connected to ${workspaceId}`);
-    if (this.epochsBeforeSwitch.has(c.retryEpoch)) throw notApplicable(`${this.adapter.description} ${WHY_NOT["multi-connection"]}: ${agentName}'s retry epoch in ${workspaceId} came from the instance restarted to serve another agent`);
+    if (this.epochsBeforeSwitch.has(c.retryEpoch))
+      throw notApplicable(
+        `${this.adapter.description} ${WHY_NOT["multi-connection"]}: ${agentName}'s retry epoch in ${workspaceId} came from the instance restarted to serve another agent`,
+      );
     return c;
   }
 

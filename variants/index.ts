@@ -5,7 +5,8 @@ import type { Variant } from "./variant.js";
 export const VARIANTS: readonly Variant[] = [
   {
     name: "settles-in-the-background",
-    difference: "records every settlement 300–800 ms after admission (real time in a process; in-process, as the harness waits), by a background read, never sooner",
+    difference:
+      "records every settlement 300–800 ms after admission (real time in a process; in-process, as the harness waits), by a background read, never sooner",
     leftOpenBy: "OP-01: an operationId is acknowledgement of admission, not proof that the work finished; the client reads until it settles",
     touches: "@OP-05 or @EVT-01 or @EVT-02 or @OP-30 or @CANCEL-04",
     faults: false,

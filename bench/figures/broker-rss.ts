@@ -32,7 +32,11 @@ async function sample(seed: number, perClient: number): Promise<{ idle: number; 
     const url = await broker.start();
     const idle = residentMb(broker.pid!);
     const agents = await agentsOnTerminals(CLIENTS, () => new StreamableHTTPClientTransport(new URL(url)));
-    await Promise.all(agents.map(async (agent) => { for (let i = 0; i < perClient; i++) await agent.run(QUICK_COMMAND); }));
+    await Promise.all(
+      agents.map(async (agent) => {
+        for (let i = 0; i < perClient; i++) await agent.run(QUICK_COMMAND);
+      }),
+    );
     const loaded = residentMb(broker.pid!);
     for (const agent of agents) await agent.close();
     return { idle, loaded };

@@ -41,7 +41,8 @@ async function fillStore(receipts: number): Promise<string> {
       }),
     );
     bench.broker.close();
-    for (const suffix of STORE_FILES) if (existsSync(bench.storePath + suffix)) copyFileSync(bench.storePath + suffix, path.join(template, `receipts.sqlite${suffix}`));
+    for (const suffix of STORE_FILES)
+      if (existsSync(bench.storePath + suffix)) copyFileSync(bench.storePath + suffix, path.join(template, `receipts.sqlite${suffix}`));
     return template;
   } finally {
     await bench.close();
@@ -52,9 +53,17 @@ async function fillStore(receipts: number): Promise<string> {
 async function reopenMs(template: string, unfinished: number, seed: number): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-bench-reopen-"));
   try {
-    for (const suffix of STORE_FILES) if (existsSync(path.join(template, `receipts.sqlite${suffix}`))) copyFileSync(path.join(template, `receipts.sqlite${suffix}`), path.join(dir, `receipts.sqlite${suffix}`));
+    for (const suffix of STORE_FILES)
+      if (existsSync(path.join(template, `receipts.sqlite${suffix}`)))
+        copyFileSync(path.join(template, `receipts.sqlite${suffix}`), path.join(dir, `receipts.sqlite${suffix}`));
     const started = process.hrtime.bigint();
-    const broker = await Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath: path.join(dir, "receipts.sqlite"), seed, hostClock: systemClock });
+    const broker = await Broker.start({
+      nativeUrl: IN_PROCESS_ORIGIN,
+      fetch: inProcessFetch,
+      storePath: path.join(dir, "receipts.sqlite"),
+      seed,
+      hostClock: systemClock,
+    });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     broker.close();
     if (broker.recovered !== unfinished) throw new Error(`reopening recovered ${broker.recovered} unfinished operations, not ${unfinished}`);
@@ -84,7 +93,13 @@ export async function reopenFigures(ctx: FigureContext): Promise<Figure[]> {
   const large = measured.get(4096)!;
   return [
     figure({ id: "reopen-1024", label: "reopen + mark outcome_unknown, 1,024 receipts", unit: "ms", figure: small, note }),
-    figure({ id: "reopen-4096", label: "reopen + mark outcome_unknown, 4,096 receipts", unit: "ms", figure: large, goal: { on: "median", atMost: 50, text: "< 50 ms" } }),
+    figure({
+      id: "reopen-4096",
+      label: "reopen + mark outcome_unknown, 4,096 receipts",
+      unit: "ms",
+      figure: large,
+      goal: { on: "median", atMost: 50, text: "< 50 ms" },
+    }),
     figure({
       id: "reopen-linearity",
       label: "reopen 4,096 / 1,024 (linearity)",

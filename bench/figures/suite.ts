@@ -13,7 +13,10 @@ export async function suiteFigures(ctx: FigureContext): Promise<Figure[]> {
   const stdioCpu: number[] = [];
   const failures: string[] = [];
   for (let run = 0; run < ctx.runs; run++) {
-    for (const [label, args, samples, cpu] of [["in-process", [], inProcess, inProcessCpu], ["stdio", STDIO_BROKER, stdio, stdioCpu]] as const) {
+    for (const [label, args, samples, cpu] of [
+      ["in-process", [], inProcess, inProcessCpu],
+      ["stdio", STDIO_BROKER, stdio, stdioCpu],
+    ] as const) {
       ctx.progress(`run ${run + 1}/${ctx.runs}, ${label}`);
       const r = timedSuiteRun([...args]);
       samples.push(r.seconds);
@@ -24,7 +27,14 @@ export async function suiteFigures(ctx: FigureContext): Promise<Figure[]> {
   const note = failures.length ? `not every run was conformant: ${failures.join("; ")}` : undefined;
   const inProcessSummary = summarize(inProcess);
   return [
-    figure({ id: "suite-in-process", label: "whole suite, in-process", unit: "s", figure: inProcessSummary, goal: { on: "median", atMost: 15, text: "< 15 s" }, ...(note ? { note } : {}) }),
+    figure({
+      id: "suite-in-process",
+      label: "whole suite, in-process",
+      unit: "s",
+      figure: inProcessSummary,
+      goal: { on: "median", atMost: 15, text: "< 15 s" },
+      ...(note ? { note } : {}),
+    }),
     figure({
       id: "suite-stdio",
       label: "whole suite, broker over stdio",

@@ -123,7 +123,12 @@ class ReusesKey extends ReferenceAgent {
   }
   protected override async devServer(terminal: Terminal): Promise<void> {
     const used = this.last as (Receipt & { retryEpoch: string; requestKey: string }) | undefined;
-    if (used) await this.submit("lomi_terminal_run", { ...this.command(terminal, "npm run dev", "dev-server"), retryEpoch: used.retryEpoch, requestKey: used.requestKey });
+    if (used)
+      await this.submit("lomi_terminal_run", {
+        ...this.command(terminal, "npm run dev", "dev-server"),
+        retryEpoch: used.retryEpoch,
+        requestKey: used.requestKey,
+      });
     return super.devServer(terminal);
   }
 }
@@ -176,11 +181,21 @@ class ReconnectsWhenFull extends ReferenceAgent {
   }
 }
 
-const mutant = (name: string, breaks: string[], defect: string, Agent: new (client: Client, options: AgentOptions) => ReferenceAgent): MutantAgent => ({ name, breaks, defect, make: (client, options) => new Agent(client, options) });
+const mutant = (name: string, breaks: string[], defect: string, Agent: new (client: Client, options: AgentOptions) => ReferenceAgent): MutantAgent => ({
+  name,
+  breaks,
+  defect,
+  make: (client, options) => new Agent(client, options),
+});
 
 /** One broken agent per agent rule at least; each breaks exactly the rules it names. */
 export const MUTANT_AGENTS: readonly MutantAgent[] = [
-  mutant("admission-taken-for-success", ["AGENT-01"], "runs the tests on the dev server's terminal as soon as the server is admitted (isError: false read as started)", AdmissionTakenForSuccess),
+  mutant(
+    "admission-taken-for-success",
+    ["AGENT-01"],
+    "runs the tests on the dev server's terminal as soon as the server is admitted (isError: false read as started)",
+    AdmissionTakenForSuccess,
+  ),
   mutant("display-name-target", ["AGENT-02"], "connects to the workspace by its display name before its ID", DisplayNameTarget),
   mutant("request-key-on-observation", ["AGENT-03"], "adds a requestKey to lomi_panel_list", RequestKeyOnObservation),
   mutant("stops-reading-at-admission", ["AGENT-04"], "never reads the permissions change after its admission (awaiting_user)", StopsReadingAtAdmission),

@@ -64,7 +64,8 @@ const SETTLED = new Set(["succeeded", "failed", "cancelled", "outcome_unknown"])
 /** The observation that shows each tool's actual resource, for the tools this agent uses (after outcome_unknown). */
 const INSPECT: Record<string, (receipt: Receipt, terminal: Terminal | undefined) => [string, Record<string, unknown>]> = {
   lomi_terminal_create: (r) => ["lomi_panel_list", { workspaceId: r.workspaceId }],
-  lomi_terminal_run: (r, t) => (t ? ["lomi_terminal_read", { workspaceId: r.workspaceId, terminalSessionId: t.terminalSessionId }] : ["lomi_panel_list", { workspaceId: r.workspaceId }]),
+  lomi_terminal_run: (r, t) =>
+    t ? ["lomi_terminal_read", { workspaceId: r.workspaceId, terminalSessionId: t.terminalSessionId }] : ["lomi_panel_list", { workspaceId: r.workspaceId }],
   lomi_file_write: (r) => ["lomi_directory_list", { workspaceId: r.workspaceId, path: "" }],
   lomi_settings_update: (r) => ["lomi_settings_read", { workspaceId: r.workspaceId }],
 };
@@ -126,7 +127,14 @@ export class ReferenceAgent {
   protected async createTerminal(workspaceId: string, title: string): Promise<Terminal> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const expectedRevision = await this.layoutRevision(workspaceId);
-      const admitted = await this.submit("lomi_terminal_create", { workspaceId, cwdRelative: "", title, expectedRevision, retryEpoch: this.epoch(workspaceId), requestKey: this.key("create-terminal") });
+      const admitted = await this.submit("lomi_terminal_create", {
+        workspaceId,
+        cwdRelative: "",
+        title,
+        expectedRevision,
+        retryEpoch: this.epoch(workspaceId),
+        requestKey: this.key("create-terminal"),
+      });
       if (admitted.kind === "refused" && admitted.code === "REVISION_CONFLICT") {
         // The layout moved: read it again and decide again, under a fresh key (AGENT-10).
         this.connections.get(workspaceId)!.revisionFresh = false;
@@ -150,13 +158,22 @@ export class ReferenceAgent {
   protected async buildAcrossRestart(terminal: Terminal): Promise<void> {
     const receipt = await this.settle(this.admitted(await this.submit("lomi_terminal_run", this.command(terminal, "npm run build", "build"))));
     // settle() inspected the terminal (AGENT-07); the build's effect is unknown, so it is run again: a new request, a fresh key.
-    if (receipt.state === "outcome_unknown") await this.settle(this.admitted(await this.submit("lomi_terminal_run", this.command(terminal, "npm run build", "build-again"))));
+    if (receipt.state === "outcome_unknown")
+      await this.settle(this.admitted(await this.submit("lomi_terminal_run", this.command(terminal, "npm run build", "build-again"))));
   }
 
   /** A file in the workspace's project named "web": with two projects approved, a lost reply is found by key with its projectId (AGENT-09). */
   protected async writeNotes(workspaceId: string): Promise<void> {
     const project = this.connections.get(workspaceId)!.projects.find((p) => p.name === "web") ?? this.connections.get(workspaceId)!.projects[0]!;
-    const args = { workspaceId, projectId: project.projectId, path: "NOTES.md", expectedDiskRevision: null, content: { text: "Notes\n" }, retryEpoch: this.epoch(workspaceId), requestKey: this.key("write-notes") };
+    const args = {
+      workspaceId,
+      projectId: project.projectId,
+      path: "NOTES.md",
+      expectedDiskRevision: null,
+      content: { text: "Notes\n" },
+      retryEpoch: this.epoch(workspaceId),
+      requestKey: this.key("write-notes"),
+    };
     await this.settle(this.admitted(await this.submit("lomi_file_write", args)));
   }
 
@@ -176,7 +193,14 @@ export class ReferenceAgent {
   /** Files, one operation each: a small store fills, and is reconciled deliberately (AGENT-14). */
   protected async writeFiles(workspaceId: string): Promise<void> {
     for (let i = 1; i <= (this.o.files ?? 3); i++) {
-      const args = { workspaceId, path: `note-${i}.md`, expectedDiskRevision: null, content: { text: `Note ${i}\n` }, retryEpoch: this.epoch(workspaceId), requestKey: this.key("write-note") };
+      const args = {
+        workspaceId,
+        path: `note-${i}.md`,
+        expectedDiskRevision: null,
+        content: { text: `Note ${i}\n` },
+        retryEpoch: this.epoch(workspaceId),
+        requestKey: this.key("write-note"),
+      };
       await this.settle(this.admitted(await this.submit("lomi_file_write", args)));
     }
   }
@@ -213,7 +237,10 @@ export class ReferenceAgent {
    * reply is recovered (AGENT-08), a refused epoch renewed by connecting again (AGENT-12), a full store
    * reconciled (AGENT-14), each before the same request goes again.
    */
-  protected async submit(tool: string, request: Record<string, unknown>): Promise<{ kind: "admitted"; receipt: Receipt } | { kind: "refused"; code: string; message: string }> {
+  protected async submit(
+    tool: string,
+    request: Record<string, unknown>,
+  ): Promise<{ kind: "admitted"; receipt: Receipt } | { kind: "refused"; code: string; message: string }> {
     let args = request;
     for (let i = 0; i < this.patience; i++) {
       let reply = await this.call(tool, args);
@@ -261,7 +288,8 @@ export class ReferenceAgent {
    */
   protected async settle(receipt: Receipt): Promise<Receipt> {
     let current = await this.readUntilSettled(receipt);
-    if (current.state === "awaiting_user") current = await this.readUntilSettled((await this.observe("lomi_operation_cancel", { operationId: current.operationId })).operation);
+    if (current.state === "awaiting_user")
+      current = await this.readUntilSettled((await this.observe("lomi_operation_cancel", { operationId: current.operationId })).operation);
     if (!SETTLED.has(current.state)) throw new AgentGaveUp(`${current.operationId} did not settle`);
     if (current.state === "outcome_unknown") await this.inspect(current);
     else this.done.push(current.operationId);
@@ -300,14 +328,22 @@ export class ReferenceAgent {
   /** Ctrl+C on the terminal, in order under its lease; a lease a restart or takeover ended is taken again, its sequence from 1. */
   protected async interrupt(terminal: Terminal): Promise<void> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const reply = await this.call("lomi_terminal_interrupt", { workspaceId: terminal.workspaceId, terminalSessionId: terminal.terminalSessionId, leaseId: terminal.leaseId, inputSequence: String(terminal.sequence + 1) });
+      const reply = await this.call("lomi_terminal_interrupt", {
+        workspaceId: terminal.workspaceId,
+        terminalSessionId: terminal.terminalSessionId,
+        leaseId: terminal.leaseId,
+        inputSequence: String(terminal.sequence + 1),
+      });
       if (reply.kind === "ok") {
         terminal.sequence++;
         return;
       }
       if (reply.kind === "error" && reply.code !== "LEASE_EXPIRED") throw new AgentGaveUp(`the interrupt was refused ${reply.code}: ${reply.message}`);
       if (reply.kind === "error") {
-        const lease = await this.observe("lomi_lease_acquire", { workspaceId: terminal.workspaceId, runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId } });
+        const lease = await this.observe("lomi_lease_acquire", {
+          workspaceId: terminal.workspaceId,
+          runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId },
+        });
         terminal.leaseId = lease.leaseId;
         terminal.sequence = Number(lease.nextInputSequence) - 1;
       }
@@ -350,11 +386,24 @@ export class ReferenceAgent {
   // ---- small helpers ----
 
   protected command(terminal: Terminal, command: string, key: string): Record<string, unknown> {
-    return { workspaceId: terminal.workspaceId, terminalSessionId: terminal.terminalSessionId, command, retryEpoch: this.epoch(terminal.workspaceId), requestKey: this.key(key) };
+    return {
+      workspaceId: terminal.workspaceId,
+      terminalSessionId: terminal.terminalSessionId,
+      command,
+      retryEpoch: this.epoch(terminal.workspaceId),
+      requestKey: this.key(key),
+    };
   }
 
   protected networkChange(workspaceId: string, settingsRevision: string, key = this.key("allow-network")): Record<string, unknown> {
-    return { workspaceId, section: "permissions", values: { allowNetwork: true }, expectedSettingsRevision: settingsRevision, retryEpoch: this.epoch(workspaceId), requestKey: key };
+    return {
+      workspaceId,
+      section: "permissions",
+      values: { allowNetwork: true },
+      expectedSettingsRevision: settingsRevision,
+      retryEpoch: this.epoch(workspaceId),
+      requestKey: key,
+    };
   }
 
   protected epoch(workspaceId: string): string {
@@ -382,7 +431,8 @@ export class ReferenceAgent {
 async function main(): Promise<void> {
   const split = process.argv.indexOf("--");
   const [command, ...args] = split === -1 ? [] : process.argv.slice(split + 1);
-  if (command === undefined) throw new AgentGaveUp("usage: reference-agent.ts -- CMD [ARGS…] (a stdio MCP server: a broker, or lomi-conformance record in front of one)");
+  if (command === undefined)
+    throw new AgentGaveUp("usage: reference-agent.ts -- CMD [ARGS…] (a stdio MCP server: a broker, or lomi-conformance record in front of one)");
   const client = new Client({ name: "lomi-reference-agent", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command, args, stderr: "inherit" }));
   try {

@@ -12,7 +12,9 @@ export interface StartKills {
 
 /** One line: "10 starts on a new store, killed at (…): 13 ms, 28 ms, exited by itself ×8": where each kill landed. */
 export function describeStartKills({ storeMs, starts }: StartKills): string {
-  const words = starts.map((s) => (s.kind === "killed" ? `${Math.round(s.afterFirstWriteMs)} ms` : s.kind === "killed-without-write" ? "before any write" : "exited by itself"));
+  const words = starts.map((s) =>
+    s.kind === "killed" ? `${Math.round(s.afterFirstWriteMs)} ms` : s.kind === "killed-without-write" ? "before any write" : "exited by itself",
+  );
   // Runs of the same word: a run of outcomes reads as one word ×n; times stay each their own.
   const runs: Array<{ word: string; count: number }> = [];
   for (const word of words) {
@@ -20,7 +22,9 @@ export function describeStartKills({ storeMs, starts }: StartKills): string {
     if (last?.word === word) last.count++;
     else runs.push({ word, count: 1 });
   }
-  const shown = runs.map(({ word, count }) => (count > 1 && !word.endsWith(" ms") ? `${word} ×${count}` : Array.from({ length: count }, () => word).join(", ")));
+  const shown = runs.map(({ word, count }) =>
+    count > 1 && !word.endsWith(" ms") ? `${word} ×${count}` : Array.from({ length: count }, () => word).join(", "),
+  );
   return `${starts.length} starts on a new store, killed at (ms after its first write in the store's directory; a store of its own took ${Math.round(storeMs)} ms from that write to answering initialize): ${shown.join(", ")}`;
 }
 

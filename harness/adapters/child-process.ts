@@ -150,7 +150,13 @@ export class ChildProcessAdapter implements BrokerAdapter {
       const killedAt = performance.now();
       await transport.close();
       this.stderr.push(transport.diagnostics());
-      starts.push(exited ? { kind: "exited-itself" } : writeAt === undefined ? { kind: "killed-without-write" } : { kind: "killed", afterFirstWriteMs: killedAt - writeAt });
+      starts.push(
+        exited
+          ? { kind: "exited-itself" }
+          : writeAt === undefined
+            ? { kind: "killed-without-write" }
+            : { kind: "killed", afterFirstWriteMs: killedAt - writeAt },
+      );
     }
     return { storeMs, starts };
   }

@@ -100,14 +100,21 @@ export class ContainerAdapter implements BrokerAdapter {
     } catch (error) {
       // testcontainers hands back no container that never became ready; it is found by its name.
       const client = await getContainerRuntimeClient();
-      await client.container.getById(name).remove({ force: true }).catch(() => undefined);
-      throw violation(`the broker image did not print "listening on" within ${this.timeoutMs} ms: ${messageOf(error).split("\n")[0]}${this.logs ? `; container log ends: ${this.logs.slice(-600)}` : ""}`);
+      await client.container
+        .getById(name)
+        .remove({ force: true })
+        .catch(() => undefined);
+      throw violation(
+        `the broker image did not print "listening on" within ${this.timeoutMs} ms: ${messageOf(error).split("\n")[0]}${this.logs ? `; container log ends: ${this.logs.slice(-600)}` : ""}`,
+      );
     }
   }
 
   async connect(clientName: string): Promise<McpConnection> {
     const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${this.port}/mcp`));
-    const connection = await McpConnection.open(transport, clientName, this.timeoutMs, () => (this.logs ? `container log ends: ${this.logs.slice(-600)}` : undefined));
+    const connection = await McpConnection.open(transport, clientName, this.timeoutMs, () =>
+      this.logs ? `container log ends: ${this.logs.slice(-600)}` : undefined,
+    );
     this.connections.push(connection);
     return connection;
   }
@@ -119,7 +126,10 @@ export class ContainerAdapter implements BrokerAdapter {
     for (const c of this.connections.splice(0)) await c.close();
     if (!container) return;
     const client = await getContainerRuntimeClient();
-    await client.container.getById(container.getId()).kill({ signal: "SIGKILL" }).catch(() => undefined);
+    await client.container
+      .getById(container.getId())
+      .kill({ signal: "SIGKILL" })
+      .catch(() => undefined);
     await container.stop({ remove: true, timeout: 0 });
     this.logs += "\n--- container killed ---\n";
   }

@@ -73,7 +73,15 @@ export class InProcessAdapter implements BrokerAdapter {
     const w = afterStart(this.wiring);
     try {
       // The same broker (a mutant's parts included) a second time, as a second process of its command would be.
-      const second = await Broker.start({ nativeUrl: w.nativeUrl, fetch: inProcessFetch, storePath: w.storePath, seed: w.seed + 1000, hostClock: systemClock, timers: this.timers, parts: this.parts });
+      const second = await Broker.start({
+        nativeUrl: w.nativeUrl,
+        fetch: inProcessFetch,
+        storePath: w.storePath,
+        seed: w.seed + 1000,
+        hostClock: systemClock,
+        timers: this.timers,
+        parts: this.parts,
+      });
       second.close();
       return { refused: false, detail: "the second instance opened the store" };
     } catch (error) {

@@ -42,7 +42,16 @@ export function conductsOf(history: History): Conduct[] {
   const byAgent = new Map<string, Conduct>();
   for (const call of indexedCalls(history)) {
     const label = agentLabel(call.agent, call.agentVersion);
-    const conduct = getOrInsert(byAgent, label, (): Conduct => ({ name: call.agent, version: call.agentVersion, label, calls: [], shown: new Map(), receipts: new Map(), admissions: new Map(), lost: [] }));
+    const conduct = getOrInsert(byAgent, label, (): Conduct => ({
+      name: call.agent,
+      version: call.agentVersion,
+      label,
+      calls: [],
+      shown: new Map(),
+      receipts: new Map(),
+      admissions: new Map(),
+      lost: [],
+    }));
     conduct.calls.push(call);
     const receipt = receiptIn(call);
     if (receipt) {
@@ -50,9 +59,13 @@ export function conductsOf(history: History): Conduct[] {
       conduct.receipts.set(receipt.operationId, receipt);
       if (isOperationTool(call.tool) && !conduct.admissions.has(receipt.operationId)) conduct.admissions.set(receipt.operationId, call);
     }
-    for (const e of eventsIn(call)) getOrInsert(conduct.shown, e.operationId, () => []).push({ index: call.index, state: e.state, concurrent: call.concurrent });
+    for (const e of eventsIn(call))
+      getOrInsert(conduct.shown, e.operationId, () => []).push({ index: call.index, state: e.state, concurrent: call.concurrent });
   }
-  for (const c of byAgent.values()) c.lost = c.calls.filter((x) => x.reply.status === "lost" && isOperationTool(x.tool)).map((call) => ({ call, retrievedAt: firstCallAfter(c, call, (x) => conclusive(x) && (sameRequest(x, call) || isKeyLookupOf(x, call)))?.index }));
+  for (const c of byAgent.values())
+    c.lost = c.calls
+      .filter((x) => x.reply.status === "lost" && isOperationTool(x.tool))
+      .map((call) => ({ call, retrievedAt: firstCallAfter(c, call, (x) => conclusive(x) && (sameRequest(x, call) || isKeyLookupOf(x, call)))?.index }));
   return [...byAgent.values()];
 }
 
@@ -60,7 +73,8 @@ export function conductsOf(history: History): Conduct[] {
  * Whether the reply to `a` reached the agent before it sent `b`: recorded earlier, and not in flight
  * with it (calls sharing a concurrent mark are recorded as their replies came, not as they were sent).
  */
-export const answeredBefore = (a: { index: number; concurrent?: string | undefined }, b: { index: number; concurrent?: string | undefined }) => a.index < b.index && (a.concurrent === undefined || a.concurrent !== b.concurrent);
+export const answeredBefore = (a: { index: number; concurrent?: string | undefined }, b: { index: number; concurrent?: string | undefined }) =>
+  a.index < b.index && (a.concurrent === undefined || a.concurrent !== b.concurrent);
 
 /** Where the agent was first shown the operation settled after `from` (and before it sent `before`), if it was. */
 export function shownSettled(c: Conduct, operationId: string, from: number, before?: IndexedCall): number | undefined {
@@ -69,7 +83,10 @@ export function shownSettled(c: Conduct, operationId: string, from: number, befo
 
 /** The last state the agent was shown for the operation before `at`. */
 export function lastShown(c: Conduct, operationId: string, at: number): Shown | undefined {
-  return c.shown.get(operationId)?.filter((s) => s.index < at).at(-1);
+  return c.shown
+    .get(operationId)
+    ?.filter((s) => s.index < at)
+    .at(-1);
 }
 
 /** Where the agent's calls recorded after a record begin (calls are in record order). */
@@ -84,10 +101,15 @@ function startAfter(c: Conduct, index: number): number {
 }
 
 /** The agent's calls sent after the reply to `after` reached it. */
-export const callsAfter = (c: Conduct, after: { index: number; concurrent?: string | undefined }) => c.calls.slice(startAfter(c, after.index)).filter((x) => answeredBefore(after, x));
+export const callsAfter = (c: Conduct, after: { index: number; concurrent?: string | undefined }) =>
+  c.calls.slice(startAfter(c, after.index)).filter((x) => answeredBefore(after, x));
 
 /** The first call the agent sent after the reply to `after` reached it that `matches`. */
-function firstCallAfter(c: Conduct, after: { index: number; concurrent?: string | undefined }, matches: (call: IndexedCall) => boolean): IndexedCall | undefined {
+function firstCallAfter(
+  c: Conduct,
+  after: { index: number; concurrent?: string | undefined },
+  matches: (call: IndexedCall) => boolean,
+): IndexedCall | undefined {
   for (let i = startAfter(c, after.index); i < c.calls.length; i++) {
     const call = c.calls[i]!;
     if (answeredBefore(after, call) && matches(call)) return call;

@@ -50,10 +50,7 @@ export interface TrialCounts {
  * never in a way the history could judge; unknown when the check itself failed (the kit's fault).
  */
 export type AgentRuleVerdict = { rule: string; level: AgentRule["level"]; title: string; counts: TrialCounts } & (
-  | { verdict: "pass" }
-  | { verdict: "fail"; breaches: Trial[] }
-  | { verdict: "not exercised"; reason: string }
-  | { verdict: "unknown"; error: string }
+  { verdict: "pass" } | { verdict: "fail"; breaches: Trial[] } | { verdict: "not exercised"; reason: string } | { verdict: "unknown"; error: string }
 );
 
 export interface AgentJudgement {
@@ -67,7 +64,12 @@ export interface AgentJudgement {
 const countOf = (trials: readonly Trial[], outcome: Trial["outcome"]) => trials.filter((t) => t.outcome === outcome).length;
 
 function verdictOf(rule: AgentRule, check: AgentCheck, trials: Trial[]): AgentRuleVerdict {
-  const counts: TrialCounts = { triggers: trials.length, kept: countOf(trials, "kept"), broken: countOf(trials, "broken"), undecided: countOf(trials, "undecided") };
+  const counts: TrialCounts = {
+    triggers: trials.length,
+    kept: countOf(trials, "kept"),
+    broken: countOf(trials, "broken"),
+    undecided: countOf(trials, "undecided"),
+  };
   const base = { rule: rule.id, level: rule.level, title: rule.title, counts };
   if (counts.broken > 0) return { ...base, verdict: "fail", breaches: trials.filter((t) => t.outcome === "broken") };
   if (counts.kept > 0) return { ...base, verdict: "pass" };
@@ -79,7 +81,11 @@ function verdictOf(rule: AgentRule, check: AgentCheck, trials: Trial[]): AgentRu
  * Every agent of the history judged by every agent rule, apart from the broker. Pure; a check that
  * throws gives its own verdict "unknown" for that agent, and every other verdict stands.
  */
-export function judgeAgents(history: History, checks: readonly AgentCheck[] = AGENT_CHECKS, rules: readonly AgentRule[] = loadRules().agent?.rules ?? []): AgentJudgement[] {
+export function judgeAgents(
+  history: History,
+  checks: readonly AgentCheck[] = AGENT_CHECKS,
+  rules: readonly AgentRule[] = loadRules().agent?.rules ?? [],
+): AgentJudgement[] {
   const byId = new Map(rules.map((r) => [r.id, r]));
   return conductsOf(history).map((conduct) => ({
     name: conduct.name,
@@ -91,7 +97,14 @@ export function judgeAgents(history: History, checks: readonly AgentCheck[] = AG
       try {
         return verdictOf(rule, check, check.trials(conduct));
       } catch (error) {
-        return { rule: rule.id, level: rule.level, title: rule.title, counts: { triggers: 0, kept: 0, broken: 0, undecided: 0 }, verdict: "unknown", error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+        return {
+          rule: rule.id,
+          level: rule.level,
+          title: rule.title,
+          counts: { triggers: 0, kept: 0, broken: 0, undecided: 0 },
+          verdict: "unknown",
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        };
       }
     }),
   }));

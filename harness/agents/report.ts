@@ -9,7 +9,7 @@ import { markdownCell } from "../text/markdown-cell.js";
 export function recordRanges(records: readonly number[]): string {
   const sorted = [...new Set(records)].sort((a, b) => a - b);
   const runs: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     runs.push(i === j ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
@@ -34,7 +34,12 @@ export function agentClause(j: AgentJudgement): string {
 /** Both sides in one line: "broker: no violation; agent claude-code 1.2: AGENT-03 violated at records 17–19". */
 export function sidesLine(oracles: readonly OracleVerdict[] | undefined, agents: readonly AgentJudgement[] | undefined): string {
   const failed = (oracles ?? []).flatMap((v) => (v.verdict === "fail" ? [v] : []));
-  const broker = oracles === undefined ? "broker: not judged" : failed.length === 0 ? "broker: no violation" : `broker: ${failed.map((v) => `${v.id} (${[...new Set(v.violations.flatMap((x) => x.rules))].join(", ")}) violated at ${recordsWord(v.violations.flatMap((x) => x.records))}`).join(", ")}`;
+  const broker =
+    oracles === undefined
+      ? "broker: not judged"
+      : failed.length === 0
+        ? "broker: no violation"
+        : `broker: ${failed.map((v) => `${v.id} (${[...new Set(v.violations.flatMap((x) => x.rules))].join(", ")}) violated at ${recordsWord(v.violations.flatMap((x) => x.records))}`).join(", ")}`;
   if (agents === undefined) return `${broker}; agents not judged`;
   return [broker, ...(agents.length === 0 ? ["no agent made a call"] : agents.map(agentClause))].join("; ");
 }
@@ -80,10 +85,23 @@ const html = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;")
 
 /** The report page's agents section, in markdown. */
 export function agentsMarkdown(judgements: readonly AgentJudgement[]): string[] {
-  const out = ["## Agents", "", "Each agent (clientInfo name and version) judged by the agent rules (docs/agents.md); records a breach cites are marked 🟠 below.", ""];
+  const out = [
+    "## Agents",
+    "",
+    "Each agent (clientInfo name and version) judged by the agent rules (docs/agents.md); records a breach cites are marked 🟠 below.",
+    "",
+  ];
   for (const j of judgements) {
-    out.push(`### ${markdownCell(agentClause(j))}`, "", "| rule | level | verdict |", "|---|---|---|", ...j.verdicts.map((v) => `| ${v.rule} | ${v.level} | ${markdownCell(agentVerdictText(v))} |`), "");
-    for (const v of agentFailures(j)) for (const b of v.breaches) out.push(`- **${v.rule}**: ${markdownCell(b.message)} — records ${b.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
+    out.push(
+      `### ${markdownCell(agentClause(j))}`,
+      "",
+      "| rule | level | verdict |",
+      "|---|---|---|",
+      ...j.verdicts.map((v) => `| ${v.rule} | ${v.level} | ${markdownCell(agentVerdictText(v))} |`),
+      "",
+    );
+    for (const v of agentFailures(j))
+      for (const b of v.breaches) out.push(`- **${v.rule}**: ${markdownCell(b.message)} — records ${b.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
     out.push("");
   }
   return out;
@@ -94,8 +112,12 @@ export function agentsHtml(judgements: readonly AgentJudgement[]): string {
   return `<h2>Agents</h2><p>Each agent (clientInfo name and version) judged by the agent rules (docs/agents.md); records a breach cites are highlighted orange.</p>${judgements
     .map(
       (j) =>
-        `<h3>${html(agentClause(j))}</h3><table><tr><th>rule</th><th>level</th><th>verdict</th></tr>${j.verdicts.map((v) => `<tr${v.verdict === "fail" ? ' class="agent-cited"' : ""}><td>${v.rule}</td><td>${v.level}</td><td>${html(agentVerdictText(v))}</td></tr>`).join("")}</table><ul>${agentFailures(j)
-          .flatMap((v) => v.breaches.map((b) => `<li><b>${v.rule}</b>: ${html(b.message)} — records ${b.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`))
+        `<h3>${html(agentClause(j))}</h3><table><tr><th>rule</th><th>level</th><th>verdict</th></tr>${j.verdicts.map((v) => `<tr${v.verdict === "fail" ? ' class="agent-cited"' : ""}><td>${v.rule}</td><td>${v.level}</td><td>${html(agentVerdictText(v))}</td></tr>`).join("")}</table><ul>${agentFailures(
+          j,
+        )
+          .flatMap((v) =>
+            v.breaches.map((b) => `<li><b>${v.rule}</b>: ${html(b.message)} — records ${b.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`),
+          )
           .join("")}</ul>`,
     )
     .join("")}`;
@@ -104,6 +126,10 @@ export function agentsHtml(judgements: readonly AgentJudgement[]): string {
 /** `record --live`: each breach as a line, those decided by the history's end only once it has ended. */
 export function agentLiveLines(judgements: readonly AgentJudgement[], ended: boolean): string[] {
   return judgements.flatMap((j) =>
-    agentFailures(j).flatMap((v) => v.breaches.filter((b) => ended || !b.atEnd).map((b) => `lomi-conformance record: AGENT VIOLATION ${v.rule} by ${j.label} [records ${b.records.join(", ")}]: ${b.message}`)),
+    agentFailures(j).flatMap((v) =>
+      v.breaches
+        .filter((b) => ended || !b.atEnd)
+        .map((b) => `lomi-conformance record: AGENT VIOLATION ${v.rule} by ${j.label} [records ${b.records.join(", ")}]: ${b.message}`),
+    ),
   );
 }

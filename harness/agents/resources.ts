@@ -27,4 +27,5 @@ export const RESOURCE_OBSERVATIONS: Readonly<Record<OperationTool, readonly Tool
 };
 
 /** Whether `observation` shows the resource an operation of `tool` acts on. */
-export const showsResourceOf = (tool: string, observation: string) => (RESOURCE_OBSERVATIONS as Record<string, readonly string[]>)[tool]?.includes(observation) ?? false;
+export const showsResourceOf = (tool: string, observation: string) =>
+  (RESOURCE_OBSERVATIONS as Record<string, readonly string[]>)[tool]?.includes(observation) ?? false;

@@ -58,7 +58,8 @@ const isObjectSchema = (s: JsonSchema): s is ObjectSchema => s.type === "object"
 const KIND_MEANING: Record<CatalogueContract["kind"], string> = {
   observation: "an observation: answers at once and changes nothing",
   control: "a control tool: answers at once; it has an effect but no receipt",
-  operation: "an operation: takes retryEpoch and requestKey, answers with a receipt at admission (data.operation) and goes on in Lomi; read it with lomi_operation_get until it settles",
+  operation:
+    "an operation: takes retryEpoch and requestKey, answers with a receipt at admission (data.operation) and goes on in Lomi; read it with lomi_operation_get until it settles",
   input: "ordered input: deduplicated by leaseId and inputSequence, answers at once with the dispatch it made or acknowledged",
 };
 
@@ -80,7 +81,18 @@ const KIND_ERRORS: Record<CatalogueContract["kind"], string[]> = {
     "STORE_UNAVAILABLE",
     "NATIVE_UNAVAILABLE",
   ],
-  input: ["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "LEASE_REQUIRED", "LEASE_EXPIRED", "STALE_RUNTIME", "INPUT_SEQUENCE_CONFLICT", "INPUT_SEQUENCE_GAP", "NATIVE_UNAVAILABLE"],
+  input: [
+    "INVALID_ARGUMENT",
+    "PAIRING_REQUIRED",
+    "PAIRING_DENIED",
+    "WORKSPACE_NOT_APPROVED",
+    "LEASE_REQUIRED",
+    "LEASE_EXPIRED",
+    "STALE_RUNTIME",
+    "INPUT_SEQUENCE_CONFLICT",
+    "INPUT_SEQUENCE_GAP",
+    "NATIVE_UNAVAILABLE",
+  ],
 };
 
 /** A contract's JSON Schema as the tables read it. */
@@ -134,13 +146,15 @@ function numberBounds(s: JsonSchema): string {
   const real = (n: unknown) => typeof n === "number" && Math.abs(n) < Number.MAX_SAFE_INTEGER;
   const low = real(s.exclusiveMinimum) ? `more than ${s.exclusiveMinimum}` : real(s.minimum) ? `${s.minimum}` : undefined;
   const high = real(s.exclusiveMaximum) ? `less than ${s.exclusiveMaximum}` : real(s.maximum) ? `${s.maximum}` : undefined;
-  if (low !== undefined && high !== undefined) return low.startsWith("more") || high.startsWith("less") ? `${low}, ${high.startsWith("less") ? high : `at most ${high}`}` : `${low} to ${high}`;
+  if (low !== undefined && high !== undefined)
+    return low.startsWith("more") || high.startsWith("less") ? `${low}, ${high.startsWith("less") ? high : `at most ${high}`}` : `${low} to ${high}`;
   if (low !== undefined) return low.startsWith("more") ? low : `${low} or more`;
   return high === undefined ? "" : high.startsWith("less") ? high : `at most ${high}`;
 }
 
 /** "1-128 characters", "1 or more items": a length's bounds in words. */
-const lengthBounds = (min: unknown, max: unknown, unit: string) => (min === undefined && max === undefined ? "" : max === undefined ? `${min} or more ${unit}` : `${min ?? 0}-${max} ${unit}`);
+const lengthBounds = (min: unknown, max: unknown, unit: string) =>
+  min === undefined && max === undefined ? "" : max === undefined ? `${min} or more ${unit}` : `${min ?? 0}-${max} ${unit}`;
 
 /** A union's variants (anyOf or oneOf), or the schema itself. */
 const variantsOf = (s: JsonSchema): JsonSchema[] => s.anyOf ?? s.oneOf ?? [s];
@@ -172,7 +186,11 @@ function typeOf(s: JsonSchema): string {
     const objects = variants.filter((v) => v.type === "object");
     const told = toldApart(objects);
     // Objects told apart by a constant are named by it, the others by their keys: never "object or object or …".
-    const named = told ? [`object by \`${told.key}\`: ${told.variants.map((v) => JSON.stringify(v.tag)).join(" | ")}`] : objects.length > 1 ? objects.map(keysOf) : objects.map(typeOf);
+    const named = told
+      ? [`object by \`${told.key}\`: ${told.variants.map((v) => JSON.stringify(v.tag)).join(" | ")}`]
+      : objects.length > 1
+        ? objects.map(keysOf)
+        : objects.map(typeOf);
     return [...named, ...variants.filter((v) => v.type !== "object").map(typeOf)].join(" or ");
   }
   const limits = [
@@ -206,14 +224,30 @@ function fieldRows(schema: JsonSchema, prefix: string, when = ""): string[] {
     if (!told) return [row, ...objects.flatMap((o) => fieldRows(o, under, objects.length > 1 ? `${when}In ${keysOf(o)}. ` : when))];
     const { key, first, variants } = told;
     // The keys every variant has alike are one row each; the rest are each variant's own.
-    const shared = (k: string) => k !== key && objects.every((o) => o.properties[k] !== undefined && JSON.stringify(o.properties[k]) === JSON.stringify(first.properties[k]) && (o.required ?? []).includes(k) === (first.required ?? []).includes(k));
-    const pick = (o: ObjectSchema, keep: (k: string) => boolean): JsonSchema => ({ ...o, properties: Object.fromEntries(Object.entries(o.properties).filter(([k]) => keep(k))) });
+    const shared = (k: string) =>
+      k !== key &&
+      objects.every(
+        (o) =>
+          o.properties[k] !== undefined &&
+          JSON.stringify(o.properties[k]) === JSON.stringify(first.properties[k]) &&
+          (o.required ?? []).includes(k) === (first.required ?? []).includes(k),
+      );
+    const pick = (o: ObjectSchema, keep: (k: string) => boolean): JsonSchema => ({
+      ...o,
+      properties: Object.fromEntries(Object.entries(o.properties).filter(([k]) => keep(k))),
+    });
     const toldRow = `| \`${under}${key}\` | ${cell(typeOf({ enum: variants.map((v) => v.tag) }))} | yes | ${cell(`${when}Which kind of ${name} this is: the rows that begin "When \`${key}\` is" hold for that kind only.`)} |`;
     return [
       row,
       toldRow,
       ...fieldRows(pick(first, shared), under, when),
-      ...variants.flatMap(({ object, tag }) => fieldRows(pick(object, (k) => k !== key && !shared(k)), under, `${when}When \`${key}\` is ${JSON.stringify(tag)}. `)),
+      ...variants.flatMap(({ object, tag }) =>
+        fieldRows(
+          pick(object, (k) => k !== key && !shared(k)),
+          under,
+          `${when}When \`${key}\` is ${JSON.stringify(tag)}. `,
+        ),
+      ),
     ];
   });
 }
@@ -261,14 +295,28 @@ export function catalogueMarkdown(examples: CatalogueExamples): string {
     const published = publishedTool(c);
     const example = examples[c.name];
     out.push(`### ${c.name}`, "", `**${c.title}** — ${KIND_MEANING[c.kind]}.`, "", published.description, "");
-    out.push(`Annotations: ${Object.entries(c.hints).map(([k, v]) => `\`${k}: ${String(v)}\``).join(", ")}.`, "");
+    out.push(
+      `Annotations: ${Object.entries(c.hints)
+        .map(([k, v]) => `\`${k}: ${String(v)}\``)
+        .join(", ")}.`,
+      "",
+    );
     out.push("Input:", "", ...fieldsTable(tableSchemaOf(c.input, "input")), "");
     out.push("`data` of an ok reply:", "", ...fieldsTable(tableSchemaOf(c.data, "output")), "");
-    if (c.kind === "operation") out.push("`data.operation.result` once the operation confirmed (or partly confirmed) its effect:", "", ...fieldsTable(tableSchemaOf(c.result, "output")), "");
+    if (c.kind === "operation")
+      out.push(
+        "`data.operation.result` once the operation confirmed (or partly confirmed) its effect:",
+        "",
+        ...fieldsTable(tableSchemaOf(c.result, "output")),
+        "",
+      );
     // A tool's own refusals: those of its kind, and those the suite's scenarios make it answer (USER_DENIED of a declined reconciliation).
     const provoked = example?.refusals ?? [];
     const refusals = ERROR_CODES.filter((e) => KIND_ERRORS[c.kind].includes(e) || provoked.includes(e));
-    out.push(`Refusals it may answer (those of its kind, and those the suite's scenarios require of it): ${refusals.map((e) => `\`${e}\``).join(", ")}.${provoked.length > 0 ? ` The scenarios require ${provoked.map((e) => `\`${e}\``).join(", ")}.` : ""}`, "");
+    out.push(
+      `Refusals it may answer (those of its kind, and those the suite's scenarios require of it): ${refusals.map((e) => `\`${e}\``).join(", ")}.${provoked.length > 0 ? ` The scenarios require ${provoked.map((e) => `\`${e}\``).join(", ")}.` : ""}`,
+      "",
+    );
     for (const [i, e] of [example, ...(example?.also ?? [])].entries()) {
       if (!e) continue;
       const shape = replyStatus.safeParse(e.reply).data?.data.status;

@@ -69,13 +69,21 @@ export function stepDistance(text: string, pattern: string): number {
  * paraphrased the source sees the real sentence.
  */
 export function nearestSentence(quote: string, source: string): string {
-  const sentences = source.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter((s) => s.length > 0);
+  const sentences = source
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   const [best] = sentences.map((s) => ({ s, d: distance(quote, s) })).sort((x, y) => x.d - y.d);
   return best ? best.s : "";
 }
 
 /** Steps, tags and rule citations of the feature files, all problems at once, with file and line. */
-export async function lintFeatures(featuresDir: string, rules: RulesFile, world: WorldIds = worldIds(), library?: LoadedLibrary): Promise<{ problems: LintProblem[]; cited: Set<string> }> {
+export async function lintFeatures(
+  featuresDir: string,
+  rules: RulesFile,
+  world: WorldIds = worldIds(),
+  library?: LoadedLibrary,
+): Promise<{ problems: LintProblem[]; cited: Set<string> }> {
   library ??= await stepLibrary(featuresDir);
   const patterns = library.stepDefinitions.map((d) => (typeof d.pattern === "string" ? d.pattern : d.pattern.source));
   const known = new Set(rules.rules.map((r) => r.id));
@@ -88,7 +96,11 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
     let found = matched.get(text);
     // The expression's regular expression decides whether it matches; match() would also build the
     // arguments (parsing the regexp's tree on each call), which made lint ten times slower.
-    if (!found) matched.set(text, (found = library.stepDefinitions.filter((d) => (d.expression.regexp ? d.expression.regexp.test(text) : d.expression.match(text) !== null))));
+    if (!found)
+      matched.set(
+        text,
+        (found = library.stepDefinitions.filter((d) => (d.expression.regexp ? d.expression.regexp.test(text) : d.expression.match(text) !== null))),
+      );
     return found;
   };
   for (const file of featureFiles(featuresDir)) {
@@ -97,7 +109,11 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
     try {
       document = parsedFeature(file);
     } catch (error) {
-      problems.push({ file: shown, line: Number(/\((\d+):\d+\)/.exec(messageOf(error))?.[1] ?? 1), problem: `not Gherkin: ${messageOf(error).split("\n")[0]}` });
+      problems.push({
+        file: shown,
+        line: Number(/\((\d+):\d+\)/.exec(messageOf(error))?.[1] ?? 1),
+        problem: `not Gherkin: ${messageOf(error).split("\n")[0]}`,
+      });
       continue;
     }
     const feature = document.feature;
@@ -120,7 +136,11 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
         }
         const [best] = patterns.map((k) => ({ k, d: stepDistance(step.text, k) })).sort((x, y) => x.d - y.d);
         const meant = best && best.d <= Math.max(1.5, wordsOf(best.k).length / 4) ? best.k : undefined;
-        problems.push({ file: shown, line: step.location.line, problem: `undefined step "${step.text}"${meant ? `; did you mean "${meant}"?` : "; lomi-conformance steps lists them"}` });
+        problems.push({
+          file: shown,
+          line: step.location.line,
+          problem: `undefined step "${step.text}"${meant ? `; did you mean "${meant}"?` : "; lomi-conformance steps lists them"}`,
+        });
       }
       const scenario = child.scenario;
       if (!scenario) continue;
@@ -130,9 +150,14 @@ export async function lintFeatures(featuresDir: string, rules: RulesFile, world:
         const id = tag.name.slice(1);
         if (known.has(id)) continue;
         const meant = nearestRule(id, [...known]);
-        problems.push({ file: shown, line: tag.location.line, problem: `${tag.name} is not a rule of docs/rules.json${meant ? `; did you mean @${meant}?` : ""}` });
+        problems.push({
+          file: shown,
+          line: tag.location.line,
+          problem: `${tag.name} is not a rule of docs/rules.json${meant ? `; did you mean @${meant}?` : ""}`,
+        });
       }
-      if (cited.length === 0) problems.push({ file: shown, line: scenario.location.line, problem: `scenario "${scenario.name}" cites no rule: tag it with the rule IDs it checks` });
+      if (cited.length === 0)
+        problems.push({ file: shown, line: scenario.location.line, problem: `scenario "${scenario.name}" cites no rule: tag it with the rule IDs it checks` });
     }
   }
   return { problems, cited: citedIds };
@@ -158,7 +183,13 @@ export function unknownTargets(text: string, world: WorldIds): string | undefine
 
 /** Every rule is cited by a scenario: a rule nothing checks would read as judged while it is not. */
 export function lintUncoveredRules(rules: RulesFile, cited: ReadonlySet<string>, rulesText: string, rulesFile: string): LintProblem[] {
-  return rules.rules.filter((r) => !cited.has(r.id)).map((r) => ({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id} has no scenario: tag one with @${r.id}, or the rule is reported "uncovered"` }));
+  return rules.rules
+    .filter((r) => !cited.has(r.id))
+    .map((r) => ({
+      file: rulesFile,
+      line: ruleLine(rulesText, r.id),
+      problem: `${r.id} has no scenario: tag one with @${r.id}, or the rule is reported "uncovered"`,
+    }));
 }
 
 /** IDs are unique and of a declared family, so a tag means one rule. */
@@ -168,7 +199,12 @@ export function lintRuleIds(rules: RulesFile, rulesText: string, rulesFile: stri
     const problems: LintProblem[] = [];
     if (seen.has(r.id)) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id} is written twice` });
     const [family = ""] = r.id.split("-");
-    if (!rules.families[family]) problems.push({ file: rulesFile, line: ruleLine(rulesText, r.id), problem: `${r.id}'s family is not one of families: ${Object.keys(rules.families).join(", ")}` });
+    if (!rules.families[family])
+      problems.push({
+        file: rulesFile,
+        line: ruleLine(rulesText, r.id),
+        problem: `${r.id}'s family is not one of families: ${Object.keys(rules.families).join(", ")}`,
+      });
     seen.add(r.id);
     return problems;
   });
@@ -176,7 +212,9 @@ export function lintRuleIds(rules: RulesFile, rulesText: string, rulesFile: stri
 
 /** The titled passages of a doc an author can cite: markdown headings and the bold titles of decisions ("- **Title.** …"). */
 export function citableTitles(doc: string): Set<string> {
-  const titles = [...doc.matchAll(/^#{1,6}\s+(.+?)\s*$/gm), ...doc.matchAll(/^- \*\*(.+?)\.?\*\*/gm)].flatMap(([, title]) => (title === undefined ? [] : [title.replace(/\.$/, "").replace(/`/g, "")]));
+  const titles = [...doc.matchAll(/^#{1,6}\s+(.+?)\s*$/gm), ...doc.matchAll(/^- \*\*(.+?)\.?\*\*/gm)].flatMap(([, title]) =>
+    title === undefined ? [] : [title.replace(/\.$/, "").replace(/`/g, "")],
+  );
   return new Set(titles);
 }
 
@@ -195,7 +233,8 @@ export function lintCitations(rules: RulesFile, readDoc: (file: string) => strin
     problems.push({ file, line, problem: `${where} cites ${doc}, "${title}", which ${doc} does not have${meant ? `; did you mean "${meant}"?` : ""}` });
   };
   for (const r of rules.rules) {
-    for (const [, doc, title] of (r.decision ?? "").matchAll(/(docs\/[\w-]+\.md),? "([^"]+)"/g)) if (doc && title) check(rulesFile, ruleLine(rulesText, r.id), doc, title, `${r.id}'s decision`);
+    for (const [, doc, title] of (r.decision ?? "").matchAll(/(docs\/[\w-]+\.md),? "([^"]+)"/g))
+      if (doc && title) check(rulesFile, ruleLine(rulesText, r.id), doc, title, `${r.id}'s decision`);
   }
   const decisions = readDoc("docs/decisions.md") ?? "";
   decisions.split("\n").forEach((text, i) => {
@@ -219,7 +258,13 @@ export function lintRuleSources(rules: RulesFile, source: string, rulesText: str
  * The agent rules (rules.json's agent section) as the broker's are linted: IDs unique, sources verbatim,
  * decisions' citations found. They are not asked for scenarios: check and record judge them from traffic.
  */
-export function lintAgentRules(rules: RulesFile, source: string, rulesText: string, rulesFile: string, readDoc: (file: string) => string | undefined = readKitFile): LintProblem[] {
+export function lintAgentRules(
+  rules: RulesFile,
+  source: string,
+  rulesText: string,
+  rulesFile: string,
+  readDoc: (file: string) => string | undefined = readKitFile,
+): LintProblem[] {
   if (!rules.agent) return [];
   const agent: RulesFile = { ...rules, families: { [rules.agent.family]: rules.agent.title }, rules: rules.agent.rules };
   return [
@@ -241,7 +286,9 @@ function lintSourceMap(rules: RulesFile): LintProblem[] {
     return text.split("\n").findIndex((l) => l.includes(start) || l.includes(JSON.stringify(start).slice(1, -1))) + 1 || 1;
   };
   return sourceMapProblems(sourceUnits(source), rules, loadSourceMap()).map((p) =>
-    p.in === "source" ? { file: shownPath(kitPath(rules.source)), line: lineIn(source, p.sentence), problem: p.problem } : { file: shownPath(kitPath(SOURCE_MAP_FILE)), line: lineIn(mapText, p.sentence), problem: p.problem },
+    p.in === "source"
+      ? { file: shownPath(kitPath(rules.source)), line: lineIn(source, p.sentence), problem: p.problem }
+      : { file: shownPath(kitPath(SOURCE_MAP_FILE)), line: lineIn(mapText, p.sentence), problem: p.problem },
   );
 }
 
@@ -256,7 +303,11 @@ const readKitFile = (file: string) => (existsSync(kitPath(file)) ? readFileSync(
 function lintGeneratedDocs(rules: RulesFile): LintProblem[] {
   return generatedDocs(rules)
     .filter((d) => readKitFile(d.file) !== d.text)
-    .map((d) => ({ file: shownPath(kitPath(d.file)), line: 1, problem: `${d.file} is not rendered from the current rules, decisions and world: run npm run spec` }));
+    .map((d) => ({
+      file: shownPath(kitPath(d.file)),
+      line: 1,
+      problem: `${d.file} is not rendered from the current rules, decisions and world: run npm run spec`,
+    }));
 }
 
 /**
@@ -265,7 +316,10 @@ function lintGeneratedDocs(rules: RulesFile): LintProblem[] {
  * not asked to cover every rule; `generated: false` leaves out the docs `npm run spec` is about to write;
  * a conformance run passes the step definitions it loaded (they register once a process).
  */
-export async function lintSuite(featuresDir: string = FEATURES_DIR, { generated = true, library }: { generated?: boolean; library?: LoadedLibrary } = {}): Promise<LintProblem[]> {
+export async function lintSuite(
+  featuresDir: string = FEATURES_DIR,
+  { generated = true, library }: { generated?: boolean; library?: LoadedLibrary } = {},
+): Promise<LintProblem[]> {
   const rules = loadRules();
   const rulesText = readFileSync(RULES_FILE, "utf8");
   const shownRules = shownPath(RULES_FILE);

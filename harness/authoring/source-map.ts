@@ -47,7 +47,12 @@ export function sourceUnits(source: string): string[] {
     }
     // A heading is a line with no sentence in it.
     if (!/[.:]$/.test(line) && !/\. /.test(line)) continue;
-    units.push(...line.replace(/^\d+\.\s+/, "").split(/(?<=\.)\s+(?=[A-Z])/).map((s) => s.trim()));
+    units.push(
+      ...line
+        .replace(/^\d+\.\s+/, "")
+        .split(/(?<=\.)\s+(?=[A-Z])/)
+        .map((s) => s.trim()),
+    );
   }
   return units;
 }
@@ -99,7 +104,10 @@ export function sourceMapProblems(units: readonly string[], rules: RulesFile, ma
   const rows = mapSource(units, rules, map);
   const known = new Set(rules.rules.map((r) => r.id));
   const quoted = new Set(rows.filter((r) => r.how === "quoted").map((r) => r.sentence));
-  const entries = [...map.covered.map((c) => ({ sentence: c.sentence, rules: c.rules })), ...map.informative.map((c) => ({ sentence: c.sentence, rules: [] as string[] }))];
+  const entries = [
+    ...map.covered.map((c) => ({ sentence: c.sentence, rules: c.rules })),
+    ...map.informative.map((c) => ({ sentence: c.sentence, rules: [] as string[] })),
+  ];
   const inMap = (sentence: string, problem: string): SourceMapProblem => ({ in: "map", sentence, problem });
   const agentRules = new Set((rules.agent?.rules ?? []).map((r) => r.id));
   const agentQuoted = new Set(rows.filter((r) => r.agent?.how === "quoted").map((r) => r.sentence));
@@ -110,7 +118,13 @@ export function sourceMapProblems(units: readonly string[], rules: RulesFile, ma
   ]);
   return [
     ...agentProblems,
-    ...rows.filter((r) => r.how === "unmapped").map((r): SourceMapProblem => ({ in: "source", sentence: r.sentence, problem: `the sentence "${r.sentence}" is cited by no rule: write a rule for it, or add it to ${SOURCE_MAP_FILE} as covered (by which rules) or informative (why it binds no broker)` })),
+    ...rows
+      .filter((r) => r.how === "unmapped")
+      .map((r): SourceMapProblem => ({
+        in: "source",
+        sentence: r.sentence,
+        problem: `the sentence "${r.sentence}" is cited by no rule: write a rule for it, or add it to ${SOURCE_MAP_FILE} as covered (by which rules) or informative (why it binds no broker)`,
+      })),
     ...entries.filter((e) => !units.includes(e.sentence)).map((e) => inMap(e.sentence, `"${e.sentence}" is not a sentence of the source`)),
     ...entries.filter((e) => quoted.has(e.sentence)).map((e) => inMap(e.sentence, `"${e.sentence}" is quoted by a rule already: drop the entry`)),
     ...entries.flatMap((e) => e.rules.filter((id) => !known.has(id)).map((id) => inMap(e.sentence, `${id}, named for "${e.sentence}", is not a rule`))),

@@ -32,11 +32,31 @@ export function renderSpec(rules: RulesFile = loadRules(), decisions = readFileS
       "",
     );
     for (const r of rules.agent.rules) {
-      out.push(`### ${r.id} (${r.level})`, "", r.title, "", `> ${r.source.replace(/\t/g, " — ")}`, "", `Situation: ${r.situation}`, "", `Kept: ${r.kept}`, "", `Broken: ${r.broken}`, "");
+      out.push(
+        `### ${r.id} (${r.level})`,
+        "",
+        r.title,
+        "",
+        `> ${r.source.replace(/\t/g, " — ")}`,
+        "",
+        `Situation: ${r.situation}`,
+        "",
+        `Kept: ${r.kept}`,
+        "",
+        `Broken: ${r.broken}`,
+        "",
+      );
       if (r.decision) out.push(`Decision: ${r.decision}`, "");
     }
   }
-  out.push("## Error codes", "", "One closed set (`protocol/errors.ts`); every error envelope's `code` is one of:", "", ERROR_CODES.map((c) => `\`${c}\``).join(", "), "");
+  out.push(
+    "## Error codes",
+    "",
+    "One closed set (`protocol/errors.ts`); every error envelope's `code` is one of:",
+    "",
+    ERROR_CODES.map((c) => `\`${c}\``).join(", "),
+    "",
+  );
   out.push(decisions.trim(), "");
   return out.join("\n");
 }

@@ -67,7 +67,13 @@ export interface ParameterEntry {
 
 /** Cucumber types its support code library as a marker; these are the fields it really has. */
 export interface LoadedLibrary {
-  stepDefinitions: Array<{ keyword: string; pattern: string | RegExp; uri: string; line: number; expression: { match(text: string): unknown[] | null; regexp?: RegExp } }>;
+  stepDefinitions: Array<{
+    keyword: string;
+    pattern: string | RegExp;
+    uri: string;
+    line: number;
+    expression: { match(text: string): unknown[] | null; regexp?: RegExp };
+  }>;
   parameterTypeRegistry: { parameterTypes: Iterable<{ name: string | undefined; regexpStrings: readonly string[]; builtin: boolean }> };
 }
 
@@ -101,7 +107,10 @@ let loaded: Promise<LoadedLibrary> | undefined;
  */
 export function stepLibrary(featuresDir: string = FEATURES_DIR): Promise<LoadedLibrary> {
   loaded ??= (async () => {
-    const { runConfiguration } = await loadConfiguration({ file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], ...STEP_SUPPORT } }, { cwd: ROOT });
+    const { runConfiguration } = await loadConfiguration(
+      { file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], ...STEP_SUPPORT } },
+      { cwd: ROOT },
+    );
     return (await loadSupport(runConfiguration, { cwd: ROOT })) as unknown as LoadedLibrary;
   })();
   return loaded;
@@ -118,7 +127,10 @@ export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promis
   const steps = library.stepDefinitions.map((def) => {
     const pattern = typeof def.pattern === "string" ? def.pattern : def.pattern.source;
     const listed = STEP_EXAMPLES[pattern];
-    const fromTable = listed !== undefined && def.expression.match(listed) !== null ? { text: listed, docString: undefined, usedAt: "harness/authoring/step-examples.ts" } : undefined;
+    const fromTable =
+      listed !== undefined && def.expression.match(listed) !== null
+        ? { text: listed, docString: undefined, usedAt: "harness/authoring/step-examples.ts" }
+        : undefined;
     return {
       keyword: def.keyword,
       pattern,
@@ -134,12 +146,15 @@ export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promis
 }
 
 /** The vocabulary as `lomi-conformance steps` prints it. */
-export function formatVocabulary({ steps, parameters }: { steps: StepEntry[]; parameters: ParameterEntry[] }, oracles: ReadonlyArray<{ id: string; rules: readonly string[] }> = []): string {
+export function formatVocabulary(
+  { steps, parameters }: { steps: StepEntry[]; parameters: ParameterEntry[] },
+  oracles: ReadonlyArray<{ id: string; rules: readonly string[] }> = [],
+): string {
   const out = [
     "The step vocabulary of the Lomi conformance suite (docs/writing-scenarios.md tells how to use it).",
     "",
     "What a step judges: a step's failure fails the rules its scenario cites (narrowed by a `# checks RULE` comment above it),",
-    "except a check that names its rules (\"judges\" below), which fails those alone. Every reply any step reads is",
+    'except a check that names its rules ("judges" below), which fails those alone. Every reply any step reads is',
     "checked against the envelope rules (ENV-01 to ENV-04, ENV-10 for images), each failure naming its rule; after the",
     "steps, every scenario's history is judged by the oracles, each failing the rules it cites:",
     ...oracles.map((o) => `  ${o.id}: ${o.rules.join(", ")}`),

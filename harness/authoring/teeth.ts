@@ -86,7 +86,14 @@ export interface TeethOptions {
 
 /** What teeth reads of a run's conformance.json: each rule's verdict and the scenarios that failed it. */
 const reportedRun = z.object({
-  rules: z.array(z.object({ id: z.string(), verdict: z.string(), reason: z.string().optional(), scenarios: z.array(z.object({ name: z.string(), uri: z.string(), line: z.number().optional(), verdict: z.string() })) })),
+  rules: z.array(
+    z.object({
+      id: z.string(),
+      verdict: z.string(),
+      reason: z.string().optional(),
+      scenarios: z.array(z.object({ name: z.string(), uri: z.string(), line: z.number().optional(), verdict: z.string() })),
+    }),
+  ),
 });
 type ReportedRule = z.infer<typeof reportedRun>["rules"][number];
 
@@ -110,7 +117,9 @@ function byScenario(kills: Iterable<{ scenario: string; at: string; name: string
 
 /** The scenarios that failed, each with the rules it failed. */
 function killers(rules: readonly ReportedRule[]): NonNullable<TeethRun["killedBy"]> {
-  const failed = rules.filter((r) => r.verdict === "fail").flatMap((r) => r.scenarios.filter((x) => x.verdict === "fail").map((x) => ({ scenario: x.name, at: `${x.uri}:${x.line ?? "?"}`, name: r.id })));
+  const failed = rules
+    .filter((r) => r.verdict === "fail")
+    .flatMap((r) => r.scenarios.filter((x) => x.verdict === "fail").map((x) => ({ scenario: x.name, at: `${x.uri}:${x.line ?? "?"}`, name: r.id })));
   return byScenario(failed).map(({ names, ...k }) => ({ ...k, rules: names }));
 }
 
@@ -128,14 +137,21 @@ export const thinRules = (m: TeethMatrix) => m.rules.filter((r) => r.killedBy.le
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** One run of the selection against a mutant (or the reference broker), on a judging process, its reports in `dir`; with the rules its report judged. */
-async function judge(judges: Judges, mutant: string | undefined, o: TeethOptions, dir: string, extra: readonly string[] = []): Promise<TeethRun & { judged: ReportedRule[] }> {
+async function judge(
+  judges: Judges,
+  mutant: string | undefined,
+  o: TeethOptions,
+  dir: string,
+  extra: readonly string[] = [],
+): Promise<TeethRun & { judged: ReportedRule[] }> {
   const started = Date.now();
   const args = ["--reports", dir, "--seed", String(o.seed), ...(o.tags ? ["--tags", o.tags] : []), ...(mutant ? ["--mutant", mutant] : []), ...extra];
   const { code, output } = await judges.run(args);
   const reported = readRun(dir);
   const base = { broker: mutant ?? CONTROL, exitCode: code, durationMs: Date.now() - started };
   // Why a run gave no verdicts: the last lines it wrote, where the command says why.
-  if (code === 2 || reported === undefined) return { ...base, fails: [], judged: [], notRun: output.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` };
+  if (code === 2 || reported === undefined)
+    return { ...base, fails: [], judged: [], notRun: output.trim().split("\n").slice(-3).join(" ") || `see its reports in ${dir}` };
   return { ...base, fails: reported.filter((r) => r.verdict === "fail").map((r) => r.id), killedBy: killers(reported), judged: reported };
 }
 
@@ -164,7 +180,10 @@ export async function teeth(o: TeethOptions): Promise<{ matrix: TeethMatrix; exi
 async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[], histories: string): Promise<{ matrix: TeethMatrix; exitCode: number }> {
   const { judged: controlRules, killedBy: _k, ...control } = await judge(judges, undefined, o, path.join(o.reports, "reference"), ["--histories", histories]);
   if (control.notRun !== undefined) throw configError(`the reference broker's run did not finish, so no mutant can be judged: ${control.notRun}`);
-  if (control.fails.length > 0) throw configError(`the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`);
+  if (control.fails.length > 0)
+    throw configError(
+      `the reference broker fails ${control.fails.join(", ")} on this selection, so no mutant's failure there shows anything: see ${path.join(o.reports, "reference")}`,
+    );
   const mutants = names.map((n) => ALL_MUTANTS.find((m) => m.name === n)!);
   // Named mutants are judged on what they declare; the whole catalogue on every rule the control passes.
   const declaredOnly = o.mutants !== undefined;
@@ -174,7 +193,9 @@ async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[
   const judgedHere = new Set(controlRules.filter((r) => r.verdict === "pass").map((r) => r.id));
   const unjudged = new Set(controlRules.filter((r) => r.verdict === "not-applicable").map((r) => r.id));
   const reference = referenceHistories(histories);
-  o.write(`teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`);
+  o.write(
+    `teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`,
+  );
   const runs: TeethRun[] = new Array(names.length);
   let done = 0;
   await inFlight(names.length, o.jobs, async (i) => {
@@ -183,13 +204,21 @@ async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[
     const run: TeethRun =
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
-        : await judge(judges, m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }));
-    runs[i] = { ...run, declares: m.breaks.filter((id) => judgedHere.has(id)), ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}) };
+        : await judge(judges, m.name, o, path.join(o.reports, m.name), scope ? ["--name", `^(?:${scope.names.map(escapeRegExp).join("|")})$`] : []).then(
+            ({ judged: _, ...r }) => ({ ...r, ...(scope ? { scope: scope.why } : {}) }),
+          );
+    runs[i] = {
+      ...run,
+      declares: m.breaks.filter((id) => judgedHere.has(id)),
+      ...(m.breaks.some((id) => unjudged.has(id)) ? { elsewhere: m.breaks.filter((id) => unjudged.has(id)) } : {}),
+    };
     done++;
     // A progress line per mutant: the whole catalogue takes minutes.
     const { outside, missed } = precisionOf(runs[i]!);
-    const held = outside.length > 0 ? `; BLAMES RULES IT DOES NOT BREAK: ${outside.join(", ")}` : missed ? `; NONE OF ITS RULES (${m.breaks.join(", ")}) FAILED` : "";
-    const found = run.notRun !== undefined ? `NOT RUN: ${run.notRun}` : `${run.fails.length > 0 ? `breaks ${run.fails.join(", ")}` : "breaks nothing selected"}${held}`;
+    const held =
+      outside.length > 0 ? `; BLAMES RULES IT DOES NOT BREAK: ${outside.join(", ")}` : missed ? `; NONE OF ITS RULES (${m.breaks.join(", ")}) FAILED` : "";
+    const found =
+      run.notRun !== undefined ? `NOT RUN: ${run.notRun}` : `${run.fails.length > 0 ? `breaks ${run.fails.join(", ")}` : "breaks nothing selected"}${held}`;
     o.write(`[${String(done).padStart(String(names.length).length)}/${names.length}] ${run.broker}: ${found} (${(run.durationMs / 1000).toFixed(1)} s)\n`);
   });
   const reasons = loadTeeth().unbroken;
@@ -199,7 +228,9 @@ async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[
     return { id, level: levels.get(id) ?? "MUST", brokenBy, killedBy: ruleKillers(id, runs), reason: brokenBy.length === 0 ? reasons[id] : undefined };
   });
   // A rule the in-process control cannot judge (a kill at a process's start) cannot be broken here either.
-  const notJudged = controlRules.filter((r) => r.verdict === "not-applicable").map((r) => ({ id: r.id, level: levels.get(r.id) ?? "MUST", why: r.reason ?? "not applicable in-process", reason: reasons[r.id] }));
+  const notJudged = controlRules
+    .filter((r) => r.verdict === "not-applicable")
+    .map((r) => ({ id: r.id, level: levels.get(r.id) ?? "MUST", why: r.reason ?? "not applicable in-process", reason: reasons[r.id] }));
   const matrix: TeethMatrix = { tags: o.tags, runs: [control, ...runs], rules, notJudged, ...(declaredOnly ? { declaredOnly } : {}) };
   writeFileSync(path.join(o.reports, "teeth.json"), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(o.reports, "teeth.md"), teethMarkdown(matrix));
@@ -231,7 +262,13 @@ function scopeOf(m: Mutant, reference: () => ReferenceHistories): { names: strin
   const picks = session === undefined ? () => false : sessionPicks(session);
   const reopens = openStore === undefined ? false : reopensOnly(openStore) ? true : undefined;
   if (policy !== undefined || picks === undefined || reopens === undefined) return undefined;
-  const names = [...new Set(reference().filter((s) => s.calls.some(picks) || (reopens && s.crashes)).map((s) => s.name))];
+  const names = [
+    ...new Set(
+      reference()
+        .filter((s) => s.calls.some(picks) || (reopens && s.crashes))
+        .map((s) => s.name),
+    ),
+  ];
   const where = [...(session !== undefined ? ["a call it picks"] : []), ...(reopens ? ["a crash (a restart reopens the store)"] : [])].join(" or ");
   return { names, why: `${names.length} scenario(s) whose reference history holds ${where}; no other can show it` };
 }
@@ -246,8 +283,21 @@ function referenceHistories(histories: string): () => ReferenceHistories {
       const file = path.join(histories, historyFileName(s));
       if (!existsSync(file)) return [];
       // Read as the control wrote it, not through the format's schema, which drops an argument named "__proto__" (one a mutant may pick).
-      const records = readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as HistoryRecord);
-      const calls = records.flatMap((r) => (r.type === "call" ? [{ tool: r.tool, args: r.args, reply: r.reply.status === "answered" ? { structuredContent: r.reply.structuredContent as Envelope, isError: r.reply.isError } : undefined }] : []));
+      const records = readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as HistoryRecord);
+      const calls = records.flatMap((r) =>
+        r.type === "call"
+          ? [
+              {
+                tool: r.tool,
+                args: r.args,
+                reply: r.reply.status === "answered" ? { structuredContent: r.reply.structuredContent as Envelope, isError: r.reply.isError } : undefined,
+              },
+            ]
+          : [],
+      );
       return [{ name: s.name, calls, crashes: records.some((r) => r.type === "fault" && r.kind === "broker-crash") }];
     }));
 }
@@ -256,7 +306,8 @@ function referenceHistories(histories: string): () => ReferenceHistories {
 const killLine = (k: RuleKill) => `${k.at} ${k.scenario} ← ${k.mutants.join(", ")}`;
 
 /** A broken rule's scenarios, one a line; a rule failed in no scenario says so rather than looking unkilled. */
-const killLines = (r: TeethMatrix["rules"][number]) => (r.killedBy.length > 0 ? r.killedBy.map((k) => `      ${killLine(k)}`) : ["      no scenario failed it (the run's own finding): see its mutants' reports"]);
+const killLines = (r: TeethMatrix["rules"][number]) =>
+  r.killedBy.length > 0 ? r.killedBy.map((k) => `      ${killLine(k)}`) : ["      no scenario failed it (the run's own finding): see its mutants' reports"];
 
 /**
  * The console's view: each rule with the mutants that break it and the scenarios that fail it in
@@ -265,27 +316,45 @@ const killLines = (r: TeethMatrix["rules"][number]) => (r.killedBy.length > 0 ? 
  */
 export function teethText(m: TeethMatrix): string {
   const broken = m.rules.filter((r) => r.brokenBy.length > 0);
-  const out = [`Rules broken by a mutant (${broken.length} of ${m.rules.length}${m.tags ? `, tags ${m.tags}` : ""}), each with the scenarios that fail it in its mutants' runs (← those mutants):`];
+  const out = [
+    `Rules broken by a mutant (${broken.length} of ${m.rules.length}${m.tags ? `, tags ${m.tags}` : ""}), each with the scenarios that fail it in its mutants' runs (← those mutants):`,
+  ];
   for (const r of broken) out.push(`  ${r.id.padEnd(10)} ${r.brokenBy.join(", ")}`, ...killLines(r));
   const none = m.rules.filter((r) => r.brokenBy.length === 0);
   out.push("", `Rules no mutant breaks (${none.length}):`);
-  for (const r of none) out.push(`  ${r.id.padEnd(10)} ${r.level}${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH, and no reason in ${TEETH_FILE}` : ""}`);
+  for (const r of none)
+    out.push(`  ${r.id.padEnd(10)} ${r.level}${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH, and no reason in ${TEETH_FILE}` : ""}`);
   if (m.notJudged.length > 0) {
     out.push("", `Rules the in-process runs cannot judge (${m.notJudged.length}):`);
-    for (const r of m.notJudged) out.push(`  ${r.id.padEnd(10)} ${r.level} (${r.why})${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH SHOWN, and no reason in ${TEETH_FILE}` : ""}`);
+    for (const r of m.notJudged)
+      out.push(
+        `  ${r.id.padEnd(10)} ${r.level} (${r.why})${r.reason ? `: ${r.reason}` : r.level === "MUST" ? `: NO TEETH SHOWN, and no reason in ${TEETH_FILE}` : ""}`,
+      );
   }
   const unfinished = m.runs.filter((r) => r.notRun !== undefined);
-  if (unfinished.length > 0) out.push("", `Mutants whose run did not finish (the matrix lacks them): ${unfinished.map((r) => `${r.broker}: ${r.notRun}`).join("; ")}`);
+  if (unfinished.length > 0)
+    out.push("", `Mutants whose run did not finish (the matrix lacks them): ${unfinished.map((r) => `${r.broker}: ${r.notRun}`).join("; ")}`);
   out.push("", "The scenarios that kill each mutant:", ...m.runs.slice(1).flatMap(killedText));
   const thin = thinRules(m);
-  out.push("", `Thin rules: broken in one scenario only (${thin.length} of ${broken.length} broken); one more scenario that fails their mutants would make each surer:`);
+  out.push(
+    "",
+    `Thin rules: broken in one scenario only (${thin.length} of ${broken.length} broken); one more scenario that fails their mutants would make each surer:`,
+  );
   out.push(...(thin.length > 0 ? thin.map((r) => `  ${r.id.padEnd(10)} ${r.level} ${killLine(r.killedBy[0]!)}`) : ["  none"]));
   const loose = m.runs.slice(1).filter(imprecise);
   const finished = m.runs.slice(1).filter((r) => r.notRun === undefined);
-  out.push("", `Precision: ${finished.length - loose.length} of ${finished.length} mutants fail only rules they declare, and at least one of them${loose.length > 0 ? `; not: ${loose.map((r) => r.broker).join(", ")}` : ""}`);
+  out.push(
+    "",
+    `Precision: ${finished.length - loose.length} of ${finished.length} mutants fail only rules they declare, and at least one of them${loose.length > 0 ? `; not: ${loose.map((r) => r.broker).join(", ")}` : ""}`,
+  );
   if (m.declaredOnly) return `${out.join("\n")}\n`;
   const toothless = [...none, ...m.notJudged].filter((r) => r.level === "MUST" && r.reason === undefined).length;
-  out.push("", toothless > 0 ? `teeth: ${toothless} MUST rule(s) with neither a mutant that breaks them nor a reason in ${TEETH_FILE}` : "teeth: every MUST rule selected is broken by a mutant or has its reason");
+  out.push(
+    "",
+    toothless > 0
+      ? `teeth: ${toothless} MUST rule(s) with neither a mutant that breaks them nor a reason in ${TEETH_FILE}`
+      : "teeth: every MUST rule selected is broken by a mutant or has its reason",
+  );
   return `${out.join("\n")}\n`;
 }
 
@@ -323,7 +392,13 @@ export function teethMarkdown(m: TeethMatrix): string {
     "",
     "| rule | scenario | the mutants it fails the rule in |",
     "|---|---|---|",
-    ...m.rules.filter((r) => r.brokenBy.length > 0).flatMap((r) => (r.killedBy.length > 0 ? r.killedBy : [undefined]).map((k, i) => `| ${i === 0 ? r.id : ""} | ${k ? scenarioCell(k) : "no scenario failed it"} | ${(k?.mutants ?? r.brokenBy).join(", ")} |`)),
+    ...m.rules
+      .filter((r) => r.brokenBy.length > 0)
+      .flatMap((r) =>
+        (r.killedBy.length > 0 ? r.killedBy : [undefined]).map(
+          (k, i) => `| ${i === 0 ? r.id : ""} | ${k ? scenarioCell(k) : "no scenario failed it"} | ${(k?.mutants ?? r.brokenBy).join(", ")} |`,
+        ),
+      ),
     "",
     `## Thin rules: broken in one scenario only (${thin.length} of ${broken.length})`,
     "",
@@ -335,6 +410,8 @@ export function teethMarkdown(m: TeethMatrix): string {
     "",
     ...m.rules.filter((r) => r.brokenBy.length === 0).map((r) => `- ${r.id} (${r.level}): ${r.reason ?? "no reason written"}`),
     "",
-    ...(m.notJudged.length > 0 ? ["## Rules the in-process runs cannot judge", "", ...m.notJudged.map((r) => `- ${r.id} (${r.level}, ${r.why}): ${r.reason ?? "no reason written"}`), ""] : []),
+    ...(m.notJudged.length > 0
+      ? ["## Rules the in-process runs cannot judge", "", ...m.notJudged.map((r) => `- ${r.id} (${r.level}, ${r.why}): ${r.reason ?? "no reason written"}`), ""]
+      : []),
   ].join("\n");
 }

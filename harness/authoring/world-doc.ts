@@ -29,10 +29,12 @@ function pages(): Array<{ url: string; title: string }> {
   return readdirSync(PAGES_DIR, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .flatMap((host) =>
-      readdirSync(path.join(PAGES_DIR, host.name)).sort().map((file) => ({
-        url: `https://${host.name}/${file === "index.html" ? "" : file}`,
-        title: /<title>([^<]*)<\/title>/.exec(readFileSync(path.join(PAGES_DIR, host.name, file), "utf8"))?.[1] ?? "",
-      })),
+      readdirSync(path.join(PAGES_DIR, host.name))
+        .sort()
+        .map((file) => ({
+          url: `https://${host.name}/${file === "index.html" ? "" : file}`,
+          title: /<title>([^<]*)<\/title>/.exec(readFileSync(path.join(PAGES_DIR, host.name, file), "utf8"))?.[1] ?? "",
+        })),
     )
     .sort((a, b) => a.url.localeCompare(b.url));
 }
@@ -58,32 +60,56 @@ export function renderWorldDoc(world: World = defaultWorld()): string {
     "",
     "| workspace | name | domainRevision | projects | approved with the pairing |",
     "|---|---|---|---|---|",
-    ...world.workspaces.map((w) => `| ${code(w.workspaceId)} | ${w.name} | ${w.domainRevision} | ${w.projects.map((p) => `${code(p.projectId)} (${p.name})`).join(", ")} | ${w.approvalByDefault ? "yes" : "only when named"} |`),
+    ...world.workspaces.map(
+      (w) =>
+        `| ${code(w.workspaceId)} | ${w.name} | ${w.domainRevision} | ${w.projects.map((p) => `${code(p.projectId)} (${p.name})`).join(", ")} | ${w.approvalByDefault ? "yes" : "only when named"} |`,
+    ),
     "",
   ];
   const android = world.workspaces.flatMap((w) => w.android.map((a) => ({ w, a })));
   if (android.length > 0) {
     out.push("## Android runtimes", "", "| panel | workspace | project | device | screen | apps |", "|---|---|---|---|---|---|");
-    for (const { w, a } of android) out.push(`| ${code(a.panelId)} | ${code(w.workspaceId)} | ${code(a.projectId)} | ${a.device} | ${a.screen.width}×${a.screen.height} | ${a.apps.map((app) => `${code(app.appId)}${app.opensScreen ? "" : " (never shows its screen)"}`).join(", ")} |`);
+    for (const { w, a } of android)
+      out.push(
+        `| ${code(a.panelId)} | ${code(w.workspaceId)} | ${code(a.projectId)} | ${a.device} | ${a.screen.width}×${a.screen.height} | ${a.apps.map((app) => `${code(app.appId)}${app.opensScreen ? "" : " (never shows its screen)"}`).join(", ")} |`,
+      );
     out.push("");
   }
   out.push("## Files", "");
   for (const [projectId, files] of Object.entries(world.projectFiles)) {
     out.push(`Project ${code(projectId)}:`, "");
-    for (const f of files.files) out.push(`- ${code(f.path)}: ${"text" in f.content ? `text ${code(f.content.text)}` : `bytes (base64) ${code(f.content.base64)}`}${files.openInEditor.includes(f.path) ? ", open in the editor" : ""}`);
+    for (const f of files.files)
+      out.push(
+        `- ${code(f.path)}: ${"text" in f.content ? `text ${code(f.content.text)}` : `bytes (base64) ${code(f.content.base64)}`}${files.openInEditor.includes(f.path) ? ", open in the editor" : ""}`,
+      );
     for (const d of files.directories) out.push(`- ${code(`${d}/`)}: an empty directory`);
     out.push("");
   }
   if (world.repositories.length > 0) {
     out.push("## Git", "", ...world.repositories.map((r) => `- ${code(r.projectId)}: a repository with staged ${r.staged.map(code).join(", ")}`), "");
   }
-  out.push("## Commands", "", "What a command prints, how long it runs on Lomi's clock and how it exits; any other command prints `<command>: command not found` and exits 127 at once.", "", "| command | output | runs for | exit code | Ctrl+C |", "|---|---|---|---|---|");
-  for (const [command, c] of Object.entries(world.commands)) out.push(`| ${code(command)} | ${code(c.output)} | ${c.durationMs} ms | ${c.exitCode} | ${c.ignoresInterrupt ? "ignored" : "exits 130"} |`);
+  out.push(
+    "## Commands",
+    "",
+    "What a command prints, how long it runs on Lomi's clock and how it exits; any other command prints `<command>: command not found` and exits 127 at once.",
+    "",
+    "| command | output | runs for | exit code | Ctrl+C |",
+    "|---|---|---|---|---|",
+  );
+  for (const [command, c] of Object.entries(world.commands))
+    out.push(`| ${code(command)} | ${code(c.output)} | ${c.durationMs} ms | ${c.exitCode} | ${c.ignoresInterrupt ? "ignored" : "exits 130"} |`);
   out.push("");
   if (world.conversations.length > 0) {
     out.push("## Chat", "", ...world.conversations.map((c) => `- ${code(c.conversationId)} in ${code(c.workspaceId)}: "${c.title}"`), "");
   }
-  out.push("## Pages of the simulated web", "", "Any other host has no server (a navigation there fails); any other path on a listed host is the 404 page.", "", "| URL | title |", "|---|---|");
+  out.push(
+    "## Pages of the simulated web",
+    "",
+    "Any other host has no server (a navigation there fails); any other path on a listed host is the 404 page.",
+    "",
+    "| URL | title |",
+    "|---|---|",
+  );
   for (const p of pages()) out.push(`| ${p.url} | ${p.title} |`);
   out.push("");
   return out.join("\n");

@@ -18,7 +18,8 @@ export function historySummary(history: History): string[] {
   const lines = [
     `${calls.length} calls from ${agents.length} agent(s) (${agents.join(", ")}) over ${connections} connection(s), ${crashes} broker crash(es), ${lost} call(s) with no reply; ${history.ledger === undefined ? "no effect ledger" : `${history.ledger.length} ledger entries`}`,
   ];
-  if (history.header?.clock === "recorder") lines.push("times are the recorder's clock, not Lomi's: a retry epoch's expiry is not judged (its connection and broker instance are)");
+  if (history.header?.clock === "recorder")
+    lines.push("times are the recorder's clock, not Lomi's: a retry epoch's expiry is not judged (its connection and broker instance are)");
   return lines;
 }
 
@@ -33,7 +34,9 @@ export function judgedLine(verdicts: readonly OracleVerdict[]): string {
   const reasons = [...new Set([...of("not-judged"), ...of("unknown")].flatMap((r) => r.reason ?? []))];
   return [
     `${of("fail").length} rule(s) fail, ${of("pass").length} pass (their situation arose and held), ${of("not-exercised").length} not exercised (their situation never arose)`,
-    ...(of("not-judged").length + of("unknown").length > 0 ? [`${of("not-judged").length + of("unknown").length} not judged here${reasons.length ? `: ${reasons.join("; ")}` : ""}`] : []),
+    ...(of("not-judged").length + of("unknown").length > 0
+      ? [`${of("not-judged").length + of("unknown").length} not judged here${reasons.length ? `: ${reasons.join("; ")}` : ""}`]
+      : []),
   ].join("; ");
 }
 
@@ -43,7 +46,8 @@ export function ruleLines(verdicts: readonly OracleVerdict[]): string[] {
   return rulesFromOracles(verdicts)
     .sort((a, b) => order[a.verdict] - order[b.verdict])
     .flatMap((r) => {
-      if (r.verdict === "fail") return [`FAIL ${r.id}`, ...r.violations.map((x) => `    ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""} (${x.oracle})`)];
+      if (r.verdict === "fail")
+        return [`FAIL ${r.id}`, ...r.violations.map((x) => `    ${x.message}${x.records.length ? ` [records ${x.records.join(", ")}]` : ""} (${x.oracle})`)];
       if (r.verdict === "pass") return [`pass ${r.id} (judged ${r.judged} time${r.judged === 1 ? "" : "s"})`];
       if (r.verdict === "not-exercised") return [`not exercised ${r.id}: its situation never arose in this history`];
       return [`${r.verdict === "unknown" ? "unknown" : "not judged"} ${r.id}: ${r.reason ?? ""}`];
@@ -100,34 +104,73 @@ function ruleVerdictText(r: RuleFromOracles): string {
 /** An oracle's verdict over the history: what its findings break, or why it judged nothing. */
 function verdictText(v: OracleVerdict): string {
   if (v.verdict === "unknown") return `unknown: the oracle failed (the harness's fault): ${v.error.split("\n")[0]}`;
-  return v.verdict === "pass" ? "pass" : v.verdict === "fail" ? `FAIL (${v.violations.length}): ${brokenRules(v.violations).join(", ")}` : `not applicable: ${v.reason}`;
+  return v.verdict === "pass"
+    ? "pass"
+    : v.verdict === "fail"
+      ? `FAIL (${v.violations.length}): ${brokenRules(v.violations).join(", ")}`
+      : `not applicable: ${v.reason}`;
 }
 
 /** The verdict line: what the findings break, oracle by oracle, or that nothing did. */
-const verdictLine = (failed: ReadonlyArray<Extract<OracleVerdict, { verdict: "fail" }>>) => (failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}`);
+const verdictLine = (failed: ReadonlyArray<Extract<OracleVerdict, { verdict: "fail" }>>) =>
+  failed.length === 0 ? "NO VIOLATION" : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}`;
 
 /** The history as a markdown page: the verdicts, each violation, and every record, the cited ones marked. */
 export function markdownReport(file: string, history: History, verdicts: readonly OracleVerdict[], agents?: readonly AgentJudgement[]): string {
   const cited = citations(verdicts);
   const agentCited = agentCitations(agents ?? []);
   const failed = failuresOf(verdicts);
-  const out = [`# lomi-conformance check: ${file}`, "", ...historySummary(history).map((l) => `- ${l}`), `- ${judgedLine(verdicts)}`, "", `**${verdictLine(failed)}**`, "", ...(agents ? [sidesLine(verdicts, agents), ""] : [])];
-  out.push("## Verdicts by rule", "", "| rule | verdict | judged by |", "|---|---|---|", ...rulesFromOracles(verdicts).map((r) => `| ${r.id} | ${cell(ruleVerdictText(r))} | ${r.oracles.join(", ")} |`), "");
+  const out = [
+    `# lomi-conformance check: ${file}`,
+    "",
+    ...historySummary(history).map((l) => `- ${l}`),
+    `- ${judgedLine(verdicts)}`,
+    "",
+    `**${verdictLine(failed)}**`,
+    "",
+    ...(agents ? [sidesLine(verdicts, agents), ""] : []),
+  ];
+  out.push(
+    "## Verdicts by rule",
+    "",
+    "| rule | verdict | judged by |",
+    "|---|---|---|",
+    ...rulesFromOracles(verdicts).map((r) => `| ${r.id} | ${cell(ruleVerdictText(r))} | ${r.oracles.join(", ")} |`),
+    "",
+  );
   if (failed.length > 0) {
     out.push("## Violations", "");
-    for (const v of failed) for (const x of v.violations) out.push(`- ${eachOnce(x.rules).join(", ")} (**${v.id}**): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
+    for (const v of failed)
+      for (const x of v.violations)
+        out.push(`- ${eachOnce(x.rules).join(", ")} (**${v.id}**): ${x.message} — records ${x.records.map((i) => `[#${i}](#r${i})`).join(", ")}`);
     out.push(...pointerLines(failed.flatMap((v) => v.violations)).map((l) => `- ${l}`), "");
   }
-  out.push("## Oracles", "", "| oracle | verdict | rules it can judge |", "|---|---|---|", ...verdicts.map((v) => `| ${v.id} | ${cell(verdictText(v))} | ${eachOnce(v.rules).join(", ")} |`), "");
+  out.push(
+    "## Oracles",
+    "",
+    "| oracle | verdict | rules it can judge |",
+    "|---|---|---|",
+    ...verdicts.map((v) => `| ${v.id} | ${cell(verdictText(v))} | ${eachOnce(v.rules).join(", ")} |`),
+    "",
+  );
   if (agents) out.push(...agentsMarkdown(agents));
-  out.push("## The history", "", `Records marked ❌ are cited by a violation${agents ? " of the broker's, 🟠 by an agent's breach of an agent rule" : ""}.`, "", "| # | agent @ connection | call | reply | cited by |", "|---|---|---|---|---|");
+  out.push(
+    "## The history",
+    "",
+    `Records marked ❌ are cited by a violation${agents ? " of the broker's, 🟠 by an agent's breach of an agent rule" : ""}.`,
+    "",
+    "| # | agent @ connection | call | reply | cited by |",
+    "|---|---|---|---|---|",
+  );
   history.records.forEach((r, i) => {
     const shown = row(r);
     if (!shown) return;
     const by = cited.get(i);
     const byAgent = agentCited.get(i);
     const mark = by ? `❌ <a id="r${i}"></a>**${i}**` : byAgent ? `🟠 <a id="r${i}"></a>**${i}**` : `<a id="r${i}"></a>${i}`;
-    out.push(`| ${mark} | ${cell(shown.who)} | \`${cell(shown.what)}\` | ${by || byAgent ? `**${cell(shown.answer)}**` : cell(shown.answer)} | ${[...(by ?? []), ...(byAgent ?? [])].join(", ")} |`);
+    out.push(
+      `| ${mark} | ${cell(shown.who)} | \`${cell(shown.what)}\` | ${by || byAgent ? `**${cell(shown.answer)}**` : cell(shown.answer)} | ${[...(by ?? []), ...(byAgent ?? [])].join(", ")} |`,
+    );
   });
   return `${out.join("\n")}\n`;
 }
@@ -145,9 +188,16 @@ export function htmlReport(file: string, history: History, verdicts: readonly Or
     if (!shown) return [];
     const by = cited.get(i);
     const byAgent = agentCited.get(i);
-    return [`<tr id="r${i}"${by ? ' class="cited"' : byAgent ? ' class="agent-cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html([...(by ?? []), ...(byAgent ?? [])].join(", "))}</td></tr>`];
+    return [
+      `<tr id="r${i}"${by ? ' class="cited"' : byAgent ? ' class="agent-cited"' : ""}><td>${i}</td><td>${html(shown.who)}</td><td><code>${html(shown.what)}</code></td><td>${html(shown.answer)}</td><td>${html([...(by ?? []), ...(byAgent ?? [])].join(", "))}</td></tr>`,
+    ];
   });
-  const violations = failed.flatMap((v) => v.violations.map((x) => `<li>${eachOnce(x.rules).map(failChip).join(" ")} <b>${html(v.id)}</b>: ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`));
+  const violations = failed.flatMap((v) =>
+    v.violations.map(
+      (x) =>
+        `<li>${eachOnce(x.rules).map(failChip).join(" ")} <b>${html(v.id)}</b>: ${html(x.message)} — records ${x.records.map((i) => `<a href="#r${i}">#${i}</a>`).join(", ")}</li>`,
+    ),
+  );
   const pointers = pointerLines(failed.flatMap((v) => v.violations)).map((l) => `<div class="pointer">${html(l)}</div>`);
   const colour = failed.length > 0 ? VERDICT_COLOUR.fail : unknownsOf(verdicts).length > 0 ? VERDICT_COLOUR["not-applicable"] : VERDICT_COLOUR.pass;
   const verdictRows = verdicts.map((v) => {
@@ -166,7 +216,12 @@ ol.violations li{margin:6px 0}
 <div class="banner" style="background:${colour}">${failed.length > 0 ? "✗" : "✓"} ${html(verdictLine(failed))}</div>${agents ? `<p>${html(sidesLine(verdicts, agents))}</p>` : ""}
 <div class="meta">${[...historySummary(history), judgedLine(verdicts)].map(html).join("<br>")}</div>
 ${violations.length ? `<h2>Violations</h2><ol class="violations">${violations.join("")}</ol>${pointers.join("")}` : ""}
-<h2>Verdicts by rule</h2><table><tr><th>rule</th><th>verdict</th><th>judged by</th></tr>${rulesFromOracles(verdicts).map((r) => `<tr${r.verdict === "fail" ? ' class="cited"' : ""}><td>${html(r.id)}</td><td>${html(ruleVerdictText(r))}</td><td class="reason">${html(r.oracles.join(", "))}</td></tr>`).join("")}</table>
+<h2>Verdicts by rule</h2><table><tr><th>rule</th><th>verdict</th><th>judged by</th></tr>${rulesFromOracles(verdicts)
+    .map(
+      (r) =>
+        `<tr${r.verdict === "fail" ? ' class="cited"' : ""}><td>${html(r.id)}</td><td>${html(ruleVerdictText(r))}</td><td class="reason">${html(r.oracles.join(", "))}</td></tr>`,
+    )
+    .join("")}</table>
 <h2>Oracles</h2><table><tr><th>oracle</th><th>verdict</th><th>rules it can judge</th></tr>${verdictRows.join("")}</table>
 ${agents ? agentsHtml(agents) : ""}
 <h2>The history</h2><p class="reason">Highlighted records are cited by a violation${agents ? " (orange: an agent's breach of an agent rule)" : ""}; each call's arguments as recorded.</p>

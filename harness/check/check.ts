@@ -43,7 +43,10 @@ export async function checkCommand(file: string, out: (text: string) => void, op
   const failed = sides === "agents" ? [] : failuresOf(verdicts);
   out(`${judgedLine(verdicts)}\n`);
   if (agents) out(agentReport.agentsText(agents));
-  else out(`agents: not judged (${options.judge === "broker" ? "--judge broker" : "the history's agents are the kit's own, which break agent rules on purpose to test a broker; --judge agents judges them"})\n`);
+  else
+    out(
+      `agents: not judged (${options.judge === "broker" ? "--judge broker" : "the history's agents are the kit's own, which break agent rules on purpose to test a broker; --judge agents judges them"})\n`,
+    );
   if (options.report !== undefined) {
     const { htmlReport, markdownReport } = await import("./check-report.js");
     const page = options.report.endsWith(".html") ? htmlReport(file, history, verdicts, agents) : markdownReport(file, history, verdicts, agents);
@@ -55,10 +58,14 @@ export async function checkCommand(file: string, out: (text: string) => void, op
     out(`report: ${options.report}\n`);
   }
   if (options.scenario) out((await import("../record/scenario.js")).scenarioSkeleton(history, verdicts));
-  const unknown = [...(sides === "agents" ? [] : unknownsOf(verdicts)), ...(agents ?? []).flatMap((j) => agentUnknowns(j).map((v) => ({ id: `${v.rule} (${j.label})` })))];
+  const unknown = [
+    ...(sides === "agents" ? [] : unknownsOf(verdicts)),
+    ...(agents ?? []).flatMap((j) => agentUnknowns(j).map((v) => ({ id: `${v.rule} (${j.label})` }))),
+  ];
   // With agents judged too, the broker's line says it is the broker's; the next line gives both sides.
   const whose = agents ? " (the broker)" : "";
-  if (sides !== "agents") out(failed.length === 0 ? `NO VIOLATION${whose}\n` : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}${whose}\n`);
+  if (sides !== "agents")
+    out(failed.length === 0 ? `NO VIOLATION${whose}\n` : `VIOLATION of ${failed.map((f) => oracleHead(f.id, f.violations)).join(", ")}${whose}\n`);
   out(`${agentReport.sidesLine(sides === "agents" ? undefined : verdicts, agents)}\n`);
   if (unknown.length > 0) out(`HARNESS ERROR: not judged by ${unknown.map((u) => u.id).join(", ")} (the check failed; the other verdicts stand)\n`);
   const agentFailed = (agents ?? []).some((j) => agentFailures(j).length > 0);

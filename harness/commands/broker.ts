@@ -9,7 +9,9 @@ import { DEFAULT_NATIVE_PORT, UsageError } from "./options.js";
 export const BROKER = group("Broker under test (one of)", {
   broker: read({
     value: "reference",
-    schema: z.string().refine((name) => name === "reference", { error: 'takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker' }),
+    schema: z
+      .string()
+      .refine((name) => name === "reference", { error: 'takes only "reference"; use --broker-cmd, --broker-url or --broker-image for another broker' }),
     help: "the reference broker in this process (the default)",
   }),
   mutant: text({ value: "NAME", help: "in this process, a deliberately broken broker of mutants/ (the suite must fail it)" }),
@@ -31,10 +33,22 @@ export const BROKER = group("Broker under test (one of)", {
       "a broker already running, over Streamable HTTP (e.g. http://127.0.0.1:3333/mcp). Start it with LOMI_NATIVE_URL=http://127.0.0.1:PORT: the harness serves the simulated Lomi there (--native-port). " +
       "Crash scenarios are not applicable.",
   }),
-  "native-port": integer({ value: "N", min: 1, max: 65535, what: "a port", help: `with --broker-url: where the simulated Lomi listens (default ${DEFAULT_NATIVE_PORT})` }),
+  "native-port": integer({
+    value: "N",
+    min: 1,
+    max: 65535,
+    what: "a port",
+    help: `with --broker-url: where the simulated Lomi listens (default ${DEFAULT_NATIVE_PORT})`,
+  }),
   "broker-token": text({ value: "TOKEN", help: "with --broker-url: the broker's bearer token (default: $LOMI_BROKER_TOKEN); no report shows it" }),
-  header: texts({ value: '"NAME: VALUE"', help: "with --broker-url: a header every request to the broker carries, for a gateway in front of it (again for another); no report shows its value" }),
-  "header-file": text({ value: "FILE", help: "with --broker-url: headers from FILE, a NAME: VALUE line each (# starts a comment); a --header of the same name wins" }),
+  header: texts({
+    value: '"NAME: VALUE"',
+    help: "with --broker-url: a header every request to the broker carries, for a gateway in front of it (again for another); no report shows its value",
+  }),
+  "header-file": text({
+    value: "FILE",
+    help: "with --broker-url: headers from FILE, a NAME: VALUE line each (# starts a comment); a --header of the same name wins",
+  }),
   "broker-image": text({
     value: "IMAGE",
     help:
@@ -62,15 +76,22 @@ export function brokerOf(values: BrokerValues, common: Common): { parameters: Ru
   // Through the environment, so worker processes get it and no report records it.
   if (values["broker-token"] !== undefined) process.env.LOMI_BROKER_TOKEN = values["broker-token"];
   const headers = gatewayHeaders(values);
-  if (headers.length > 0 && url === undefined) throw new UsageError("--header and --header-file go with --broker-url: the headers a gateway in front of the broker wants");
-  if (headers.some(([n]) => n.toLowerCase() === "authorization") && process.env.LOMI_BROKER_TOKEN) throw new UsageError("a bearer token (--broker-token or LOMI_BROKER_TOKEN) and an Authorization header: give one");
+  if (headers.length > 0 && url === undefined)
+    throw new UsageError("--header and --header-file go with --broker-url: the headers a gateway in front of the broker wants");
+  if (headers.some(([n]) => n.toLowerCase() === "authorization") && process.env.LOMI_BROKER_TOKEN)
+    throw new UsageError("a bearer token (--broker-token or LOMI_BROKER_TOKEN) and an Authorization header: give one");
   if (headers.length > 0) process.env[HEADERS_ENV] = JSON.stringify(Object.fromEntries(headers));
   const brokerFaults = values["broker-faults"];
   if (brokerFaults && values["broker-cmd"] === undefined && values["broker-image"] === undefined) {
-    throw new UsageError("--broker-faults goes with --broker-cmd or --broker-image: the reference broker in-process has its hooks, a broker at a URL cannot be armed");
+    throw new UsageError(
+      "--broker-faults goes with --broker-cmd or --broker-image: the reference broker in-process has its hooks, a broker at a URL cannot be armed",
+    );
   }
   if (values["broker-cmd"] !== undefined) {
-    return { parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, ...common }, name: `command: ${values["broker-cmd"]}` };
+    return {
+      parameters: { adapter: "command", brokerCommand: values["broker-cmd"], brokerCwd: process.cwd(), brokerFaults, ...common },
+      name: `command: ${values["broker-cmd"]}`,
+    };
   }
   if (url !== undefined) {
     const nativePort = values["native-port"] ?? DEFAULT_NATIVE_PORT;
@@ -79,8 +100,10 @@ export function brokerOf(values: BrokerValues, common: Common): { parameters: Ru
   if (values["broker-image"] !== undefined) {
     return { parameters: { adapter: "image", brokerImage: values["broker-image"], brokerFaults, ...common }, name: `image: ${values["broker-image"]}` };
   }
-  if (values.mutant !== undefined) return { parameters: { adapter: "in-process", mutant: values.mutant, ...common }, name: `mutant ${values.mutant} (in-process)` };
-  if (values.variant !== undefined) return { parameters: { adapter: "in-process", variant: values.variant, ...common }, name: `variant ${values.variant} (in-process)` };
+  if (values.mutant !== undefined)
+    return { parameters: { adapter: "in-process", mutant: values.mutant, ...common }, name: `mutant ${values.mutant} (in-process)` };
+  if (values.variant !== undefined)
+    return { parameters: { adapter: "in-process", variant: values.variant, ...common }, name: `variant ${values.variant} (in-process)` };
   return { parameters: { adapter: "in-process", ...common }, name: "reference broker (in-process)" };
 }
 

@@ -19,7 +19,10 @@ export const CHECK = command({
     }),
   },
   examples: [
-    { line: "lomi-conformance check traffic.jsonl --report traffic.md --scenario", says: "recorded traffic judged, the violations marked and turned into scenario skeletons" },
+    {
+      line: "lomi-conformance check traffic.jsonl --report traffic.md --scenario",
+      says: "recorded traffic judged, the violations marked and turned into scenario skeletons",
+    },
     { line: "lomi-conformance check agent.jsonl --judge agents", says: "an agent's conduct alone" },
   ],
   notes: "Exit codes: 0 no violation, 1 a violation (the broker's or a judged agent's), 2 a malformed file or a check that failed.",

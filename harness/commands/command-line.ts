@@ -14,7 +14,14 @@ import { suggestWord } from "../text/option-suggestion.js";
 
 /** Reports for a command line that never started a run: a CI step that shows the reports then shows why. */
 const notStarted = (argv: readonly string[], cause: string) =>
-  writeNotRun(reportsDirOf(argv), cause, { broker: "not started", seed: 1, level: "must", tags: undefined, startedAt: new Date().toISOString(), requireAll: false });
+  writeNotRun(reportsDirOf(argv), cause, {
+    broker: "not started",
+    seed: 1,
+    level: "must",
+    tags: undefined,
+    startedAt: new Date().toISOString(),
+    requireAll: false,
+  });
 
 /** A run's words are scenarios (features/FILE.feature:LINE); any other is a command misspelt, or one not put first. */
 function checkRunWords(words: readonly string[]): void {
@@ -22,7 +29,9 @@ function checkRunWords(words: readonly string[]): void {
   if (word === undefined) return;
   if (commandNamed(word)) throw new UsageError(`${word} is a command: it goes first, as in lomi-conformance ${word} …`);
   const meant = suggestWord(word, COMMAND_NAMES);
-  throw new UsageError(`unknown command ${word}${meant ? `; did you mean ${meant}?` : ""} (the commands are ${COMMAND_NAMES.join(", ")}; a conformance run takes none, or scenarios as features/FILE.feature:LINE)`);
+  throw new UsageError(
+    `unknown command ${word}${meant ? `; did you mean ${meant}?` : ""} (the commands are ${COMMAND_NAMES.join(", ")}; a conformance run takes none, or scenarios as features/FILE.feature:LINE)`,
+  );
 }
 
 /** The help --help asks for: the command's own, or for a run (the main help) the command it names, as in `--help merge`. */
@@ -52,7 +61,8 @@ async function main(argv: readonly string[]): Promise<number> {
     read = readCommandLine(argv);
   } catch (error) {
     // A run refused for its command line still leaves reports saying why (a misspelt option, a command misspelt where a run was meant).
-    if (!commandNamed(argv[0]) && !argv.some((a) => a === "--help" || a === "-h")) await notStarted(argv, error instanceof Error ? error.message : String(error));
+    if (!commandNamed(argv[0]) && !argv.some((a) => a === "--help" || a === "-h"))
+      await notStarted(argv, error instanceof Error ? error.message : String(error));
     throw error;
   }
   const { command, args, parsed } = read;

@@ -7,7 +7,8 @@ export const COVERAGE = command({
   name: "coverage",
   summary: "each source sentence → its rules → scenarios → a run's verdicts",
   operands: { count: 0 },
-  description: "Every sentence of the source document, with the rules that judge it, their scenarios and the\nverdicts of the run in --reports, or why it binds no broker.",
+  description:
+    "Every sentence of the source document, with the rules that judge it, their scenarios and the\nverdicts of the run in --reports, or why it binds no broker.",
   options: {
     reports: reportsOption("DIR", "the run whose verdicts are shown"),
     json: flag({ help: "the same as JSON" }),

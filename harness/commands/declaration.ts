@@ -74,7 +74,8 @@ export interface Command<O extends Options = Options> {
 export const command = <O extends Options>(c: Command<O>): Command<O> => c;
 
 /** Options that go together in one command or several, listed under their own heading in help. */
-export const group = <O extends Options>(section: string, options: O): O => Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { ...o, section }])) as O;
+export const group = <O extends Options>(section: string, options: O): O =>
+  Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { ...o, section }])) as O;
 
 /** "a, b or c". */
 export const orList = (words: readonly string[]) => (words.length < 2 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`);
@@ -112,11 +113,7 @@ export function integer(o: Described & Bounds & { value: string; default?: numbe
   const { min = 0, max = Number.MAX_SAFE_INTEGER, what = "a whole number", default: fallback, ...rest } = o;
   const expected = `takes ${what} ${max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`}`;
   const error = (issue: { input?: unknown }) => `${expected}, not ${String(issue.input)}`;
-  const number = z
-    .string()
-    .regex(/^\d+$/, { error })
-    .transform(Number)
-    .pipe(z.number().min(min, { error }).max(max, { error }));
+  const number = z.string().regex(/^\d+$/, { error }).transform(Number).pipe(z.number().min(min, { error }).max(max, { error }));
   return fallback === undefined ? { ...rest, schema: number.optional() } : { shownDefault: String(fallback), ...rest, schema: number.default(fallback) };
 }
 
@@ -135,4 +132,6 @@ export const read = <T>(o: Described & { value: string; schema: z.ZodType<T, str
 
 /** A URL of the scheme given, e.g. /^https?$/; what the message calls it and an example say what is wanted. */
 export const urlText = (o: { protocol?: RegExp; what: string; example: string }) =>
-  z.url({ ...(o.protocol ? { protocol: o.protocol } : {}), error: (issue) => `takes ${o.what}, such as ${o.example}, not ${String(issue.input)}` }).transform((href) => new URL(href));
+  z
+    .url({ ...(o.protocol ? { protocol: o.protocol } : {}), error: (issue) => `takes ${o.what}, such as ${o.example}, not ${String(issue.input)}` })
+    .transform((href) => new URL(href));

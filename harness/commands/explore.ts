@@ -15,7 +15,12 @@ export const EXPLORE = command({
     "short sequence of steps and printed with a command that replays it exactly (docs/explore.md).",
   options: {
     ...BROKER,
-    seed: integer({ value: "N", max: 2 ** 31 - 1, default: 1, help: "the one seed everything derives from: the steps, the simulator's and the broker's seeds, Lomi's virtual clock" }),
+    seed: integer({
+      value: "N",
+      max: 2 ** 31 - 1,
+      default: 1,
+      help: "the one seed everything derives from: the steps, the simulator's and the broker's seeds, Lomi's virtual clock",
+    }),
     runs: integer({ value: "K", min: 1, default: 100, help: "runs; each starts a fresh simulated Lomi and a fresh receipt store" }),
     steps: integer({ value: "M", min: 1, max: 10_000, default: 60, help: "steps a run at most" }),
     "time-budget": integer({ value: "S", min: 1, default: 100, help: "no new run after S seconds, shrinking included" }),
@@ -40,7 +45,8 @@ export const EXPLORE = command({
     const { exploreCommand } = await import("../explore/campaign.js");
     const { seed } = values;
     const { parameters, name } = brokerOf(values, { seed, timeoutMs: values["timeout-ms"] });
-    if ((values.replay === undefined) !== (values["replay-path"] === undefined)) throw new UsageError("--replay and --replay-path go together, as the replay line prints them");
+    if ((values.replay === undefined) !== (values["replay-path"] === undefined))
+      throw new UsageError("--replay and --replay-path go together, as the replay line prints them");
     return exploreCommand({
       seed,
       runs: values.runs,

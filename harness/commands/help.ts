@@ -52,11 +52,21 @@ function usageSection(c: Command): string {
   return `Usage:\n${forms.map((f) => `  ${f.usage}${f.says ? `\n${wrapped(f.says, "        ", 8)}` : ""}`).join("\n")}`;
 }
 
-const examplesSection = (c: Command) => (c.examples.length === 0 ? undefined : `Examples:\n${c.examples.map((e) => `  ${e.line}\n${wrapped(e.says, "      ", 6)}`).join("\n")}`);
+const examplesSection = (c: Command) =>
+  c.examples.length === 0 ? undefined : `Examples:\n${c.examples.map((e) => `  ${e.line}\n${wrapped(e.says, "      ", 6)}`).join("\n")}`;
 
 /** What `lomi-conformance NAME --help` prints. */
 export function commandHelp(c: Command): string {
-  return [`${["lomi-conformance", c.name].filter(Boolean).join(" ")} — ${c.summary}`, usageSection(c), c.description, optionSections(c), examplesSection(c), c.notes].filter(Boolean).join("\n\n");
+  return [
+    `${["lomi-conformance", c.name].filter(Boolean).join(" ")} — ${c.summary}`,
+    usageSection(c),
+    c.description,
+    optionSections(c),
+    examplesSection(c),
+    c.notes,
+  ]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 /** What `lomi-conformance --help` prints: the run's usage, each command in a line, the run's options. */
@@ -66,5 +76,7 @@ export function mainHelp(run: Command, commands: readonly Command[]): string {
     return head.length < SUMMARY_COLUMN ? `${head.padEnd(SUMMARY_COLUMN)}${c.summary}` : `${head}\n${" ".repeat(SUMMARY_COLUMN)}${c.summary}`;
   });
   const commandsSection = `Commands (lomi-conformance COMMAND --help prints a command's own options and examples):\n${listed.join("\n")}`;
-  return [`lomi-conformance — ${run.summary}`, usageSection(run), run.description, commandsSection, optionSections(run), examplesSection(run), run.notes].filter(Boolean).join("\n\n");
+  return [`lomi-conformance — ${run.summary}`, usageSection(run), run.description, commandsSection, optionSections(run), examplesSection(run), run.notes]
+    .filter(Boolean)
+    .join("\n\n");
 }

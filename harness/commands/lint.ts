@@ -16,7 +16,9 @@ export const LINT = command({
   async run() {
     const { lintSuite, lintText } = await import("../authoring/lint.js");
     const problems = await lintSuite();
-    await print(problems.length === 0 ? "lomi-conformance lint: no problems\n" : `${lintText(problems)}\nlomi-conformance lint: ${problems.length} problem(s)\n`);
+    await print(
+      problems.length === 0 ? "lomi-conformance lint: no problems\n" : `${lintText(problems)}\nlomi-conformance lint: ${problems.length} problem(s)\n`,
+    );
     return problems.length === 0 ? 0 : 2;
   },
 });

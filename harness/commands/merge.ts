@@ -19,7 +19,11 @@ export const MERGE = command({
   options: {
     reports: reportsOption("OUT", "where the merged reports go"),
     "write-baseline": text({ value: "FILE", help: "(shards) write the baseline that expects the merged run's failures" }),
-    "baseline-entries": choice({ choices: ["scenario", "rule"], default: "scenario", help: "(shards) the baseline's entries: one per failing scenario, or one per failing rule, as for a run" }),
+    "baseline-entries": choice({
+      choices: ["scenario", "rule"],
+      default: "scenario",
+      help: "(shards) the baseline's entries: one per failing scenario, or one per failing rule, as for a run",
+    }),
     "write-durations": text({ value: "FILE", help: "(shards) write each scenario's duration into FILE, to balance the next shards by" }),
   },
   examples: [
@@ -36,8 +40,10 @@ export const MERGE = command({
     let kind: "shards" | "explore" = "shards";
     try {
       kind = dirs.length === 0 ? "shards" : (await import("../shards/merge.js")).mergeKind([...dirs]);
-      if (dirs.length === 0) throw new UsageError("merge needs the report folders of a run's shards or an explore campaign's parts: lomi-conformance merge DIR… [--reports OUT]");
-      if (dirs.some((d) => path.resolve(d) === reports)) throw new UsageError(`--reports ${values.reports} is one of the folders to merge: give the merged reports a folder of their own`);
+      if (dirs.length === 0)
+        throw new UsageError("merge needs the report folders of a run's shards or an explore campaign's parts: lomi-conformance merge DIR… [--reports OUT]");
+      if (dirs.some((d) => path.resolve(d) === reports))
+        throw new UsageError(`--reports ${values.reports} is one of the folders to merge: give the merged reports a folder of their own`);
       if (kind === "explore") {
         const { mergeExploreParts } = await import("../explore/merge-parts.js");
         return mergeExploreParts([...dirs], reports, (t: string) => process.stdout.write(t));
@@ -54,7 +60,15 @@ export const MERGE = command({
       });
     } catch (error) {
       // A merge that cannot make one run says so in every report, as a run that never started does.
-      if (kind === "shards") await writeNotRun(reports, error instanceof Error ? error.message : String(error), { broker: "not merged", seed: 1, level: "must", tags: undefined, startedAt, requireAll: false });
+      if (kind === "shards")
+        await writeNotRun(reports, error instanceof Error ? error.message : String(error), {
+          broker: "not merged",
+          seed: 1,
+          level: "must",
+          tags: undefined,
+          startedAt,
+          requireAll: false,
+        });
       throw error;
     }
   },

@@ -26,7 +26,8 @@ export function withoutSecrets(args: readonly string[]): string[] {
 }
 
 /** This run's command line, quoted where a shell would need it, secrets hidden: what a report says was run. */
-export const commandLine = () => ["lomi-conformance", ...withoutSecrets(process.argv.slice(2))].map((a) => (/^[\w@%+=:,./*-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
+export const commandLine = () =>
+  ["lomi-conformance", ...withoutSecrets(process.argv.slice(2))].map((a) => (/^[\w@%+=:,./*-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
 
 /** Where a run (and the commands that read or write a run's reports) keeps them unless --reports says. */
 const DEFAULT_REPORTS = "reports";

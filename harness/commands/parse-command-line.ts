@@ -23,7 +23,12 @@ function valuesOf<O extends Options>(options: O, raw: Record<string, unknown>): 
 
 /** parseArgs' configuration for a set of declared options. */
 const configOf = (options: Options): NonNullable<ParseArgsConfig["options"]> =>
-  Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.value === undefined ? "boolean" : "string", ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }]));
+  Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [
+      name,
+      { type: o.value === undefined ? "boolean" : "string", ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) },
+    ]),
+  );
 
 /** Options alone, no words, read by their declarations: a command line a report recorded (a rerun's broker). */
 export function readOptions<O extends Options>(options: O, args: readonly string[]): ValuesOf<O> {
@@ -61,7 +66,9 @@ export function parseCommandLine<O extends Options>(c: Command<O>, args: readonl
   }
   if (parsed.values.help) return "help";
   const terminator = parsed.tokens.find((t) => t.kind === "option-terminator")?.index;
-  const words = parsed.tokens.flatMap((t) => (t.kind === "positional" ? [{ value: t.value, passed: c.passThrough === true && terminator !== undefined && t.index > terminator }] : []));
+  const words = parsed.tokens.flatMap((t) =>
+    t.kind === "positional" ? [{ value: t.value, passed: c.passThrough === true && terminator !== undefined && t.index > terminator }] : [],
+  );
   return {
     values: valuesOf(c.options, parsed.values),
     operands: words.filter((w) => !w.passed).map((w) => w.value),

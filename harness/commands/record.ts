@@ -27,13 +27,23 @@ export const RECORD = command({
     },
   ],
   options: {
-    history: text({ value: "FILE", help: "the history to append to (made if missing; each finished call is written at once, so a killed recorder loses at most the calls in flight)" }),
-    "broker-cmd": text({ value: '"CMD [ARGS…]"', help: 'the broker\'s command in place of -- CMD [ARGS…], split on spaces, "quoted words" kept whole, run without a shell' }),
+    history: text({
+      value: "FILE",
+      help: "the history to append to (made if missing; each finished call is written at once, so a killed recorder loses at most the calls in flight)",
+    }),
+    "broker-cmd": text({
+      value: '"CMD [ARGS…]"',
+      help: 'the broker\'s command in place of -- CMD [ARGS…], split on spaces, "quoted words" kept whole, run without a shell',
+    }),
     live: flag({
       help: "on stderr, each oracle violation as soon as the history shows it (rules, records, one line); first, one line of the rules recorded traffic cannot judge (it has no Lomi effect ledger), each once. Messages are never held back for it.",
     }),
     listen: integer({ value: "PORT", max: 65535, what: "a port", help: "with --to: the port on 127.0.0.1 (0 picks a free one; the address is printed)" }),
-    to: read({ value: "URL", schema: urlText({ protocol: /^https?$/, what: "the broker's http(s) URL", example: "http://127.0.0.1:3333/mcp" }), help: "with --listen: the broker's endpoint, e.g. http://127.0.0.1:3333/mcp" }),
+    to: read({
+      value: "URL",
+      schema: urlText({ protocol: /^https?$/, what: "the broker's http(s) URL", example: "http://127.0.0.1:3333/mcp" }),
+      help: "with --listen: the broker's endpoint, e.g. http://127.0.0.1:3333/mcp",
+    }),
     faults: text({
       value: "SPEC",
       help:
@@ -49,9 +59,18 @@ export const RECORD = command({
     }),
   },
   examples: [
-    { line: "lomi-conformance record --history traffic.jsonl -- your-broker --stdio", says: "in your MCP client's configuration, in place of your broker's command" },
-    { line: 'lomi-conformance record --history a.jsonl --faults "lose-reply:op@10%,restart:op#3" -- your-broker', says: "lose replies and restart the broker: judge your agent's recovery" },
-    { line: "lomi-conformance record --history traffic.jsonl --live --listen 4000 --to http://127.0.0.1:3333/mcp", says: "in front of a broker over HTTP, each violation on stderr as it happens" },
+    {
+      line: "lomi-conformance record --history traffic.jsonl -- your-broker --stdio",
+      says: "in your MCP client's configuration, in place of your broker's command",
+    },
+    {
+      line: 'lomi-conformance record --history a.jsonl --faults "lose-reply:op@10%,restart:op#3" -- your-broker',
+      says: "lose replies and restart the broker: judge your agent's recovery",
+    },
+    {
+      line: "lomi-conformance record --history traffic.jsonl --live --listen 4000 --to http://127.0.0.1:3333/mcp",
+      says: "in front of a broker over HTTP, each violation on stderr as it happens",
+    },
   ],
   notes:
     "The history records each tools/call with the client's name and version (initialize's clientInfo) as its\n" +

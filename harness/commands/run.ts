@@ -13,7 +13,10 @@ import { commandLine, reportsOption, shown, UsageError } from "./options.js";
 const RUN_OPTIONS = {
   ...BROKER,
   tags: text({ value: "EXPR", help: 'cucumber tag expression, e.g. "@IDEM-01 or @needs-crash", "not @needs-crash"' }),
-  name: text({ value: "REGEX", help: "only the scenarios whose names match (a JavaScript regular expression), of those --tags selects; judged as a partial run" }),
+  name: text({
+    value: "REGEX",
+    help: "only the scenarios whose names match (a JavaScript regular expression), of those --tags selects; judged as a partial run",
+  }),
   "rerun-failed": text({
     value: "DIR",
     help:
@@ -46,8 +49,14 @@ const RUN_OPTIONS = {
   }),
   reports: reportsOption("DIR", "where reports go"),
   seed: integer({ value: "N", default: 1, help: "run seed; each scenario's seed derives from it" }),
-  baseline: text({ value: "FILE", help: "expected failures, by rule or scenario (docs/implementers.md); a baselined failure does not fail the run, a baselined entry that passes does (stale)" }),
-  "write-baseline": text({ value: "FILE", help: "after the run, write a baseline that expects today's failures, each with a reason to fill in (the run itself is judged as without it)" }),
+  baseline: text({
+    value: "FILE",
+    help: "expected failures, by rule or scenario (docs/implementers.md); a baselined failure does not fail the run, a baselined entry that passes does (stale)",
+  }),
+  "write-baseline": text({
+    value: "FILE",
+    help: "after the run, write a baseline that expects today's failures, each with a reason to fill in (the run itself is judged as without it)",
+  }),
   "update-baseline": text({
     value: "FILE",
     help:
@@ -60,9 +69,19 @@ const RUN_OPTIONS = {
     help: "scenario: one entry per failing scenario, so one defect baselines only what it breaks; rule: one entry per failing rule, every scenario of it",
   }),
   level: choice({ choices: ["must", "should", "may"], default: "must", help: "which rules must pass to be conformant" }),
-  "require-all": flag({ help: "every rule must be judged: a rule this broker's profile cannot judge (two connections over stdio; crashes and fault hooks at a URL) fails the run" }),
-  "timeout-ms": integer({ value: "N", min: 1, default: 10_000, help: "per broker call, and the budget for waiting on a settlement; a step may take this plus 5 s" }),
-  histories: text({ value: "DIR", help: "where each scenario's history (lomi-history/1, docs/explore.md) goes, one file a scenario (default REPORTS/histories); `lomi-conformance check FILE` judges one again" }),
+  "require-all": flag({
+    help: "every rule must be judged: a rule this broker's profile cannot judge (two connections over stdio; crashes and fault hooks at a URL) fails the run",
+  }),
+  "timeout-ms": integer({
+    value: "N",
+    min: 1,
+    default: 10_000,
+    help: "per broker call, and the budget for waiting on a settlement; a step may take this plus 5 s",
+  }),
+  histories: text({
+    value: "DIR",
+    help: "where each scenario's history (lomi-history/1, docs/explore.md) goes, one file a scenario (default REPORTS/histories); `lomi-conformance check FILE` judges one again",
+  }),
   oracles: choice({
     choices: ["on", "off"],
     default: "on",
@@ -91,7 +110,8 @@ function withRerunOptions(parsed: Parsed<typeof RUN_OPTIONS>, prior: { seed: num
   const brokerNamed = RECORDED_BROKER_OPTIONS.some((k) => named.has(k));
   if (!prior.invocation) {
     // Reports of an older kit do not say which broker ran: the reference broker must not stand in for it unasked.
-    if (!brokerNamed) throw new UsageError("--rerun-failed: that run's reports do not record its broker options; name the broker (--broker-cmd, --broker-url, ...)");
+    if (!brokerNamed)
+      throw new UsageError("--rerun-failed: that run's reports do not record its broker options; name the broker (--broker-cmd, --broker-url, ...)");
     return values;
   }
   if (!brokerNamed) {
@@ -145,22 +165,32 @@ async function conformance(parsed: Parsed<typeof RUN_OPTIONS>): Promise<number> 
     const { seed, parallel, retries, repeat, shard } = values;
     const timeoutMs = values["timeout-ms"];
     known.seed = seed;
-    if (repeat > 1 && retries > 0) throw new UsageError("--repeat goes without --retries: each repetition is a try of its own, and one that fails in some and passes in others is flaky");
+    if (repeat > 1 && retries > 0)
+      throw new UsageError("--repeat goes without --retries: each repetition is a try of its own, and one that fails in some and passes in others is flaky");
     if (repeat > 1 && shard !== undefined) throw new UsageError("--repeat goes with a whole run, not with --shard (merge joins one run of each scenario)");
     // Every scenario's history is kept (in REPORTS/histories unless --histories says where): `lomi-conformance verify` judges them again.
     const historiesDir = path.resolve(values.histories ?? path.join(reports, (await import("../report/evidence.js")).DEFAULT_HISTORIES));
     const replaySeed = values["scenario-seed"];
-    const { parameters, name } = brokerOf(values, { seed, timeoutMs, oracles: values.oracles === "on", historiesDir, ...(replaySeed !== undefined ? { replaySeed } : {}) });
+    const { parameters, name } = brokerOf(values, {
+      seed,
+      timeoutMs,
+      oracles: values.oracles === "on",
+      historiesDir,
+      ...(replaySeed !== undefined ? { replaySeed } : {}),
+    });
     known.broker = parameters.adapter;
     // A shard judges part of the suite: the baseline for the whole run is written from the merge.
-    if (shard && values["write-baseline"] !== undefined) throw new UsageError("--write-baseline goes with a whole run or with merge, not with --shard (a shard sees only its part)");
-    if (shard && values["update-baseline"] !== undefined) throw new UsageError("--update-baseline goes with a run that is not a --shard (a shard sees only its part)");
+    if (shard && values["write-baseline"] !== undefined)
+      throw new UsageError("--write-baseline goes with a whole run or with merge, not with --shard (a shard sees only its part)");
+    if (shard && values["update-baseline"] !== undefined)
+      throw new UsageError("--update-baseline goes with a run that is not a --shard (a shard sees only its part)");
     if (values["update-baseline"] !== undefined && values.baseline !== undefined && path.resolve(values.baseline) !== path.resolve(values["update-baseline"])) {
       throw new UsageError("--update-baseline FILE judges the run with FILE and rewrites it: leave out --baseline, or give the same file");
     }
     const baselineFile = values["update-baseline"] ?? values.baseline;
     if (!shard && values.durations !== undefined) throw new UsageError("--durations goes with --shard: it is what the shards are balanced by");
-    if (parameters.adapter === "url" && parallel > 1) throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
+    if (parameters.adapter === "url" && parallel > 1)
+      throw new UsageError("--broker-url runs one scenario at a time: one broker, one simulated Lomi; leave out --parallel");
 
     // The seed first, so a failing run can be replayed.
     process.stdout.write(`lomi-conformance: seed ${seed}, broker ${name}, reports in ${reports}\n`);
@@ -176,7 +206,9 @@ async function conformance(parsed: Parsed<typeof RUN_OPTIONS>): Promise<number> 
       parameters.adapter === "url"
         ? await (await import("../suite/url-preflight.js")).preflightUrl(new URL(parameters.brokerUrl), parameters.nativePort, timeoutMs)
         : parameters.adapter === "command"
-          ? await (await import("../suite/command-preflight.js")).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
+          ? await (
+              await import("../suite/command-preflight.js")
+            ).preflightCommand({ line: parameters.brokerCommand, cwd: parameters.brokerCwd }, seed, timeoutMs)
           : undefined;
     return await runSuite({
       parameters,

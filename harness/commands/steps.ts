@@ -6,7 +6,8 @@ export const STEPS = command({
   name: "steps",
   summary: "the step vocabulary, with an example of each step",
   operands: { count: 0 },
-  description: "Every step a scenario may use, each with an example, and the oracles that judge every scenario's\nhistory after its steps (docs/writing-scenarios.md).",
+  description:
+    "Every step a scenario may use, each with an example, and the oracles that judge every scenario's\nhistory after its steps (docs/writing-scenarios.md).",
   options: {},
   examples: [{ line: "lomi-conformance steps | grep -i retry", says: "the steps that retry a call" }],
   async run() {

@@ -20,7 +20,10 @@ export interface CompareOptions {
 /** `compare BASE HEAD`: what changed, on the console and into compare.md and compare.json; exit 1 when something newly fails. */
 export function compareCommand(o: CompareOptions): number {
   const [base, head] = [readRunRecord(o.base), readRunRecord(o.head)];
-  for (const [side, dir, run] of [["BASE", o.base, base], ["HEAD", o.head, head]] as const) {
+  for (const [side, dir, run] of [
+    ["BASE", o.base, base],
+    ["HEAD", o.head, head],
+  ] as const) {
     if (run.verdict === "not-run") throw configError(`${side} ${dir}: that run never ran (${run.headline}); nothing to compare`);
   }
   const comparison = compareRuns(base, head, { base: o.base, head: o.head });

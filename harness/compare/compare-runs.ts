@@ -26,7 +26,15 @@ export type ComparedItem = z.infer<typeof itemSchema>;
 
 const changesSchema = z.object(Object.fromEntries(CHANGES.map((c) => [c, z.array(itemSchema)])) as Record<Change, z.ZodArray<typeof itemSchema>>);
 
-const sideSchema = z.object({ reports: z.string(), headline: z.string(), verdict: z.string(), seed: z.number(), broker: z.string(), tags: z.string().nullable(), startedAt: z.string() });
+const sideSchema = z.object({
+  reports: z.string(),
+  headline: z.string(),
+  verdict: z.string(),
+  seed: z.number(),
+  broker: z.string(),
+  tags: z.string().nullable(),
+  startedAt: z.string(),
+});
 
 export const comparisonSchema = z.object({
   format: z.literal("lomi-compare/1"),
@@ -64,17 +72,31 @@ function changeOf(base: string | undefined, head: string | undefined): Change | 
 
 const emptyChanges = (): Record<Change, ComparedItem[]> => ({ newlyFailing: [], fixed: [], stillFailing: [], newlyNotJudged: [], flaky: [] });
 
-const side = (run: RunRecord, reports: string) => ({ reports, headline: run.headline, verdict: run.verdict, seed: run.seed, broker: run.broker.adapter, tags: run.tags ?? null, startedAt: run.startedAt });
+const side = (run: RunRecord, reports: string) => ({
+  reports,
+  headline: run.headline,
+  verdict: run.verdict,
+  seed: run.seed,
+  broker: run.broker.adapter,
+  tags: run.tags ?? null,
+  startedAt: run.startedAt,
+});
 
 /** Two runs judged by other rules (their digests differ) do not compare like for like: a verdict may have changed with its rule. */
 function rulesWarnings(base: RunRecord, head: RunRecord): string[] {
   const [b, h] = [base.provenance, head.provenance];
   if (!b || !h) {
     const silent = [b ? [] : ["BASE"], h ? [] : ["HEAD"]].flat().join(" and ");
-    return [`${silent} ${silent.includes(" and ") ? "do" : "does"} not say which rules judged it (a kit before provenance): the two runs may have used different rules`];
+    return [
+      `${silent} ${silent.includes(" and ") ? "do" : "does"} not say which rules judged it (a kit before provenance): the two runs may have used different rules`,
+    ];
   }
   const kits = b.kit.version === h.kit.version ? "" : ` (BASE ${b.kit.name} ${b.kit.version}, HEAD ${h.kit.name} ${h.kit.version})`;
-  return b.rules.digest === h.rules.digest ? [] : [`the runs used different rules: BASE ${b.rules.digest}, HEAD ${h.rules.digest}${kits}; a rule's verdict may have changed with its wording or its scenarios`];
+  return b.rules.digest === h.rules.digest
+    ? []
+    : [
+        `the runs used different rules: BASE ${b.rules.digest}, HEAD ${h.rules.digest}${kits}; a rule's verdict may have changed with its wording or its scenarios`,
+      ];
 }
 
 export function compareRuns(base: RunRecord, head: RunRecord, names: { base: string; head: string }): Comparison {
@@ -82,7 +104,15 @@ export function compareRuns(base: RunRecord, head: RunRecord, names: { base: str
   const baseRules = new Map(base.rules.map((r) => [r.id, r]));
   for (const r of head.rules) {
     const change = changeOf(baseRules.get(r.id)?.verdict, r.verdict);
-    if (change) rules[change].push({ id: r.id, title: r.title, level: r.level, base: baseRules.get(r.id)?.verdict ?? "absent", head: r.verdict, ...(r.reason ? { reason: r.reason } : {}) });
+    if (change)
+      rules[change].push({
+        id: r.id,
+        title: r.title,
+        level: r.level,
+        base: baseRules.get(r.id)?.verdict ?? "absent",
+        head: r.verdict,
+        ...(r.reason ? { reason: r.reason } : {}),
+      });
   }
   const scenarios = emptyChanges();
   const key = (s: { uri: string; name: string }) => `${s.uri}:${s.name}`;
@@ -95,7 +125,10 @@ export function compareRuns(base: RunRecord, head: RunRecord, names: { base: str
   }
   const warnings: string[] = [];
   if (base.seed !== head.seed) warnings.push(`the runs have other seeds (BASE ${base.seed}, HEAD ${head.seed}): a difference may be the seed's`);
-  if ((base.tags ?? "") !== (head.tags ?? "")) warnings.push(`the runs selected other scenarios (BASE --tags ${JSON.stringify(base.tags ?? "")}, HEAD --tags ${JSON.stringify(head.tags ?? "")}): only what both ran compares`);
+  if ((base.tags ?? "") !== (head.tags ?? ""))
+    warnings.push(
+      `the runs selected other scenarios (BASE --tags ${JSON.stringify(base.tags ?? "")}, HEAD --tags ${JSON.stringify(head.tags ?? "")}): only what both ran compares`,
+    );
   const missing = [...baseScenarios.keys()].filter((k) => !headScenarios.some((s) => key(s) === k)).length;
   if (missing > 0) warnings.push(`${missing} scenario(s) of BASE did not run in HEAD: nothing is said of them`);
   if (base.broker.adapter !== head.broker.adapter) warnings.push(`the runs judged other brokers (BASE ${base.broker.adapter}, HEAD ${head.broker.adapter})`);

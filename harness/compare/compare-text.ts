@@ -8,7 +8,16 @@ const WORDS: Record<Change, string> = {
   flaky: "flaky",
 };
 
-const ICON: Record<string, string> = { pass: "✅ pass", fail: "❌ fail", baselined: "🟨 baselined", flaky: "🔁 flaky", "not-applicable": "➖ not applicable", uncovered: "⚠️ uncovered", "not-selected": "· not selected", absent: "· absent" };
+const ICON: Record<string, string> = {
+  pass: "✅ pass",
+  fail: "❌ fail",
+  baselined: "🟨 baselined",
+  flaky: "🔁 flaky",
+  "not-applicable": "➖ not applicable",
+  uncovered: "⚠️ uncovered",
+  "not-selected": "· not selected",
+  absent: "· absent",
+};
 
 /** "2 rules newly failing, 1 fixed, …": the counts, newly failing first. */
 function counts(c: Comparison, of: "rules" | "scenarios"): string {
@@ -33,7 +42,13 @@ export const COMPARE_PREFIX = "lomi-conformance compare: ";
 
 /** For the console: the headline, the counts, and every rule and scenario that changed, newly failing first; each line with compare's prefix. */
 export function comparisonText(c: Comparison): string {
-  const out = [comparisonHeadline(c), `BASE ${c.base.reports}: ${c.base.headline}`, `HEAD ${c.head.reports}: ${c.head.headline}`, `rules: ${counts(c, "rules")}`, `scenarios: ${counts(c, "scenarios")}`];
+  const out = [
+    comparisonHeadline(c),
+    `BASE ${c.base.reports}: ${c.base.headline}`,
+    `HEAD ${c.head.reports}: ${c.head.headline}`,
+    `rules: ${counts(c, "rules")}`,
+    `scenarios: ${counts(c, "scenarios")}`,
+  ];
   for (const k of CHANGES.filter((x) => x !== "stillFailing")) {
     for (const of of ["rules", "scenarios"] as const) for (const item of c[of][k]) out.push(`${WORDS[k].toUpperCase()} ${line(item, of)}`);
   }
@@ -44,10 +59,15 @@ export function comparisonText(c: Comparison): string {
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function ruleTable(items: readonly ComparedItem[]): string[] {
-  return ["| rule | level | base | head | now |", "|---|---|---|---|---|", ...items.map((r) => `| ${r.id} | ${r.level ?? ""} | ${ICON[r.base] ?? r.base} | ${ICON[r.head] ?? r.head} | ${cell(r.reason ?? r.title)} |`)];
+  return [
+    "| rule | level | base | head | now |",
+    "|---|---|---|---|---|",
+    ...items.map((r) => `| ${r.id} | ${r.level ?? ""} | ${ICON[r.base] ?? r.base} | ${ICON[r.head] ?? r.head} | ${cell(r.reason ?? r.title)} |`),
+  ];
 }
 
-const scenarioList = (items: readonly ComparedItem[]) => items.map((s) => `- \`${s.id}\` ${cell(s.title)} (${ICON[s.base] ?? s.base} → ${ICON[s.head] ?? s.head})`);
+const scenarioList = (items: readonly ComparedItem[]) =>
+  items.map((s) => `- \`${s.id}\` ${cell(s.title)} (${ICON[s.base] ?? s.base} → ${ICON[s.head] ?? s.head})`);
 
 /** Fit for a pull-request comment: the headline, the counts, then each kind of change; still failing folded away. */
 export function comparisonMarkdown(c: Comparison): string {
@@ -69,7 +89,8 @@ export function comparisonMarkdown(c: Comparison): string {
     if (rules.length + scenarios.length === 0) continue;
     const body = [...(rules.length > 0 ? ruleTable(rules) : []), "", ...scenarioList(scenarios), ""];
     // Still failing is the base's news, not this change's: there, but folded.
-    if (k === "stillFailing") out.push(`<details><summary>Still failing: ${rules.length} rule(s), ${scenarios.length} scenario(s)</summary>`, "", ...body, "</details>", "");
+    if (k === "stillFailing")
+      out.push(`<details><summary>Still failing: ${rules.length} rule(s), ${scenarios.length} scenario(s)</summary>`, "", ...body, "</details>", "");
     else out.push(`### ${WORDS[k][0]!.toUpperCase()}${WORDS[k].slice(1)}`, "", ...body);
   }
   out.push("The whole report of this run: conformance.md beside this file (the run's reports artifact).", "");

@@ -92,7 +92,10 @@ export class McpConnection {
       const message = `${tool} did not answer with a tool result: ${whyNoResult(error, this.timeoutMs)}${because(this.explain)}`;
       this.onExchange?.({ agent: this.clientName, tool, args, reply: undefined, error: message });
       // A JSON-RPC error is an answer (the connection stands): a step where MCP allows one may accept it.
-      const rpc = error instanceof McpError && error.code !== ErrorCode.RequestTimeout && error.code !== ErrorCode.ConnectionClosed ? { rpcError: { code: error.code, message: error.message } } : {};
+      const rpc =
+        error instanceof McpError && error.code !== ErrorCode.RequestTimeout && error.code !== ErrorCode.ConnectionClosed
+          ? { rpcError: { code: error.code, message: error.message } }
+          : {};
       const late = timedOut(error) ? { timedOut: true as const } : {};
       // Neither a result nor a JSON-RPC error: the connection ended (the broker died, the transport broke) with the call unanswered.
       const lost = !("rpcError" in rpc) && !timedOut(error) && !(error instanceof ZodError) ? { lost: true as const } : {};
@@ -163,7 +166,8 @@ function whyNoResult(error: unknown, timeoutMs: number): string {
     const issues = error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
     return `the result is not an MCP tool result (${issues.join("; ")}${error.issues.length > 3 ? "; …" : ""})`;
   }
-  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return `a JSON-RPC error came instead of a result (${oneLine(error.message, 500)})`;
+  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed)
+    return `a JSON-RPC error came instead of a result (${oneLine(error.message, 500)})`;
   return causeOf(error);
 }
 

@@ -40,19 +40,23 @@ const describesPng = z.looseObject({ mimeType: z.literal(CAPTURE_MIME_TYPE), wid
  */
 export function checkImageBlocks(tool: string, content: unknown, envelope: Envelope): DecodedImage[] {
   const blocks = Array.isArray(content) ? (content as Array<{ type?: unknown; mimeType?: unknown; data?: unknown }>) : [];
-  const images = blocks.filter((b) => b.type === "image").map((block, n) => {
-    if (block.mimeType !== CAPTURE_MIME_TYPE) throw violation(`${tool}'s image block ${n} claims ${String(block.mimeType)}, not ${CAPTURE_MIME_TYPE}.`, ["ENV-10"]);
-    if (typeof block.data !== "string") throw violation(`${tool}'s image block ${n} has no base64 data.`, ["ENV-10"]);
-    try {
-      return decodedPng(block.data);
-    } catch (error) {
-      throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${messageOf(error)}`, ["ENV-10"]);
-    }
-  });
+  const images = blocks
+    .filter((b) => b.type === "image")
+    .map((block, n) => {
+      if (block.mimeType !== CAPTURE_MIME_TYPE)
+        throw violation(`${tool}'s image block ${n} claims ${String(block.mimeType)}, not ${CAPTURE_MIME_TYPE}.`, ["ENV-10"]);
+      if (typeof block.data !== "string") throw violation(`${tool}'s image block ${n} has no base64 data.`, ["ENV-10"]);
+      try {
+        return decodedPng(block.data);
+      } catch (error) {
+        throw violation(`${tool}'s image block ${n} does not decode as a PNG: ${messageOf(error)}`, ["ENV-10"]);
+      }
+    });
   const data = envelope.status === "ok" ? describesPng.safeParse(envelope.data).data : undefined;
   if (data) {
     const [image] = images;
-    if (!image || images.length !== 1) throw violation(`${tool}'s data describes a PNG, yet the reply carries ${images.length} image blocks, not one.`, ["ENV-10"]);
+    if (!image || images.length !== 1)
+      throw violation(`${tool}'s data describes a PNG, yet the reply carries ${images.length} image blocks, not one.`, ["ENV-10"]);
     if (image.width !== data.width || image.height !== data.height) {
       throw violation(`${tool}'s data says ${String(data.width)}x${String(data.height)}, its PNG is ${image.width}x${image.height}.`, ["ENV-10"]);
     }

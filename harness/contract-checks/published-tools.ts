@@ -16,9 +16,21 @@ const SHOWN = 3;
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
-const typesOf = (s: Schema) => [s.type].flat().filter((t) => t !== undefined).map(String).sort().join("|");
+const typesOf = (s: Schema) =>
+  [s.type]
+    .flat()
+    .filter((t) => t !== undefined)
+    .map(String)
+    .sort()
+    .join("|");
 const variantsOf = (s: Schema): unknown[] | undefined => (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined);
-const sorted = (values: unknown) => (Array.isArray(values) ? values.map((v) => JSON.stringify(v)).sort().join(",") : "");
+const sorted = (values: unknown) =>
+  Array.isArray(values)
+    ? values
+        .map((v) => JSON.stringify(v))
+        .sort()
+        .join(",")
+    : "";
 
 /**
  * Where a published JSON Schema says less than, or other than, the catalogue's: its structure —
@@ -35,13 +47,16 @@ export function schemaDifferences(published: unknown, expected: Schema, at = "ou
     if (!publishedVariants) return [`${at} is not a union of ${expectedVariants.length} (anyOf/oneOf)`];
     // Each variant the catalogue names must be published as one of the broker's, in any order.
     return expectedVariants.flatMap((v, i) => {
-      const nearest = publishedVariants.map((p) => schemaDifferences(p, v, `${at} variant ${i + 1}`)).sort((a, b) => a.length - b.length)[0] ?? [`${at} variant ${i + 1} is missing`];
+      const nearest = publishedVariants.map((p) => schemaDifferences(p, v, `${at} variant ${i + 1}`)).sort((a, b) => a.length - b.length)[0] ?? [
+        `${at} variant ${i + 1} is missing`,
+      ];
       return nearest.length === 0 ? [] : nearest;
     });
   }
   const out: string[] = [];
   if (typesOf(expected) !== typesOf(published)) out.push(`${at} has type ${typesOf(published) || "any"}, not ${typesOf(expected)}`);
-  if (expected.const !== undefined && JSON.stringify(published.const) !== JSON.stringify(expected.const)) out.push(`${at} is not the constant ${JSON.stringify(expected.const)}`);
+  if (expected.const !== undefined && JSON.stringify(published.const) !== JSON.stringify(expected.const))
+    out.push(`${at} is not the constant ${JSON.stringify(expected.const)}`);
   if (expected.enum !== undefined && sorted(published.enum) !== sorted(expected.enum)) out.push(`${at} does not allow exactly ${sorted(expected.enum)}`);
   const properties = expected.properties;
   if (isSchema(properties)) {
@@ -50,9 +65,12 @@ export function schemaDifferences(published: unknown, expected: Schema, at = "ou
     const extra = Object.keys(have).filter((k) => !(k in properties));
     if (missing.length > 0) out.push(`${at} lacks ${missing.join(", ")}`);
     if (extra.length > 0) out.push(`${at} has keys the catalogue does not: ${extra.join(", ")}`);
-    if (sorted(published.required) !== sorted(expected.required)) out.push(`${at} requires ${sorted(published.required) || "nothing"}, not ${sorted(expected.required)}`);
-    if (expected.additionalProperties === false && published.additionalProperties !== false) out.push(`${at} allows keys it does not name (additionalProperties is not false)`);
-    for (const [key, schema] of Object.entries(properties)) if (key in have && isSchema(schema)) out.push(...schemaDifferences(have[key], schema, `${at}.${key}`));
+    if (sorted(published.required) !== sorted(expected.required))
+      out.push(`${at} requires ${sorted(published.required) || "nothing"}, not ${sorted(expected.required)}`);
+    if (expected.additionalProperties === false && published.additionalProperties !== false)
+      out.push(`${at} allows keys it does not name (additionalProperties is not false)`);
+    for (const [key, schema] of Object.entries(properties))
+      if (key in have && isSchema(schema)) out.push(...schemaDifferences(have[key], schema, `${at}.${key}`));
   }
   if (isSchema(expected.items)) out.push(...schemaDifferences(published.items, expected.items, `${at}[]`));
   return out;
@@ -75,7 +93,9 @@ export function publishedToolDifferences(listed: readonly ListedTool[]): Publish
     if (!tool) return [];
     const expected = publishedTool(contract);
     const schema = schemaDifferences(tool.outputSchema, expected.outputSchema);
-    const hints = HINTS.filter((h) => tool.annotations?.[h] !== expected.annotations[h]).map((h) => differencesText([{ at: `annotations.${h}`, found: tool.annotations?.[h], expected: expected.annotations[h] }]));
+    const hints = HINTS.filter((h) => tool.annotations?.[h] !== expected.annotations[h]).map((h) =>
+      differencesText([{ at: `annotations.${h}`, found: tool.annotations?.[h], expected: expected.annotations[h] }]),
+    );
     return schema.length + hints.length === 0 ? [] : [{ tool: contract.name, schema, hints }];
   });
 }
@@ -103,9 +123,15 @@ export function publishedToolsFinding(listed: readonly ListedTool[]): string | u
   if (found.length === 0) return undefined;
   const schemas = found.filter((f) => f.schema.length > 0).map((f) => f.tool);
   const hints = found.filter((f) => f.hints.length > 0).map((f) => f.tool);
-  const parts = [...(schemas.length > 0 ? [`the output schema of ${schemas.length} (${some(schemas)})`] : []), ...(hints.length > 0 ? [`the annotations of ${hints.length} (${some(hints)})`] : [])];
+  const parts = [
+    ...(schemas.length > 0 ? [`the output schema of ${schemas.length} (${some(schemas)})`] : []),
+    ...(hints.length > 0 ? [`the annotations of ${hints.length} (${some(hints)})`] : []),
+  ];
   const published = CATALOGUE.filter((c) => listed.some((t) => t.name === c.name)).length;
-  return [`tools/list publishes ${found.length} of its ${published} catalogue tools otherwise than docs/catalogue.json: ${parts.join("; ")}`, ...found.map(problemLine)].join("\n");
+  return [
+    `tools/list publishes ${found.length} of its ${published} catalogue tools otherwise than docs/catalogue.json: ${parts.join("; ")}`,
+    ...found.map(problemLine),
+  ].join("\n");
 }
 
 /**
@@ -117,7 +143,13 @@ export function toolSchemasFinding(listed: readonly ListedTool[]): string | unde
   const open = listed.filter((t) => !(t.inputSchema?.type === "object" && t.inputSchema.additionalProperties === false)).map((t) => t.name);
   const noOutput = listed.filter((t) => t.outputSchema?.type !== "object").map((t) => t.name);
   if (open.length + noOutput.length === 0) return undefined;
-  const parts = [...(open.length > 0 ? [`the input schema of ${open.length} lacks additionalProperties: false (${some(open)})`] : []), ...(noOutput.length > 0 ? [`${noOutput.length} have no object outputSchema (${some(noOutput)})`] : [])];
-  const lines = listed.flatMap((t) => [...(open.includes(t.name) ? [`${t.name}: inputSchema lacks additionalProperties: false`] : []), ...(noOutput.includes(t.name) ? [`${t.name}: no object outputSchema`] : [])]);
+  const parts = [
+    ...(open.length > 0 ? [`the input schema of ${open.length} lacks additionalProperties: false (${some(open)})`] : []),
+    ...(noOutput.length > 0 ? [`${noOutput.length} have no object outputSchema (${some(noOutput)})`] : []),
+  ];
+  const lines = listed.flatMap((t) => [
+    ...(open.includes(t.name) ? [`${t.name}: inputSchema lacks additionalProperties: false`] : []),
+    ...(noOutput.includes(t.name) ? [`${t.name}: no object outputSchema`] : []),
+  ]);
   return [`of the ${listed.length} tools tools/list publishes, ${parts.join("; ")}`, ...lines].join("\n");
 }

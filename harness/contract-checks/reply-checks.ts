@@ -35,12 +35,16 @@ export function checkEnvelope(tool: string, result: RawToolResult): Envelope {
     const envelope = checkedEnvelope(tool, result);
     // A reply whose only block mirrors it is judged by its structuredContent alone: the oracles,
     // which see it again in the history (its text block left out), need not parse it twice.
-    if (Array.isArray(result.content) && result.content.length === 1 && typeof sc === "object" && sc !== null) passed.set(sc, { envelope, memos: (known?.memos ?? new Set<string>()).add(memo) });
+    if (Array.isArray(result.content) && result.content.length === 1 && typeof sc === "object" && sc !== null)
+      passed.set(sc, { envelope, memos: (known?.memos ?? new Set<string>()).add(memo) });
     return envelope;
   } catch (error) {
     if (error instanceof HarnessError) throw error;
     // A reply no check can even walk (nested past the stack's depth): the broker's, never the harness's.
-    throw violation(`${tool}'s reply cannot be read as a Lomi envelope (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})\nthe reply: ${describe(result)}`, ["ENV-01"]);
+    throw violation(
+      `${tool}'s reply cannot be read as a Lomi envelope (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})\nthe reply: ${describe(result)}`,
+      ["ENV-01"],
+    );
   }
 }
 
@@ -48,7 +52,8 @@ function checkedEnvelope(tool: string, result: RawToolResult): Envelope {
   const sc = result.structuredContent;
   if (sc === undefined) throw violation(`${tool} replied without structuredContent\nthe reply: ${describe(result)}`, ["ENV-01"]);
   const loose = anyEnvelopeSchema.safeParse(sc);
-  if (!loose.success) throw violation(`${tool}'s structuredContent is not a Lomi envelope (${loose.error.issues[0]?.message})\nstructuredContent: ${describe(sc)}`, ["ENV-01"]);
+  if (!loose.success)
+    throw violation(`${tool}'s structuredContent is not a Lomi envelope (${loose.error.issues[0]?.message})\nstructuredContent: ${describe(sc)}`, ["ENV-01"]);
   const envelope = sc as Envelope;
   if ((result.isError === true) !== (envelope.status === "error")) {
     throw violation(`${tool} replied status "${envelope.status}" with isError ${String(result.isError)}; isError must be true exactly for errors.`, ["ENV-02"]);
@@ -61,7 +66,8 @@ function checkedEnvelope(tool: string, result: RawToolResult): Envelope {
   } catch {
     mirrored = undefined;
   }
-  if (!isDeepStrictEqual(mirrored, sc)) throw violation(`${tool}'s text block does not mirror its structuredContent\nthe text block: ${describe(text)}`, ["ENV-03"]);
+  if (!isDeepStrictEqual(mirrored, sc))
+    throw violation(`${tool}'s text block does not mirror its structuredContent\nthe text block: ${describe(text)}`, ["ENV-03"]);
   const contract = contractOf(tool);
   if (contract) {
     const strict = outputSchemaOf(contract).safeParse(sc);
@@ -83,5 +89,7 @@ export function contractData<N extends ToolName>(tool: N, data: unknown): DataOf
 }
 
 function breaksContract(tool: string, what: "reply" | "data", error: z.ZodError, value: unknown) {
-  return violation(`${tool}'s ${what} breaks its output schema ${describeIssues(error)}\n${what === "reply" ? "the reply" : "its data"}: ${describe(value)}`, ["ENV-04"]);
+  return violation(`${tool}'s ${what} breaks its output schema ${describeIssues(error)}\n${what === "reply" ? "the reply" : "its data"}: ${describe(value)}`, [
+    "ENV-04",
+  ]);
 }

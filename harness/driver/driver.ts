@@ -81,11 +81,15 @@ export class Driver {
   ) {
     this.now = Date.parse(world.clockStart ?? DEFAULT_CLOCK_START);
     this.wiring = { nativeUrl: sim.url, storePath: path.join(storeDir, "receipts.sqlite"), seed };
-    this.control = new RecordingControl(sim.url, {
-      fault: (kind, detail) => this.fault(kind, detail),
-      clockMoved: (ms) => (this.now += ms),
-      worldReset: (w) => (this.now = Date.parse(w.clockStart ?? DEFAULT_CLOCK_START)),
-    }, sim.controlFetch);
+    this.control = new RecordingControl(
+      sim.url,
+      {
+        fault: (kind, detail) => this.fault(kind, detail),
+        clockMoved: (ms) => (this.now += ms),
+        worldReset: (w) => (this.now = Date.parse(w.clockStart ?? DEFAULT_CLOCK_START)),
+      },
+      sim.controlFetch,
+    );
   }
 
   static async start(o: DriverOptions): Promise<Driver> {
@@ -156,7 +160,16 @@ export class Driver {
       // No answer ends the connection; a JSON-RPC error is an answer on a connection that stands.
       if (!answer.rpcError && this.connections.get(name)?.connection === connection) this.connections.delete(name);
     }
-    const record: CallRecord = { type: "call", agent: clientNameOf(name), connection: label, tool, args, sentAt, answeredAt: new Date(this.now).toISOString(), reply };
+    const record: CallRecord = {
+      type: "call",
+      agent: clientNameOf(name),
+      connection: label,
+      tool,
+      args,
+      sentAt,
+      answeredAt: new Date(this.now).toISOString(),
+      reply,
+    };
     busy.records.push(record);
     if (busy.calls > 1) record.concurrent = busy.mark;
     this.records.push(record);
@@ -174,7 +187,9 @@ export class Driver {
   }
 
   /** The last calls and what came back (a reply, or why none did): the stuff of a failure report. */
-  lastExchanges(count: number): Array<{ agent: string; tool: string; args: Record<string, unknown>; sent: string; reply: RawToolResult | undefined; error: string | undefined }> {
+  lastExchanges(
+    count: number,
+  ): Array<{ agent: string; tool: string; args: Record<string, unknown>; sent: string; reply: RawToolResult | undefined; error: string | undefined }> {
     return this.records
       .filter((r): r is CallRecord => r.type === "call")
       .slice(-count)
@@ -184,7 +199,10 @@ export class Driver {
         args: r.args,
         // The arguments as the MCP client wrote them on the wire: a "__proto__" key included.
         sent: JSON.stringify(r.args),
-        reply: r.reply.status === "answered" ? { isError: r.reply.isError, structuredContent: r.reply.structuredContent, content: r.reply.content ?? mirrorOf(r.reply.structuredContent) } : undefined,
+        reply:
+          r.reply.status === "answered"
+            ? { isError: r.reply.isError, structuredContent: r.reply.structuredContent, content: r.reply.content ?? mirrorOf(r.reply.structuredContent) }
+            : undefined,
         error: r.reply.status === "lost" ? r.reply.reason : undefined,
       }));
   }

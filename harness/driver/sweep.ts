@@ -28,7 +28,11 @@ const toldByAgent = (driver: Driver) => toldOf(indexedCalls(driver));
  * until `timeoutMs` has passed: what a restart of a one-connection broker would leave
  * outcome_unknown. One that cannot be read (a refusal) is not waited for.
  */
-export async function unsettledOperation(driver: Driver, connections: readonly string[], timeoutMs: number): Promise<{ agent: string; operationId: string; state: string; why: string } | undefined> {
+export async function unsettledOperation(
+  driver: Driver,
+  connections: readonly string[],
+  timeoutMs: number,
+): Promise<{ agent: string; operationId: string; state: string; why: string } | undefined> {
   const told = toldByAgent(driver);
   const deadline = realNow() + timeoutMs;
   for (const connection of connections) {

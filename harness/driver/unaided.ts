@@ -60,7 +60,9 @@ function stuck(known: Known, operationId: string, seen: Set<string>): string | u
   const state = known.state.get(operationId);
   if (state === undefined || isSettled(state)) return undefined;
   if (known.dispatched.has(operationId)) {
-    return known.settled.has(operationId) ? undefined : `Lomi has not finished its dispatch, which waits for a step (a held dispatch's release, the user's decision or Lomi's clock)`;
+    return known.settled.has(operationId)
+      ? undefined
+      : `Lomi has not finished its dispatch, which waits for a step (a held dispatch's release, the user's decision or Lomi's clock)`;
   }
   if (state !== "queued") return undefined;
   const at = known.admitted.findIndex((a) => a.operationId === operationId);

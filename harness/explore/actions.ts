@@ -28,10 +28,14 @@ const always = () => true;
 
 /** A step about one of the model's operations, terminals or leases: it runs only when there is one, on the one `n` picks. */
 function stepOn<T>(label: string, items: (m: Model) => readonly T[], n: number, act: (item: T, m: Model, s: ExploreSystem) => Promise<void>): Step {
-  return new Step(label, (m) => items(m).length > 0, async (m, s) => {
-    const item = pick(items(m), n);
-    if (item !== undefined) await act(item, m, s);
-  });
+  return new Step(
+    label,
+    (m) => items(m).length > 0,
+    async (m, s) => {
+      const item = pick(items(m), n);
+      if (item !== undefined) await act(item, m, s);
+    },
+  );
 }
 
 /** The agent that is not `a`. */
@@ -62,21 +66,38 @@ const create = agent.map(
       const retryEpoch = await epochOf(m, s, a);
       if (!retryEpoch) return;
       const n = ++m.counter;
-      await submit(m, s, a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}` });
+      await submit(m, s, a, "lomi_terminal_create", {
+        workspaceId: WORKSPACE,
+        cwdRelative: "",
+        title: `T${n}`,
+        expectedRevision: m.revision,
+        retryEpoch,
+        requestKey: `create-${n}`,
+      });
     }),
 );
 
 const run = fc.tuple(agent, slot, fc.constantFrom(...COMMANDS), fc.boolean()).map(
   ([given, t, command, staleEpoch]) =>
-    new Step(`${given}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`, (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.length > 0), async (m, s) => {
-      const a = s.agentFor(given);
-      const current = await epochOf(m, s, a);
-      const retryEpoch = staleEpoch ? m.staleEpochs.filter((e) => e.agent === a).at(-1)?.retryEpoch : current;
-      const terminal = pick(m.terminals, t);
-      if (!retryEpoch || !terminal) return;
-      const n = ++m.counter;
-      await submit(m, s, a, "lomi_terminal_run", { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command, retryEpoch, requestKey: `run-${n}` });
-    }),
+    new Step(
+      `${given}: lomi_terminal_run "${command}" in terminal #${t}${staleEpoch ? " under a stale epoch" : ""}`,
+      (m) => m.terminals.length > 0 && (!staleEpoch || m.staleEpochs.length > 0),
+      async (m, s) => {
+        const a = s.agentFor(given);
+        const current = await epochOf(m, s, a);
+        const retryEpoch = staleEpoch ? m.staleEpochs.filter((e) => e.agent === a).at(-1)?.retryEpoch : current;
+        const terminal = pick(m.terminals, t);
+        if (!retryEpoch || !terminal) return;
+        const n = ++m.counter;
+        await submit(m, s, a, "lomi_terminal_run", {
+          workspaceId: WORKSPACE,
+          terminalSessionId: terminal.terminalSessionId,
+          command,
+          retryEpoch,
+          requestKey: `run-${n}`,
+        });
+      },
+    ),
 );
 
 /** The permissions section's revision in a settings read, read loosely. */
@@ -92,16 +113,27 @@ const settings = fc.tuple(agent, fc.boolean()).map(
       const n = ++m.counter;
       // Read loosely: a reply of another shape is the envelopes oracle's to judge, and the update then names what the broker said.
       const expectedSettingsRevision = String(permissionsRevision.safeParse(read.data.sections).data?.permissions.settingsRevision);
-      await submit(m, s, a, "lomi_settings_update", { workspaceId: WORKSPACE, section: "permissions", values: { allowNetwork: allow }, expectedSettingsRevision, retryEpoch, requestKey: `settings-${n}` });
+      await submit(m, s, a, "lomi_settings_update", {
+        workspaceId: WORKSPACE,
+        section: "permissions",
+        values: { allowNetwork: allow },
+        expectedSettingsRevision,
+        retryEpoch,
+        requestKey: `settings-${n}`,
+      });
     }),
 );
 
 /** The exact request again, from the agent's current connection: a client retrying after a lost reply. */
-const retrySame = slot.map(
-  (o) =>
-    stepOn(`retry request #${o} unchanged`, (m) => m.operations, o, async (op, m, s) => {
+const retrySame = slot.map((o) =>
+  stepOn(
+    `retry request #${o} unchanged`,
+    (m) => m.operations,
+    o,
+    async (op, m, s) => {
       await submit(m, s, op.agent, op.tool, op.args);
-    }),
+    },
+  ),
 );
 
 /** The values of a settings update this explorer sent. */
@@ -113,33 +145,39 @@ function changed(tool: string, args: Record<string, unknown>): Record<string, un
   return { ...args, title: `${String(args.title)}!` };
 }
 
-const retryChanged = slot.map(
-  (o) =>
-    stepOn(`retry request #${o} with changed arguments`, (m) => m.operations, o, async (op, m, s) => {
+const retryChanged = slot.map((o) =>
+  stepOn(
+    `retry request #${o} with changed arguments`,
+    (m) => m.operations,
+    o,
+    async (op, m, s) => {
       observe(m, await s.call(op.agent, op.tool, changed(op.tool, op.args)));
-    }),
+    },
+  ),
 );
 
-const get = fc.tuple(slot, fc.boolean()).map(
-  ([o, other]) =>
-    stepOn(`${other ? "the other agent" : "its agent"} reads operation #${o}`, known, o, async (op, m, s) => {
-      const reader: AgentName = other ? otherThan(op.agent) : op.agent;
-      observe(m, await s.call(reader, "lomi_operation_get", { operationId: op.operationId }));
-    }),
+const get = fc.tuple(slot, fc.boolean()).map(([o, other]) =>
+  stepOn(`${other ? "the other agent" : "its agent"} reads operation #${o}`, known, o, async (op, m, s) => {
+    const reader: AgentName = other ? otherThan(op.agent) : op.agent;
+    observe(m, await s.call(reader, "lomi_operation_get", { operationId: op.operationId }));
+  }),
 );
 
-const lookup = slot.map(
-  (o) =>
-    stepOn(`look operation #${o} up by its key`, (m) => m.operations, o, async (op, m, s) => {
+const lookup = slot.map((o) =>
+  stepOn(
+    `look operation #${o} up by its key`,
+    (m) => m.operations,
+    o,
+    async (op, m, s) => {
       observe(m, await s.call(op.agent, "lomi_operation_lookup", { retryEpoch: op.args.retryEpoch, requestKey: op.args.requestKey, tool: op.tool }));
-    }),
+    },
+  ),
 );
 
-const cancel = slot.map(
-  (o) =>
-    stepOn(`cancel operation #${o}`, known, o, async (op, m, s) => {
-      observe(m, await s.call(op.agent, "lomi_operation_cancel", { operationId: op.operationId }));
-    }),
+const cancel = slot.map((o) =>
+  stepOn(`cancel operation #${o}`, known, o, async (op, m, s) => {
+    observe(m, await s.call(op.agent, "lomi_operation_cancel", { operationId: op.operationId }));
+  }),
 );
 
 const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).map(
@@ -159,22 +197,28 @@ const events = fc.tuple(agent, fc.boolean(), fc.constantFrom(undefined, 1, 3)).m
  */
 const burst = fc.tuple(agent, slot, fc.scheduler()).map(
   ([given, t, scheduler]) =>
-    new Step(`${given}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`, (m) => m.terminals.length > 0, async (m, s) => {
-      const a = s.agentFor(given);
-      const retryEpoch = await epochOf(m, s, a);
-      const terminal = pick(m.terminals, t);
-      if (!retryEpoch || !terminal) return;
-      const n = ++m.counter;
-      const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
-      const latest = known(m).filter((o) => o.agent === a).at(-1);
-      // In flight together: the driver marks them concurrent in the history.
-      const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args), () => submit(m, s, a, "lomi_terminal_run", args)];
-      if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }).then((r) => observe(m, r)));
-      if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }).then((r) => observe(m, r)));
-      const inFlight = calls.map((call) => scheduler.schedule(Promise.resolve()).then(call));
-      await scheduler.waitAll();
-      await Promise.all(inFlight);
-    }),
+    new Step(
+      `${given}: at once, the same new lomi_terminal_run twice, a cancel and a read of the latest operation`,
+      (m) => m.terminals.length > 0,
+      async (m, s) => {
+        const a = s.agentFor(given);
+        const retryEpoch = await epochOf(m, s, a);
+        const terminal = pick(m.terminals, t);
+        if (!retryEpoch || !terminal) return;
+        const n = ++m.counter;
+        const args = { workspaceId: WORKSPACE, terminalSessionId: terminal.terminalSessionId, command: "npm test", retryEpoch, requestKey: `run-${n}` };
+        const latest = known(m)
+          .filter((o) => o.agent === a)
+          .at(-1);
+        // In flight together: the driver marks them concurrent in the history.
+        const calls: Array<() => Promise<unknown>> = [() => submit(m, s, a, "lomi_terminal_run", args), () => submit(m, s, a, "lomi_terminal_run", args)];
+        if (latest) calls.push(() => s.call(a, "lomi_operation_cancel", { operationId: latest.operationId }).then((r) => observe(m, r)));
+        if (latest) calls.push(() => s.call(a, "lomi_operation_get", { operationId: latest.operationId }).then((r) => observe(m, r)));
+        const inFlight = calls.map((call) => scheduler.schedule(Promise.resolve()).then(call));
+        await scheduler.waitAll();
+        await Promise.all(inFlight);
+      },
+    ),
 );
 
 /** A call with a field its tool does not declare: it must be refused, never run without the field. */
@@ -185,7 +229,18 @@ const unknownField = agent.map(
       const retryEpoch = await epochOf(m, s, a);
       if (!retryEpoch) return;
       const n = ++m.counter;
-      observe(m, await s.call(a, "lomi_terminal_create", { workspaceId: WORKSPACE, cwdRelative: "", title: `T${n}`, expectedRevision: m.revision, retryEpoch, requestKey: `create-${n}`, closeOthers: true }));
+      observe(
+        m,
+        await s.call(a, "lomi_terminal_create", {
+          workspaceId: WORKSPACE,
+          cwdRelative: "",
+          title: `T${n}`,
+          expectedRevision: m.revision,
+          retryEpoch,
+          requestKey: `create-${n}`,
+          closeOthers: true,
+        }),
+      );
     }),
 );
 
@@ -220,27 +275,50 @@ const reconnect = agent.map(
 
 const lease = fc.tuple(agent, slot).map(
   ([given, t]) =>
-    new Step(`${given}: lomi_lease_acquire on terminal #${t} (a takeover)`, (m) => m.terminals.length > 0, async (m, s) => {
-      const a = s.agentFor(given);
-      await epochOf(m, s, a);
-      const terminal = pick(m.terminals, t);
-      if (!terminal) return;
-      const reply = await s.call(a, "lomi_lease_acquire", { workspaceId: WORKSPACE, runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId } });
-      if (reply?.status === "ok") m.leases.push({ agent: a, leaseId: String(reply.data.leaseId), terminalSessionId: terminal.terminalSessionId, sent: [] });
-    }),
+    new Step(
+      `${given}: lomi_lease_acquire on terminal #${t} (a takeover)`,
+      (m) => m.terminals.length > 0,
+      async (m, s) => {
+        const a = s.agentFor(given);
+        await epochOf(m, s, a);
+        const terminal = pick(m.terminals, t);
+        if (!terminal) return;
+        const reply = await s.call(a, "lomi_lease_acquire", {
+          workspaceId: WORKSPACE,
+          runtime: { kind: "terminal", terminalSessionId: terminal.terminalSessionId },
+        });
+        if (reply?.status === "ok") m.leases.push({ agent: a, leaseId: String(reply.data.leaseId), terminalSessionId: terminal.terminalSessionId, sent: [] });
+      },
+    ),
 );
 
 const INPUT_MODES = ["next", "repeat", "changed", "gap"] as const;
-const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(
-  ([l, mode]) =>
-    stepOn(`input on lease #${l}: ${mode} sequence`, (m) => m.leases, l, async (held, m, s) => {
+const input = fc.tuple(slot, fc.constantFrom(...INPUT_MODES)).map(([l, mode]) =>
+  stepOn(
+    `input on lease #${l}: ${mode} sequence`,
+    (m) => m.leases,
+    l,
+    async (held, m, s) => {
       const used = held.sent.length;
       const last = held.sent.at(-1);
       const [sequence, text] =
-        mode === "repeat" && last !== undefined ? [used, last] : mode === "changed" && last !== undefined ? [used, `${last}x`] : mode === "gap" ? [used + 2, "gap\n"] : [used + 1, `echo ${used + 1}\n`];
-      const reply = await s.call(held.agent, "lomi_terminal_input", { workspaceId: WORKSPACE, terminalSessionId: held.terminalSessionId, leaseId: held.leaseId, inputSequence: String(sequence), text });
+        mode === "repeat" && last !== undefined
+          ? [used, last]
+          : mode === "changed" && last !== undefined
+            ? [used, `${last}x`]
+            : mode === "gap"
+              ? [used + 2, "gap\n"]
+              : [used + 1, `echo ${used + 1}\n`];
+      const reply = await s.call(held.agent, "lomi_terminal_input", {
+        workspaceId: WORKSPACE,
+        terminalSessionId: held.terminalSessionId,
+        leaseId: held.leaseId,
+        inputSequence: String(sequence),
+        text,
+      });
       if (reply?.status === "ok" && reply.data.acknowledged === "dispatched" && sequence === used + 1) held.sent.push(text);
-    }),
+    },
+  ),
 );
 
 // Faults ---------------------------------------------------------------------------------------------
@@ -259,7 +337,10 @@ const release = fc.tuple(slot, fc.constantFrom("complete", "fail", "honour-cance
       // Lomi's ledger names the dispatches it has not settled; a held one is among them.
       const ledger = await s.control.ledger();
       const settled = new Set(ledger.filter((e) => e.kind === "settle").map((e) => e.operationId));
-      const operationId = pick(ledger.filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined && !settled.has(e.operationId)).map((e) => e.operationId), o);
+      const operationId = pick(
+        ledger.filter((e) => e.kind === "dispatch" && e.detail.permit !== undefined && !settled.has(e.operationId)).map((e) => e.operationId),
+        o,
+      );
       if (operationId) await tolerate(() => s.control.release(operationId, outcome));
     }),
 );
@@ -279,12 +360,16 @@ const crash = fc.constant(
   }),
 );
 
-const runtimeRestart = slot.map(
-  (t) =>
-    stepOn(`terminal #${t}'s runtime restarts`, (m) => m.terminals, t, async (terminal, m, s) => {
+const runtimeRestart = slot.map((t) =>
+  stepOn(
+    `terminal #${t}'s runtime restarts`,
+    (m) => m.terminals,
+    t,
+    async (terminal, m, s) => {
       const restarted = await s.control.restartRuntime(terminal.panelId);
       if ("terminalSessionId" in restarted) m.terminals.push({ terminalSessionId: restarted.terminalSessionId, panelId: terminal.panelId });
-    }),
+    },
+  ),
 );
 
 const layout = fc.constant(
@@ -294,7 +379,9 @@ const layout = fc.constant(
 );
 
 const tick = fc.integer({ min: 100, max: 3000 }).map((ms) => new Step(`Lomi's clock moves ${ms} ms`, always, (_m, s) => s.advanceClock(ms)));
-const jump = fc.integer({ min: 0, max: HOUR }).map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra)));
+const jump = fc
+  .integer({ min: 0, max: HOUR })
+  .map((extra) => new Step(`Lomi's clock jumps ${24 * HOUR + extra} ms (past 24 hours)`, always, (_m, s) => s.advanceClock(24 * HOUR + extra)));
 
 /** Every kind of step, weighted: agents' calls most often, faults often enough to meet them. */
 export const STEP_ARBITRARIES: Array<fc.Arbitrary<fc.AsyncCommand<Model, ExploreSystem>>> = [

@@ -52,11 +52,16 @@ function progressPrinter(o: ExploreCommandOptions): (p: ExploreProgress) => void
 export async function exploreCommand(o: ExploreCommandOptions): Promise<number> {
   const mutant = o.parameters.adapter === "in-process" ? o.parameters.mutant : undefined;
   if (o.parameters.adapter === "in-process") await inProcessParts(o.parameters);
-  if (o.parameters.adapter === "url") throw configError("explore starts, crashes and restarts the broker and gives each run a fresh simulated Lomi: use the reference broker, --broker-cmd or --broker-image, not --broker-url");
+  if (o.parameters.adapter === "url")
+    throw configError(
+      "explore starts, crashes and restarts the broker and gives each run a fresh simulated Lomi: use the reference broker, --broker-cmd or --broker-image, not --broker-url",
+    );
   const broker = o.brokerName;
   // The seed first, so whatever happens next can be replayed.
   const part = o.part && !o.replay ? o.part : undefined;
-  o.out(`lomi-conformance explore: seed ${o.seed}, ${o.replay ? "replaying one case" : `${part ? `part ${shardText(part)}: ` : ""}${o.runs} runs of at most ${o.steps} steps, time budget ${o.timeBudgetS} s`}, broker ${broker}\n`);
+  o.out(
+    `lomi-conformance explore: seed ${o.seed}, ${o.replay ? "replaying one case" : `${part ? `part ${shardText(part)}: ` : ""}${o.runs} runs of at most ${o.steps} steps, time budget ${o.timeBudgetS} s`}, broker ${broker}\n`,
+  );
   const result = await explore({
     onProgress: progressPrinter(o),
     seed: o.seed,
@@ -70,12 +75,41 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   });
   if (o.tty) o.out("\r\x1b[2K");
   const { violation, ...summary } = result;
-  const faults = Object.entries(result.faults).map(([k, n]) => `${k} ${n}`).join(", ");
-  o.out(`runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`);
+  const faults = Object.entries(result.faults)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
+  o.out(
+    `runs ${result.runs} (+${result.shrinks} shrinking), steps ${result.steps}, ${(result.durationMs / 1000).toFixed(1)} s${result.interrupted ? ", time budget reached" : ""}\nfaults injected: ${faults}\n`,
+  );
   const rules = exercisedRules(result.exercised);
-  o.out(`rules exercised: ${rules.exercised.length} of the ${rules.exercised.length + rules.idle.length} the oracles judge; not exercised (never a pass): ${rules.idle.join(", ") || "none"}\n`);
-  const replay = violation ? ["lomi-conformance explore", "--seed", String(o.seed), "--steps", String(o.steps), "--replay", shellWord(violation.path), "--replay-path", shellWord(violation.replayPath), ...o.replayArgs.map(shellWord)].join(" ") : undefined;
-  const report: ExploreReport = { broker, seed: o.seed, steps: o.steps, ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}), result: summary, violation: violation && replay !== undefined ? { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay } : undefined };
+  o.out(
+    `rules exercised: ${rules.exercised.length} of the ${rules.exercised.length + rules.idle.length} the oracles judge; not exercised (never a pass): ${rules.idle.join(", ") || "none"}\n`,
+  );
+  const replay = violation
+    ? [
+        "lomi-conformance explore",
+        "--seed",
+        String(o.seed),
+        "--steps",
+        String(o.steps),
+        "--replay",
+        shellWord(violation.path),
+        "--replay-path",
+        shellWord(violation.replayPath),
+        ...o.replayArgs.map(shellWord),
+      ].join(" ")
+    : undefined;
+  const report: ExploreReport = {
+    broker,
+    seed: o.seed,
+    steps: o.steps,
+    ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}),
+    result: summary,
+    violation:
+      violation && replay !== undefined
+        ? { invariants: violation.invariants, steps: violation.steps, path: violation.path, replayPath: violation.replayPath, replay }
+        : undefined,
+  };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
     o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
@@ -84,9 +118,18 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   o.out(`VIOLATION of ${violation.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
   for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${eachOnce(v.rules).join(", ")} (${f.id}): ${v.message}\n`);
   for (const line of pointerLines(violation.invariants.flatMap((f) => f.violations))) o.out(`  ${line}\n`);
-  o.out(`shrunk to ${violation.steps.length} steps:\n${violation.steps.map((s, i) => `  ${i + 1}. ${s}\n`).join("")}replay: ${replay}\nreports in ${path.relative(process.cwd(), o.reports) || "."}/ (explore.md, explore.json, explore-history.jsonl)\n`);
+  o.out(
+    `shrunk to ${violation.steps.length} steps:\n${violation.steps.map((s, i) => `  ${i + 1}. ${s}\n`).join("")}replay: ${replay}\nreports in ${path.relative(process.cwd(), o.reports) || "."}/ (explore.md, explore.json, explore-history.jsonl)\n`,
+  );
   if (o.regressions) {
-    addRegression(o.regressions, { seed: o.seed, steps: o.steps, path: violation.path, replayPath: violation.replayPath, ...(mutant ? { mutant } : {}), invariants: violation.invariants.map((f) => f.id) });
+    addRegression(o.regressions, {
+      seed: o.seed,
+      steps: o.steps,
+      path: violation.path,
+      replayPath: violation.replayPath,
+      ...(mutant ? { mutant } : {}),
+      invariants: violation.invariants.map((f) => f.id),
+    });
     o.out(`case added to ${o.regressions}\n`);
   }
   return 1;

@@ -125,7 +125,17 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
       ? { ...last, path: outcome.counterexamplePath, replayPath: replayPathOf(String((outcome.counterexample as unknown[] | null)?.[1] ?? "")) }
       : undefined;
   if (outcome.failed && !violation) throw outcome.errorInstance ?? new Error("explore failed without a history");
-  return { seed: o.seed, runs: outcome.numRuns, shrinks: outcome.numShrinks, steps, faults, durationMs: Date.now() - started, interrupted: outcome.interrupted, exercised, violation };
+  return {
+    seed: o.seed,
+    runs: outcome.numRuns,
+    shrinks: outcome.numShrinks,
+    steps,
+    faults,
+    durationMs: Date.now() - started,
+    interrupted: outcome.interrupted,
+    exercised,
+    violation,
+  };
 }
 
 /** fast-check prints executed commands as "a,b,c /*replayPath=\"...\"*\/": the hint that replays their shrinking. */

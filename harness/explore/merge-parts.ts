@@ -56,7 +56,10 @@ function readPart(dir: string): z.infer<typeof partReportSchema> {
   const parsed = partReportSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const why = issue?.path[0] === "part" ? "it is a whole campaign's, not a part's (explore --shard K/N writes parts)" : `at ${issue?.path.join(".") || "(root)"}: ${issue?.message}`;
+    const why =
+      issue?.path[0] === "part"
+        ? "it is a whole campaign's, not a part's (explore --shard K/N writes parts)"
+        : `at ${issue?.path.join(".") || "(root)"}: ${issue?.message}`;
     throw configError(`${file} is not an explore part's report: ${why}`);
   }
   return parsed.data;
@@ -75,7 +78,13 @@ export function mergeExploreParts(dirs: readonly string[], reports: string, out:
   const parts = dirs.map((dir) => ({ dir, report: readPart(dir) }));
   // Any part's broker, seed and steps are the campaign's: checkPartSet holds them equal.
   const { report: first } = checkPartSet(
-    parts.map(({ dir, report: r }) => ({ dir, index: r.part.index, count: r.part.count, run: { kitVersion: r.part.kitVersion, seed: r.seed, broker: r.broker, steps: r.steps, runs: r.part.runs }, report: r })),
+    parts.map(({ dir, report: r }) => ({
+      dir,
+      index: r.part.index,
+      count: r.part.count,
+      run: { kitVersion: r.part.kitVersion, seed: r.seed, broker: r.broker, steps: r.steps, runs: r.part.runs },
+      report: r,
+    })),
     FIELD,
     "part",
   );
@@ -88,7 +97,14 @@ export function mergeExploreParts(dirs: readonly string[], reports: string, out:
     broker: first.broker,
     seed: first.seed,
     steps: first.steps,
-    parts: parts.map(({ dir, report: r }) => ({ part: `${r.part.index}/${r.part.count}`, dir, runs: r.result.runs, steps: r.result.steps, durationMs: r.result.durationMs, violations: r.violation ? 1 : 0 })),
+    parts: parts.map(({ dir, report: r }) => ({
+      part: `${r.part.index}/${r.part.count}`,
+      dir,
+      runs: r.result.runs,
+      steps: r.result.steps,
+      durationMs: r.result.durationMs,
+      violations: r.violation ? 1 : 0,
+    })),
     result: {
       seed: first.seed,
       runs: sum((r) => r.runs),
@@ -106,10 +122,18 @@ export function mergeExploreParts(dirs: readonly string[], reports: string, out:
   // No earlier history may pass for the merged campaign's: each part's folder keeps its own.
   rmSync(path.join(reports, "explore-history.jsonl"), { force: true });
   writeExploreReports(reports, merged, undefined);
-  out(`lomi-conformance merge: ${parts.length} explore parts of seed ${first.seed}: runs ${merged.result.runs} (+${merged.result.shrinks} shrinking), steps ${merged.result.steps}\n`);
-  out(`faults injected: ${Object.entries(faults).map(([k, n]) => `${k} ${n}`).join(", ")}\n`);
+  out(
+    `lomi-conformance merge: ${parts.length} explore parts of seed ${first.seed}: runs ${merged.result.runs} (+${merged.result.shrinks} shrinking), steps ${merged.result.steps}\n`,
+  );
+  out(
+    `faults injected: ${Object.entries(faults)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ")}\n`,
+  );
   for (const v of violations) out(`VIOLATION of ${v.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\nreplay: ${v.replay}\n`);
-  out(`${violations.length === 0 ? "NO VIOLATION" : `${violations.length} violation(s)`} — reports in ${path.relative(process.cwd(), reports) || "."}/explore.md\n`);
+  out(
+    `${violations.length === 0 ? "NO VIOLATION" : `${violations.length} violation(s)`} — reports in ${path.relative(process.cwd(), reports) || "."}/explore.md\n`,
+  );
   return violations.length === 0 ? 0 : 1;
 }
 

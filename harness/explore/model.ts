@@ -38,7 +38,16 @@ export interface Model {
   counter: number;
 }
 
-export const initialModel = (): Model => ({ epochs: new Map(), staleEpochs: [], revision: "0", terminals: [], leases: [], operations: [], cursors: new Map(), counter: 0 });
+export const initialModel = (): Model => ({
+  epochs: new Map(),
+  staleEpochs: [],
+  revision: "0",
+  terminals: [],
+  leases: [],
+  operations: [],
+  cursors: new Map(),
+  counter: 0,
+});
 
 /** Picks the n-th of a list that may have grown or shrunk since the command was generated. */
 export const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length]);
@@ -57,7 +66,8 @@ export function observe(model: Model, envelope: Envelope | undefined): void {
       model.terminals.push({ terminalSessionId: result.terminalSessionId, panelId: String(result.panelId) });
       // The terminal comes with its creator's lease.
       const creator = model.operations.find((m) => m.operationId === op.operationId)?.agent;
-      if (creator && typeof result.leaseId === "string") model.leases.push({ agent: creator, leaseId: result.leaseId, terminalSessionId: result.terminalSessionId, sent: [] });
+      if (creator && typeof result.leaseId === "string")
+        model.leases.push({ agent: creator, leaseId: result.leaseId, terminalSessionId: result.terminalSessionId, sent: [] });
     }
     if (typeof result.domainRevision === "string") model.revision = result.domainRevision;
   }

@@ -54,7 +54,11 @@ export interface ExploreReport {
 
 /** Each finding headed by the rules it breaks (its oracle's wider list is what the oracle can judge, not what broke), then where docs/ say how to satisfy them. */
 const violationLines = (invariants: readonly FailedOracle[]) => [
-  ...invariants.flatMap((f) => f.violations.map((v) => `- ${eachOnce(v.rules).join(", ")} (**${f.id}**): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`)),
+  ...invariants.flatMap((f) =>
+    f.violations.map(
+      (v) => `- ${eachOnce(v.rules).join(", ")} (**${f.id}**): ${v.message}${v.records.length ? ` — history records ${v.records.join(", ")}` : ""}`,
+    ),
+  ),
   ...pointerLines(invariants.flatMap((f) => f.violations)).map((l) => `- ${l}`),
 ];
 
@@ -87,7 +91,11 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
     ``,
     `Broker: ${report.broker}  `,
     `Seed: ${report.seed}, at most ${report.steps} steps a run  `,
-    ...(report.parts ? report.parts.map((p) => `Part ${p.part} (${p.dir}): ${p.runs} runs, ${p.steps} steps, ${(p.durationMs / 1000).toFixed(1)} s, ${p.violations} violation(s)  `) : []),
+    ...(report.parts
+      ? report.parts.map(
+          (p) => `Part ${p.part} (${p.dir}): ${p.runs} runs, ${p.steps} steps, ${(p.durationMs / 1000).toFixed(1)} s, ${p.violations} violation(s)  `,
+        )
+      : []),
     `Runs: ${r.runs} (${r.shrinks} shrinking runs), steps: ${r.steps}, ${(r.durationMs / 1000).toFixed(1)} s${r.interrupted ? " (time budget reached)" : ""}`,
     ``,
     `| fault | injected |`,
@@ -99,9 +107,23 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
   const violations = report.violations ?? (report.violation ? [report.violation] : []);
   if (violations.length === 0) lines.push(`**No violation** in ${r.runs} runs.`);
   for (const v of violations) {
-    lines.push(`## Violation`, ``, ...violationLines(v.invariants), ``, `### Shrunk sequence (${v.steps.length} steps)`, ``, ...v.steps.map((s, i) => `${i + 1}. ${s}`), ``);
+    lines.push(
+      `## Violation`,
+      ``,
+      ...violationLines(v.invariants),
+      ``,
+      `### Shrunk sequence (${v.steps.length} steps)`,
+      ``,
+      ...v.steps.map((s, i) => `${i + 1}. ${s}`),
+      ``,
+    );
     lines.push(`### Replay`, ``, "```", v.replay, "```", ``);
   }
-  if (violations.length > 0) lines.push(report.parts ? `Each part's folder holds the history of its violation (explore-history.jsonl).` : `The history of this run is in explore-history.jsonl; \`lomi-conformance check explore-history.jsonl\` judges it again.`);
+  if (violations.length > 0)
+    lines.push(
+      report.parts
+        ? `Each part's folder holds the history of its violation (explore-history.jsonl).`
+        : `The history of this run is in explore-history.jsonl; \`lomi-conformance check explore-history.jsonl\` judges it again.`,
+    );
   writeFileSync(path.join(dir, "explore.md"), `${lines.join("\n")}\n`);
 }

@@ -37,7 +37,12 @@ export const mirrorOf = (structuredContent: unknown) => [{ type: "text", text: J
 /** The answered reply of a tool result, its text block left out when it only mirrors structuredContent (as the format allows). */
 export function answeredReply(result: { isError?: boolean; structuredContent?: unknown; content?: unknown }): ReplyRecord {
   const { isError, structuredContent, content } = result;
-  return { status: "answered", ...(isError !== undefined ? { isError } : {}), structuredContent, ...(isDeepStrictEqual(content, mirrorOf(structuredContent)) ? {} : { content }) };
+  return {
+    status: "answered",
+    ...(isError !== undefined ? { isError } : {}),
+    structuredContent,
+    ...(isDeepStrictEqual(content, mirrorOf(structuredContent)) ? {} : { content }),
+  };
 }
 
 /**
@@ -172,4 +177,7 @@ export function readHistory(file: string): History {
  * one is easy to find; a repetition after the first (--repeat) adds its number.
  */
 export const historyFileName = (scenario: { uri: string; name: string }, repetition = 1) =>
-  `${`${scenario.uri.replace(/^.*\//, "").replace(/\.feature$/, "")}--${scenario.name}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 120)}${repetition > 1 ? `--repeat-${repetition}` : ""}.jsonl`;
+  `${`${scenario.uri.replace(/^.*\//, "").replace(/\.feature$/, "")}--${scenario.name}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 120)}${repetition > 1 ? `--repeat-${repetition}` : ""}.jsonl`;

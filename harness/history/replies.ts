@@ -8,7 +8,8 @@ import type { CallRecord, History } from "./format.js";
 // *valid* envelope is the envelopes oracle's to judge; here a reply only has to read as one.
 
 /** A reply's envelope when one came back and reads as one. */
-export type RecordedEnvelope = { status: "ok"; data: Record<string, unknown> } | { status: "error"; code: string; message: string; details?: Record<string, unknown> } | undefined;
+export type RecordedEnvelope =
+  { status: "ok"; data: Record<string, unknown> } | { status: "error"; code: string; message: string; details?: Record<string, unknown> } | undefined;
 
 /** A call with its position in the history (records are numbered from 0, header included). */
 export interface IndexedCall extends CallRecord {
@@ -24,7 +25,8 @@ export function looseEnvelope(structuredContent: unknown): RecordedEnvelope {
   if (!isObject(structuredContent)) return undefined;
   const { status, data, code, message, details } = structuredContent;
   if (status === "ok" && isObject(data)) return { status: "ok", data };
-  if (status === "error" && typeof code === "string") return { status: "error", code, message: String(message ?? ""), details: isObject(details) ? details : undefined };
+  if (status === "error" && typeof code === "string")
+    return { status: "error", code, message: String(message ?? ""), details: isObject(details) ? details : undefined };
   return undefined;
 }
 

@@ -19,7 +19,10 @@ import { LomiError } from "../../protocol/errors.js";
 import { harnessFault } from "../harness-error.js";
 
 /** How the control client reaches the simulated Lomi: the global fetch, or its in-process routes. */
-export type ControlFetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Pick<Response, "ok" | "status" | "json">>;
+export type ControlFetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<Pick<Response, "ok" | "status" | "json">>;
 
 /** The harness's client of the simulator's control API (in-process, or over HTTP). */
 export class SimControl {

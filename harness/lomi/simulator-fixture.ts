@@ -33,7 +33,9 @@ async function serveHost(port: number, host: SimulatorHost): Promise<ServedHost>
   try {
     return { host, routes, server: await serveRoutes(routes, port) };
   } catch (error) {
-    throw configError(`the simulated Lomi cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another --native-port`);
+    throw configError(
+      `the simulated Lomi cannot listen on 127.0.0.1:${port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another --native-port`,
+    );
   }
 }
 
@@ -67,7 +69,12 @@ export class SimulatorFixture {
   /** A fixture for a simulator served from this process: the broker reaches it over HTTP, the harness by its routes. */
   private static served(served: ServedHost, seed: number, own: boolean): SimulatorFixture {
     const { url } = served.server;
-    return new SimulatorFixture(url, seed, own ? served.server : undefined, routedFetch(url, () => served.routes));
+    return new SimulatorFixture(
+      url,
+      seed,
+      own ? served.server : undefined,
+      routedFetch(url, () => served.routes),
+    );
   }
 
   static async start(world: WorldSeed, seed: number, placement: SimulatorPlacement): Promise<SimulatorFixture> {

@@ -16,9 +16,15 @@ export const outcomeUnknownAfterCrash: Oracle = {
       const receipts = all.filter((s) => s.via === "receipt");
       const unknown = receipts.find((s) => s.state === "outcome_unknown");
       if (!unknown) continue;
-      if (unknown.effectState !== "unknown") found.push({ message: `${operationId} reads outcome_unknown with effectState ${unknown.effectState}; it must be unknown`, records: [unknown.index], rules: ["DUR-01"] });
+      if (unknown.effectState !== "unknown")
+        found.push({
+          message: `${operationId} reads outcome_unknown with effectState ${unknown.effectState}; it must be unknown`,
+          records: [unknown.index],
+          rules: ["DUR-01"],
+        });
       const born = Math.min(owners.get(operationId)?.index ?? unknown.index, receipts[0]!.index);
-      const settledBefore = (crash: number) => receipts.some((s) => s.index < crash && s.state !== "outcome_unknown" && ["succeeded", "failed", "cancelled"].includes(s.state));
+      const settledBefore = (crash: number) =>
+        receipts.some((s) => s.index < crash && s.state !== "outcome_unknown" && ["succeeded", "failed", "cancelled"].includes(s.state));
       const crash = crashes.find((c) => c < unknown.index && (c > born || born === unknown.index) && !settledBefore(c));
       if (crash === undefined) {
         const lastBefore = receipts.filter((s) => s.index < unknown.index).at(-1);

@@ -4,7 +4,21 @@ import { type Facts } from "./facts.js";
 import { admissionOf, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import { Tally, type Oracle, type Violation } from "./oracle.js";
-import { CANNOT_UNDO_RULES, cannotUndoRule, CHANGED_FIELD_RULES, changedFieldRules, crashBetween, INPUT_RULES, inputRules, isOrderedInput, orderedInputRules, PROTOTYPE_KEYS, REFUSAL_RULES, refusalRules, sentSequenceRule } from "./finding-rules.js";
+import {
+  CANNOT_UNDO_RULES,
+  cannotUndoRule,
+  CHANGED_FIELD_RULES,
+  changedFieldRules,
+  crashBetween,
+  INPUT_RULES,
+  inputRules,
+  isOrderedInput,
+  orderedInputRules,
+  PROTOTYPE_KEYS,
+  REFUSAL_RULES,
+  refusalRules,
+  sentSequenceRule,
+} from "./finding-rules.js";
 
 // Oracles that start from what Lomi really did (its ledger) and ask which request of an agent's
 // each effect answers: no native work without a request, none twice, none for a refusal.
@@ -17,7 +31,9 @@ const argsOf = (e: Dispatch) => e.detail.args;
 
 /** The request identity a dispatch answers, as the agent wrote it: the retry identity, or the lease and sequence of ordered input. */
 const identityOf = (tool: string, args: Record<string, unknown>) =>
-  isOrderedInput(tool) ? `${tool}\u0000${String(args.leaseId)}\u0000${String(args.inputSequence)}` : `${tool}\u0000${String(args.retryEpoch)}\u0000${String(args.requestKey)}`;
+  isOrderedInput(tool)
+    ? `${tool}\u0000${String(args.leaseId)}\u0000${String(args.inputSequence)}`
+    : `${tool}\u0000${String(args.retryEpoch)}\u0000${String(args.requestKey)}`;
 
 /** A field the agent sent otherwise than Lomi received it, and the rules that breaks. */
 type Change = { field: string; text: string; rules: string[] };
@@ -27,7 +43,8 @@ type Change = { field: string; text: string; rules: string[] };
  * refuses was to be refused, not amended and sent (a setting of another section dropped: that
  * refusal's rule); any other, the field's own.
  */
-const changeRules = (call: IndexedCall, field: string) => (contractOf(call.tool)?.input.safeParse(call.args).success === false ? inputRules(call.tool, call.args) : changedFieldRules(call.tool, field));
+const changeRules = (call: IndexedCall, field: string) =>
+  contractOf(call.tool)?.input.safeParse(call.args).success === false ? inputRules(call.tool, call.args) : changedFieldRules(call.tool, field);
 
 /**
  * The first field the call sent otherwise than Lomi received it (other than the identity), or
@@ -36,8 +53,17 @@ const changeRules = (call: IndexedCall, field: string) => (contractOf(call.tool)
  */
 function changedField(call: IndexedCall, received: Record<string, unknown>, ignored: readonly string[] = []): Change | undefined {
   const has = (f: string) => Object.hasOwn(received, f);
-  const field = Object.keys(call.args).find((f) => !IDENTITY.has(f) && !ignored.includes(f) && (has(f) || PROTOTYPE_KEYS.has(f)) && canonical(has(f) ? received[f] : undefined) !== canonical(call.args[f]));
-  return field === undefined ? undefined : { field, text: `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${has(field) ? canonical(received[field]) : "no such field"}`, rules: changeRules(call, field) };
+  const field = Object.keys(call.args).find(
+    (f) =>
+      !IDENTITY.has(f) && !ignored.includes(f) && (has(f) || PROTOTYPE_KEYS.has(f)) && canonical(has(f) ? received[f] : undefined) !== canonical(call.args[f]),
+  );
+  return field === undefined
+    ? undefined
+    : {
+        field,
+        text: `${field}: the agent sent ${canonical(call.args[field])}, Lomi received ${has(field) ? canonical(received[field]) : "no such field"}`,
+        rules: changeRules(call, field),
+      };
 }
 
 type Traced = { entry: Dispatch; agent: string | undefined; calls: IndexedCall[]; changed: Change[] };
@@ -62,22 +88,27 @@ function traced(facts: Facts): Traced[] {
     const id = admissionOf(c)?.receipt.operationId;
     if (id !== undefined) admitted.set(id, [...(admitted.get(id) ?? []), c]);
   }
-  const found = (facts.history.ledger ?? [])
-    .filter(ofKind("dispatch"))
-    .map((entry) => {
-      const agent = facts.history.pairings.get(entry.pairingId);
-      const received = argsOf(entry);
-      // By the retry identity Lomi received; else by the operation the agent's reply named, under the
-      // epoch the agent sent (a request key of the broker's own making is the identity Lomi ignores) —
-      // unless a restart came between that admission and Lomi receiving it: work resumed by a later
-      // instance is DUR-01's, and a key the agent never sent is its sign.
-      const byKey = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
-      const resumed = (c: IndexedCall) => facts.faults.some((f) => f.kind === "broker-crash" && f.index > c.index && !(typeof f.detail.ledgerSequence === "number" && f.detail.ledgerSequence >= entry.sequence));
-      const named = entry.detail.permit ? (admitted.get(entry.detail.permit.operationId) ?? []).filter((c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch && !resumed(c)) : [];
-      const same = byKey.length > 0 ? byKey : named;
-      const changes = same.map((c) => changedField(c, received));
-      return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is Change => c !== undefined) };
-    });
+  const found = (facts.history.ledger ?? []).filter(ofKind("dispatch")).map((entry) => {
+    const agent = facts.history.pairings.get(entry.pairingId);
+    const received = argsOf(entry);
+    // By the retry identity Lomi received; else by the operation the agent's reply named, under the
+    // epoch the agent sent (a request key of the broker's own making is the identity Lomi ignores) —
+    // unless a restart came between that admission and Lomi receiving it: work resumed by a later
+    // instance is DUR-01's, and a key the agent never sent is its sign.
+    const byKey = byIdentity.get(`${agent}\u0000${identityOf(entry.tool, received)}`) ?? [];
+    const resumed = (c: IndexedCall) =>
+      facts.faults.some(
+        (f) => f.kind === "broker-crash" && f.index > c.index && !(typeof f.detail.ledgerSequence === "number" && f.detail.ledgerSequence >= entry.sequence),
+      );
+    const named = entry.detail.permit
+      ? (admitted.get(entry.detail.permit.operationId) ?? []).filter(
+          (c) => c.agent === agent && c.tool === entry.tool && c.args.retryEpoch === received.retryEpoch && !resumed(c),
+        )
+      : [];
+    const same = byKey.length > 0 ? byKey : named;
+    const changes = same.map((c) => changedField(c, received));
+    return { entry, agent, calls: same.filter((_, i) => changes[i] === undefined), changed: changes.filter((c): c is Change => c !== undefined) };
+  });
   tracings.set(facts, found);
   return found;
 }
@@ -90,10 +121,18 @@ function traced(facts: Facts): Traced[] {
 function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Dispatch): { call: IndexedCall; rule: string } | undefined {
   if (isOrderedInput(entry.tool)) return undefined;
   const received = argsOf(entry);
-  const call = facts.calls.find((c) => c.agent === agent && c.tool === entry.tool && c.args.requestKey === received.requestKey && c.args.retryEpoch !== received.retryEpoch && changedField(c, received) === undefined);
+  const call = facts.calls.find(
+    (c) =>
+      c.agent === agent &&
+      c.tool === entry.tool &&
+      c.args.requestKey === received.requestKey &&
+      c.args.retryEpoch !== received.retryEpoch &&
+      changedField(c, received) === undefined,
+  );
   if (!call) return undefined;
   const given = facts.calls.find((c) => c.tool === "lomi_connect" && c.envelope?.status === "ok" && c.envelope.data.retryEpoch === call.args.retryEpoch);
-  const rule = given && crashBetween(facts.crashes, given.index, call.index) ? "EPOCH-01" : given && given.connection !== call.connection ? "EPOCH-04" : "EPOCH-03";
+  const rule =
+    given && crashBetween(facts.crashes, given.index, call.index) ? "EPOCH-01" : given && given.connection !== call.connection ? "EPOCH-04" : "EPOCH-03";
   return { call, rule };
 }
 
@@ -105,7 +144,14 @@ function underAnotherEpoch(facts: Facts, agent: string | undefined, entry: Dispa
 function underAnotherSequence(facts: Facts, agent: string | undefined, entry: Dispatch): { call: IndexedCall; rules: string[] } | undefined {
   if (!isOrderedInput(entry.tool)) return undefined;
   const received = argsOf(entry);
-  const candidates = facts.calls.filter((c) => c.agent === agent && c.tool === entry.tool && c.args.leaseId === received.leaseId && c.args.inputSequence !== received.inputSequence && changedField(c, received, ["inputSequence"]) === undefined);
+  const candidates = facts.calls.filter(
+    (c) =>
+      c.agent === agent &&
+      c.tool === entry.tool &&
+      c.args.leaseId === received.leaseId &&
+      c.args.inputSequence !== received.inputSequence &&
+      changedField(c, received, ["inputSequence"]) === undefined,
+  );
   // The call whose acknowledgement names the sequence Lomi received, else the last that could be it.
   const call = candidates.find((c) => c.envelope?.status === "ok" && c.envelope.data.inputSequence === received.inputSequence) ?? candidates.at(-1);
   return call && { call, rules: orderedInputRules(call.tool, [sentSequenceRule(facts.calls, call)]) };
@@ -146,7 +192,22 @@ const at = (facts: Facts, e: LedgerEntry) => {
  */
 export const effectsRequested: Oracle = {
   id: "effects-requested",
-  rules: ["DUR-01", "DUR-03", "DUR-06", "IDEM-01", "EPOCH-01", "EPOCH-03", "EPOCH-04", "INPUT-03", "INPUT-04", "INPUT-05", "INPUT-16", "CANCEL-03", ...CANNOT_UNDO_RULES, ...new Set([...CHANGED_FIELD_RULES, ...INPUT_RULES])],
+  rules: [
+    "DUR-01",
+    "DUR-03",
+    "DUR-06",
+    "IDEM-01",
+    "EPOCH-01",
+    "EPOCH-03",
+    "EPOCH-04",
+    "INPUT-03",
+    "INPUT-04",
+    "INPUT-05",
+    "INPUT-16",
+    "CANCEL-03",
+    ...CANNOT_UNDO_RULES,
+    ...new Set([...CHANGED_FIELD_RULES, ...INPUT_RULES]),
+  ],
   title: "every native effect traces to one request an agent sent, as sent, and none is done twice",
   needsLedger: true,
   check(facts) {
@@ -154,30 +215,52 @@ export const effectsRequested: Oracle = {
     const operations = new Map<string, Set<string>>();
     for (const { entry, agent, calls, changed } of traced(facts)) {
       if (calls.length === 0 && changed.length > 0) {
-        found.push({ message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]!.text}`, records: at(facts, entry), rules: changed[0]!.rules });
+        found.push({
+          message: `Lomi received ${describe(entry)} otherwise than the agent sent it: ${changed[0]!.text}`,
+          records: at(facts, entry),
+          rules: changed[0]!.rules,
+        });
         continue;
       }
       const renumbered = calls.length === 0 ? underAnotherSequence(facts, agent, entry) : undefined;
       if (renumbered) {
-        found.push({ message: `Lomi received ${describe(entry)} as inputSequence ${String(argsOf(entry).inputSequence)}, while the agent sent it as ${String(renumbered.call.args.inputSequence)}: the broker renumbered input`, records: [renumbered.call.index, ...at(facts, entry)], rules: renumbered.rules });
+        found.push({
+          message: `Lomi received ${describe(entry)} as inputSequence ${String(argsOf(entry).inputSequence)}, while the agent sent it as ${String(renumbered.call.args.inputSequence)}: the broker renumbered input`,
+          records: [renumbered.call.index, ...at(facts, entry)],
+          rules: renumbered.rules,
+        });
         continue;
       }
       const renewed = calls.length === 0 ? underAnotherEpoch(facts, agent, entry) : undefined;
       if (renewed) {
-        found.push({ message: `Lomi received ${describe(entry)} under retryEpoch ${String(argsOf(entry).retryEpoch)}, while the agent sent it under ${String(renewed.call.args.retryEpoch)}: the broker renewed an epoch that granted no new submission`, records: [renewed.call.index, ...at(facts, entry)], rules: [renewed.rule] });
+        found.push({
+          message: `Lomi received ${describe(entry)} under retryEpoch ${String(argsOf(entry).retryEpoch)}, while the agent sent it under ${String(renewed.call.args.retryEpoch)}: the broker renewed an epoch that granted no new submission`,
+          records: [renewed.call.index, ...at(facts, entry)],
+          rules: [renewed.rule],
+        });
         continue;
       }
       // A dispatch under a pairing this history never made is another run's (a broker at a URL serves every scenario): not judged here.
       if (calls.length === 0 && agent === undefined) continue;
       const undo = calls.length === 0 ? undoOfCancel(facts, agent, entry) : undefined;
       if (undo) {
-        found.push({ message: `Lomi did work no agent asked for right after ${agent ?? "the agent"} cancelled an operation of ${entry.tool} that had settled with effects: ${describe(entry)} undoes what the cancel found done`, records: [undo.call.index, ...at(facts, entry)], rules: undo.rules });
+        found.push({
+          message: `Lomi did work no agent asked for right after ${agent ?? "the agent"} cancelled an operation of ${entry.tool} that had settled with effects: ${describe(entry)} undoes what the cancel found done`,
+          records: [undo.call.index, ...at(facts, entry)],
+          rules: undo.rules,
+        });
         continue;
       }
       if (calls.length === 0) {
-        const sent = isOrderedInput(entry.tool) ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}` : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
+        const sent = isOrderedInput(entry.tool)
+          ? `lease ${String(argsOf(entry).leaseId)}, inputSequence ${String(argsOf(entry).inputSequence)}`
+          : `retryEpoch ${String(argsOf(entry).retryEpoch)}, requestKey ${String(argsOf(entry).requestKey)}`;
         // Work resumed or made up after a restart breaks "nothing is dispatched again" (DUR-01); without one, a receipt reserved for a request before its dispatch (DUR-06).
-        found.push({ message: `Lomi did work no agent asked for: ${describe(entry)} under ${sent}, which no call of ${agent ?? `pairing ${entry.pairingId}`} sent with those arguments`, records: at(facts, entry), rules: [facts.crashes.length > 0 ? "DUR-01" : "DUR-06"] });
+        found.push({
+          message: `Lomi did work no agent asked for: ${describe(entry)} under ${sent}, which no call of ${agent ?? `pairing ${entry.pairingId}`} sent with those arguments`,
+          records: at(facts, entry),
+          rules: [facts.crashes.length > 0 ? "DUR-01" : "DUR-06"],
+        });
         continue;
       }
       if (isOrderedInput(entry.tool)) continue; // ordered input twice is the input oracles' business
@@ -187,7 +270,11 @@ export const effectsRequested: Oracle = {
       operations.set(key, ids);
       if (ids.size !== 2) continue;
       const retried = crashBetween(facts.crashes, calls[0]!.index, at(facts, entry)[0] ?? Infinity) ? ["IDEM-01", "DUR-03"] : ["IDEM-01"];
-      found.push({ message: `one request was dispatched as two operations (${[...ids].join(", ")}): ${entry.tool} requestKey ${String(argsOf(entry).requestKey)}`, records: [calls[0]!.index, ...at(facts, entry)], rules: retried });
+      found.push({
+        message: `one request was dispatched as two operations (${[...ids].join(", ")}): ${entry.tool} requestKey ${String(argsOf(entry).requestKey)}`,
+        records: [calls[0]!.index, ...at(facts, entry)],
+        rules: retried,
+      });
     }
     return found;
   },
@@ -211,8 +298,13 @@ export const effectsRequested: Oracle = {
     }
     // Each cancel of an operation that had effects: nothing may be dispatched to undo them.
     for (const c of facts.calls) {
-      const cancelled = c.tool === "lomi_operation_cancel" && c.envelope?.status === "ok" ? (c.envelope.data.operation as Record<string, unknown> | undefined) : undefined;
-      if (cancelled && cancelled.effectState !== "none") tally.add([...(c.envelope?.status === "ok" && c.envelope.data.outcome === "already_settled" ? ["CANCEL-03"] : []), cannotUndoRule(String(cancelled.tool))]);
+      const cancelled =
+        c.tool === "lomi_operation_cancel" && c.envelope?.status === "ok" ? (c.envelope.data.operation as Record<string, unknown> | undefined) : undefined;
+      if (cancelled && cancelled.effectState !== "none")
+        tally.add([
+          ...(c.envelope?.status === "ok" && c.envelope.data.outcome === "already_settled" ? ["CANCEL-03"] : []),
+          cannotUndoRule(String(cancelled.tool)),
+        ]);
     }
     return tally.triggers;
   },
@@ -240,7 +332,11 @@ export const refusalsDispatchNothing: Oracle = {
       const codes = [...new Set(calls.map((c) => (c.envelope?.status === "error" ? c.envelope.code : "?")))].join(", ");
       const first = calls[0]!;
       const rules = first.envelope?.status === "error" ? refusalRules(first.tool, first.envelope.code, first.args) : ["OP-03"];
-      found.push({ message: `Lomi received ${describe(entry)}, yet every call that sent that request was refused (${codes}): a refusal must leave nothing done`, records: [...calls.map((c) => c.index), ...at(facts, entry)], rules });
+      found.push({
+        message: `Lomi received ${describe(entry)}, yet every call that sent that request was refused (${codes}): a refusal must leave nothing done`,
+        records: [...calls.map((c) => c.index), ...at(facts, entry)],
+        rules,
+      });
     }
     return found;
   },

@@ -46,7 +46,8 @@ export const rejectedInput: Oracle = {
       if (!contract || c.reply.status !== "answered" || contract.input.safeParse(c.args).success) continue;
       const env = c.envelope;
       const rules = inputRules(c.tool, c.args);
-      if (env?.status === "ok") found.push({ message: `${c.tool} accepted arguments its input schema rejects: ${JSON.stringify(c.args).slice(0, 300)}`, records: [c.index], rules });
+      if (env?.status === "ok")
+        found.push({ message: `${c.tool} accepted arguments its input schema rejects: ${JSON.stringify(c.args).slice(0, 300)}`, records: [c.index], rules });
       else if (env && !["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED"].includes(env.code)) {
         found.push({ message: `${c.tool} answered ${env.code} to arguments its input schema rejects; it must be INVALID_ARGUMENT`, records: [c.index], rules });
       }

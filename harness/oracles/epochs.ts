@@ -35,7 +35,11 @@ export const epochAuthority: Oracle = {
     const sentBefore = identitiesSentBefore();
     for (const c of calls) {
       if (c.tool === "lomi_connect" && c.envelope?.status === "ok" && typeof c.envelope.data.retryEpoch === "string") {
-        epochs.set(c.envelope.data.retryEpoch, { index: c.index, connection: c.connection, expiresAt: Date.parse(String(c.envelope.data.retryEpochExpiresAt)) });
+        epochs.set(c.envelope.data.retryEpoch, {
+          index: c.index,
+          connection: c.connection,
+          expiresAt: Date.parse(String(c.envelope.data.retryEpochExpiresAt)),
+        });
       }
       const retried = sentBefore(c);
       const admission = admissionOf(c);
@@ -54,7 +58,12 @@ export const epochAuthority: Oracle = {
             : onLomisClock && Date.parse(c.sentAt) > epoch.expiresAt
               ? [`expired at ${new Date(epoch.expiresAt).toISOString()} on Lomi's clock (sent at ${c.sentAt})`, "EPOCH-03"]
               : undefined;
-      if (why) found.push({ message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why[0]}`, records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index], rules: [why[1]] });
+      if (why)
+        found.push({
+          message: `${c.tool} "${c.args.requestKey}" admitted a new operation ${admission.receipt.operationId} under a retry epoch ${why[0]}`,
+          records: [epoch.index, ...(crash !== undefined ? [crash] : []), c.index],
+          rules: [why[1]],
+        });
     }
     return found;
   },
@@ -66,7 +75,11 @@ export const epochAuthority: Oracle = {
     const sentBefore = identitiesSentBefore();
     for (const c of calls) {
       if (c.tool === "lomi_connect" && c.envelope?.status === "ok" && typeof c.envelope.data.retryEpoch === "string") {
-        epochs.set(c.envelope.data.retryEpoch, { index: c.index, connection: c.connection, expiresAt: Date.parse(String(c.envelope.data.retryEpochExpiresAt)) });
+        epochs.set(c.envelope.data.retryEpoch, {
+          index: c.index,
+          connection: c.connection,
+          expiresAt: Date.parse(String(c.envelope.data.retryEpochExpiresAt)),
+        });
       }
       const retried = sentBefore(c);
       const epoch = epochs.get(String(c.args.retryEpoch));

@@ -26,11 +26,19 @@ export interface EventProblem {
  */
 export function nextEventProblem(before: FeedEvent | undefined, e: FeedEvent): EventProblem | undefined {
   if (before === undefined) {
-    return e.previousState === null && ADMISSION_STATES.includes(e.state) ? undefined : { text: `its first event (${e.sequence}) must show admission (previousState null, state ${ADMISSION_STATES.join(" or ")}), not ${e.previousState} → ${e.state}` };
+    return e.previousState === null && ADMISSION_STATES.includes(e.state)
+      ? undefined
+      : {
+          text: `its first event (${e.sequence}) must show admission (previousState null, state ${ADMISSION_STATES.join(" or ")}), not ${e.previousState} → ${e.state}`,
+        };
   }
-  if (e.previousState !== before.state) return { text: `event ${e.sequence} says previousState ${e.previousState}, the feed's previous event of it (${before.sequence}) showed ${before.state}: a transition is missing or shown twice` };
+  if (e.previousState !== before.state)
+    return {
+      text: `event ${e.sequence} says previousState ${e.previousState}, the feed's previous event of it (${before.sequence}) showed ${before.state}: a transition is missing or shown twice`,
+    };
   const effectOnly = e.state === before.state && e.effectState !== before.effectState;
-  if (!effectOnly && !canTransition(before.state, e.state)) return { text: `event ${e.sequence} shows ${before.state} → ${e.state}, not a legal transition`, illegal: { from: before.state, to: e.state } };
+  if (!effectOnly && !canTransition(before.state, e.state))
+    return { text: `event ${e.sequence} shows ${before.state} → ${e.state}, not a legal transition`, illegal: { from: before.state, to: e.state } };
   return undefined;
 }
 
@@ -81,27 +89,46 @@ export const eventsInOrder: Oracle = {
         const sameSequence = bySequence.get(`${streamKey}\u0000${e.sequence}`);
         const shape = (x: EventView) => `${x.operationId} ${x.previousState ?? "(none)"} -> ${x.state}`;
         if (sameSequence && shape(sameSequence.event) !== shape(e)) {
-          found.push({ message: `event ${e.sequence} read as ${shape(sameSequence.event)}, later as ${shape(e)}`, records: [sameSequence.index, c.index], rules: ruleFor(sameSequence.index, c.index) });
+          found.push({
+            message: `event ${e.sequence} read as ${shape(sameSequence.event)}, later as ${shape(e)}`,
+            records: [sameSequence.index, c.index],
+            rules: ruleFor(sameSequence.index, c.index),
+          });
         }
         bySequence.set(`${streamKey}\u0000${e.sequence}`, { event: e, index: c.index });
         // An event with the same state on both sides records a change of effectState alone.
         // An illegal transition is said once, here: the stream's own check below would say it again as the feed's.
         const illegal = e.previousState !== null && e.previousState !== e.state && !canTransition(e.previousState, e.state);
         if (illegal && e.previousState !== null) {
-          const own = isOperationsOwn({ text: "", illegal: { from: e.previousState, to: e.state } }, statesShown(calls.filter((x) => x.index < c.index), e.operationId));
+          const own = isOperationsOwn(
+            { text: "", illegal: { from: e.previousState, to: e.state } },
+            statesShown(
+              calls.filter((x) => x.index < c.index),
+              e.operationId,
+            ),
+          );
           found.push({ message: `event ${e.sequence} shows ${shape(e)}, not a legal transition`, records: [c.index], rules: own ? ["OP-02"] : ["EVT-01"] });
         }
         if (!stream) continue;
         const sequence = BigInt(e.sequence);
         if (sequence <= stream.lastSequence) {
-          found.push({ message: `event ${e.sequence} (${shape(e)}) came after event ${stream.lastSequence} in one feed: shown again or out of order`, records: [c.index], rules: ruleFor(0, c.index) });
+          found.push({
+            message: `event ${e.sequence} (${shape(e)}) came after event ${stream.lastSequence} in one feed: shown again or out of order`,
+            records: [c.index],
+            rules: ruleFor(0, c.index),
+          });
           continue;
         }
         stream.lastSequence = sequence;
         const before = stream.last.get(e.operationId);
         // A stream read from the start shows each operation from its admission, unless a reconciliation removed its first events.
         const problem = (before || stream.complete) && !illegal ? nextEventProblem(before?.event, e) : undefined;
-        if (problem) found.push({ message: `${e.operationId}: ${problem.text}`, records: [...new Set([...(before ? [before.index] : []), c.index])], rules: ruleFor(before?.index ?? 0, c.index) });
+        if (problem)
+          found.push({
+            message: `${e.operationId}: ${problem.text}`,
+            records: [...new Set([...(before ? [before.index] : []), c.index])],
+            rules: ruleFor(before?.index ?? 0, c.index),
+          });
         stream.last.set(e.operationId, { event: e, index: c.index });
       }
       if (stream && typeof c.envelope.data.nextCursor === "string") stream.cursor = c.envelope.data.nextCursor;
@@ -146,16 +173,32 @@ export const eventsScoped: Oracle = {
     const workspaceOf = new Map<string, { workspaceId: string; index: number }>();
     for (const c of calls) {
       const receipt = operationNamed(c.envelope);
-      if (receipt && typeof receipt.workspaceId === "string" && !workspaceOf.has(receipt.operationId)) workspaceOf.set(receipt.operationId, { workspaceId: receipt.workspaceId, index: c.index });
+      if (receipt && typeof receipt.workspaceId === "string" && !workspaceOf.has(receipt.operationId))
+        workspaceOf.set(receipt.operationId, { workspaceId: receipt.workspaceId, index: c.index });
     }
     for (const c of calls) {
       const feed = String(c.args.workspaceId);
       for (const e of eventsIn(c)) {
         const placed = workspaceOf.get(e.operationId);
         const owner = owners.get(e.operationId);
-        if (e.workspaceId !== undefined && e.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId} in ${e.workspaceId}`, records: [c.index], rules: ["EVT-04"] });
-        else if (placed && placed.workspaceId !== feed) found.push({ message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of ${placed.workspaceId}`, records: [placed.index, c.index], rules: ["EVT-04"] });
-        else if (owner && owner.agent !== c.agent) found.push({ message: `${c.agent}'s feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of another pairing (${owner.agent})`, records: [owner.index, c.index], rules: ["EVT-04"] });
+        if (e.workspaceId !== undefined && e.workspaceId !== feed)
+          found.push({
+            message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId} in ${e.workspaceId}`,
+            records: [c.index],
+            rules: ["EVT-04"],
+          });
+        else if (placed && placed.workspaceId !== feed)
+          found.push({
+            message: `the feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of ${placed.workspaceId}`,
+            records: [placed.index, c.index],
+            rules: ["EVT-04"],
+          });
+        else if (owner && owner.agent !== c.agent)
+          found.push({
+            message: `${c.agent}'s feed of ${feed} shows event ${e.sequence} of ${e.operationId}, an operation of another pairing (${owner.agent})`,
+            records: [owner.index, c.index],
+            rules: ["EVT-04"],
+          });
       }
     }
     return found;
@@ -168,7 +211,8 @@ export const eventsScoped: Oracle = {
       const receipt = operationNamed(c.envelope);
       const owner = receipt && owners.get(receipt.operationId);
       if (receipt && owner?.index === c.index) placed.push({ workspaceId: receipt.workspaceId, agent: owner.agent, index: c.index });
-      if (c.tool === "lomi_events_read" && c.envelope?.status === "ok" && placed.some((p) => p.workspaceId !== c.args.workspaceId || p.agent !== c.agent)) tally.add("EVT-04");
+      if (c.tool === "lomi_events_read" && c.envelope?.status === "ok" && placed.some((p) => p.workspaceId !== c.args.workspaceId || p.agent !== c.agent))
+        tally.add("EVT-04");
     }
     return tally.triggers;
   },

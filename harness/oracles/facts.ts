@@ -35,7 +35,6 @@ export interface Facts {
   ledgerAt: Map<number, number>;
 }
 
-
 export function factsOf(history: History): Facts {
   const calls = indexedCalls(history);
   const faults = history.records.flatMap((r, index) => (r.type === "fault" ? [{ ...r, index }] : []));
@@ -48,10 +47,28 @@ export function factsOf(history: History): Facts {
   };
   for (const call of calls) {
     const receipt = receiptIn(call);
-    if (receipt) sight({ index: call.index, agent: call.agent, operationId: receipt.operationId, state: receipt.state, effectState: receipt.effectState, via: "receipt", concurrent: call.concurrent });
+    if (receipt)
+      sight({
+        index: call.index,
+        agent: call.agent,
+        operationId: receipt.operationId,
+        state: receipt.state,
+        effectState: receipt.effectState,
+        via: "receipt",
+        concurrent: call.concurrent,
+      });
     const admission = admissionOf(call);
     if (admission && !owners.has(admission.receipt.operationId)) owners.set(admission.receipt.operationId, { agent: call.agent, index: call.index });
-    for (const e of eventsIn(call)) sight({ index: call.index, agent: call.agent, operationId: e.operationId, state: e.state, effectState: e.effectState, via: "event", concurrent: call.concurrent });
+    for (const e of eventsIn(call))
+      sight({
+        index: call.index,
+        agent: call.agent,
+        operationId: e.operationId,
+        state: e.state,
+        effectState: e.effectState,
+        via: "event",
+        concurrent: call.concurrent,
+      });
   }
   const told = toldOf(calls);
   const ledgerAt = new Map<number, number>();

@@ -95,7 +95,22 @@ export function cannotUndoRule(tool: string): string {
 export const CANNOT_UNDO_RULES = ["CANCEL-04", "CANCEL-20", "CANCEL-30", "CANCEL-40", "CANCEL-41", "CANCEL-43"];
 
 /** The rules the effects oracles make checkable for a dispatch that differs from its request. */
-export const CHANGED_FIELD_RULES = ["SCH-06", "INPUT-02", "IDEM-03", "REV-32", "REV-01", "REV-02", "REV-10", "REV-20", "REV-23", "REV-31", "REV-33", "REV-35", "REV-40", "REV-41"];
+export const CHANGED_FIELD_RULES = [
+  "SCH-06",
+  "INPUT-02",
+  "IDEM-03",
+  "REV-32",
+  "REV-01",
+  "REV-02",
+  "REV-10",
+  "REV-20",
+  "REV-23",
+  "REV-31",
+  "REV-33",
+  "REV-35",
+  "REV-40",
+  "REV-41",
+];
 
 /**
  * The rule a dispatch breaks when Lomi received `field` otherwise than the agent sent it: a
@@ -112,7 +127,23 @@ export function changedFieldRules(tool: string, field: string): string[] {
 }
 
 /** The rules refusals-dispatch-nothing makes checkable: each refusal's own "nothing is dispatched". */
-export const REFUSAL_RULES = [...INPUT_RULES, ...CHANGED_FIELD_RULES, "SCH-04", "AUTH-03", "AUTH-04", "CAP-01", "DUR-05", "EPOCH-03", "EPOCH-04", "INPUT-01", "INPUT-04", "INPUT-05", "INPUT-19", "OP-03", "IDEM-02"];
+export const REFUSAL_RULES = [
+  ...INPUT_RULES,
+  ...CHANGED_FIELD_RULES,
+  "SCH-04",
+  "AUTH-03",
+  "AUTH-04",
+  "CAP-01",
+  "DUR-05",
+  "EPOCH-03",
+  "EPOCH-04",
+  "INPUT-01",
+  "INPUT-04",
+  "INPUT-05",
+  "INPUT-19",
+  "OP-03",
+  "IDEM-02",
+];
 
 /** The rule whose "nothing is dispatched" a refusal with this code breaks when Lomi received the request anyway. */
 export function refusalRules(tool: string, code: string, args: Record<string, unknown>): string[] {
@@ -164,10 +195,18 @@ export function refusalRules(tool: string, code: string, args: Record<string, un
  * now, or refused the reader (its pairing, its arguments, a key lookup that must name its project)
  * before looking.
  */
-export const NOT_ABOUT_THE_RECEIPT: ReadonlySet<string> = new Set(["STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE", "PAIRING_REQUIRED", "PAIRING_DENIED", "INVALID_ARGUMENT", "PROJECT_REQUIRED"]);
+export const NOT_ABOUT_THE_RECEIPT: ReadonlySet<string> = new Set([
+  "STORE_UNAVAILABLE",
+  "NATIVE_UNAVAILABLE",
+  "PAIRING_REQUIRED",
+  "PAIRING_DENIED",
+  "INVALID_ARGUMENT",
+  "PROJECT_REQUIRED",
+]);
 
 /** A read of a receipt answered with an error that is the operation's own failure: a failure read as an error, OP-03's. */
-export const failureReadAsError = (tool: string, code: string) => (tool === "lomi_operation_get" || tool === "lomi_operation_lookup") && code !== "NOT_FOUND" && !NOT_ABOUT_THE_RECEIPT.has(code);
+export const failureReadAsError = (tool: string, code: string) =>
+  (tool === "lomi_operation_get" || tool === "lomi_operation_lookup") && code !== "NOT_FOUND" && !NOT_ABOUT_THE_RECEIPT.has(code);
 
 /**
  * The rule an input sent under `call`'s lease and sequence should have met, when the broker treated it
@@ -191,7 +230,14 @@ export const orderedInputRules = (tool: string, rules: readonly string[]): strin
 
 /** The inputs of `call`'s lease before it whose reply said NATIVE_UNAVAILABLE: sent or not, their sequence is taken for good. */
 export const lostInputs = (calls: readonly IndexedCall[], call: IndexedCall) =>
-  calls.filter((c) => c.index < call.index && isOrderedInput(c.tool) && c.args.leaseId === call.args.leaseId && c.envelope?.status === "error" && c.envelope.code === "NATIVE_UNAVAILABLE");
+  calls.filter(
+    (c) =>
+      c.index < call.index &&
+      isOrderedInput(c.tool) &&
+      c.args.leaseId === call.args.leaseId &&
+      c.envelope?.status === "error" &&
+      c.envelope.code === "NATIVE_UNAVAILABLE",
+  );
 
 let namingByCode: Map<string, string[]> | undefined;
 
@@ -201,7 +247,9 @@ export function rulesNamingCode(code: string): string[] {
   const known = namingByCode.get(code);
   if (known) return known;
   const names = (text: string | undefined) => new RegExp(`\\b${code}\\b`).test(text ?? "");
-  const found = loadRules().rules.filter((r) => names(r.title) || names(r.decision)).map((r) => r.id);
+  const found = loadRules()
+    .rules.filter((r) => names(r.title) || names(r.decision))
+    .map((r) => r.id);
   namingByCode.set(code, found);
   return found;
 }

@@ -6,7 +6,15 @@ import { crashBetween } from "./finding-rules.js";
 
 const IDENTITY_FIELDS = new Set(["retryEpoch", "requestKey"]);
 /** Refusals a broker may give before it looks a retry identity up (shape, pairing, a store or Lomi that is down). */
-export const BEFORE_IDENTITY = new Set(["INVALID_ARGUMENT", "PAIRING_REQUIRED", "PAIRING_DENIED", "WORKSPACE_NOT_APPROVED", "PROJECT_REQUIRED", "STORE_UNAVAILABLE", "NATIVE_UNAVAILABLE"]);
+export const BEFORE_IDENTITY = new Set([
+  "INVALID_ARGUMENT",
+  "PAIRING_REQUIRED",
+  "PAIRING_DENIED",
+  "WORKSPACE_NOT_APPROVED",
+  "PROJECT_REQUIRED",
+  "STORE_UNAVAILABLE",
+  "NATIVE_UNAVAILABLE",
+]);
 
 /** The retry identity as the client can see it; a call that names no projectId is its own identity (lenient, never wrong). */
 export const identityOf = (c: IndexedCall) =>
@@ -50,14 +58,33 @@ export const idempotency: Oracle = {
       // A retry across a restart is DUR-03's as well as IDEM-01's.
       const retried = crashBetween(crashes, prior.call.index, c.index) ? ["IDEM-01", "DUR-03"] : ["IDEM-01"];
       if (same && admission && admission.receipt.operationId !== prior.operationId) {
-        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments made another operation (${admission.receipt.operationId}, the first was ${prior.operationId})`, records: at, rules: retried });
+        found.push({
+          message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments made another operation (${admission.receipt.operationId}, the first was ${prior.operationId})`,
+          records: at,
+          rules: retried,
+        });
       } else if (same && code !== undefined && !BEFORE_IDENTITY.has(code)) {
-        found.push({ message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments answered ${code}; it must return the prior operation ${prior.operationId}`, records: at, rules: [...retried, ...epochRefusalRules(code, crashBetween(crashes, prior.call.index, c.index))] });
+        found.push({
+          message: `a retry of ${c.tool} "${c.args.requestKey}" with the same arguments answered ${code}; it must return the prior operation ${prior.operationId}`,
+          records: at,
+          rules: [...retried, ...epochRefusalRules(code, crashBetween(crashes, prior.call.index, c.index))],
+        });
       } else if (!same && admission) {
-        const what = admission.receipt.operationId === prior.operationId ? `returned the prior operation ${prior.operationId}` : `made another operation ${admission.receipt.operationId}`;
-        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments ${what}; it must answer IDEMPOTENCY_CONFLICT`, records: at, rules: ["IDEM-02"] });
+        const what =
+          admission.receipt.operationId === prior.operationId
+            ? `returned the prior operation ${prior.operationId}`
+            : `made another operation ${admission.receipt.operationId}`;
+        found.push({
+          message: `${c.tool} "${c.args.requestKey}" with changed arguments ${what}; it must answer IDEMPOTENCY_CONFLICT`,
+          records: at,
+          rules: ["IDEM-02"],
+        });
       } else if (!same && code !== undefined && code !== "IDEMPOTENCY_CONFLICT" && !BEFORE_IDENTITY.has(code)) {
-        found.push({ message: `${c.tool} "${c.args.requestKey}" with changed arguments answered ${code}; it must answer IDEMPOTENCY_CONFLICT`, records: at, rules: ["IDEM-02"] });
+        found.push({
+          message: `${c.tool} "${c.args.requestKey}" with changed arguments answered ${code}; it must answer IDEMPOTENCY_CONFLICT`,
+          records: at,
+          rules: ["IDEM-02"],
+        });
       }
     }
     return found;

@@ -56,10 +56,17 @@ export function checkHistory(history: History, oracles: readonly Oracle[] = ORAC
   try {
     facts = factsOf(history);
   } catch (error) {
-    return oracles.map(({ id, rules, title }) => ({ id, rules, title, verdict: "unknown", error: `the history's facts could not be worked out: ${errorText(error)}` }));
+    return oracles.map(({ id, rules, title }) => ({
+      id,
+      rules,
+      title,
+      verdict: "unknown",
+      error: `the history's facts could not be worked out: ${errorText(error)}`,
+    }));
   }
   return oracles.map(({ id, rules, title, needsLedger, check, triggers }): OracleVerdict => {
-    if (needsLedger && history.ledger === undefined) return { id, rules, title, verdict: "not-applicable", reason: "the history carries no effect ledger (traffic recorded outside explore)" };
+    if (needsLedger && history.ledger === undefined)
+      return { id, rules, title, verdict: "not-applicable", reason: "the history carries no effect ledger (traffic recorded outside explore)" };
     let violations: Violation[];
     let counted: Triggers;
     try {
@@ -68,7 +75,9 @@ export function checkHistory(history: History, oracles: readonly Oracle[] = ORAC
     } catch (error) {
       return { id, rules, title, verdict: "unknown", error: errorText(error) };
     }
-    return violations.length === 0 ? { id, rules, title, verdict: "pass", triggers: counted } : { id, rules, title, verdict: "fail", violations, triggers: counted };
+    return violations.length === 0
+      ? { id, rules, title, verdict: "pass", triggers: counted }
+      : { id, rules, title, verdict: "fail", violations, triggers: counted };
   });
 }
 
@@ -113,7 +122,8 @@ export function rulesFromOracles(verdicts: readonly OracleVerdict[]): RuleFromOr
   const applicable = (id: string) => verdicts.some((v) => v.rules.includes(id) && (v.verdict === "pass" || v.verdict === "fail"));
   const unknown = (id: string) => verdicts.some((v) => v.rules.includes(id) && v.verdict === "unknown");
   return [...byRule.values()].map((r) => {
-    const verdict: RuleJudgement = r.violations.length > 0 ? "fail" : unknown(r.id) ? "unknown" : !applicable(r.id) ? "not-judged" : r.judged > 0 ? "pass" : "not-exercised";
+    const verdict: RuleJudgement =
+      r.violations.length > 0 ? "fail" : unknown(r.id) ? "unknown" : !applicable(r.id) ? "not-judged" : r.judged > 0 ? "pass" : "not-exercised";
     const { reason, ...rest } = r;
     return { ...rest, verdict, ...(verdict === "unknown" || verdict === "not-judged" ? { reason } : {}) };
   });

@@ -21,7 +21,11 @@ export const inputOnce: Oracle = {
       if (!isOrderedInput(c.tool) || c.envelope?.status !== "ok") continue;
       const ack = c.envelope.data as { leaseId?: unknown; inputSequence?: unknown; dispatchId?: unknown; acknowledged?: unknown };
       if (ack.inputSequence !== c.args.inputSequence || ack.leaseId !== c.args.leaseId) {
-        found.push({ message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`, records: [c.index], rules: orderedInputRules(c.tool, [sentSequenceRule(calls, c)]) });
+        found.push({
+          message: `${c.tool} sent inputSequence ${String(c.args.inputSequence)} under ${String(c.args.leaseId)}; the acknowledgement names ${String(ack.inputSequence)} under ${String(ack.leaseId)}`,
+          records: [c.index],
+          rules: orderedInputRules(c.tool, [sentSequenceRule(calls, c)]),
+        });
         continue;
       }
       const key = `${String(c.args.leaseId)}\u0000${String(c.args.inputSequence)}`;
@@ -32,11 +36,19 @@ export const inputOnce: Oracle = {
         continue;
       }
       if (payload !== first.payload) {
-        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was used, and another payload under it was accepted; it must be INPUT_SEQUENCE_CONFLICT`, records: [first.index, c.index], rules: orderedInputRules(c.tool, ["INPUT-04"]) });
+        found.push({
+          message: `inputSequence ${String(c.args.inputSequence)} was used, and another payload under it was accepted; it must be INPUT_SEQUENCE_CONFLICT`,
+          records: [first.index, c.index],
+          rules: orderedInputRules(c.tool, ["INPUT-04"]),
+        });
       } else if (ack.acknowledged !== "prior-dispatch" || ack.dispatchId !== first.dispatchId) {
         // Sent at the same moment (in flight together), the two are INPUT-15's as well.
         const together = c.concurrent !== undefined && c.concurrent === first.concurrent;
-        found.push({ message: `inputSequence ${String(c.args.inputSequence)} was dispatched twice (${first.dispatchId}, then ${String(ack.dispatchId)} ${String(ack.acknowledged)})`, records: [first.index, c.index], rules: orderedInputRules(c.tool, ["INPUT-03", ...(together ? ["INPUT-15"] : [])]) });
+        found.push({
+          message: `inputSequence ${String(c.args.inputSequence)} was dispatched twice (${first.dispatchId}, then ${String(ack.dispatchId)} ${String(ack.acknowledged)})`,
+          records: [first.index, c.index],
+          rules: orderedInputRules(c.tool, ["INPUT-03", ...(together ? ["INPUT-15"] : [])]),
+        });
       }
     }
     return found;
@@ -49,7 +61,16 @@ export const inputOnce: Oracle = {
     const tally = new Tally();
     for (const c of calls) {
       if (!isOrderedInput(c.tool) || c.reply.status !== "answered") continue;
-      const together = c.concurrent !== undefined && calls.some((o) => o !== c && o.concurrent === c.concurrent && isOrderedInput(o.tool) && o.args.leaseId === c.args.leaseId && o.args.inputSequence === c.args.inputSequence);
+      const together =
+        c.concurrent !== undefined &&
+        calls.some(
+          (o) =>
+            o !== c &&
+            o.concurrent === c.concurrent &&
+            isOrderedInput(o.tool) &&
+            o.args.leaseId === c.args.leaseId &&
+            o.args.inputSequence === c.args.inputSequence,
+        );
       tally.add(orderedInputRules(c.tool, [sentSequenceRule(calls, c), ...(together ? ["INPUT-15"] : [])]));
     }
     return tally.triggers;

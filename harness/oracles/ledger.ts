@@ -6,14 +6,26 @@ import { eventsIn, type IndexedCall } from "../history/replies.js";
 import { canonical } from "../text/canonical-json.js";
 import { whenTold } from "../history/told.js";
 import { Tally, type Oracle, type Violation } from "./oracle.js";
-import { CANNOT_UNDO_RULES, cannotUndoRule, crashBetween, isOrderedInput, orderedInputRules, SETTLEMENT_RULE_IDS, settlementRuleOf, settlementRules } from "./finding-rules.js";
+import {
+  CANNOT_UNDO_RULES,
+  cannotUndoRule,
+  crashBetween,
+  isOrderedInput,
+  orderedInputRules,
+  SETTLEMENT_RULE_IDS,
+  settlementRuleOf,
+  settlementRules,
+} from "./finding-rules.js";
 
 // Invariants that compare what the broker said with what Lomi's effect ledger says happened.
 
 const ledgerOf = (facts: Facts): readonly LedgerEntry[] => facts.history.ledger ?? [];
 /** A reader and the operation it asked for, as one map key. */
 const readerKey = (agent: string, operationId: string) => `${agent}\u0000${operationId}`;
-const operationDispatches = (facts: Facts) => ledgerOf(facts).filter(ofKind("dispatch")).filter((e) => !isOrderedInput(e.tool));
+const operationDispatches = (facts: Facts) =>
+  ledgerOf(facts)
+    .filter(ofKind("dispatch"))
+    .filter((e) => !isOrderedInput(e.tool));
 
 export const oneEffectPerReceipt: Oracle = {
   id: "one-dispatch-per-receipt",
@@ -24,7 +36,11 @@ export const oneEffectPerReceipt: Oracle = {
     const found: Violation[] = [];
     for (const e of ledgerOf(facts).filter(ofKind("replay"))) {
       // A replay after a restart breaks "never dispatched again" (DUR-01); without one, a retry dispatched again (IDEM-01).
-      found.push({ message: `Lomi's ledger records a replay: ${e.tool} dispatched again under the permit of ${e.operationId} (ledger entry ${e.sequence})`, records: [], rules: [facts.crashes.length > 0 ? "DUR-01" : "IDEM-01"] });
+      found.push({
+        message: `Lomi's ledger records a replay: ${e.tool} dispatched again under the permit of ${e.operationId} (ledger entry ${e.sequence})`,
+        records: [],
+        rules: [facts.crashes.length > 0 ? "DUR-01" : "IDEM-01"],
+      });
     }
     const byKey = new Map<string, Set<string>>();
     for (const e of operationDispatches(facts)) {
@@ -35,7 +51,9 @@ export const oneEffectPerReceipt: Oracle = {
       byKey.set(key, ids);
     }
     const retried = facts.crashes.length > 0 ? ["IDEM-01", "DUR-03"] : ["IDEM-01"];
-    for (const [key, ids] of byKey) if (ids.size > 1) found.push({ message: `receipt key ${key} was dispatched as ${ids.size} operations (${[...ids].join(", ")})`, records: [], rules: retried });
+    for (const [key, ids] of byKey)
+      if (ids.size > 1)
+        found.push({ message: `receipt key ${key} was dispatched as ${ids.size} operations (${[...ids].join(", ")})`, records: [], rules: retried });
     return found;
   },
   /** Each operation Lomi received under a permit: one receipt key, once (IDEM-01); after a restart, never again (DUR-01, DUR-03). */
@@ -72,15 +90,24 @@ export const reservedBeforeDispatch: Oracle = {
     for (const e of operationDispatches(facts)) {
       const agent = facts.history.pairings.get(e.pairingId);
       const toldAt = agent === undefined ? undefined : whenTold(facts.told, agent, e.operationId);
-      const lost = (agent === undefined ? undefined : notFound.get(readerKey(agent, e.operationId)))?.find((c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index));
-      if (lost) found.push({ message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`, records: [lost.index], rules: ["DUR-06"] });
+      const lost = (agent === undefined ? undefined : notFound.get(readerKey(agent, e.operationId)))?.find(
+        (c) => !mayBeGone(e.operationId, c.index) && (toldAt === undefined || toldAt > c.index),
+      );
+      if (lost)
+        found.push({
+          message: `Lomi dispatched ${e.operationId} (${e.tool}), yet its pairing's lomi_operation_get answers NOT_FOUND: no durable receipt`,
+          records: [lost.index],
+          rules: ["DUR-06"],
+        });
     }
     return found;
   },
   /** Each dispatched operation its pairing read by operationId: whether it found a receipt is what is judged. */
   triggers(facts) {
     const tally = new Tally();
-    const read = new Set(facts.calls.filter((c) => c.tool === "lomi_operation_get" && c.reply.status === "answered").map((c) => readerKey(c.agent, String(c.args.operationId))));
+    const read = new Set(
+      facts.calls.filter((c) => c.tool === "lomi_operation_get" && c.reply.status === "answered").map((c) => readerKey(c.agent, String(c.args.operationId))),
+    );
     for (const e of operationDispatches(facts)) {
       const agent = facts.history.pairings.get(e.pairingId);
       if (agent !== undefined && read.has(readerKey(agent, e.operationId))) tally.add("DUR-06");
@@ -119,13 +146,25 @@ export const effectStateAgrees: Oracle = {
         const said = `${settledRead.state} with effectState ${settledRead.effectState}`;
         if (lomi && (lomi.detail.state !== settledRead.state || lomi.effectState !== settledRead.effectState)) {
           // A cancelled operation read with effectState none where Lomi's effects stand claims a rollback: cancel cannot undo them.
-          const undone = lomi.detail.state === "cancelled" && settledRead.state === "cancelled" && settledRead.effectState === "none" && lomi.effectState !== "none";
-          const rules = [...settlementRules(lomi.tool, { state: lomi.detail.state, effectState: lomi.effectState }, settledRead), ...(undone ? [cannotUndoRule(lomi.tool)] : [])];
-          found.push({ message: `${operationId} reads ${said}; Lomi settled it ${lomi.detail.state} with effectState ${lomi.effectState}`, records: [settledRead.index], rules });
+          const undone =
+            lomi.detail.state === "cancelled" && settledRead.state === "cancelled" && settledRead.effectState === "none" && lomi.effectState !== "none";
+          const rules = [
+            ...settlementRules(lomi.tool, { state: lomi.detail.state, effectState: lomi.effectState }, settledRead),
+            ...(undone ? [cannotUndoRule(lomi.tool)] : []),
+          ];
+          found.push({
+            message: `${operationId} reads ${said}; Lomi settled it ${lomi.detail.state} with effectState ${lomi.effectState}`,
+            records: [settledRead.index],
+            rules,
+          });
         } else if (!lomi && (settledRead.effectState !== "none" || effects.has(operationId))) {
           // Settled by nobody across a restart: an unfinished operation must read outcome_unknown (DUR-01).
           const rules = crashBetween(facts.crashes, facts.owners.get(operationId)?.index ?? -1, settledRead.index) ? ["DUR-01"] : ["OP-04"];
-          found.push({ message: `${operationId} reads ${said}; Lomi never settled it${effects.has(operationId) ? ", and its ledger records effects" : ""}`, records: [settledRead.index], rules });
+          found.push({
+            message: `${operationId} reads ${said}; Lomi never settled it${effects.has(operationId) ? ", and its ledger records effects" : ""}`,
+            records: [settledRead.index],
+            rules,
+          });
         }
       }
     }
@@ -146,7 +185,11 @@ export const effectStateAgrees: Oracle = {
    */
   triggers(facts) {
     const tally = new Tally();
-    const settles = new Map(ledgerOf(facts).filter(ofKind("settle")).map((e) => [e.operationId, e]));
+    const settles = new Map(
+      ledgerOf(facts)
+        .filter(ofKind("settle"))
+        .map((e) => [e.operationId, e]),
+    );
     for (const [operationId, all] of facts.sightings) {
       const read = all.find((s) => s.via === "receipt" && isOneOf(NATIVE_SETTLED_STATES, s.state));
       if (!read) continue;
@@ -175,7 +218,12 @@ export const inputDeliveredOnce: Oracle = {
       if (e.kind !== "dispatch" || !isOrderedInput(e.tool)) continue;
       const { leaseId, inputSequence } = e.detail.args;
       const key = `${String(leaseId)}\u0000${String(inputSequence)}`;
-      if (seen.has(key)) found.push({ message: `Lomi received inputSequence ${String(inputSequence)} under ${String(leaseId)} twice (ledger entries ${seen.get(key)} and ${e.sequence})`, records: [], rules: orderedInputRules(e.tool, ["INPUT-03"]) });
+      if (seen.has(key))
+        found.push({
+          message: `Lomi received inputSequence ${String(inputSequence)} under ${String(leaseId)} twice (ledger entries ${seen.get(key)} and ${e.sequence})`,
+          records: [],
+          rules: orderedInputRules(e.tool, ["INPUT-03"]),
+        });
       else seen.set(key, e.sequence);
     }
     return found;

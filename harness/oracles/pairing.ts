@@ -15,9 +15,17 @@ export const pairingDecisions: Oracle = {
         if (c.index < f.index || c.agent !== agent || c.envelope?.status !== "error") continue;
         if (c.envelope.code === "PAIRING_REQUIRED") {
           // Required after a denial breaks AUTH-02 (its own code); after an approval, AUTH-01 (required only until approved).
-          found.push({ message: `the user ${f.detail.decision === "deny" ? "denied" : "approved"} ${agent}'s pairing, then ${c.tool} answered PAIRING_REQUIRED`, records: [f.index, c.index], rules: [f.detail.decision === "deny" ? "AUTH-02" : "AUTH-01"] });
+          found.push({
+            message: `the user ${f.detail.decision === "deny" ? "denied" : "approved"} ${agent}'s pairing, then ${c.tool} answered PAIRING_REQUIRED`,
+            records: [f.index, c.index],
+            rules: [f.detail.decision === "deny" ? "AUTH-02" : "AUTH-01"],
+          });
         } else if (f.detail.decision === "approve" && c.envelope.code === "PAIRING_DENIED") {
-          found.push({ message: `the user approved ${agent}'s pairing, then ${c.tool} answered PAIRING_DENIED`, records: [f.index, c.index], rules: ["AUTH-02"] });
+          found.push({
+            message: `the user approved ${agent}'s pairing, then ${c.tool} answered PAIRING_DENIED`,
+            records: [f.index, c.index],
+            rules: ["AUTH-02"],
+          });
         }
       }
     }
@@ -27,7 +35,10 @@ export const pairingDecisions: Oracle = {
   triggers({ calls, faults }) {
     const tally = new Tally();
     for (const f of faults.filter((x) => x.kind === "pairing-decision")) {
-      tally.add(f.detail.decision === "deny" ? "AUTH-02" : "AUTH-01", calls.filter((c) => c.index > f.index && c.agent === String(f.detail.agent) && c.reply.status === "answered").length);
+      tally.add(
+        f.detail.decision === "deny" ? "AUTH-02" : "AUTH-01",
+        calls.filter((c) => c.index > f.index && c.agent === String(f.detail.agent) && c.reply.status === "answered").length,
+      );
     }
     return tally.triggers;
   },

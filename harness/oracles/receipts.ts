@@ -29,7 +29,9 @@ const lookups = new WeakMap<Facts, { reconciled: number[]; byIndex: Map<number, 
 function lookupsOf(facts: Facts) {
   let found = lookups.get(facts);
   if (!found) {
-    const reconciled = facts.calls.filter((r) => r.tool === "lomi_store_reconcile" && r.envelope?.status === "ok" && r.envelope.data.status === "completed").map((r) => r.index);
+    const reconciled = facts.calls
+      .filter((r) => r.tool === "lomi_store_reconcile" && r.envelope?.status === "ok" && r.envelope.data.status === "completed")
+      .map((r) => r.index);
     found = { reconciled, byIndex: new Map(facts.calls.map((c) => [c.index, c])) };
     lookups.set(facts, found);
   }
@@ -50,7 +52,12 @@ function readAcross(facts: Facts, toldAt: number, c: IndexedCall): string[] {
   const told = lookupsOf(facts).byIndex.get(toldAt);
   const expired = told !== undefined && Date.parse(c.sentAt) - Date.parse(told.sentAt) > RETRY_EPOCH_VALIDITY_MS;
   const crashed = crashBetween(facts.crashes, toldAt, c.index);
-  return ["IDEM-05", ...(expired ? ["CAP-03"] : []), ...(crashed ? ["DUR-02"] : []), ...(told && told.connection !== c.connection && !crashed ? ["EPOCH-04"] : [])];
+  return [
+    "IDEM-05",
+    ...(expired ? ["CAP-03"] : []),
+    ...(crashed ? ["DUR-02"] : []),
+    ...(told && told.connection !== c.connection && !crashed ? ["EPOCH-04"] : []),
+  ];
 }
 
 /** Every answered read (get, lookup, cancel) of a receipt its reader's pairing was told of before: what receipts-readable judges. */
@@ -89,9 +96,17 @@ export const receiptsReadable: Oracle = {
       // A receipt a reconciliation may have removed is the steps' to judge, whatever its refusal says.
       if (env?.status === "error" && !NOT_ABOUT_THE_RECEIPT.has(env.code) && !mayBeGone(id, c.index)) {
         const rules = env.code === "NOT_FOUND" ? readAcross(facts, toldAt, c) : ["OP-03"];
-        found.push({ message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`, records: [toldAt, c.index], rules });
+        found.push({
+          message: `${c.agent} was told of ${id}, and ${c.tool} answered ${env.code} ("${env.message}"); the pairing's receipt must stay readable`,
+          records: [toldAt, c.index],
+          rules,
+        });
       } else if (env?.status === "ok" && receiptIn(c)?.operationId !== id) {
-        found.push({ message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`, records: [toldAt, c.index], rules: ["IDEM-05"] });
+        found.push({
+          message: `${c.tool} for ${id} answered another receipt (${receiptIn(c)?.operationId ?? "none"})`,
+          records: [toldAt, c.index],
+          rules: ["IDEM-05"],
+        });
       }
     }
     return found;
@@ -118,7 +133,11 @@ export const pairingIsolation: Oracle = {
       const receipt = receiptIn(c);
       const owner = receipt && facts.owners.get(receipt.operationId);
       if (owner && owner.agent !== c.agent) {
-        found.push({ message: `${c.agent} read ${receipt.operationId} through ${c.tool}, an operation of ${owner.agent}`, records: [owner.index, c.index], rules: ["AUTH-05"] });
+        found.push({
+          message: `${c.agent} read ${receipt.operationId} through ${c.tool}, an operation of ${owner.agent}`,
+          records: [owner.index, c.index],
+          rules: ["AUTH-05"],
+        });
       }
     }
     return found;

@@ -52,7 +52,11 @@ export const oneAtATimePerTarget: Oracle = {
       const busy = earlier.find((e) => {
         const settled = settledAt.get(e.operationId);
         const since = admittedAt(e.operationId);
-        const oneInstance = at !== undefined && since !== undefined && !crashBetween(facts.crashes, Math.min(at, since), Math.max(at, since)) && !crashedBetween(e.sequence, entry.sequence);
+        const oneInstance =
+          at !== undefined &&
+          since !== undefined &&
+          !crashBetween(facts.crashes, Math.min(at, since), Math.max(at, since)) &&
+          !crashedBetween(e.sequence, entry.sequence);
         // Unsettled at Lomi when the next came: settled after it, or never (a dispatch Lomi still holds).
         return oneInstance && (settled === undefined || settled > entry.sequence);
       });

@@ -26,13 +26,26 @@ export const transitions: Oracle = {
       for (const s of receipts) {
         if (settled && !together(settled, s) && (s.state !== settled.state || s.effectState !== settled.effectState)) {
           // Settled is final (OP-02); the finding also names the rule of the settled state it changed.
-          const rules = ["OP-02", ...(settled.state === "outcome_unknown" ? ["DUR-04"] : []), ...(s.state === "cancelled" ? ["CANCEL-03"] : []), ...(crashBetween(crashes, settled.index, s.index) ? ["DUR-02"] : [])];
-          found.push({ message: `${operationId} read ${settled.state} (effectState ${settled.effectState}), a settled state, then ${s.state} (effectState ${s.effectState})`, records: [settled.index, s.index], rules });
+          const rules = [
+            "OP-02",
+            ...(settled.state === "outcome_unknown" ? ["DUR-04"] : []),
+            ...(s.state === "cancelled" ? ["CANCEL-03"] : []),
+            ...(crashBetween(crashes, settled.index, s.index) ? ["DUR-02"] : []),
+          ];
+          found.push({
+            message: `${operationId} read ${settled.state} (effectState ${settled.effectState}), a settled state, then ${s.state} (effectState ${s.effectState})`,
+            records: [settled.index, s.index],
+            rules,
+          });
           break;
         }
         for (const [earlier, first] of seen) {
           if (!together(first, s) && !mayFollow(earlier, s.state)) {
-            found.push({ message: `${operationId} read ${earlier}, then ${s.state}: no legal transitions lead from ${earlier} to ${s.state}`, records: [first.index, s.index], rules: ["OP-02"] });
+            found.push({
+              message: `${operationId} read ${earlier}, then ${s.state}: no legal transitions lead from ${earlier} to ${s.state}`,
+              records: [first.index, s.index],
+              rules: ["OP-02"],
+            });
           }
         }
         if (!seen.has(s.state)) seen.set(s.state, s);

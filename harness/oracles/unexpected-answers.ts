@@ -35,7 +35,11 @@ const SHOWN_AS: Readonly<Record<string, { field: string; target: string[] }>> = 
 };
 
 /** Every object at any depth of a value, with the key it sits under (a settings section's name): where an observation may be in a reply's data. */
-function objectsIn(value: unknown, under?: string, into: Array<{ o: Record<string, unknown>; under: string | undefined }> = []): Array<{ o: Record<string, unknown>; under: string | undefined }> {
+function objectsIn(
+  value: unknown,
+  under?: string,
+  into: Array<{ o: Record<string, unknown>; under: string | undefined }> = [],
+): Array<{ o: Record<string, unknown>; under: string | undefined }> {
   if (Array.isArray(value)) for (const v of value) objectsIn(v, undefined, into);
   else if (isObject(value)) {
     into.push({ o: value, under });
@@ -58,7 +62,9 @@ function lastShown(ctx: RefusalContext, call: IndexedCall, sent: string): { valu
     const context = { ...c.args, ...c.envelope.data };
     for (const { o, under } of objectsIn(c.envelope.data).reverse()) {
       if (!(shown.field in o)) continue;
-      const sameTarget = shown.target.every((t) => call.args[t] === undefined || (o[t] ?? (t === "section" ? under : undefined) ?? context[t]) === call.args[t]);
+      const sameTarget = shown.target.every(
+        (t) => call.args[t] === undefined || (o[t] ?? (t === "section" ? under : undefined) ?? context[t]) === call.args[t],
+      );
       if (sameTarget) return { value: o[shown.field], index: c.index };
     }
   }
@@ -78,14 +84,22 @@ function sentAsLastShown(ctx: RefusalContext, call: IndexedCall, fields: readonl
 /** The lomi_connect on this connection that gave the call's retry epoch, if one did since the last crash. */
 function epochGiven(ctx: RefusalContext, call: IndexedCall): IndexedCall | undefined {
   return ctx.calls.find(
-    (c) => c.index < call.index && c.tool === "lomi_connect" && c.connection === call.connection && c.envelope?.status === "ok" && c.envelope.data.retryEpoch === call.args.retryEpoch && !crashBetween(ctx.crashes, c.index, call.index),
+    (c) =>
+      c.index < call.index &&
+      c.tool === "lomi_connect" &&
+      c.connection === call.connection &&
+      c.envelope?.status === "ok" &&
+      c.envelope.data.retryEpoch === call.args.retryEpoch &&
+      !crashBetween(ctx.crashes, c.index, call.index),
   );
 }
 
 /** The reply that gave the agent the lease it sent: a lease acquired, or a terminal it created. */
 function leaseGrant(ctx: RefusalContext, call: IndexedCall): IndexedCall | undefined {
   const leaseId = call.args.leaseId;
-  return ctx.calls.find((c) => c.index < call.index && c.agent === call.agent && c.envelope?.status === "ok" && objectsIn(c.envelope.data).some(({ o }) => o.leaseId === leaseId));
+  return ctx.calls.find(
+    (c) => c.index < call.index && c.agent === call.agent && c.envelope?.status === "ok" && objectsIn(c.envelope.data).some(({ o }) => o.leaseId === leaseId),
+  );
 }
 
 /** Whether a grant is a terminal create's confirmed result: the lease OP-05 says to keep from it. */
@@ -98,7 +112,14 @@ function grantedByCreatedTerminal(grant: IndexedCall): boolean {
 function leaseHeld(ctx: RefusalContext, call: IndexedCall): boolean {
   const grant = leaseGrant(ctx, call);
   if (!grant || crashBetween(ctx.crashes, grant.index, call.index)) return false;
-  const takenOver = ctx.calls.some((c) => c.index > grant.index && c.index < call.index && c.tool === "lomi_lease_acquire" && c.envelope?.status === "ok" && c.envelope.data.leaseId !== call.args.leaseId);
+  const takenOver = ctx.calls.some(
+    (c) =>
+      c.index > grant.index &&
+      c.index < call.index &&
+      c.tool === "lomi_lease_acquire" &&
+      c.envelope?.status === "ok" &&
+      c.envelope.data.leaseId !== call.args.leaseId,
+  );
   const restarted = ctx.faults.some((x) => x.index > grant.index && x.index < call.index && x.kind === "runtime-restart");
   return !takenOver && !restarted;
 }
@@ -112,7 +133,14 @@ function leaseHeld(ctx: RefusalContext, call: IndexedCall): boolean {
 function inputRefusalRules(ctx: RefusalContext, call: IndexedCall, code: string): string[] {
   const rule = sentSequenceRule(ctx.calls, call);
   if (rule === "INPUT-03") {
-    const acknowledged = ctx.calls.find((c) => c.index < call.index && c.tool === call.tool && c.envelope?.status === "ok" && c.args.leaseId === call.args.leaseId && c.args.inputSequence === call.args.inputSequence);
+    const acknowledged = ctx.calls.find(
+      (c) =>
+        c.index < call.index &&
+        c.tool === call.tool &&
+        c.envelope?.status === "ok" &&
+        c.args.leaseId === call.args.leaseId &&
+        c.args.inputSequence === call.args.inputSequence,
+    );
     // After a restart the history is gone with the lease (INPUT-11): the refusal is right.
     if (!acknowledged || crashBetween(ctx.crashes, acknowledged.index, call.index)) return [];
     return code.startsWith("LEASE_") ? ["INPUT-18"] : ["INPUT-03"];
@@ -158,7 +186,11 @@ function contradicted(ctx: RefusalContext, call: IndexedCall, code: string): str
       // A pairing that was answered ok before was approved: nothing makes it pending again but a new session.
       return before.some((c) => c.agent === call.agent && c.connection === call.connection && c.envelope?.status === "ok") ? ["AUTH-01"] : [];
     case "WORKSPACE_NOT_APPROVED":
-      return before.some((c) => c.agent === call.agent && c.tool === "lomi_connect" && c.envelope?.status === "ok" && c.args.workspaceId === call.args.workspaceId) ? ["AUTH-04"] : [];
+      return before.some(
+        (c) => c.agent === call.agent && c.tool === "lomi_connect" && c.envelope?.status === "ok" && c.args.workspaceId === call.args.workspaceId,
+      )
+        ? ["AUTH-04"]
+        : [];
     case "NOT_FOUND": {
       // A receipt of the pairing's own, asked for by the operationId it was given.
       const id = call.args.operationId;

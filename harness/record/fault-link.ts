@@ -114,7 +114,8 @@ export class FaultLink {
         const choice = this.o.plan.next(params.name);
         if (choice?.kind === "hold") await this.arm(params.name, choice, key);
         this.forwarded.set(key, { tool: params.name, choice });
-        if (READS.has(params.name)) this.reads.set(key, { tool: params.name, workspaceId: isObject(params.arguments) ? params.arguments.workspaceId : undefined });
+        if (READS.has(params.name))
+          this.reads.set(key, { tool: params.name, workspaceId: isObject(params.arguments) ? params.arguments.workspaceId : undefined });
       } else if (message.id !== undefined && message.method !== undefined) this.forwarded.set(idKey(message.id), { tool: undefined, choice: undefined });
     }
     this.o.tap.fromClient(message);
@@ -123,7 +124,12 @@ export class FaultLink {
   }
 
   private fault(kind: "lose-reply" | "broker-crash" | "hold" | "release", choice: FaultChoice, detail: Record<string, unknown>): void {
-    this.o.recorder.write({ type: "fault", kind, at: this.o.recorder.now(), detail: { injectedBy: "record --faults", item: choice.item, seed: this.o.plan.seed, connection: this.o.tap.label, ...detail } });
+    this.o.recorder.write({
+      type: "fault",
+      kind,
+      at: this.o.recorder.now(),
+      detail: { injectedBy: "record --faults", item: choice.item, seed: this.o.plan.seed, connection: this.o.tap.label, ...detail },
+    });
   }
 
   private async arm(tool: string, choice: FaultChoice, key: string): Promise<void> {
@@ -163,8 +169,15 @@ export class FaultLink {
   /** The broker's reply never reaches the agent: it gets an error in its place, and, for a restart, the broker starts again. */
   private lose(message: Message, forwarded: Forwarded, choice: FaultChoice): void {
     const restart = choice.kind === "restart";
-    this.fault(restart ? "broker-crash" : "lose-reply", choice, { tool: forwarded.tool, ...(isObject(message.result) ? { reply: message.result.structuredContent } : {}) });
-    this.pass({ jsonrpc: "2.0", id: message.id, error: { code: LOST_CODE, message: `Request timed out: the reply was lost (lomi-conformance record --faults ${choice.item})` } });
+    this.fault(restart ? "broker-crash" : "lose-reply", choice, {
+      tool: forwarded.tool,
+      ...(isObject(message.result) ? { reply: message.result.structuredContent } : {}),
+    });
+    this.pass({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: LOST_CODE, message: `Request timed out: the reply was lost (lomi-conformance record --faults ${choice.item})` },
+    });
     if (!restart) return;
     this.restarting = this.restart()
       .catch((error: unknown) => this.o.warn(`lomi-conformance record: the broker could not be restarted: ${messageOf(error)}`))
@@ -173,7 +186,8 @@ export class FaultLink {
 
   private async restart(): Promise<void> {
     // The old instance dies with every request it had: each is answered as a closed connection answers it.
-    for (const [key] of this.forwarded) this.pass({ jsonrpc: "2.0", id: JSON.parse(key) as unknown, error: { code: CLOSED_CODE, message: "Connection closed: the broker restarted" } });
+    for (const [key] of this.forwarded)
+      this.pass({ jsonrpc: "2.0", id: JSON.parse(key) as unknown, error: { code: CLOSED_CODE, message: "Connection closed: the broker restarted" } });
     this.forwarded.clear();
     await this.o.broker.restart();
     if (!this.initialize) return;

@@ -34,7 +34,8 @@ export interface FaultSpec {
 const ANY_OPERATION = "op";
 const ITEM = /^([a-z-]+):([a-z_]+)(?:#(\d+)|@(\d+(?:\.\d+)?)%)?$/;
 
-const bad = (text: string, problem: string) => configError(`record --faults: "${text}" ${problem}; the grammar is KIND:SUBJECT[#N|@P%] (docs/agents.md, "Faults")`);
+const bad = (text: string, problem: string) =>
+  configError(`record --faults: "${text}" ${problem}; the grammar is KIND:SUBJECT[#N|@P%] (docs/agents.md, "Faults")`);
 
 /** SPEC read, or a config error naming the item at fault and why. */
 export function parseFaultSpec(text: string): FaultSpec {
@@ -46,8 +47,10 @@ export function parseFaultSpec(text: string): FaultSpec {
     const [, kind, subject, nth, percent] = m as unknown as [string, string, string, string | undefined, string | undefined];
     const known = FAULT_SPEC_KINDS.find((k) => k === kind);
     if (!known) throw bad(item, `names no fault kind (${FAULT_SPEC_KINDS.join(", ")})`);
-    if (subject !== ANY_OPERATION && !isToolName(subject)) throw bad(item, `names no tool of the catalogue (a tool name, or ${ANY_OPERATION} for every operation tool)`);
-    if (known === "hold" && subject !== ANY_OPERATION && contractOf(subject)?.kind !== "operation") throw bad(item, "holds a tool that dispatches nothing to Lomi: hold takes an operation tool");
+    if (subject !== ANY_OPERATION && !isToolName(subject))
+      throw bad(item, `names no tool of the catalogue (a tool name, or ${ANY_OPERATION} for every operation tool)`);
+    if (known === "hold" && subject !== ANY_OPERATION && contractOf(subject)?.kind !== "operation")
+      throw bad(item, "holds a tool that dispatches nothing to Lomi: hold takes an operation tool");
     if (nth !== undefined && Number(nth) < 1) throw bad(item, "counts calls from #1");
     const p = percent === undefined ? undefined : Number(percent);
     if (p !== undefined && (p <= 0 || p > 100)) throw bad(item, "takes a probability above 0% and at most 100%");

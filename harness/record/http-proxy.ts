@@ -31,7 +31,6 @@ function withoutHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingHttpHe
   return kept;
 }
 
-
 const jsonOf = (bytes: Buffer): unknown => {
   try {
     return JSON.parse(bytes.toString("utf8"));
@@ -82,7 +81,11 @@ export async function recordHttp(o: HttpRecordOptions): Promise<HttpRecorder> {
       res.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
       answer.pipe(res);
       const type = String(answer.headers["content-type"] ?? "");
-      if (type.includes("text/event-stream")) answer.on("data", sseMessages((m) => connection.fromServer(m)));
+      if (type.includes("text/event-stream"))
+        answer.on(
+          "data",
+          sseMessages((m) => connection.fromServer(m)),
+        );
       else {
         const chunks: Buffer[] = [];
         answer.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -32,7 +32,13 @@ export function findings(records: readonly HistoryRecord[], ended = false): stri
   const oracles = checkHistory(history);
   const agents = judgeAgents(history);
   return [
-    ...oracles.flatMap((v) => (v.verdict === "fail" ? v.violations.map((x) => `lomi-conformance record: VIOLATION ${eachOnce(x.rules).join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`) : [])),
+    ...oracles.flatMap((v) =>
+      v.verdict === "fail"
+        ? v.violations.map(
+            (x) => `lomi-conformance record: VIOLATION ${eachOnce(x.rules).join(", ")} (${v.id}) [records ${x.records.join(", ")}]: ${x.message}`,
+          )
+        : [],
+    ),
     ...agentLiveLines(agents, ended),
     ...(ended ? [`lomi-conformance record: ${sidesLine(oracles, agents)}`] : []),
   ];

@@ -19,7 +19,11 @@ interface Learnt {
 }
 
 const quoted = (s: string) => JSON.stringify(s);
-const indexedCall = (r: CallRecord, index: number): IndexedCall => ({ ...r, index, envelope: r.reply.status === "answered" ? looseEnvelope(r.reply.structuredContent) : undefined });
+const indexedCall = (r: CallRecord, index: number): IndexedCall => ({
+  ...r,
+  index,
+  envelope: r.reply.status === "answered" ? looseEnvelope(r.reply.structuredContent) : undefined,
+});
 
 /** Recorded workspace IDs as the default world's: kept when it has them, else given its workspaces in turn. */
 function workspaceMapper(world: WorldSeed): (id: string) => string {
@@ -60,7 +64,11 @@ function replyText(call: CallRecord): string {
   if (call.reply.status === "lost") return `no reply (${call.reply.reason})`;
   const env = looseEnvelope(call.reply.structuredContent);
   const op = receiptIn(indexedCall(call, 0));
-  return env === undefined ? "a reply that is not an envelope" : env.status === "error" ? `error ${env.code}, isError ${String(call.reply.isError)}` : `ok${op ? ` (${op.state}, effectState ${op.effectState})` : ""}, isError ${String(call.reply.isError)}`;
+  return env === undefined
+    ? "a reply that is not an envelope"
+    : env.status === "error"
+      ? `error ${env.code}, isError ${String(call.reply.isError)}`
+      : `ok${op ? ` (${op.state}, effectState ${op.effectState})` : ""}, isError ${String(call.reply.isError)}`;
 }
 
 /**
@@ -72,12 +80,15 @@ function exchange(records: readonly HistoryRecord[], cited: readonly number[]): 
   for (const i of cited) {
     const r = records[i];
     if (r?.type !== "call" || typeof r.args.operationId !== "string") continue;
-    const admittedAt = records.findIndex((a, j) => a.type === "call" && isOperationTool(a.tool) && receiptIn(indexedCall(a, j))?.operationId === r.args.operationId);
+    const admittedAt = records.findIndex(
+      (a, j) => a.type === "call" && isOperationTool(a.tool) && receiptIn(indexedCall(a, j))?.operationId === r.args.operationId,
+    );
     if (admittedAt !== -1) wanted.add(admittedAt);
   }
   const sorted = [...wanted].sort((a, b) => a - b);
   const [first, last] = [sorted[0], sorted.at(-1)];
-  if (first !== undefined && last !== undefined) records.forEach((r, i) => r.type === "fault" && r.kind === "broker-crash" && i > first && i < last && wanted.add(i));
+  if (first !== undefined && last !== undefined)
+    records.forEach((r, i) => r.type === "fault" && r.kind === "broker-crash" && i > first && i < last && wanted.add(i));
   return [...wanted].sort((a, b) => a - b);
 }
 
@@ -118,17 +129,25 @@ export function scenarioSkeleton(history: History, verdicts: readonly OracleVerd
           const alias = `${r.tool.replace(/^lomi_/, "")}-${i}`;
           const cite = x.records.includes(i) ? ` — cited: ${x.message}` : "";
           steps.push(`    # record ${i}: ${replyText(r)}${cite}`);
-          const identity = isOperationTool(r.tool) ? `${r.agent}\u0000${r.tool}\u0000${String(r.args.retryEpoch)}\u0000${String(r.args.requestKey)}` : undefined;
+          const identity = isOperationTool(r.tool)
+            ? `${r.agent}\u0000${r.tool}\u0000${String(r.args.retryEpoch)}\u0000${String(r.args.requestKey)}`
+            : undefined;
           const earlier = identity === undefined ? undefined : sent.get(identity);
           const changed = earlier ? Object.keys({ ...earlier.args, ...r.args }).filter((k) => canonical(earlier.args[k]) !== canonical(r.args[k])) : [];
           const [onlyChanged] = changed;
           const changedTo = onlyChanged === undefined ? undefined : r.args[onlyChanged];
           // A retry is written as one, so it sends what the first call sent (a placeholder would read anew).
           if (earlier && changed.length === 0) steps.push(`    When ${who} retries ${quoted(earlier.alias)}`);
-          else if (earlier && changed.length === 1 && typeof changedTo === "string") steps.push(`    When ${who} retries ${quoted(earlier.alias)} with ${onlyChanged} changed to ${quoted(changedTo)}`);
+          else if (earlier && changed.length === 1 && typeof changedTo === "string")
+            steps.push(`    When ${who} retries ${quoted(earlier.alias)} with ${onlyChanged} changed to ${quoted(changedTo)}`);
           else {
             const args = JSON.stringify(scenarioArgs(r.args, learnt, workspace));
-            steps.push(isOperationTool(r.tool) ? `    When ${who} sends ${r.tool} as ${quoted(alias)} with:` : `    When ${who} calls ${r.tool} with:`, `      """`, `      ${args}`, `      """`);
+            steps.push(
+              isOperationTool(r.tool) ? `    When ${who} sends ${r.tool} as ${quoted(alias)} with:` : `    When ${who} calls ${r.tool} with:`,
+              `      """`,
+              `      ${args}`,
+              `      """`,
+            );
             if (identity !== undefined) sent.set(identity, { alias, args: r.args });
           }
           const op = receiptIn(call);

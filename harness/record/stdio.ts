@@ -69,9 +69,15 @@ export function recordStdio(o: StdioRecordOptions): Promise<number> {
     watch(child);
     if (!o.faults) {
       process.stdin.pipe(child.stdin);
-      process.stdin.on("data", jsonLines((m) => tap.fromClient(m)));
+      process.stdin.on(
+        "data",
+        jsonLines((m) => tap.fromClient(m)),
+      );
       child.stdout.pipe(process.stdout);
-      child.stdout.on("data", jsonLines((m) => tap.fromServer(m)));
+      child.stdout.on(
+        "data",
+        jsonLines((m) => tap.fromServer(m)),
+      );
       return;
     }
     const line = (value: unknown) => `${JSON.stringify(value)}\n`;
@@ -104,9 +110,22 @@ export function recordStdio(o: StdioRecordOptions): Promise<number> {
         if (value === undefined) other(`${text}\n`);
         else json(value);
       });
-    const fromBroker = (broker: Broker) => broker.stdout.on("data", lines((m) => link.fromServer(m), (t) => void process.stdout.write(t)));
+    const fromBroker = (broker: Broker) =>
+      broker.stdout.on(
+        "data",
+        lines(
+          (m) => link.fromServer(m),
+          (t) => void process.stdout.write(t),
+        ),
+      );
     fromBroker(child);
-    process.stdin.on("data", lines((m) => link.fromClient(m), (t) => void child.stdin.write(t)));
+    process.stdin.on(
+      "data",
+      lines(
+        (m) => link.fromClient(m),
+        (t) => void child.stdin.write(t),
+      ),
+    );
     process.stdin.once("end", () => void link.settled().then(() => child.stdin.end()));
   });
 }

@@ -92,10 +92,18 @@ export class ConnectionTap {
         this.agent = params.clientInfo.name;
         this.agentVersion = typeof params.clientInfo.version === "string" && params.clientInfo.version !== "" ? params.clientInfo.version : undefined;
       } else if (m.method === "tools/call" && m.id !== undefined && typeof params.name === "string") {
-        this.pending.set(idKey(m.id), { tool: params.name, args: isObject(params.arguments) ? params.arguments : {}, sentAt: this.recorder.now(), busy: this.recorder.enter() });
+        this.pending.set(idKey(m.id), {
+          tool: params.name,
+          args: isObject(params.arguments) ? params.arguments : {},
+          sentAt: this.recorder.now(),
+          busy: this.recorder.enter(),
+        });
       } else if (m.method === "notifications/cancelled" && params.requestId !== undefined) {
         // The client stops waiting: what it was told of this call is nothing, whatever comes later.
-        this.settle(idKey(params.requestId), { status: "lost", reason: `the client cancelled the request${typeof params.reason === "string" ? ` (${params.reason})` : ""}` });
+        this.settle(idKey(params.requestId), {
+          status: "lost",
+          reason: `the client cancelled the request${typeof params.reason === "string" ? ` (${params.reason})` : ""}`,
+        });
       }
     }
   }
@@ -130,7 +138,17 @@ export class ConnectionTap {
     if (!call) return;
     this.pending.delete(key);
     this.recorder.leave();
-    const record: CallRecord = { type: "call", agent: this.agent, ...(this.agentVersion !== undefined ? { agentVersion: this.agentVersion } : {}), connection: this.label, tool: call.tool, args: call.args, sentAt: call.sentAt, answeredAt: this.recorder.now(), reply };
+    const record: CallRecord = {
+      type: "call",
+      agent: this.agent,
+      ...(this.agentVersion !== undefined ? { agentVersion: this.agentVersion } : {}),
+      connection: this.label,
+      tool: call.tool,
+      args: call.args,
+      sentAt: call.sentAt,
+      answeredAt: this.recorder.now(),
+      reply,
+    };
     if (call.busy.calls > 1) record.concurrent = call.busy.mark;
     this.recorder.write(record);
   }

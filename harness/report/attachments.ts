@@ -51,7 +51,9 @@ export const oracleFailure = z.strictObject({
   title: z.string(),
   /** What its findings blame, all of them (not only those kept for the report): never every rule the oracle lists. */
   rules: z.array(ruleId),
-  violations: z.array(z.strictObject({ message: z.string(), rules: z.array(ruleId), records: z.array(z.strictObject({ index: z.number().int(), record: z.unknown() })) })),
+  violations: z.array(
+    z.strictObject({ message: z.string(), rules: z.array(ruleId), records: z.array(z.strictObject({ index: z.number().int(), record: z.unknown() })) }),
+  ),
 });
 export const oracleAttachment = z.array(oracleFailure);
 export type OracleFailure = z.infer<typeof oracleFailure>;

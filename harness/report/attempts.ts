@@ -31,7 +31,15 @@ export function triesOf(run: MessageCollector): Map<string, Attempt[]> {
     const failed = [...a.stepResults.values()].find((r) => r.status === "FAILED");
     const message = failed && (failed.message ?? "").split("\n")[0];
     const key = scenarioKey(a.pickle);
-    byScenario.set(key, [...(byScenario.get(key) ?? []), { attempt: a.attempt + 1, seed: seed ? Number(seed[1]) : undefined, failed: a.finished.willBeRetried || message !== undefined, ...(message !== undefined ? { message } : {}) }]);
+    byScenario.set(key, [
+      ...(byScenario.get(key) ?? []),
+      {
+        attempt: a.attempt + 1,
+        seed: seed ? Number(seed[1]) : undefined,
+        failed: a.finished.willBeRetried || message !== undefined,
+        ...(message !== undefined ? { message } : {}),
+      },
+    ]);
   }
   return byScenario;
 }
@@ -39,5 +47,7 @@ export function triesOf(run: MessageCollector): Map<string, Attempt[]> {
 /** The command that runs one attempt of a scenario again, alone, on that attempt's seed. */
 export function replayCommand(at: { uri: string; line: number | undefined }, runSeed: number, seed: number | undefined, brokerArgs: readonly string[]): string {
   const place = at.line === undefined ? at.uri : `${at.uri}:${at.line}`;
-  return ["lomi-conformance", place, "--seed", String(runSeed), ...(seed === undefined ? [] : ["--scenario-seed", String(seed)]), ...brokerArgs].map(shellWord).join(" ");
+  return ["lomi-conformance", place, "--seed", String(runSeed), ...(seed === undefined ? [] : ["--scenario-seed", String(seed)]), ...brokerArgs]
+    .map(shellWord)
+    .join(" ");
 }

@@ -28,7 +28,9 @@ export function badgeMessage(run: RunSummary): string {
  * evidence `lomi-conformance verify` checks the reports against.
  */
 const madeBy = (run: RunSummary) =>
-  run.provenance ? ` (${run.provenance.kit.name} ${run.provenance.kit.version}, rules ${run.provenance.rules.digest}${run.evidence ? `, evidence ${run.evidence.digest}` : ""})` : "";
+  run.provenance
+    ? ` (${run.provenance.kit.name} ${run.provenance.kit.version}, rules ${run.provenance.rules.digest}${run.evidence ? `, evidence ${run.evidence.digest}` : ""})`
+    : "";
 
 /** An SVG badge: "lomi conformance | conformant 40/40", coloured by the run's verdict; its title names the kit, the rules and the evidence. */
 export function badgeSvg(run: RunSummary): string {

@@ -36,7 +36,10 @@ export function updatedBaseline(
   const added =
     by === "rule"
       ? rules.filter((r) => r.verdict === "fail").map((r) => ({ rule: r.id, reason: PLACEHOLDER_REASON }))
-      : [...new Set(results.filter((r) => r.verdict === "fail" && expected(r) === undefined).map((r) => r.name))].map((scenario) => ({ scenario, reason: PLACEHOLDER_REASON }));
+      : [...new Set(results.filter((r) => r.verdict === "fail" && expected(r) === undefined).map((r) => r.name))].map((scenario) => ({
+          scenario,
+          reason: PLACEHOLDER_REASON,
+        }));
   const expectedFailures = [...keptRules, ...keptScenarios, ...added];
   return {
     text: `${JSON.stringify(baselineFileSchema.parse({ expectedFailures }), null, 2)}\n`,

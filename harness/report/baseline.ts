@@ -15,7 +15,14 @@ import { messageOf, systemCodeOf } from "../../protocol/errors.js";
 const pinned = { reason: z.string().min(1), issue: z.url().optional(), expect: z.enum(["fail", "not-judged"]).optional() };
 const ruleEntry = z.strictObject({ rule: z.string().regex(/^[A-Z]+-\d{2}$/), ...pinned });
 const scenarioEntry = z.strictObject({ scenario: z.string().min(1), ...pinned });
-const flakyEntry = z.strictObject({ scenario: z.string().min(1), reason: z.string().min(1), issue: z.url().optional(), expect: z.literal("flaky"), owner: z.string().min(1), expires: z.iso.date() });
+const flakyEntry = z.strictObject({
+  scenario: z.string().min(1),
+  reason: z.string().min(1),
+  issue: z.url().optional(),
+  expect: z.literal("flaky"),
+  owner: z.string().min(1),
+  expires: z.iso.date(),
+});
 export const baselineFileSchema = z.strictObject({ expectedFailures: z.array(z.union([ruleEntry, flakyEntry, scenarioEntry])) });
 export type BaselineFile = z.infer<typeof baselineFileSchema>;
 
@@ -47,7 +54,9 @@ export function loadBaseline(file: string, knownRules: ReadonlySet<string>, know
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     const missing = systemCodeOf(error) === "ENOENT";
-    throw configError(`cannot read the baseline ${file}: ${missing ? "no such file; write one with --write-baseline FILE (docs/implementers.md, \"Adopting the suite gradually\")" : messageOf(error)}`);
+    throw configError(
+      `cannot read the baseline ${file}: ${missing ? 'no such file; write one with --write-baseline FILE (docs/implementers.md, "Adopting the suite gradually")' : messageOf(error)}`,
+    );
   }
   const parsed = baselineFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -57,8 +66,10 @@ export function loadBaseline(file: string, knownRules: ReadonlySet<string>, know
     );
   }
   for (const entry of parsed.data.expectedFailures) {
-    if ("rule" in entry && !knownRules.has(entry.rule)) throw configError(`the baseline ${file} names the rule ${entry.rule}, which docs/rules.json does not have`);
-    if ("scenario" in entry && !knownScenarios.has(entry.scenario)) throw configError(`the baseline ${file} names the scenario "${entry.scenario}", which no feature file has`);
+    if ("rule" in entry && !knownRules.has(entry.rule))
+      throw configError(`the baseline ${file} names the rule ${entry.rule}, which docs/rules.json does not have`);
+    if ("scenario" in entry && !knownScenarios.has(entry.scenario))
+      throw configError(`the baseline ${file} names the scenario "${entry.scenario}", which no feature file has`);
   }
   return baselineOf(file, parsed.data);
 }
@@ -81,10 +92,13 @@ export function baselineOf(file: string | undefined, data: BaselineFile): Baseli
 
 /** A baseline's content as its file holds it: rule entries, then scenario entries. */
 export const baselineFileOf = (baseline: Baseline): BaselineFile =>
-  baselineFileSchema.parse({ expectedFailures: [...[...baseline.rules].map(([rule, e]) => ({ rule, ...e })), ...[...baseline.scenarios].map(([scenario, e]) => ({ scenario, ...e }))] });
+  baselineFileSchema.parse({
+    expectedFailures: [...[...baseline.rules].map(([rule, e]) => ({ rule, ...e })), ...[...baseline.scenarios].map(([scenario, e]) => ({ scenario, ...e }))],
+  });
 
 /** A known-flaky entry whose last day is before the run's: it no longer excuses anything, and fails the run. */
-export const expired = (entry: BaselineEntry, startedAt: string) => entry.expect === "flaky" && entry.expires !== undefined && startedAt.slice(0, 10) > entry.expires;
+export const expired = (entry: BaselineEntry, startedAt: string) =>
+  entry.expect === "flaky" && entry.expires !== undefined && startedAt.slice(0, 10) > entry.expires;
 
 export interface BaselineEntryReport extends BaselineEntry {
   kind: "rule" | "scenario";
@@ -101,7 +115,8 @@ export interface BaselineEntryReport extends BaselineEntry {
 }
 
 /** What an entry says of itself wherever a report quotes it: a known-flaky entry's owner and date, the reason, the issue. */
-export const entryText = (e: BaselineEntry) => `${e.expect === "flaky" ? `known flaky (owner ${e.owner}, until ${e.expires}): ` : ""}${e.reason}${e.issue ? ` (${e.issue})` : ""}`;
+export const entryText = (e: BaselineEntry) =>
+  `${e.expect === "flaky" ? `known flaky (owner ${e.owner}, until ${e.expires}): ` : ""}${e.reason}${e.issue ? ` (${e.issue})` : ""}`;
 
 /** The baseline as it judges this run: a known-flaky entry past its date excuses nothing (scenarioEntries reports it expired). */
 export function activeBaseline(baseline: Baseline, startedAt: string): Baseline {
@@ -116,7 +131,8 @@ export function baselinedScenario(baseline: Baseline, s: ScenarioResult): string
 }
 
 /** The known-flaky scenarios of the baseline, by name (within their dates when the baseline is the active one). */
-export const knownFlaky = (baseline: Baseline): ReadonlySet<string> => new Set([...baseline.scenarios].filter(([, e]) => e.expect === "flaky").map(([name]) => name));
+export const knownFlaky = (baseline: Baseline): ReadonlySet<string> =>
+  new Set([...baseline.scenarios].filter(([, e]) => e.expect === "flaky").map(([name]) => name));
 
 /** The status of each scenario entry, expired ones included (`baseline` whole); rule entries are judged with the rules (rule-verdicts.ts). */
 export function scenarioEntries(baseline: Baseline, results: ScenarioResult[], startedAt: string): BaselineEntryReport[] {
@@ -150,7 +166,8 @@ export function scenarioEntries(baseline: Baseline, results: ScenarioResult[], s
 /** Why an entry fails the gate (changed, expired), in words; undefined when it does not. */
 export function entryProblem(e: BaselineEntryReport, file: string | undefined): string | undefined {
   const named = e.kind === "scenario" ? `scenario "${e.name}"` : `rule ${e.name}`;
-  if (e.status === "expired") return `the known-flaky baseline entry for ${named} (owner ${e.owner}) expired on ${e.expires}: make it pass reliably, or renew the entry in ${file ?? "the baseline"}`;
+  if (e.status === "expired")
+    return `the known-flaky baseline entry for ${named} (owner ${e.owner}) expired on ${e.expires}: make it pass reliably, or renew the entry in ${file ?? "the baseline"}`;
   if (e.status !== "changed") return undefined;
   return e.expect === "not-judged"
     ? `the baseline entry for ${named} pins "not judged", and it failed: a failure the baseline does not expect`
@@ -165,8 +182,16 @@ export const isPlaceholder = (reason: string) => reason === PLACEHOLDER_REASON |
 
 /** The warnings a baseline earns without failing the run: every entry whose reason is still a placeholder. */
 export function baselineWarnings(baseline: Baseline): string[] {
-  const entries = [...[...baseline.rules].map(([name, e]) => ({ kind: "rule", name, reason: e.reason })), ...[...baseline.scenarios].map(([name, e]) => ({ kind: "scenario", name, reason: e.reason }))];
-  return entries.filter((e) => isPlaceholder(e.reason)).map((e) => `the baseline entry for ${e.kind} ${e.kind === "scenario" ? `"${e.name}"` : e.name} has no reason yet ("${e.reason}"): say why it fails and when it will not`);
+  const entries = [
+    ...[...baseline.rules].map(([name, e]) => ({ kind: "rule", name, reason: e.reason })),
+    ...[...baseline.scenarios].map(([name, e]) => ({ kind: "scenario", name, reason: e.reason })),
+  ];
+  return entries
+    .filter((e) => isPlaceholder(e.reason))
+    .map(
+      (e) =>
+        `the baseline entry for ${e.kind} ${e.kind === "scenario" ? `"${e.name}"` : e.name} has no reason yet ("${e.reason}"): say why it fails and when it will not`,
+    );
 }
 
 /** What --write-baseline writes an entry for: each failing scenario by name (narrow), or each failing rule. */
@@ -190,7 +215,10 @@ export function baselineFileFor(
       ? failingRules.map((r) => ({ rule: r.id, ...(baseline.rules.get(r.id) ?? { reason: PLACEHOLDER_REASON }) }))
       : [...new Set(results.filter((x) => x.verdict === "fail").map((x) => x.name))].map((scenario) => ({
           scenario,
-          ...(baseline.scenarios.get(scenario) ?? { reason: [...baseline.rules].find(([id]) => results.some((x) => x.name === scenario && (x.blame ?? []).includes(id)))?.[1].reason ?? PLACEHOLDER_REASON }),
+          ...(baseline.scenarios.get(scenario) ?? {
+            reason:
+              [...baseline.rules].find(([id]) => results.some((x) => x.name === scenario && (x.blame ?? []).includes(id)))?.[1].reason ?? PLACEHOLDER_REASON,
+          }),
         }));
   return `${JSON.stringify(baselineFileSchema.parse({ expectedFailures }), null, 2)}\n`;
 }

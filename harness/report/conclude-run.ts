@@ -29,7 +29,12 @@ export interface Conclusion extends RunInputs {
 }
 
 /** The run's summary as every report renders it: its judgement, with a merged run's shard times, its provenance and its evidence. */
-export const recordedSummary = (run: RunSummary, shards: RunSummary["shards"], provenance: Provenance | undefined, evidence: Evidence | undefined): RunSummary => ({
+export const recordedSummary = (
+  run: RunSummary,
+  shards: RunSummary["shards"],
+  provenance: Provenance | undefined,
+  evidence: Evidence | undefined,
+): RunSummary => ({
   ...run,
   ...(shards ? { shards } : {}),
   ...(provenance ? { provenance } : {}),
@@ -45,12 +50,21 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   const { results } = o;
   const judged = judgeRun(o);
   // The evidence is on disk by now (the message streams, each scenario's history): its digest goes into the reports.
-  const evidence = o.evidence && evidenceOf(o.reports, recordedInputs({ ...o, ...(o.evidence.unfinished ? { unfinished: o.evidence.unfinished } : {}) }, o.reports, o.evidence.historiesDir), results, o.provenance);
+  const evidence =
+    o.evidence &&
+    evidenceOf(
+      o.reports,
+      recordedInputs({ ...o, ...(o.evidence.unfinished ? { unfinished: o.evidence.unfinished } : {}) }, o.reports, o.evidence.historiesDir),
+      results,
+      o.provenance,
+    );
   const run = recordedSummary(judged.run, o.shards, o.provenance, evidence);
   const { rules, problems } = run;
   // The baseline first: a write that fails then leaves the NOT RUN reports the caller writes, never a verdict beside a missing baseline.
   if (o.writeBaseline) writeFileSync(o.writeBaseline, baselineFileFor(o.baselineEntries, rules, results, o.baseline));
-  const update = o.updateBaseline ? updatedBaseline(o.baseline, run.baselineEntries, rules, results, judged.baselinedScenarioReason, o.baselineEntries) : undefined;
+  const update = o.updateBaseline
+    ? updatedBaseline(o.baseline, run.baselineEntries, rules, results, judged.baselinedScenarioReason, o.baselineEntries)
+    : undefined;
   if (o.updateBaseline && update) writeFileSync(o.updateBaseline, update.text);
   const reportFaults = writeReports(o.reports, run, results, judged.baselinedScenarioReason);
 
@@ -64,7 +78,9 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   if (run.repeat !== undefined) {
     const figured = rules.filter((r) => r.repeat);
     const below = figured.filter((r) => r.repeat!.passed < r.repeat!.scenarios);
-    process.stdout.write(`lomi-conformance: --repeat ${run.repeat}: pass^${run.repeat} per rule (of its scenarios, those that passed in all ${run.repeat} repetitions): ${figured.length - below.length} of ${figured.length} rule(s) at every scenario${below.length > 0 ? `; below: ${below.map((r) => `${r.id} ${passEveryText(r.repeat!)}`).join(", ")}` : ""}\n`);
+    process.stdout.write(
+      `lomi-conformance: --repeat ${run.repeat}: pass^${run.repeat} per rule (of its scenarios, those that passed in all ${run.repeat} repetitions): ${figured.length - below.length} of ${figured.length} rule(s) at every scenario${below.length > 0 ? `; below: ${below.map((r) => `${r.id} ${passEveryText(r.repeat!)}`).join(", ")}` : ""}\n`,
+    );
   }
   for (const r of rules.filter((x) => ["fail", "flaky", "not-applicable", "uncovered"].includes(x.verdict) || x.baseline?.status === "stale")) {
     process.stdout.write(`  ${r.verdict === "not-applicable" ? "NOT JUDGED HERE" : r.verdict.toUpperCase()} ${r.id}: ${r.reason}\n`);
@@ -73,27 +89,41 @@ export function concludeRun(o: Conclusion): { code: number; run: RunSummary } {
   // A problem the headline gives already (a NOT RUN's cause) is not said twice.
   for (const p of problems.filter((x) => !/^[A-Z]+-\d{2}: /.test(x) && !run.headline.includes(x))) process.stdout.write(`  GATE ${p}\n`);
   for (const s of (run.scenarioVerdicts ?? []).filter((x) => x.verdict === "flaky")) {
-    process.stdout.write(`  FLAKY "${s.name}" (${s.uri}:${s.line ?? "?"}):\n${(s.attempts ?? []).map((a) => `      attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}: ${a.replay}\n`).join("")}`);
+    process.stdout.write(
+      `  FLAKY "${s.name}" (${s.uri}:${s.line ?? "?"}):\n${(s.attempts ?? []).map((a) => `      attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}: ${a.replay}\n`).join("")}`,
+    );
   }
   for (const g of run.failureGroups.slice(0, 5)) {
-    process.stdout.write(`  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`);
+    process.stdout.write(
+      `  CAUSE of ${g.scenarios.length} failed scenario(s)${g.rules.length > 0 ? ` (${g.rules.join(", ")})` : ""}: at "${g.step}": ${g.cause}\n`,
+    );
     for (const p of g.pointers) process.stdout.write(`      how to satisfy ${p}\n`);
   }
   for (const w of run.warnings) process.stdout.write(`  WARNING ${w}\n`);
   if (o.writeBaseline) {
-    const written = o.baselineEntries === "rule" ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)` : `${new Set(results.filter((r: ScenarioResult) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
+    const written =
+      o.baselineEntries === "rule"
+        ? `${rules.filter((r) => r.verdict === "fail" || r.verdict === "baselined").length} failing rule(s)`
+        : `${new Set(results.filter((r: ScenarioResult) => r.verdict === "fail").map((r) => r.name)).size} failing scenario(s)`;
     process.stdout.write(`lomi-conformance: wrote a baseline of ${written} to ${o.writeBaseline}; replace each placeholder reason\n`);
   }
   if (o.updateBaseline && update) {
-    process.stdout.write(`lomi-conformance: updated the baseline ${o.updateBaseline}: ${update.dropped.length} stale entr${update.dropped.length === 1 ? "y" : "ies"} dropped${update.dropped.length > 0 ? ` (${update.dropped.join(", ")})` : ""}, ${update.added.length} new failure(s) added${update.added.length > 0 ? ` with a placeholder reason to replace (${update.added.join(", ")})` : ""}, ${update.kept} kept\n`);
+    process.stdout.write(
+      `lomi-conformance: updated the baseline ${o.updateBaseline}: ${update.dropped.length} stale entr${update.dropped.length === 1 ? "y" : "ies"} dropped${update.dropped.length > 0 ? ` (${update.dropped.join(", ")})` : ""}, ${update.added.length} new failure(s) added${update.added.length > 0 ? ` with a placeholder reason to replace (${update.added.join(", ")})` : ""}, ${update.kept} kept\n`,
+    );
   }
   const faults = results.filter((r) => r.harnessFault !== undefined || r.oraclesUnknown !== undefined);
   for (const r of faults) {
     if (r.harnessFault !== undefined) process.stdout.write(`  HARNESS ERROR in "${r.name}": ${r.harnessFault}\n`);
-    for (const u of r.oraclesUnknown ?? []) process.stdout.write(`  HARNESS ERROR in "${r.name}": an oracle failed and judged nothing there (the scenario's other verdicts stand): ${u.split("\n")[0]}\n`);
+    for (const u of r.oraclesUnknown ?? [])
+      process.stdout.write(
+        `  HARNESS ERROR in "${r.name}": an oracle failed and judged nothing there (the scenario's other verdicts stand): ${u.split("\n")[0]}\n`,
+      );
   }
   for (const f of reportFaults) process.stdout.write(`  HARNESS ERROR writing ${f} (written as a note; the other reports are whole)\n`);
-  process.stdout.write(`lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`);
+  process.stdout.write(
+    `lomi-conformance: reports in ${path.relative(process.cwd(), o.reports) || "."}/ (conformance.html, conformance.md, conformance.json, conformance.svg, cucumber.html, junit.xml)\n`,
+  );
   // The harness's own failure invalidates the run whatever the rules say.
   return { code: faults.length > 0 || reportFaults.length > 0 || run.verdict === "not-run" ? 2 : problems.length === 0 ? 0 : 1, run };
 }

@@ -28,7 +28,10 @@ export const MESSAGES_FILE = "messages.ndjson";
 export const REPEATS_DIR = "repeats";
 /** Where a run keeps each scenario's history unless --histories says otherwise, in its reports folder. */
 export const DEFAULT_HISTORIES = "histories";
-export const streamFiles = (repeat: number | undefined): string[] => [MESSAGES_FILE, ...Array.from({ length: Math.max(0, (repeat ?? 1) - 1) }, (_, i) => `${REPEATS_DIR}/${i + 2}/${MESSAGES_FILE}`)];
+export const streamFiles = (repeat: number | undefined): string[] => [
+  MESSAGES_FILE,
+  ...Array.from({ length: Math.max(0, (repeat ?? 1) - 1) }, (_, i) => `${REPEATS_DIR}/${i + 2}/${MESSAGES_FILE}`),
+];
 
 /** The scenarios a stopped run did not finish (by scenarioKey, in the order it would have run them), and what each says. */
 export const unfinishedSchema = z.strictObject({ each: z.string(), keys: z.array(z.string()) });
@@ -84,7 +87,11 @@ export const evidenceDigest = (inputs: JudgementInputs, files: Record<string, st
   sha256(canonical({ format: EVIDENCE_FORMAT, inputs, files, provenance }));
 
 /** A run's inputs as its evidence records them. */
-export function recordedInputs(i: RunInputs & { shards?: JudgementInputs["shards"]; unfinished?: Unfinished }, reports: string, historiesDir: string): JudgementInputs {
+export function recordedInputs(
+  i: RunInputs & { shards?: JudgementInputs["shards"]; unfinished?: Unfinished },
+  reports: string,
+  historiesDir: string,
+): JudgementInputs {
   return judgementInputsSchema.parse({
     tags: i.tags ?? null,
     ...(i.shard !== undefined ? { shard: i.shard } : {}),
@@ -111,7 +118,12 @@ export function recordedInputs(i: RunInputs & { shards?: JudgementInputs["shards
 }
 
 /** The run's inputs again, from what its evidence records, for judgeRun. */
-export function runInputsOf(inputs: JudgementInputs, rules: Rule[], suite: readonly ScenarioEntry[], judged: { results: ScenarioResult[]; attempts: Map<string, Attempt[]> }): RunInputs & { shards?: JudgementInputs["shards"] } {
+export function runInputsOf(
+  inputs: JudgementInputs,
+  rules: Rule[],
+  suite: readonly ScenarioEntry[],
+  judged: { results: ScenarioResult[]; attempts: Map<string, Attempt[]> },
+): RunInputs & { shards?: JudgementInputs["shards"] } {
   const { tags, baseline, broker, unfinished: _u, histories: _h, shards, ...rest } = inputs;
   return {
     ...rest,
@@ -171,7 +183,8 @@ export function evidenceFiles(reports: string, inputs: JudgementInputs, results:
     if (existsSync(file)) files[relative] = sha256(readFileSync(file));
   };
   for (const f of streamFiles(inputs.repeat)) add(f);
-  for (const s of results) for (let r = 1; r <= (inputs.repeat ?? 1); r++) add(path.posix.join(inputs.histories.split(path.sep).join("/"), historyFileName(s, r)));
+  for (const s of results)
+    for (let r = 1; r <= (inputs.repeat ?? 1); r++) add(path.posix.join(inputs.histories.split(path.sep).join("/"), historyFileName(s, r)));
   return files;
 }
 

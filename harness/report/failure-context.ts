@@ -61,7 +61,10 @@ export const summaryOf = (message: string | undefined) => ((message ?? "").split
 export function detailOf(message: string): string {
   const lines = message.split("\n");
   const first = lines.findIndex((l) => l.trim() !== "");
-  return lines.slice(first + 1).join("\n").trim();
+  return lines
+    .slice(first + 1)
+    .join("\n")
+    .trim();
 }
 
 /** A detail longer than this is folded below its summary: the summary says it, the detail proves it. */
@@ -76,10 +79,12 @@ export const stepGlyph = (status: string) => (status === "PASSED" ? "✓" : stat
 export const stepsText = (steps: ReadonlyArray<{ text: string; status: string }>) => steps.map((s) => `${stepGlyph(s.status)} ${s.text}`).join("\n");
 
 /** Lomi's ledger as a failure shows it, an entry a line: the same text in conformance.md and .html. */
-export const ledgerText = (ledger: readonly LedgerEntry[]) => ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n");
+export const ledgerText = (ledger: readonly LedgerEntry[]) =>
+  ledger.map((e) => `${e.sequence} ${e.kind} ${e.tool} ${e.operationId} ${boundedJson(e.detail, 500)}`).join("\n");
 
 /** The history records an oracle's violation points at, a record a line, each bounded. */
-export const recordsText = (records: OracleFailure["violations"][number]["records"]) => records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n");
+export const recordsText = (records: OracleFailure["violations"][number]["records"]) =>
+  records.map((r) => `#${r.index} ${boundedJson(r.record, 600)}`).join("\n");
 
 /** One call as a failure shows it. */
 export interface Exchange {
@@ -92,7 +97,8 @@ export interface Exchange {
 /** The arguments' JSON text: as sent when the writer kept it, else as read back. */
 const sentText = (e: { args: unknown; sent?: string | undefined }) => e.sent ?? boundedJson(e.args, 20_000);
 /** A reply as a failure shows it: its structuredContent (or the whole result), or why none came. */
-const replyOf = (e: { reply?: unknown; error?: string | undefined }) => e.error ?? (typeof e.reply === "object" && e.reply !== null && "structuredContent" in e.reply ? e.reply.structuredContent : undefined) ?? e.reply;
+const replyOf = (e: { reply?: unknown; error?: string | undefined }) =>
+  e.error ?? (typeof e.reply === "object" && e.reply !== null && "structuredContent" in e.reply ? e.reply.structuredContent : undefined) ?? e.reply;
 
 const MAX_LEDGER = 30;
 /** Calls kept of a failed scenario: the last ones, where the failure is. */
@@ -118,7 +124,10 @@ export function explainFailure(step: string | undefined, message: string, contex
   const parsed = failureContextSchema.safeParse(bounded(context));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ...none, lost: `the explanation of this failure could not be built: its context is not readable at ${issue?.path.join(".") || "(root)"} (${issue?.message})` };
+    return {
+      ...none,
+      lost: `the explanation of this failure could not be built: its context is not readable at ${issue?.path.join(".") || "(root)"} (${issue?.message})`,
+    };
   }
   const last = parsed.data.exchanges.at(-1);
   const reply = last ? replyOf(last) : undefined;

@@ -15,12 +15,37 @@ export interface FixPointer {
 }
 
 export const FIX_POINTERS: readonly FixPointer[] = [
-  { rule: "ENV-04", doc: "docs/implementers.md", heading: "How your broker meets the simulated Lomi", says: "Serving `docs/catalogue.json`'s tool objects as they stand passes." },
+  {
+    rule: "ENV-04",
+    doc: "docs/implementers.md",
+    heading: "How your broker meets the simulated Lomi",
+    says: "Serving `docs/catalogue.json`'s tool objects as they stand passes.",
+  },
   { rule: "SCH-06", doc: "docs/implementers.md", heading: "Seeing the arguments as sent (SCH-06)", says: "Read the arguments below the SDK" },
-  { rule: "EPOCH-02", doc: "docs/implementers.md", heading: "How your broker meets the simulated Lomi", says: 'Read "now" from the bridge (`/native/v1/clock`), not from its own clock' },
-  { rule: "EPOCH-03", doc: "docs/implementers.md", heading: "How your broker meets the simulated Lomi", says: 'Read "now" from the bridge (`/native/v1/clock`), not from its own clock' },
-  { rule: "DUR-07", doc: "docs/implementers.md", heading: "Fault hooks (optional)", says: "that second instance must exit non-zero with a message naming the store" },
-  { rule: "OP-02", doc: "docs/native-bridge.md", heading: "Details brokers got wrong", says: 'The states an operation may move between are the table in `docs/catalogue.md` ("Operation states")' },
+  {
+    rule: "EPOCH-02",
+    doc: "docs/implementers.md",
+    heading: "How your broker meets the simulated Lomi",
+    says: 'Read "now" from the bridge (`/native/v1/clock`), not from its own clock',
+  },
+  {
+    rule: "EPOCH-03",
+    doc: "docs/implementers.md",
+    heading: "How your broker meets the simulated Lomi",
+    says: 'Read "now" from the bridge (`/native/v1/clock`), not from its own clock',
+  },
+  {
+    rule: "DUR-07",
+    doc: "docs/implementers.md",
+    heading: "Fault hooks (optional)",
+    says: "that second instance must exit non-zero with a message naming the store",
+  },
+  {
+    rule: "OP-02",
+    doc: "docs/native-bridge.md",
+    heading: "Details brokers got wrong",
+    says: 'The states an operation may move between are the table in `docs/catalogue.md` ("Operation states")',
+  },
   { rule: "INPUT-03", doc: "docs/native-bridge.md", heading: "Ordered input", says: "Deduplicating by `leaseId` and `inputSequence` is the broker's job" },
 ];
 

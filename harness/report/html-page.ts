@@ -18,7 +18,8 @@ export const VERDICT_COLOUR = {
 } as const;
 
 /** A rule ID as a coloured chip, linking where `href` says. */
-export const chip = (id: string, colour: string, href?: string) => `<${href ? `a href="${escapeHtml(href)}"` : "span"} class="chip" style="background:${colour}">${escapeHtml(id)}</${href ? "a" : "span"}>`;
+export const chip = (id: string, colour: string, href?: string) =>
+  `<${href ? `a href="${escapeHtml(href)}"` : "span"} class="chip" style="background:${colour}">${escapeHtml(id)}</${href ? "a" : "span"}>`;
 
 export const BASE_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1f2328;max-width:1200px}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #d0d7de}

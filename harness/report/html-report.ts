@@ -25,7 +25,12 @@ const stepClass = (status: string) => (status === "PASSED" ? "ok" : status === "
 /** What the failed check found: its summary line, then what it looked at, folded when long (a line per tool of a tools/list). */
 function expectedFound(message: string): string {
   const detail = detailOf(message);
-  const below = detail === "" ? "" : folded(detail) ? `<details class="detail"><summary>the detail (${detail.split("\n").length} lines)</summary>${pre(detail)}</details>` : pre(detail);
+  const below =
+    detail === ""
+      ? ""
+      : folded(detail)
+        ? `<details class="detail"><summary>the detail (${detail.split("\n").length} lines)</summary>${pre(detail)}</details>`
+        : pre(detail);
   return `<pre class="found">${escape(boundedText(summaryOf(message), 20_000))}</pre>${below}`;
 }
 
@@ -34,12 +39,18 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
     `<dl class="failure">`,
     `<dt>Failed at</dt><dd><code>${escape(f.step ?? "?")}</code></dd>`,
     f.lost ? `<dt>Not shown</dt><dd>${escape(f.lost)}</dd>` : "",
-    f.steps && f.steps.length > 0 ? `<dt>Steps</dt><dd><ol class="steps">${f.steps.map((s) => `<li class="${stepClass(s.status)}"><span class="glyph">${stepGlyph(s.status)}</span> ${escape(s.text)}</li>`).join("")}</ol></dd>` : "",
+    f.steps && f.steps.length > 0
+      ? `<dt>Steps</dt><dd><ol class="steps">${f.steps.map((s) => `<li class="${stepClass(s.status)}"><span class="glyph">${stepGlyph(s.status)}</span> ${escape(s.text)}</li>`).join("")}</ol></dd>`
+      : "",
     `<dt>Expected / found</dt><dd>${expectedFound(f.message)}</dd>`,
     ...(f.exchanges && f.exchanges.length > 0
-      ? [`<dt>Calls, in order (${f.exchanges.length})</dt><dd><ol class="calls">${f.exchanges.map((e) => `<li>${escape(e.agent)} → <code>${escape(e.tool)}</code>${pre(e.sent)}reply:${pre(e.reply)}</li>`).join("")}</ol></dd>`]
+      ? [
+          `<dt>Calls, in order (${f.exchanges.length})</dt><dd><ol class="calls">${f.exchanges.map((e) => `<li>${escape(e.agent)} → <code>${escape(e.tool)}</code>${pre(e.sent)}reply:${pre(e.reply)}</li>`).join("")}</ol></dd>`,
+        ]
       : [
-          f.request ? `<dt>Request (${escape(f.request.agent)}): <code>${escape(f.request.tool)}</code></dt><dd>${pre(f.request.sent ?? f.request.args)}</dd>` : "",
+          f.request
+            ? `<dt>Request (${escape(f.request.agent)}): <code>${escape(f.request.tool)}</code></dt><dd>${pre(f.request.sent ?? f.request.args)}</dd>`
+            : "",
           f.reply !== undefined ? `<dt>Reply</dt><dd>${pre(f.reply)}</dd>` : "",
         ]),
     f.ledger.length > 0 ? `<dt>Lomi's ledger</dt><dd>${pre(ledgerText(f.ledger))}</dd>` : "",
@@ -55,7 +66,16 @@ function failureBlock(f: NonNullable<RuleReport["scenarios"][number]["failure"]>
 }
 
 /** A verdict's glyph beside its colour: the page reads the same without colour. */
-const GLYPH: Record<RuleReport["verdict"], string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–", uncovered: "?", "not-selected": "·", "not-run": "○" };
+const GLYPH: Record<RuleReport["verdict"], string> = {
+  pass: "✓",
+  fail: "✗",
+  baselined: "✗",
+  flaky: "↻",
+  "not-applicable": "–",
+  uncovered: "?",
+  "not-selected": "·",
+  "not-run": "○",
+};
 const SCENARIO_GLYPH: Record<string, string> = { pass: "✓", fail: "✗", baselined: "✗", flaky: "↻", "not-applicable": "–", "not-run": "○" };
 
 /** A scenario's key: the same scenario under several rules is one failure. */
@@ -101,7 +121,9 @@ function ruleSection(r: RuleReport, run: RunSummary, failureIds: ReadonlyMap<str
     `<blockquote>${escape(r.source)}</blockquote>`,
     r.decision ? `<p><b>Decision:</b> ${escape(r.decision)}</p>` : "",
     r.reason ? `<p class="reason">${escape(r.reason)}</p>` : "",
-    r.judged ? `<p class="reason">Judged ${r.judged.scenarios} time(s) by its scenarios that passed, ${r.judged.oracleChecks} by the oracles over every scenario's history.</p>` : "",
+    r.judged
+      ? `<p class="reason">Judged ${r.judged.scenarios} time(s) by its scenarios that passed, ${r.judged.oracleChecks} by the oracles over every scenario's history.</p>`
+      : "",
     r.scenarios.length > 0 ? `<ul class="scenarios">${scenarios}</ul>` : "<p>No scenario of this rule ran.</p>",
     `</details>`,
   ].join("");
@@ -125,8 +147,18 @@ function sourceSection(run: RunSummary): string {
   // A run that never started counted no scenario: the suite's own counts are then read from the features.
   const coverage = sourceCoverage({ run, file: "this run" }, run.verdict === "not-run" ? undefined : run.scenariosInSuite);
   const rows = coverage.rows.map((row) => {
-    const rules = row.judged.map((j) => `<a class="chip" style="background:${COLOUR[(j.verdict ?? "not-selected") as RuleReport["verdict"]] ?? COLOUR["not-selected"]}" href="#${j.id}" title="${j.level} · ${j.scenarios} scenario(s) · ${escape(j.verdict ?? "")}">${j.id}</a>`).join(" ");
-    const note = row.how === "informative" || row.how === "covered" ? `<div class="reason">${escape(row.why ?? "")}</div>` : row.how === "unmapped" ? `<div class="reason">No rule judges this sentence.</div>` : "";
+    const rules = row.judged
+      .map(
+        (j) =>
+          `<a class="chip" style="background:${COLOUR[(j.verdict ?? "not-selected") as RuleReport["verdict"]] ?? COLOUR["not-selected"]}" href="#${j.id}" title="${j.level} · ${j.scenarios} scenario(s) · ${escape(j.verdict ?? "")}">${j.id}</a>`,
+      )
+      .join(" ");
+    const note =
+      row.how === "informative" || row.how === "covered"
+        ? `<div class="reason">${escape(row.why ?? "")}</div>`
+        : row.how === "unmapped"
+          ? `<div class="reason">No rule judges this sentence.</div>`
+          : "";
     return `<tr><td>${escape(row.sentence.replace(/\t/g, " — "))}${note}</td><td>${row.how === "informative" ? "informative" : rules || "<b>uncovered</b>"}</td></tr>`;
   });
   return `<details class="rule"><summary><b>The source, sentence by sentence</b> · ${escape(coverageSummary(coverage))}</summary><table class="source">${rows.join("")}</table></details>`;
@@ -143,7 +175,12 @@ export function htmlReport(run: RunSummary): string {
   for (const r of run.rules) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
   const grid = [...byFamily]
     .map(([family, rules]) => {
-      const cells = rules.map((r) => `<a class="cell verdict-${r.verdict}" href="#${r.id}" title="${r.id}: ${escape(verdictText(r, run))} — ${escape(r.title)}" style="background:${COLOUR[r.verdict]}">${r.id.slice(family.length + 1)}<small>${GLYPH[r.verdict]} ${r.level[0]}</small></a>`).join("");
+      const cells = rules
+        .map(
+          (r) =>
+            `<a class="cell verdict-${r.verdict}" href="#${r.id}" title="${r.id}: ${escape(verdictText(r, run))} — ${escape(r.title)}" style="background:${COLOUR[r.verdict]}">${r.id.slice(family.length + 1)}<small>${GLYPH[r.verdict]} ${r.level[0]}</small></a>`,
+        )
+        .join("");
       return `<tr><th title="${escape(families[family] ?? "")}">${family}<small>${escape(families[family] ?? "")}</small></th><td>${cells}</td></tr>`;
     })
     .join("");
@@ -153,7 +190,10 @@ export function htmlReport(run: RunSummary): string {
   const sections = [...byFamily]
     .map(([family, all]) => [family, all.filter((r) => listed.has(r))] as const)
     .filter(([, rules]) => rules.length > 0)
-    .map(([family, rules]) => `<section class="family"><h2>${family} · ${escape(families[family] ?? "")}</h2>${rules.map((r) => ruleSection(r, run, failureIds)).join("")}</section>`)
+    .map(
+      ([family, rules]) =>
+        `<section class="family"><h2>${family} · ${escape(families[family] ?? "")}</h2>${rules.map((r) => ruleSection(r, run, failureIds)).join("")}</section>`,
+    )
     .join("");
   const counts = (Object.keys(COLOUR) as RuleReport["verdict"][])
     .map((v) => [v, run.rules.filter((r) => r.verdict === v).length] as const)

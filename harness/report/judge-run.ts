@@ -69,7 +69,13 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const baseline = activeBaseline(i.baseline, i.startedAt);
   const known = knownFlaky(baseline);
   const repeat = i.repeat;
-  const rules = withFlakyRules(judgeRules(i.rules, i.results, covered, selected, baseline, scenariosInSuite), flaky, attempts, replay, repeat !== undefined).map((r) => {
+  const rules = withFlakyRules(
+    judgeRules(i.rules, i.results, covered, selected, baseline, scenariosInSuite),
+    flaky,
+    attempts,
+    replay,
+    repeat !== undefined,
+  ).map((r) => {
     const figure = repeat === undefined ? undefined : passEvery(r, attempts, repeat, i.results);
     return figure ? { ...r, repeat: figure } : r;
   });
@@ -80,7 +86,10 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const baselinedRules = new Set(rules.filter((r) => r.verdict === "baselined").map((r) => r.id));
   /** Why a failed scenario was expected to fail: named in the baseline, or every rule it fails is. */
   const baselinedScenarioReason = (x: ScenarioResult) =>
-    x.verdict !== "fail" ? undefined : (baselinedScenario(baseline, x) ?? ((x.blame ?? citedRules(x.tags, ruleIds)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
+    x.verdict !== "fail"
+      ? undefined
+      : (baselinedScenario(baseline, x) ??
+        ((x.blame ?? citedRules(x.tags, ruleIds)).every((id) => baselinedRules.has(id)) ? "the rules it fails are baselined" : undefined));
   const expectedFailures = i.results.filter((x) => baselinedScenarioReason(x) !== undefined).length;
   // A broker that failed every scenario at its start was not judged at all: a setup problem (exit 2), not a verdict;
   // a stopped run is not judged as a whole either (its rules still show what finished).
@@ -91,7 +100,12 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
   const judgedRules = atLevel.filter((r) => !["not-selected", "not-applicable", "uncovered", "not-run"].includes(r.verdict));
   // A partial run judges a rule on the scenarios it ran: one some of whose scenarios did not run was judged in part.
   const inPart = partial ? judgedRules.filter((r) => r.scenarios.length < (scenariosInSuite[r.id] ?? 0)).length : 0;
-  const profile = { name: i.profile.name, notJudged: notJudged(rules, i.level).map((r) => r.id), elsewhere: i.profile.elsewhere, notReached: notReached(rules, i.level).map((r) => r.id) };
+  const profile = {
+    name: i.profile.name,
+    notJudged: notJudged(rules, i.level).map((r) => r.id),
+    elsewhere: i.profile.elsewhere,
+    notReached: notReached(rules, i.level).map((r) => r.id),
+  };
   const run: RunSummary = {
     broker: i.broker,
     seed: i.seed,
@@ -106,7 +120,12 @@ export function judgeRun(i: RunInputs): { run: RunSummary; baselinedScenarioReas
     profile,
     requireAll: i.requireAll,
     verdict,
-    headline: i.stopped !== undefined ? stoppedHeadline(i.stopped, rules, i.level) : setup !== undefined ? `NOT RUN: ${setup}` : headlineOf(verdict, profile, judgedRules.length, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile), inPart),
+    headline:
+      i.stopped !== undefined
+        ? stoppedHeadline(i.stopped, rules, i.level)
+        : setup !== undefined
+          ? `NOT RUN: ${setup}`
+          : headlineOf(verdict, profile, judgedRules.length, atLevel.length, i.level, staleOnly(entries, problems, i.baselineFile), inPart),
     conformant: conformant && setup === undefined,
     problems: setup !== undefined ? [setup] : problems,
     failureGroups: failureGroups(i.results, (s) => baselinedScenarioReason(s) === undefined),
@@ -152,7 +171,9 @@ function attemptsOf(x: ScenarioResult, tries: readonly Attempt[], replay: Replay
 
 /** An oracle that failed on a scenario's history: the harness's fault, named in every report (its rules there rest on the steps alone). */
 const oracleFaultWarnings = (results: readonly ScenarioResult[]) =>
-  results.flatMap((r) => (r.oraclesUnknown ?? []).map((u) => `harness error: in "${r.name}" the oracle ${u.split("\n")[0]} — not judged by it; the scenario's other verdicts stand`));
+  results.flatMap((r) =>
+    (r.oraclesUnknown ?? []).map((u) => `harness error: in "${r.name}" the oracle ${u.split("\n")[0]} — not judged by it; the scenario's other verdicts stand`),
+  );
 
 /**
  * When stale baseline entries are all that fails the gate, the headline says so first: every rule

@@ -61,17 +61,21 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
     const failed = s.blame ?? rules;
     const blame = s.verdict === "fail" ? failed.map((id) => property("failed-rule", id)).join("") : "";
     // Each rule's title and source sentence, for a CI reader that shows properties beside the failure.
-    const cited = rules.map((id) => property("rule", id) + property(`${id} title`, byId.get(id)?.title ?? "") + property(`${id} source`, byId.get(id)?.source ?? "")).join("");
+    const cited = rules
+      .map((id) => property("rule", id) + property(`${id} title`, byId.get(id)?.title ?? "") + property(`${id} source`, byId.get(id)?.source ?? ""))
+      .join("");
     const props = `<properties>${cited}${blame}${property("verdict", s.verdict)}</properties>`;
     const expected = baselined(s);
     const tries = attemptsOf(s);
     let body = "";
     if (s.verdict === "not-applicable") body = `<skipped message="${attribute(`${s.status === NOT_RUN ? "not run" : "not applicable"}: ${s.reason ?? ""}`)}"/>`;
     else if (s.verdict === "fail" && expected !== undefined) body = `<skipped message="${attribute(`baselined (${expected}): ${s.reason ?? ""}`)}"/>`;
-    else if (s.verdict === "fail") body = `<failure message="${attribute(`${failed.join(", ")}: ${summaryOf(s.reason)}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
+    else if (s.verdict === "fail")
+      body = `<failure message="${attribute(`${failed.join(", ")}: ${summaryOf(s.reason)}`)}" type="${xml(s.status)}">${xml(`${s.stepAt ?? s.uri}: ${s.failure?.step ?? ""}\n${s.reason ?? ""}`)}</failure>`;
     // Each earlier attempt as Maven Surefire writes a rerun, which Jenkins, GitLab and most JUnit readers show:
     // <flakyFailure> in a test case that passed in the end, <rerunFailure> beside the <failure> of one that never did.
-    if (tries.length > 0 && (s.verdict === "pass" || body.startsWith("<failure"))) body += tries.map((a) => rerunElement(s.verdict === "pass" ? "flakyFailure" : "rerunFailure", a)).join("");
+    if (tries.length > 0 && (s.verdict === "pass" || body.startsWith("<failure")))
+      body += tries.map((a) => rerunElement(s.verdict === "pass" ? "flakyFailure" : "rerunFailure", a)).join("");
     if (body.startsWith("<skipped")) skipped++;
     if (body.startsWith("<failure")) failures++;
     const name = rules.length > 0 ? `[${rules.join(" ")}] ${s.name}` : s.name;
@@ -82,11 +86,24 @@ export function junitXml(run: RunSummary, results: readonly ScenarioResult[], ba
   // The headline as the other reports' titles give it: a partial run says so here too.
   const headline = titleOf(run, (t) => t);
   const cause = xml([headline, ...run.problems.filter((p) => !headline.includes(p))].join("\n"));
-  const gate = errored ? `<error message="${attribute(headline)}" type="not-run">${cause}</error>` : run.problems.length > 0 ? `<failure message="${attribute(`${headline} (${run.problems.length} gate problem(s))`)}" type="${run.verdict}">${cause}</failure>` : "";
+  const gate = errored
+    ? `<error message="${attribute(headline)}" type="not-run">${cause}</error>`
+    : run.problems.length > 0
+      ? `<failure message="${attribute(`${headline} (${run.problems.length} gate problem(s))`)}" type="${run.verdict}">${cause}</failure>`
+      : "";
   if (gate && !errored) failures++;
-  cases.push(`    <testcase classname="lomi-conformance" name="${GATE_CASE}" time="0"><properties>${property("headline", headline)}</properties>${gate}</testcase>`);
+  cases.push(
+    `    <testcase classname="lomi-conformance" name="${GATE_CASE}" time="0"><properties>${property("headline", headline)}</properties>${gate}</testcase>`,
+  );
   const errors = errored ? 1 : 0;
-  const suiteProps = [property("verdict", run.verdict), property("headline", headline), property("profile", run.profile.name), property("seed", String(run.seed)), property("level", run.level), ...provenanceProperties(run)].join("");
+  const suiteProps = [
+    property("verdict", run.verdict),
+    property("headline", headline),
+    property("profile", run.profile.name),
+    property("seed", String(run.seed)),
+    property("level", run.level),
+    ...provenanceProperties(run),
+  ].join("");
   const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(run.durationMs / 1000).toFixed(3)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="lomi conformance" ${counts}>

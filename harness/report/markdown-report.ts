@@ -33,7 +33,12 @@ const MD_EXCHANGES = 4;
 function expectedFound(message: string): string[] {
   const summary = summaryOf(message);
   const detail = detailOf(message);
-  const shown = detail === "" ? [] : folded(detail) ? [`<details><summary>the detail (${detail.split("\n").length} lines)</summary>`, "", "```", clip(detail, 20_000), "```", "</details>", ""] : ["```", clip(detail), "```"];
+  const shown =
+    detail === ""
+      ? []
+      : folded(detail)
+        ? [`<details><summary>the detail (${detail.split("\n").length} lines)</summary>`, "", "```", clip(detail, 20_000), "```", "</details>", ""]
+        : ["```", clip(detail), "```"];
   return ["Expected / found:", "```", clip(summary, 20_000), "```", ...shown];
 }
 
@@ -54,7 +59,17 @@ function failureSection(rules: RuleReport[], s: RuleReport["scenarios"][number])
     // The last calls, each request byte for byte as sent: the failure is at the end.
     const shown = calls.slice(-MD_EXCHANGES);
     out.push(`Calls (${calls.length > shown.length ? `the last ${shown.length} of ${calls.length}; all in conformance.html` : `${calls.length}, in order`}):`);
-    for (const [i, e] of shown.entries()) out.push(`${calls.length - shown.length + i + 1}. ${e.agent} → \`${e.tool}\``, "```json", clip(e.sent), "```", "   reply:", "```json", clip(e.reply), "```");
+    for (const [i, e] of shown.entries())
+      out.push(
+        `${calls.length - shown.length + i + 1}. ${e.agent} → \`${e.tool}\``,
+        "```json",
+        clip(e.sent),
+        "```",
+        "   reply:",
+        "```json",
+        clip(e.reply),
+        "```",
+      );
   } else {
     if (f.request) out.push(`Request (${f.request.agent}): \`${f.request.tool}\``, "```json", clip(f.request.sent ?? f.request.args), "```");
     if (f.reply !== undefined) out.push("Reply:", "```json", clip(f.reply), "```");
@@ -87,7 +102,10 @@ const MAX_GROUPS = 10;
 function causesSection(groups: readonly FailureGroup[]): string[] {
   if (groups.length === 0) return [];
   const lines = groups.slice(0, MAX_GROUPS).map((g) => {
-    const where = g.scenarios.slice(0, 3).map((s) => `${s.uri}:${s.line ?? "?"}`).join(", ");
+    const where = g.scenarios
+      .slice(0, 3)
+      .map((s) => `${s.uri}:${s.line ?? "?"}`)
+      .join(", ");
     const head = `- **${g.scenarios.length} scenario(s)**${g.rules.length > 0 ? ` failing ${g.rules.join(", ")}` : ""}: at \`${markdownCell(g.step)}\`: ${markdownCell(g.cause)} (${where}${g.scenarios.length > 3 ? ", …" : ""})`;
     return [head, ...g.pointers.map((p) => `  - how to satisfy ${markdownCell(p)}`)].join("\n");
   });
@@ -99,7 +117,12 @@ function causesSection(groups: readonly FailureGroup[]): string[] {
 function flakySection(run: RunSummary): string[] {
   const flaky = (run.scenarioVerdicts ?? []).filter((s) => s.verdict === "flaky");
   if (flaky.length === 0) return [];
-  const lines = flaky.flatMap((s) => [`- ${markdownCell(s.name)} (${s.uri}:${s.line ?? "?"})`, ...(s.attempts ?? []).map((a) => `  - attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}${a.reason ? `: ${markdownCell(a.reason)}` : ""} — \`${a.replay}\``)]);
+  const lines = flaky.flatMap((s) => [
+    `- ${markdownCell(s.name)} (${s.uri}:${s.line ?? "?"})`,
+    ...(s.attempts ?? []).map(
+      (a) => `  - attempt ${a.attempt} ${a.verdict}, seed ${a.seed ?? "?"}${a.reason ? `: ${markdownCell(a.reason)}` : ""} — \`${a.replay}\``,
+    ),
+  ]);
   return ["Flaky scenarios (failed, then passed on a retry):", ...lines, ""];
 }
 
@@ -112,10 +135,23 @@ export function markdownReport(run: RunSummary): string {
     "",
     `Broker: ${run.broker.adapter}${identity} · seed ${run.seed} · level ${run.level}${run.tags ? ` · tags \`${run.tags}\`` : ""}${run.baseline ? ` · baseline \`${run.baseline}\`` : ""} · ${(run.durationMs / 1000).toFixed(1)} s`,
     `Scenarios: ${scenarioCountsText(run.scenarios)} (of ${run.scenarios.total})`,
-    ...(run.provenance ? [`Made by ${provenanceText(run.provenance)}${run.evidence ? ` · evidence \`${run.evidence.digest}\` (\`lomi-conformance verify\` checks these reports against it)` : ""}`] : []),
+    ...(run.provenance
+      ? [
+          `Made by ${provenanceText(run.provenance)}${run.evidence ? ` · evidence \`${run.evidence.digest}\` (\`lomi-conformance verify\` checks these reports against it)` : ""}`,
+        ]
+      : []),
     ...(run.shards ? [shardTimesText(run.shards)] : []),
     "",
-    ...(run.problems.length > 0 ? ["Gate fails:", ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${markdownCell(p)}`), ...(run.problems.length > MAX_PROBLEMS ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`] : []), ""] : []),
+    ...(run.problems.length > 0
+      ? [
+          "Gate fails:",
+          ...run.problems.slice(0, MAX_PROBLEMS).map((p) => `- ${markdownCell(p)}`),
+          ...(run.problems.length > MAX_PROBLEMS
+            ? [`- … and ${run.problems.length - MAX_PROBLEMS} more gate problems, every one in conformance.json (\`problems\`)`]
+            : []),
+          "",
+        ]
+      : []),
     ...(run.warnings.length > 0 ? ["Warnings:", ...run.warnings.map((w) => `- ${markdownCell(w)}`), ""] : []),
     ...causesSection(run.failureGroups),
     ...flakySection(run),
@@ -131,8 +167,19 @@ export function markdownReport(run: RunSummary): string {
   const failures = failedScenarios(run.rules);
   const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));
   const more = failures.length > MAX_FAILURES ? [`… and ${failures.length - MAX_FAILURES} more failed scenarios in conformance.json.`, ""] : [];
-  const baseline = run.baselineEntries.length > 0
-    ? ["", "### Baseline", "", "| entry | status | reason |", "|---|---|---|", ...run.baselineEntries.map((e) => `| ${e.kind} ${markdownCell(e.name)} | ${e.status}${e.expect === "fail" || e.expect === "not-judged" ? ` (pins ${e.expect})` : ""} | ${markdownCell(entryText(e))} |`)]
-    : [];
+  const baseline =
+    run.baselineEntries.length > 0
+      ? [
+          "",
+          "### Baseline",
+          "",
+          "| entry | status | reason |",
+          "|---|---|---|",
+          ...run.baselineEntries.map(
+            (e) =>
+              `| ${e.kind} ${markdownCell(e.name)} | ${e.status}${e.expect === "fail" || e.expect === "not-judged" ? ` (pins ${e.expect})` : ""} | ${markdownCell(entryText(e))} |`,
+          ),
+        ]
+      : [];
   return [...head, ...rows, ...baseline, "", ...(explained.length > 0 ? ["### Failures", "", ...explained, ...more] : [])].join("\n");
 }

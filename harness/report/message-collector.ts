@@ -1,4 +1,17 @@
-import { getWorstTestStepResult, TestStepResultStatus, type Attachment, type Envelope, type FeatureChild, type Pickle, type PickleStep, type RuleChild, type TestCase, type TestRunStarted, type TestStepResult, type Timestamp } from "@cucumber/messages";
+import {
+  getWorstTestStepResult,
+  TestStepResultStatus,
+  type Attachment,
+  type Envelope,
+  type FeatureChild,
+  type Pickle,
+  type PickleStep,
+  type RuleChild,
+  type TestCase,
+  type TestRunStarted,
+  type TestStepResult,
+  type Timestamp,
+} from "@cucumber/messages";
 import type { Comment } from "./step-blame.js";
 
 // Cucumber's message stream folded once into a typed view (cucumber-js's EventDataCollector is the
@@ -51,7 +64,11 @@ export class MessageCollector {
   collect(e: Envelope): void {
     if (e.gherkinDocument) {
       if (e.gherkinDocument.feature) this.index(e.gherkinDocument.feature.children);
-      if (e.gherkinDocument.uri) this.comments.set(e.gherkinDocument.uri, e.gherkinDocument.comments.map((c) => ({ line: c.location.line, text: c.text })));
+      if (e.gherkinDocument.uri)
+        this.comments.set(
+          e.gherkinDocument.uri,
+          e.gherkinDocument.comments.map((c) => ({ line: c.location.line, text: c.text })),
+        );
     }
     if (e.pickle) this.pickles.set(e.pickle.id, e.pickle);
     if (e.testCase) this.testCases.set(e.testCase.id, e.testCase);
@@ -63,7 +80,8 @@ export class MessageCollector {
       const pickle = testCase && this.pickles.get(testCase.pickleId);
       if (testCase && pickle) this.attempts.set(id, { id, attempt, pickle, testCase, startedAt: timestamp, stepResults: new Map(), attachments: [] });
     }
-    if (e.testStepFinished) this.attempts.get(e.testStepFinished.testCaseStartedId)?.stepResults.set(e.testStepFinished.testStepId, e.testStepFinished.testStepResult);
+    if (e.testStepFinished)
+      this.attempts.get(e.testStepFinished.testCaseStartedId)?.stepResults.set(e.testStepFinished.testStepId, e.testStepFinished.testStepResult);
     const attachedTo = e.attachment?.testCaseStartedId === undefined ? undefined : this.attempts.get(e.attachment.testCaseStartedId);
     if (e.attachment && attachedTo) {
       attachedTo.attachments.push(e.attachment);

@@ -20,4 +20,5 @@ export const oracleHead = (id: string, violations: ReadonlyArray<{ rules: readon
 export const canJudge = (rules: readonly string[]) => `can judge ${eachOnce(rules).join(", ")}`;
 
 /** Where docs/ say how to satisfy the rules these findings break, a line each (fix-pointers.ts). */
-export const pointerLines = (violations: ReadonlyArray<{ rules: readonly string[] }>): string[] => pointersOf(brokenRules(violations)).map((p) => `how to satisfy ${pointerText(p)}`);
+export const pointerLines = (violations: ReadonlyArray<{ rules: readonly string[] }>): string[] =>
+  pointersOf(brokenRules(violations)).map((p) => `how to satisfy ${pointerText(p)}`);

@@ -45,7 +45,8 @@ export function rulesDigest(): Provenance["rules"] {
 
 let kit: Provenance["kit"] | undefined;
 /** The installed kit's name and version (its package.json). */
-export const kitIdentity = (): Provenance["kit"] => (kit ??= z.object({ name: z.string(), version: z.string() }).parse(JSON.parse(readFileSync(kitPath("package.json"), "utf8"))));
+export const kitIdentity = (): Provenance["kit"] =>
+  (kit ??= z.object({ name: z.string(), version: z.string() }).parse(JSON.parse(readFileSync(kitPath("package.json"), "utf8"))));
 
 /** A digest's first 12 hex digits, as a title or a headline shows it. */
 export const shortDigest = (digest: string) => digest.replace(/^sha256:/, "").slice(0, 12);
@@ -68,8 +69,18 @@ function commandDigest(line: string, cwd: string): Provenance["broker"]["digest"
 }
 
 /** The broker's identity as the run knows it: how it was named, what it answered, and its digest where one exists. */
-export function brokerProvenance(parameters: RunParameters, adapter: string, serverInfo: { name: string; version: string } | undefined, imageId?: string): Provenance["broker"] {
-  const digest = parameters.adapter === "command" ? commandDigest(parameters.brokerCommand, parameters.brokerCwd) : parameters.adapter === "image" && imageId ? { of: parameters.brokerImage, sha256: imageId } : undefined;
+export function brokerProvenance(
+  parameters: RunParameters,
+  adapter: string,
+  serverInfo: { name: string; version: string } | undefined,
+  imageId?: string,
+): Provenance["broker"] {
+  const digest =
+    parameters.adapter === "command"
+      ? commandDigest(parameters.brokerCommand, parameters.brokerCwd)
+      : parameters.adapter === "image" && imageId
+        ? { of: parameters.brokerImage, sha256: imageId }
+        : undefined;
   return { adapter, serverInfo: serverInfo ?? null, ...(digest ? { digest } : {}) };
 }
 

@@ -25,7 +25,18 @@ export function combineRepetitions(repetitions: readonly Repetition[]): { result
     if (!runs.some((x) => x?.verdict === "fail")) return first;
     attempts.set(
       key,
-      runs.flatMap((x, i) => (x ? [{ attempt: i + 1, seed: repetitions[i]!.tries.get(key)?.at(-1)?.seed, failed: x.verdict === "fail", ...(x.verdict === "fail" ? { message: (x.reason ?? "").split("\n")[0] } : {}) }] : [])),
+      runs.flatMap((x, i) =>
+        x
+          ? [
+              {
+                attempt: i + 1,
+                seed: repetitions[i]!.tries.get(key)?.at(-1)?.seed,
+                failed: x.verdict === "fail",
+                ...(x.verdict === "fail" ? { message: (x.reason ?? "").split("\n")[0] } : {}),
+              },
+            ]
+          : [],
+      ),
     );
     return runs.find((x) => x?.verdict === "pass") ?? first;
   });
@@ -44,7 +55,12 @@ export interface PassEvery {
  * passed in every repetition (attempts list only the scenarios some repetition failed). A rule
  * none of whose scenarios was judged has none.
  */
-export function passEvery(rule: Pick<RuleReport, "scenarios">, attempts: ReadonlyMap<string, readonly Attempt[]>, runs: number, results: readonly ScenarioResult[]): PassEvery | undefined {
+export function passEvery(
+  rule: Pick<RuleReport, "scenarios">,
+  attempts: ReadonlyMap<string, readonly Attempt[]>,
+  runs: number,
+  results: readonly ScenarioResult[],
+): PassEvery | undefined {
   const verdicts = new Map(results.map((r) => [scenarioKey(r), r.verdict]));
   const judged = [...new Set(rule.scenarios.map((s) => scenarioKey(s)))].filter((k) => verdicts.get(k) === "pass" || verdicts.get(k) === "fail");
   if (judged.length === 0) return undefined;

@@ -1,5 +1,14 @@
 import { citedRules, familyOf, RULE_TAG, type Rule } from "../rules.js";
-import { baselinedScenario, entryProblem, entryText, NO_BASELINE, scenarioEntries, type Baseline, type BaselineEntry, type BaselineEntryReport } from "./baseline.js";
+import {
+  baselinedScenario,
+  entryProblem,
+  entryText,
+  NO_BASELINE,
+  scenarioEntries,
+  type Baseline,
+  type BaselineEntry,
+  type BaselineEntryReport,
+} from "./baseline.js";
 import type { FailureExplanation } from "./failure-context.js";
 import type { PassEvery } from "./repetitions.js";
 import { NOT_RUN, type ScenarioResult } from "./scenario-results.js";
@@ -78,12 +87,20 @@ function verdictOf(mine: RuleScenario[]): { verdict: RuleVerdict; reason: string
   const [failed, baselined, na, notRun] = [count("fail"), count("baselined"), count("not-applicable"), count("not-run")];
   const [firstFailed, firstBaselined, firstNa, firstNotRun] = [failed[0], baselined[0], na[0], notRun[0]];
   if (firstFailed) return { verdict: "fail", reason: `${failed.length} of ${mine.length} scenario(s) failed: ${firstFailed.name}` };
-  if (firstBaselined) return { verdict: "baselined", reason: `${baselined.length} of ${mine.length} scenario(s) failed as the baseline expects: ${firstBaselined.name}` };
+  if (firstBaselined)
+    return { verdict: "baselined", reason: `${baselined.length} of ${mine.length} scenario(s) failed as the baseline expects: ${firstBaselined.name}` };
   const passed = count("pass");
   // A run that ended (stopped) before a rule's scenarios finished did not judge it: never a failure.
-  if (passed.length === 0 && (mine.length === 0 || firstNotRun)) return { verdict: "not-run", reason: firstNotRun ? `${notRun.length} of ${mine.length} scenario(s) not run: ${firstNotRun.reason}` : "not run: none of its scenarios finished" };
+  if (passed.length === 0 && (mine.length === 0 || firstNotRun))
+    return {
+      verdict: "not-run",
+      reason: firstNotRun ? `${notRun.length} of ${mine.length} scenario(s) not run: ${firstNotRun.reason}` : "not run: none of its scenarios finished",
+    };
   // Some scenarios ran and passed, the others were not run or cannot run with this broker: a pass on what was judged, saying what was not.
-  const unjudged = [...(firstNotRun ? [`${notRun.length} not run: ${firstNotRun.reason}`] : []), ...(firstNa ? [`the rest not judged here: ${firstNa.reason}`] : [])];
+  const unjudged = [
+    ...(firstNotRun ? [`${notRun.length} not run: ${firstNotRun.reason}`] : []),
+    ...(firstNa ? [`the rest not judged here: ${firstNa.reason}`] : []),
+  ];
   if (unjudged.length > 0 && passed.length > 0 && na.every((s) => s.stopped !== true)) {
     return { verdict: "pass", reason: `pass (${passed.length} of ${mine.length} scenarios; ${unjudged.join("; ")})`, partly: true };
   }
@@ -113,7 +130,10 @@ export function judgeRules(
       .filter((s) => citedRules(s.tags, known).includes(rule.id) || (s.verdict === "fail" && s.blame?.includes(rule.id)))
       .map((s) => scenarioOf(s, baseline, rule.id));
     const entry = baseline.rules.get(rule.id);
-    const times = { scenarios: scenarios.filter((s) => s.verdict === "pass").length, oracleChecks: results.reduce((n, s) => n + (s.oracleJudged?.[rule.id] ?? 0), 0) };
+    const times = {
+      scenarios: scenarios.filter((s) => s.verdict === "pass").length,
+      oracleChecks: results.reduce((n, s) => n + (s.oracleJudged?.[rule.id] ?? 0), 0),
+    };
     const base = { ...rule, family: familyOf(rule.id), scenarios, judged: times };
     const judged = !covered.has(rule.id)
       ? { verdict: "uncovered" as const, reason: "no scenario cites this rule" }
@@ -122,11 +142,24 @@ export function judgeRules(
         : verdictOf(scenarios);
     if (entry === undefined) return { ...base, ...judged };
     const expected = entryText(entry);
-    const pinned = (status: BaselineEntryReport["status"]) => ({ reason: expected, status, ...(entry.expect ? { expect: entry.expect } : {}), ...(entry.issue ? { issue: entry.issue } : {}) });
+    const pinned = (status: BaselineEntryReport["status"]) => ({
+      reason: expected,
+      status,
+      ...(entry.expect ? { expect: entry.expect } : {}),
+      ...(entry.issue ? { issue: entry.issue } : {}),
+    });
     // Pinned "not judged": a failure is a failure, not excused; not judged is what it expects.
-    if (entry.expect === "not-judged" && (judged.verdict === "fail" || judged.verdict === "baselined")) return { ...base, ...judged, baseline: pinned("changed") };
-    if (entry.expect === "not-judged" && judged.verdict === "not-applicable") return { ...base, ...judged, reason: `${judged.reason}; not judged here, as the baseline expects (${expected})`, baseline: pinned("expected-not-judged") };
-    if (judged.verdict === "fail") return { ...base, verdict: "baselined", reason: `baselined (${expected}): ${judged.reason}`, baseline: pinned("expected-failure") };
+    if (entry.expect === "not-judged" && (judged.verdict === "fail" || judged.verdict === "baselined"))
+      return { ...base, ...judged, baseline: pinned("changed") };
+    if (entry.expect === "not-judged" && judged.verdict === "not-applicable")
+      return {
+        ...base,
+        ...judged,
+        reason: `${judged.reason}; not judged here, as the baseline expects (${expected})`,
+        baseline: pinned("expected-not-judged"),
+      };
+    if (judged.verdict === "fail")
+      return { ...base, verdict: "baselined", reason: `baselined (${expected}): ${judged.reason}`, baseline: pinned("expected-failure") };
     // Pinned "fail": not judged hides the failure the entry is there for.
     if (entry.expect === "fail" && judged.verdict === "not-applicable") return { ...base, ...judged, baseline: pinned("changed") };
     // Stale only when every scenario the entry covers ran and passed: a --tags run that skipped the
@@ -156,7 +189,9 @@ export function baselineReport(rules: RuleReport[], results: ScenarioResult[], b
 
 /** The rules at the level this run judged: not-selected and not-run never, not-applicable only under --require-all. */
 const judgedAt = (reports: RuleReport[], level: Level, requireAll: boolean) =>
-  reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected" && r.verdict !== "not-run" && (requireAll || r.verdict !== "not-applicable"));
+  reports.filter(
+    (r) => LEVELS[level].includes(r.level) && r.verdict !== "not-selected" && r.verdict !== "not-run" && (requireAll || r.verdict !== "not-applicable"),
+  );
 
 /**
  * Under --require-all, a rule not judged here that the baseline expects not judged (its entry, or
@@ -174,10 +209,12 @@ function notJudgedAsExpected(r: RuleReport, baseline: Baseline): boolean {
 const stoppedOnly = (r: RuleReport) => r.scenarios.filter((s) => s.verdict === "not-applicable").every((s) => s.stopped === true);
 
 /** The rules at the level that this run's profile could not judge (not applicable here). */
-export const notJudged = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable" && !stoppedOnly(r));
+export const notJudged = (reports: RuleReport[], level: Level) =>
+  reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable" && !stoppedOnly(r));
 
 /** The rules at the level left unjudged because an earlier step of their scenarios failed. */
-export const notReached = (reports: RuleReport[], level: Level) => reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable" && stoppedOnly(r));
+export const notReached = (reports: RuleReport[], level: Level) =>
+  reports.filter((r) => LEVELS[level].includes(r.level) && r.verdict === "not-applicable" && stoppedOnly(r));
 
 /**
  * Conformant (over the run's profile): every rule at the chosen level that this run judged passed,
@@ -193,14 +230,22 @@ export function isConformant(reports: RuleReport[], level: Level, requireAll = f
  * no baseline entry is stale, and no scenario failed outside any rule. Rules the profile cannot
  * judge fail the gate only under `requireAll`.
  */
-export function gateProblems(reports: RuleReport[], level: Level, results: ScenarioResult[], entries: BaselineEntryReport[], baseline: Baseline, requireAll = false): string[] {
+export function gateProblems(
+  reports: RuleReport[],
+  level: Level,
+  results: ScenarioResult[],
+  entries: BaselineEntryReport[],
+  baseline: Baseline,
+  requireAll = false,
+): string[] {
   const inLevel = judgedAt(reports, level, requireAll).filter((r) => !requireAll || !notJudgedAsExpected(r, baseline));
   const problems: string[] = [];
   if (inLevel.length === 0) problems.push("no rule at this level was judged");
   for (const r of inLevel.filter((x) => x.verdict !== "pass" && x.verdict !== "baselined")) {
     problems.push(`${r.id}: ${r.verdict === "not-applicable" ? "not judged (--require-all)" : r.verdict}${r.reason ? ` (${r.reason})` : ""}`);
   }
-  for (const e of entries.filter((x) => x.status === "stale")) problems.push(`stale baseline entry: ${e.kind} ${e.name} passes now; remove it from ${baseline.file}`);
+  for (const e of entries.filter((x) => x.status === "stale"))
+    problems.push(`stale baseline entry: ${e.kind} ${e.name} passes now; remove it from ${baseline.file}`);
   for (const e of entries) {
     const problem = entryProblem(e, baseline.file);
     if (problem) problems.push(problem);
@@ -210,7 +255,9 @@ export function gateProblems(reports: RuleReport[], level: Level, results: Scena
   }
   // A failure that broke no rule the kit can name (no answer in time, an answer no rule names, a
   // preparing step) judged none of its rules, yet the scenario did not pass: the gate does not pass it.
-  for (const s of results.filter((x) => x.verdict === "fail" && x.blame?.length === 0 && x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x))) {
+  for (const s of results.filter(
+    (x) => x.verdict === "fail" && x.blame?.length === 0 && x.tags.some((t) => RULE_TAG.test(t)) && !baselinedScenario(baseline, x),
+  )) {
     problems.push(`"${s.name}": ${nothingJudgedText(s)}, so none of its rules was judged: ${s.reason ?? "no reply"}`);
   }
   // --require-all: a rule some of whose scenarios could not run here is not wholly judged.

@@ -22,12 +22,20 @@ export const scenarioVerdictSchema = z.object({
   /** A harness fault stopped it: neither way judged. */
   harnessFault: z.boolean().optional(),
   /** Under --retries, each attempt of a scenario tried more than once: its seed, verdict, why it failed, and the command that replays it alone. */
-  attempts: z.array(z.object({ attempt: z.number(), seed: z.number().optional(), verdict: z.string(), reason: z.string().optional(), replay: z.string() })).optional(),
+  attempts: z
+    .array(z.object({ attempt: z.number(), seed: z.number().optional(), verdict: z.string(), reason: z.string().optional(), replay: z.string() }))
+    .optional(),
 });
 export type ScenarioVerdictEntry = z.infer<typeof scenarioVerdictSchema>;
 
 /** How the run was called, as far as a rerun repeats it: the broker as the command line named it (no token), the call budget, the retries, the scenarios run at once. */
-export const invocationSchema = z.object({ broker: z.array(z.string()), timeoutMs: z.number(), oracles: z.boolean(), retries: z.number().optional(), parallel: z.number().optional() });
+export const invocationSchema = z.object({
+  broker: z.array(z.string()),
+  timeoutMs: z.number(),
+  oracles: z.boolean(),
+  retries: z.number().optional(),
+  parallel: z.number().optional(),
+});
 export type Invocation = z.infer<typeof invocationSchema>;
 
 /** On a rerun's reports: the run whose failures it re-ran. */
@@ -44,7 +52,16 @@ export const runRecordSchema = z.object({
   tags: z.string().nullish(),
   startedAt: z.string(),
   broker: z.object({ adapter: z.string() }),
-  rules: z.array(z.object({ id: z.string(), level: z.string(), title: z.string(), verdict: z.string(), reason: z.string().nullish(), scenarios: z.array(ruleScenarioSchema) })),
+  rules: z.array(
+    z.object({
+      id: z.string(),
+      level: z.string(),
+      title: z.string(),
+      verdict: z.string(),
+      reason: z.string().nullish(),
+      scenarios: z.array(ruleScenarioSchema),
+    }),
+  ),
   scenarioVerdicts: z.array(scenarioVerdictSchema).optional(),
   invocation: invocationSchema.optional(),
   rerunOf: rerunOfSchema.optional(),
@@ -63,7 +80,9 @@ export function readRunRecord(dir: string): RunRecord {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     const missing = systemCodeOf(error) === "ENOENT";
-    throw configError(`${dir}: ${missing ? `no ${RUN_RECORD_FILE}; give the --reports folder of a conformance run (or of a merge of its shards)` : `${RUN_RECORD_FILE} does not read: ${messageOf(error)}`}`);
+    throw configError(
+      `${dir}: ${missing ? `no ${RUN_RECORD_FILE}; give the --reports folder of a conformance run (or of a merge of its shards)` : `${RUN_RECORD_FILE} does not read: ${messageOf(error)}`}`,
+    );
   }
   const parsed = runRecordSchema.safeParse(raw);
   if (!parsed.success) {

@@ -87,7 +87,9 @@ export function ranOf(r: RuleReport, run: Pick<RunSummary, "scenariosInSuite">):
 export function titleOf(run: RunSummary, code: (text: string) => string): string {
   if (!isPartial(run) || run.verdict === "not-run") return run.headline;
   const tags = run.tags ? `tags ${code(run.tags)}` : undefined;
-  const part = run.shard ? `shard ${run.shard}${tags ? ` of ${tags}` : ""}` : `partial run (${[tags, run.selection].filter((x) => x !== undefined).join(", ")})`;
+  const part = run.shard
+    ? `shard ${run.shard}${tags ? ` of ${tags}` : ""}`
+    : `partial run (${[tags, run.selection].filter((x) => x !== undefined).join(", ")})`;
   return `${part}: ${listedRules(run).length} of ${run.rules.length} rules reached; on those: ${run.headline}`;
 }
 
@@ -100,10 +102,25 @@ const isPartial = (run: Pick<RunSummary, "tags" | "shard" | "selection">) => Boo
 export const levelWords = (level: Level) => LEVELS[level].join(", ").replace(/, (?=[A-Z]+$)/, " and ");
 
 /** "CONFORMANT over stdio: 111 of 117 MUST rules judged; not judged here: AUTH-05, …; run over HTTP …" (a partial run: "8 of 8 MUST rules judged, 6 of them in part"). */
-export function headlineOf(verdict: RunVerdict, profile: RunSummary["profile"], judged: number, total: number, level: Level, because?: string, inPart = 0): string {
-  const word = { conformant: "CONFORMANT", "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES", "not-conformant": "NOT CONFORMANT", "not-run": "NOT RUN" }[verdict];
-  const notJudged = profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
-  const notReached = (profile.notReached ?? []).length > 0 ? `; not judged because an earlier step of their scenarios failed: ${profile.notReached!.join(", ")}` : "";
+export function headlineOf(
+  verdict: RunVerdict,
+  profile: RunSummary["profile"],
+  judged: number,
+  total: number,
+  level: Level,
+  because?: string,
+  inPart = 0,
+): string {
+  const word = {
+    conformant: "CONFORMANT",
+    "conformant-with-baseline": "CONFORMANT APART FROM BASELINED FAILURES",
+    "not-conformant": "NOT CONFORMANT",
+    "not-run": "NOT RUN",
+  }[verdict];
+  const notJudged =
+    profile.notJudged.length > 0 ? `; not judged here: ${profile.notJudged.join(", ")}${profile.elsewhere ? `; ${profile.elsewhere}` : ""}` : "";
+  const notReached =
+    (profile.notReached ?? []).length > 0 ? `; not judged because an earlier step of their scenarios failed: ${profile.notReached!.join(", ")}` : "";
   const part = inPart > 0 ? `, ${inPart} of them in part (not every scenario of theirs ran)` : "";
   return `${word}${because ? ` ${because}` : ""} over ${profile.name}: ${judged} of ${total} ${levelWords(level)} rules judged${part}${notJudged}${notReached}`;
 }
@@ -153,7 +170,11 @@ export function notRunBanner(run: RunSummary): string {
 }
 
 /** The summary of a run that never started: every report says NOT RUN and why, so a CI gate reading them sees the cause. */
-export function notRunSummary(cause: string, run: Pick<RunSummary, "broker" | "seed" | "level" | "tags" | "startedAt" | "requireAll" | "command">, profileName: string): RunSummary {
+export function notRunSummary(
+  cause: string,
+  run: Pick<RunSummary, "broker" | "seed" | "level" | "tags" | "startedAt" | "requireAll" | "command">,
+  profileName: string,
+): RunSummary {
   return {
     ...run,
     baseline: undefined,

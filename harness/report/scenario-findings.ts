@@ -1,6 +1,19 @@
 import { z } from "zod";
 import { messageOf } from "../../protocol/errors.js";
-import { BLAME_MEDIA_TYPE, blameAttachment, ORACLE_MEDIA_TYPE, ORACLE_UNKNOWN_MEDIA_TYPE, oracleAttachment, oracleUnknownAttachment, parseAttachment, TRIGGERS_MEDIA_TYPE, triggersAttachment, VERDICT_MEDIA_TYPE, verdictAttachment, type OracleFailure } from "./attachments.js";
+import {
+  BLAME_MEDIA_TYPE,
+  blameAttachment,
+  ORACLE_MEDIA_TYPE,
+  ORACLE_UNKNOWN_MEDIA_TYPE,
+  oracleAttachment,
+  oracleUnknownAttachment,
+  parseAttachment,
+  TRIGGERS_MEDIA_TYPE,
+  triggersAttachment,
+  VERDICT_MEDIA_TYPE,
+  verdictAttachment,
+  type OracleFailure,
+} from "./attachments.js";
 import { FAILURE_CONTEXT_FILE } from "./failure-context.js";
 import type { MessageCollector, TestCaseAttempt } from "./message-collector.js";
 
@@ -35,7 +48,16 @@ function parsedOrLost(body: string): unknown {
 
 /** What an attempt's attachments say, in the order they came (a later one of a kind replaces an earlier). */
 export function findingsOf(a: TestCaseAttempt): ScenarioFindings {
-  const f: ScenarioFindings = { notApplicable: undefined, harnessFault: undefined, oraclesUnknown: [], context: undefined, blame: new Map(), unjudged: new Map(), oracles: [], judged: undefined };
+  const f: ScenarioFindings = {
+    notApplicable: undefined,
+    harnessFault: undefined,
+    oraclesUnknown: [],
+    context: undefined,
+    blame: new Map(),
+    unjudged: new Map(),
+    oracles: [],
+    judged: undefined,
+  };
   for (const at of a.attachments) {
     if (at.fileName === FAILURE_CONTEXT_FILE) f.context = parsedOrLost(at.body);
     if (at.mediaType === VERDICT_MEDIA_TYPE) {
@@ -50,7 +72,8 @@ export function findingsOf(a: TestCaseAttempt): ScenarioFindings {
     }
     if (at.mediaType === TRIGGERS_MEDIA_TYPE) f.judged = parseAttachment(triggersAttachment, at.body);
     if (at.mediaType === ORACLE_MEDIA_TYPE) f.oracles.push(...(parseAttachment(oracleAttachment, at.body) ?? []));
-    if (at.mediaType === ORACLE_UNKNOWN_MEDIA_TYPE) f.oraclesUnknown.push(...(parseAttachment(oracleUnknownAttachment, at.body) ?? []).map((u) => `${u.id} (${u.rules.join(", ")}): ${u.error}`));
+    if (at.mediaType === ORACLE_UNKNOWN_MEDIA_TYPE)
+      f.oraclesUnknown.push(...(parseAttachment(oracleUnknownAttachment, at.body) ?? []).map((u) => `${u.id} (${u.rules.join(", ")}): ${u.error}`));
   }
   return f;
 }

@@ -16,7 +16,16 @@ export type ScenarioVerdict = "pass" | "fail" | "not-applicable";
 export const NOT_RUN = "NOT RUN";
 
 /** A scenario the run did not finish, NOT RUN with why: judged neither way (never a pass, never a failure). */
-export const notRunResult = (s: { name: string; uri: string; line: number; tags: string[] }, why: string): ScenarioResult => ({ name: s.name, uri: s.uri, line: s.line, tags: s.tags, verdict: "not-applicable", status: NOT_RUN, reason: why, durationMs: 0 });
+export const notRunResult = (s: { name: string; uri: string; line: number; tags: string[] }, why: string): ScenarioResult => ({
+  name: s.name,
+  uri: s.uri,
+  line: s.line,
+  tags: s.tags,
+  verdict: "not-applicable",
+  status: NOT_RUN,
+  reason: why,
+  durationMs: 0,
+});
 
 export interface ScenarioResult {
   name: string;
@@ -89,8 +98,20 @@ function judgeScenario(a: TestCaseAttempt, run: MessageCollector): ScenarioResul
   const ms = [...a.stepResults.values()].reduce((sum, r) => sum + Number(r.duration.seconds) * 1000 + r.duration.nanos / 1e6, 0);
   const verdict: ScenarioVerdict = worst === "PASSED" ? "pass" : (worst === "SKIPPED" && s.notApplicable) || s.harnessFault ? "not-applicable" : "fail";
   // Why a failed scenario failed (a harness fault is never a failure).
-  const failedBecause = message !== undefined ? boundedText(withoutStack(message), MAX_REASON) : worst === "SKIPPED" ? "skipped without a not-applicable reason" : `step ${worst.toLowerCase()}`;
-  const reason = s.harnessFault !== undefined ? `harness error, the broker is not judged: ${s.harnessFault}` : verdict === "pass" ? undefined : verdict === "not-applicable" ? s.notApplicable : failedBecause;
+  const failedBecause =
+    message !== undefined
+      ? boundedText(withoutStack(message), MAX_REASON)
+      : worst === "SKIPPED"
+        ? "skipped without a not-applicable reason"
+        : `step ${worst.toLowerCase()}`;
+  const reason =
+    s.harnessFault !== undefined
+      ? `harness error, the broker is not judged: ${s.harnessFault}`
+      : verdict === "pass"
+        ? undefined
+        : verdict === "not-applicable"
+          ? s.notApplicable
+          : failedBecause;
   const failedStep = testCase.testSteps.find((t) => t.id === failedStepId);
   const step = verdict === "pass" ? undefined : stepOf(failedStep, pickle, run);
   // The After hook failed on the oracles alone: say so, not "a hook".
@@ -113,9 +134,15 @@ function judgeScenario(a: TestCaseAttempt, run: MessageCollector): ScenarioResul
   // A step whose check names no rule, in a scenario whose history an oracle found broken, met that
   // defect: the finding is blamed, never the rules the step checks. A check that names its rule keeps it.
   const explained = oracleRules.length > 0 && named.length === 0 && unjudged !== "no-answer";
-  const stepBlame = verdict === "fail" && failedAt >= 0 ? blameOf(checks.rules, checks.explicit, failedAt, cited, explained ? oracleRules : named, explained ? undefined : unjudged) : undefined;
+  const stepBlame =
+    verdict === "fail" && failedAt >= 0
+      ? blameOf(checks.rules, checks.explicit, failedAt, cited, explained ? oracleRules : named, explained ? undefined : unjudged)
+      : undefined;
   // A finding that names no rule still keeps the scenario's rules from passing: they are not judged.
-  const blamed = verdict !== "fail" || (oracleRules.length === 0 && (stepBlame !== undefined || s.oracles.length === 0)) ? stepBlame : withOracleRules(stepBlame, cited, oracleRules);
+  const blamed =
+    verdict !== "fail" || (oracleRules.length === 0 && (stepBlame !== undefined || s.oracles.length === 0))
+      ? stepBlame
+      : withOracleRules(stepBlame, cited, oracleRules);
   return {
     name: pickle.name,
     uri: pickle.uri,
@@ -129,7 +156,9 @@ function judgeScenario(a: TestCaseAttempt, run: MessageCollector): ScenarioResul
     ...(blamed ? blamed : {}),
     ...(verdict === "fail" ? { failedAtStep: failedAt >= 0 ? failedAt : -1 } : {}),
     ...(broken ? { configProblem: broken } : {}),
-    ...(verdict === "fail" ? { failure: { ...explainFailure(stepText, failedBecause, s.context), steps: stepsOf(a, run), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } } : {}),
+    ...(verdict === "fail"
+      ? { failure: { ...explainFailure(stepText, failedBecause, s.context), steps: stepsOf(a, run), ...(s.oracles.length > 0 ? { oracles: s.oracles } : {}) } }
+      : {}),
     ...(s.harnessFault !== undefined ? { harnessFault: s.harnessFault } : {}),
     ...(s.oraclesUnknown.length > 0 ? { oraclesUnknown: s.oraclesUnknown } : {}),
     ...(s.judged ? { oracleJudged: s.judged } : {}),

@@ -40,10 +40,17 @@ export function stepRules(
     // Every comment kept matches; exec gives its list again.
     const listed = CHECKS_COMMENT.exec(c.text)?.[1];
     if (listed === undefined) continue;
-    const ids = listed.split(",").map((x) => x.trim()).filter((x) => x !== "");
+    const ids = listed
+      .split(",")
+      .map((x) => x.trim())
+      .filter((x) => x !== "");
     const foreign = ids.filter((id) => !cited.includes(id));
     if (ids.length === 0) problems.push({ line: c.line, problem: `"${c.text.trim()}" names no rule` });
-    else if (foreign.length > 0) problems.push({ line: c.line, problem: `"${c.text.trim()}" names ${foreign.join(", ")}, which the scenario's tags do not cite (${cited.join(" ") || "none"})` });
+    else if (foreign.length > 0)
+      problems.push({
+        line: c.line,
+        problem: `"${c.text.trim()}" names ${foreign.join(", ")}, which the scenario's tags do not cite (${cited.join(" ") || "none"})`,
+      });
     parsed.set(c.line, ids);
   }
   const under = steps.map((s) => (s.line > scenarioLine ? mine.filter((c) => c.line < s.line).at(-1) : undefined));
@@ -74,7 +81,14 @@ export interface Blame {
  * a step that checks none (it prepares the scenario), an answer no rule names (`unjudged`), or no
  * answer at all fails the scenario and judges nothing.
  */
-export function blameOf(rules: readonly string[][], explicit: readonly boolean[], failedAt: number, cited: readonly string[], named: readonly string[] = [], unjudged?: Exclude<NothingJudged, "prepares">): Blame {
+export function blameOf(
+  rules: readonly string[][],
+  explicit: readonly boolean[],
+  failedAt: number,
+  cited: readonly string[],
+  named: readonly string[] = [],
+  unjudged?: Exclude<NothingJudged, "prepares">,
+): Blame {
   const checks = (from: number, to: number) => new Set(rules.slice(from, to).flatMap((r, i) => (explicit[from + i] ? r : [])));
   const [before, after] = [checks(0, failedAt), checks(failedAt, rules.length)];
   const held = cited.filter((id) => before.has(id) && !after.has(id));

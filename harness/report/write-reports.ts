@@ -14,17 +14,44 @@ export const REPORT_FILES = ["cucumber.html", "junit.xml", "messages.ndjson", "c
  * gives it, a partial run saying so ("partial run (tags @IDEM-01): 3 of 120 rules reached; on those: …").
  */
 export function jsonReport(run: RunSummary): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(run).flatMap(([key, value]) => (key === "headline" ? [[key, value], ["title", titleOf(run, (t) => t)]] : [[key, value]])));
+  return Object.fromEntries(
+    Object.entries(run).flatMap(([key, value]) =>
+      key === "headline"
+        ? [
+            [key, value],
+            ["title", titleOf(run, (t) => t)],
+          ]
+        : [[key, value]],
+    ),
+  );
 }
 
 /** Each report file, how it is made from the judged run, and what is written instead when it cannot be (verify makes them again). */
-export function reportMakers(run: RunSummary, results: readonly ScenarioResult[], baselined: (s: ScenarioResult) => string | undefined): Array<[string, () => string, (why: string) => string]> {
+export function reportMakers(
+  run: RunSummary,
+  results: readonly ScenarioResult[],
+  baselined: (s: ScenarioResult) => string | undefined,
+): Array<[string, () => string, (why: string) => string]> {
   return [
-    ["junit.xml", () => junitXml(run, results, baselined), (why) => `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="lomi conformance" tests="1" failures="0" errors="1"><testsuite name="lomi conformance" tests="1" failures="0" errors="1"><testcase classname="lomi-conformance" name="lomi-conformance gate"><error message="the harness could not write this report">${why.replace(/[<>&"]/g, " ")}</error></testcase></testsuite></testsuites>\n`],
-    ["conformance.json", () => `${JSON.stringify(jsonReport(run), null, 2)}\n`, (why) => `${JSON.stringify({ verdict: run.verdict, headline: run.headline, reportError: why }, null, 2)}\n`],
+    [
+      "junit.xml",
+      () => junitXml(run, results, baselined),
+      (why) =>
+        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="lomi conformance" tests="1" failures="0" errors="1"><testsuite name="lomi conformance" tests="1" failures="0" errors="1"><testcase classname="lomi-conformance" name="lomi-conformance gate"><error message="the harness could not write this report">${why.replace(/[<>&"]/g, " ")}</error></testcase></testsuite></testsuites>\n`,
+    ],
+    [
+      "conformance.json",
+      () => `${JSON.stringify(jsonReport(run), null, 2)}\n`,
+      (why) => `${JSON.stringify({ verdict: run.verdict, headline: run.headline, reportError: why }, null, 2)}\n`,
+    ],
     ["conformance.md", () => markdownReport(run), (why) => `## Lomi conformance: ${run.headline}\n\nThe harness could not write this report: ${why}\n`],
     ["conformance.svg", () => badgeSvg(run), () => badgeSvg(notRunSummary("report error", run, run.profile.name))],
-    ["conformance.html", () => htmlReport(run), (why) => `<!doctype html><meta charset="utf-8"><title>Lomi conformance</title><p>The harness could not write this report: ${why.replace(/[<>&"]/g, " ")}</p>\n`],
+    [
+      "conformance.html",
+      () => htmlReport(run),
+      (why) =>
+        `<!doctype html><meta charset="utf-8"><title>Lomi conformance</title><p>The harness could not write this report: ${why.replace(/[<>&"]/g, " ")}</p>\n`,
+    ],
   ];
 }
 

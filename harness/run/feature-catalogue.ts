@@ -63,6 +63,12 @@ export function scenarioCatalogue(dir: string = FEATURES_DIR): ScenarioEntry[] {
     const document = parsedFeature(file);
     const lines = nodeLines(document.feature?.children ?? [], new Map());
     const fileLines = readFileSync(file, "utf8").replace(/\n$/, "").split("\n").length;
-    return compile(document, uri, newId).map((p) => ({ uri, name: p.name, tags: p.tags.map((t) => t.name), line: lines.get(p.astNodeIds.at(-1) ?? "") ?? 0, fileLines }));
+    return compile(document, uri, newId).map((p) => ({
+      uri,
+      name: p.name,
+      tags: p.tags.map((t) => t.name),
+      line: lines.get(p.astNodeIds.at(-1) ?? "") ?? 0,
+      fileLines,
+    }));
   });
 }

@@ -2,7 +2,6 @@ import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { kitPath } from "../../protocol/kit-root.js";
 
-
 /** A command line to run: what follows `lomi-conformance`. */
 export interface JudgeJob {
   args: string[];

@@ -20,10 +20,22 @@ export function profileOf(parameters: RunParameters): Profile {
       return { name: "in-process", lacks: ["kill-at-start"], elsewhere: "run a broker command (--broker-cmd) to judge it" };
     case "command":
       return parameters.brokerFaults
-        ? { name: "stdio", lacks: ["multi-connection"], elsewhere: "these need two connections to one running broker at once: run over HTTP (--broker-url) or an image (--broker-image) to judge them" }
-        : { name: "stdio without fault hooks", lacks: ["multi-connection", "faults"], elsewhere: "add --broker-faults if the broker honours LOMI_BROKER_FAULTS, and run over HTTP or an image for two connections at once" };
+        ? {
+            name: "stdio",
+            lacks: ["multi-connection"],
+            elsewhere: "these need two connections to one running broker at once: run over HTTP (--broker-url) or an image (--broker-image) to judge them",
+          }
+        : {
+            name: "stdio without fault hooks",
+            lacks: ["multi-connection", "faults"],
+            elsewhere: "add --broker-faults if the broker honours LOMI_BROKER_FAULTS, and run over HTTP or an image for two connections at once",
+          };
     case "url":
-      return { name: "HTTP at a URL", lacks: ["crash", "faults", "own-store", "kill-at-start"], elsewhere: "run it as --broker-cmd (with --broker-faults) or --broker-image to judge them" };
+      return {
+        name: "HTTP at a URL",
+        lacks: ["crash", "faults", "own-store", "kill-at-start"],
+        elsewhere: "run it as --broker-cmd (with --broker-faults) or --broker-image to judge them",
+      };
     case "image":
       return parameters.brokerFaults
         ? { name: "image", lacks: ["kill-at-start"], elsewhere: "run the broker as a command (--broker-cmd) to judge it" }

@@ -48,7 +48,11 @@ export function scenarioSeed(runSeed: number, scenarioId: string): number {
  * its replay line repeats exactly; a repetition after the first (--repeat) starts from a seed derived
  * from the scenario's, so each repetition is a fresh run that its replay line repeats.
  */
-export function attemptSeed(run: { seed: number; replaySeed?: number | undefined; repetition?: number | undefined }, scenarioId: string, attempt: number): number {
+export function attemptSeed(
+  run: { seed: number; replaySeed?: number | undefined; repetition?: number | undefined },
+  scenarioId: string,
+  attempt: number,
+): number {
   const scenario = run.replaySeed ?? scenarioSeed(run.seed, scenarioId);
   const first = (run.repetition ?? 1) > 1 && run.replaySeed === undefined ? scenarioSeed(scenario, `repeat ${run.repetition}`) : scenario;
   return attempt === 0 ? first : scenarioSeed(first, `retry ${attempt}`);

@@ -33,7 +33,11 @@ function nearest(text: string, names: readonly string[], count = 3): string[] {
     }
     return Math.min(...previous);
   };
-  return [...new Set(names)].map((name) => ({ name, d: within(name) })).sort((a, b) => a.d - b.d).slice(0, count).map((x) => x.name);
+  return [...new Set(names)]
+    .map((name) => ({ name, d: within(name) }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, count)
+    .map((x) => x.name);
 }
 
 /** The catalogue's entries of the file a place names: the kit's path (`features/x.feature`), a path to it, or its file name. */
@@ -41,7 +45,10 @@ function entriesOf(file: string, catalogue: readonly ScenarioEntry[], featuresRo
   const wanted = file.replace(/\\/g, "/");
   const found = catalogue.filter((s) => s.uri === wanted || path.resolve(file) === path.join(featuresRoot, s.uri) || s.uri.endsWith(`/${wanted}`));
   if (found.length > 0) return found;
-  const near = nearest(path.basename(wanted, ".feature"), catalogue.map((s) => s.uri));
+  const near = nearest(
+    path.basename(wanted, ".feature"),
+    catalogue.map((s) => s.uri),
+  );
   throw configError(`${file}: no such feature file in the suite; the nearest: ${near.join(", ")}`);
 }
 
@@ -56,7 +63,9 @@ function scenariosAt(place: string, catalogue: readonly ScenarioEntry[], feature
     if (exact.length > 0) return exact;
     const fileLines = inFile[0]!.fileLines;
     if (fileLines !== undefined && line > fileLines) {
-      throw configError(`${file}:${line} is past the end of ${inFile[0]!.uri} (${fileLines} lines); its scenarios start at lines ${inFile.map((s) => s.line).join(", ")}`);
+      throw configError(
+        `${file}:${line} is past the end of ${inFile[0]!.uri} (${fileLines} lines); its scenarios start at lines ${inFile.map((s) => s.line).join(", ")}`,
+      );
     }
     const before = inFile.filter((s) => s.line <= line);
     if (before.length === 0) {
@@ -95,14 +104,24 @@ export function chooseScenarios(c: ScenarioChoice, catalogue: readonly ScenarioE
     }
     const named = catalogue.filter((s) => pattern.test(s.name));
     if (named.length === 0) {
-      throw configError(`--name ${JSON.stringify(c.name)} matches no scenario's name; the nearest: ${nearest(c.name, catalogue.map((s) => s.name)).map((n) => JSON.stringify(n)).join(", ")}`);
+      throw configError(
+        `--name ${JSON.stringify(c.name)} matches no scenario's name; the nearest: ${nearest(
+          c.name,
+          catalogue.map((s) => s.name),
+        )
+          .map((n) => JSON.stringify(n))
+          .join(", ")}`,
+      );
     }
     pool = pool.filter((s) => named.includes(s));
     words.push(`--name ${JSON.stringify(c.name)}`);
   }
   const chosen = selectScenarios(c.tags, pool);
   if (chosen.length === 0) {
-    const within = c.tags !== undefined && pool.length > 0 ? `; ${pool.length} scenario(s) match without --tags "${c.tags}", e.g. "${pool[0]!.name}" (${pool[0]!.uri}:${pool[0]!.line})` : "";
+    const within =
+      c.tags !== undefined && pool.length > 0
+        ? `; ${pool.length} scenario(s) match without --tags "${c.tags}", e.g. "${pool[0]!.name}" (${pool[0]!.uri}:${pool[0]!.line})`
+        : "";
     throw configError(`${words.join(" with ")}${c.tags !== undefined ? ` within --tags "${c.tags}"` : ""} chooses no scenario${within}`);
   }
   return { keys: new Set(chosen.map(scenarioKey)), label: words.join(", ") };

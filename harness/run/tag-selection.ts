@@ -11,7 +11,9 @@ export function checkTagSelection(expression: string, scenarios: ReadonlyArray<{
   const selected = selectScenarios(expression, scenarios).length;
   if (selected === 0) {
     const meant = meantExpression(expression, scenarios);
-    throw configError(`--tags "${expression}" selects no scenario${meant ? `; did you mean --tags "${meant}"?` : ";"} \`lomi-conformance steps\` and docs/rules.json list the tags (rule IDs as @OP-05, capabilities as @needs-crash)`);
+    throw configError(
+      `--tags "${expression}" selects no scenario${meant ? `; did you mean --tags "${meant}"?` : ";"} \`lomi-conformance steps\` and docs/rules.json list the tags (rule IDs as @OP-05, capabilities as @needs-crash)`,
+    );
   }
   return selected;
 }

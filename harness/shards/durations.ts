@@ -27,7 +27,10 @@ export function readDurations(file: string): Durations {
     throw configError(`the durations file ${file} is not JSON: ${messageOf(error)}`);
   }
   const parsed = durationsSchema.safeParse(raw);
-  if (!parsed.success) throw configError(`the durations file ${file} is not valid at ${parsed.error.issues[0]?.path.join(".") || "(root)"}: ${parsed.error.issues[0]?.message}; expected {"scenarios": {"features/x.feature:name": ms}}`);
+  if (!parsed.success)
+    throw configError(
+      `the durations file ${file} is not valid at ${parsed.error.issues[0]?.path.join(".") || "(root)"}: ${parsed.error.issues[0]?.message}; expected {"scenarios": {"features/x.feature:name": ms}}`,
+    );
   return parsed.data.scenarios;
 }
 

@@ -77,6 +77,7 @@ export function readShardManifest(dir: string): ShardManifest {
     throw configError(`${file} is not JSON: ${messageOf(error)}`);
   }
   const parsed = shardManifestSchema.safeParse(raw);
-  if (!parsed.success) throw configError(`${file} is not a shard manifest (at ${parsed.error.issues[0]?.path.join(".") || "(root)"}: ${parsed.error.issues[0]?.message})`);
+  if (!parsed.success)
+    throw configError(`${file} is not a shard manifest (at ${parsed.error.issues[0]?.path.join(".") || "(root)"}: ${parsed.error.issues[0]?.message})`);
   return parsed.data;
 }

@@ -84,7 +84,10 @@ export function mergeMessageStreams(shards: ReadonlyArray<{ label: string; envel
       else runs.push(remapped(e, ids));
     }
   }
-  const last = finishes.reduce<(typeof finishes)[number] | undefined>((a, f) => (!a || f.timestamp.seconds * 1e9 + f.timestamp.nanos > a.timestamp.seconds * 1e9 + a.timestamp.nanos ? f : a), undefined);
+  const last = finishes.reduce<(typeof finishes)[number] | undefined>(
+    (a, f) => (!a || f.timestamp.seconds * 1e9 + f.timestamp.nanos > a.timestamp.seconds * 1e9 + a.timestamp.nanos ? f : a),
+    undefined,
+  );
   const finished = last && { testRunFinished: { ...last, success: finishes.every((f) => f.success) } };
   return [...definitions, ...(started ? [started] : []), ...runs, ...(finished ? [finished] : [])];
 }

@@ -47,7 +47,9 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
   const first = checkShardSet(shards);
   const run = first.manifest.run;
 
-  const merged = mergeMessageStreams(shards.map((s) => ({ label: `shard ${s.manifest.index}/${run.count} (${s.dir})`, envelopes: readEnvelopes(path.join(s.dir, "messages.ndjson")) })));
+  const merged = mergeMessageStreams(
+    shards.map((s) => ({ label: `shard ${s.manifest.index}/${run.count} (${s.dir})`, envelopes: readEnvelopes(path.join(s.dir, "messages.ndjson")) })),
+  );
   const messages = path.join(o.reports, "messages.ndjson");
   writeFileSync(messages, merged.map((e) => JSON.stringify(e)).join("\n") + "\n");
 
@@ -58,7 +60,10 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
   const finished = new Set(results.map(scenarioKey));
   for (const s of shards) {
     const unfinished = s.manifest.scenarios.filter((k) => !finished.has(k));
-    if (unfinished.length > 0) throw configError(`shard ${s.manifest.index}/${run.count} (${s.dir}) has no result for ${unfinished.length} of its scenarios, e.g. ${unfinished[0]}: its messages.ndjson is not the one its run wrote`);
+    if (unfinished.length > 0)
+      throw configError(
+        `shard ${s.manifest.index}/${run.count} (${s.dir}) has no result for ${unfinished.length} of its scenarios, e.g. ${unfinished[0]}: its messages.ndjson is not the one its run wrote`,
+      );
   }
 
   const rules = loadRules().rules;
@@ -76,7 +81,11 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
   const recorded = shards.map((s) => ({ dir: s.dir, ...shardEvidence(s.dir) }));
   for (const s of recorded) if (existsSync(path.resolve(s.dir, s.histories))) cpSync(path.resolve(s.dir, s.histories), historiesDir, { recursive: true });
   const serverInfo = shards.map((s) => s.manifest.serverInfo).find((x) => x !== null) ?? undefined;
-  const provenance = recorded[0]?.provenance && { ...recorded[0].provenance, broker: { ...recorded[0].provenance.broker, serverInfo: serverInfo ?? null }, startedAt };
+  const provenance = recorded[0]?.provenance && {
+    ...recorded[0].provenance,
+    broker: { ...recorded[0].provenance.broker, serverInfo: serverInfo ?? null },
+    startedAt,
+  };
   const { code } = concludeRun({
     rules,
     results,
@@ -102,8 +111,11 @@ export async function mergeShards(o: MergeOptions): Promise<number> {
     evidence: { historiesDir },
   });
   await writeCucumberHtml(path.join(o.reports, "cucumber.html"), merged);
-  if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
-  process.stdout.write(`lomi-conformance merge: ${shards.length} shards of seed ${run.seed}; ${times.parts.map((p) => `${p.shard} ${(p.wallMs / 1000).toFixed(1)} s`).join(", ")}; longest ${times.longest.shard}\n`);
+  if (o.writeDurations)
+    process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
+  process.stdout.write(
+    `lomi-conformance merge: ${shards.length} shards of seed ${run.seed}; ${times.parts.map((p) => `${p.shard} ${(p.wallMs / 1000).toFixed(1)} s`).join(", ")}; longest ${times.longest.shard}\n`,
+  );
   return code;
 }
 
@@ -112,7 +124,10 @@ function shardEvidence(dir: string): { provenance: Provenance | undefined; histo
   const recorded = z
     .object({ provenance: provenanceSchema.optional(), evidence: z.object({ inputs: z.object({ histories: z.string() }) }).optional() })
     .safeParse(JSON.parse(readFileSync(path.join(dir, RUN_RECORD_FILE), "utf8")));
-  return { provenance: recorded.success ? recorded.data.provenance : undefined, histories: (recorded.success && recorded.data.evidence?.inputs.histories) || DEFAULT_HISTORIES };
+  return {
+    provenance: recorded.success ? recorded.data.provenance : undefined,
+    histories: (recorded.success && recorded.data.evidence?.inputs.histories) || DEFAULT_HISTORIES,
+  };
 }
 
 /** Whether the folders hold explore parts (explore.json) rather than conformance shards (shard.json); a mixture is refused. */
@@ -120,5 +135,7 @@ export function mergeKind(dirs: readonly string[]): "shards" | "explore" {
   const explore = dirs.filter((d) => existsSync(path.join(d, "explore.json")) && !existsSync(path.join(d, SHARD_MANIFEST)));
   if (explore.length === 0) return "shards";
   if (explore.length === dirs.length) return "explore";
-  throw configError(`merge takes the folders of one kind: ${explore.join(", ")} hold explore parts (explore.json), ${dirs.filter((d) => !explore.includes(d)).join(", ")} do not`);
+  throw configError(
+    `merge takes the folders of one kind: ${explore.join(", ")} hold explore parts (explore.json), ${dirs.filter((d) => !explore.includes(d)).join(", ")} do not`,
+  );
 }

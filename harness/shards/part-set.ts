@@ -39,7 +39,13 @@ export function checkPartSet<P extends Part<object>>(parts: readonly P[], fields
     byIndex.set(p.index, p.dir);
   }
   const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((k) => !byIndex.has(k));
-  const got = [...byIndex.keys()].sort((a, b) => a - b).map((k) => `${k}/${first.count}`).join(", ");
-  if (missing.length > 0) throw configError(`${what} ${missing.map((k) => `${k}/${first.count}`).join(", ")} ${missing.length > 1 ? "are" : "is"} missing: merge got ${got}, and fewer ${what}s would be a smaller run`);
+  const got = [...byIndex.keys()]
+    .sort((a, b) => a - b)
+    .map((k) => `${k}/${first.count}`)
+    .join(", ");
+  if (missing.length > 0)
+    throw configError(
+      `${what} ${missing.map((k) => `${k}/${first.count}`).join(", ")} ${missing.length > 1 ? "are" : "is"} missing: merge got ${got}, and fewer ${what}s would be a smaller run`,
+    );
   return first;
 }

@@ -15,6 +15,7 @@ export const shardSpec = z
   .trim()
   .transform((text, ctx): ShardSpec => {
     const [, index = NaN, count = NaN] = (/^(\d+)\/(\d+)$/.exec(text) ?? []).map(Number);
-    if (!(index >= 1 && index <= count && count <= 1000)) ctx.addIssue({ code: "custom", message: `must be K/N with 1 ≤ K ≤ N (e.g. --shard 2/3 runs the second of three parts), not ${text}` });
+    if (!(index >= 1 && index <= count && count <= 1000))
+      ctx.addIssue({ code: "custom", message: `must be K/N with 1 ≤ K ≤ N (e.g. --shard 2/3 runs the second of three parts), not ${text}` });
     return { index, count };
   });

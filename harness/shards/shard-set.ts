@@ -24,7 +24,10 @@ const FIELD: Record<Exclude<keyof ShardManifest["run"], "count">, string> = {
 export function checkShardSet<S extends { dir: string; manifest: ShardManifest }>(shards: readonly S[]): S {
   const { shard: first } = checkPartSet(
     shards.map((shard) => {
-      const { index, run: { count, ...run } } = shard.manifest;
+      const {
+        index,
+        run: { count, ...run },
+      } = shard.manifest;
       return { dir: shard.dir, index, count, run, shard };
     }),
     FIELD,
@@ -35,10 +38,14 @@ export function checkShardSet<S extends { dir: string; manifest: ShardManifest }
   for (const s of shards) {
     for (const key of s.manifest.scenarios) {
       const other = ranIn.get(key);
-      if (other !== undefined) throw configError(`the scenario ${key} ran in shard ${other}/${count} and in shard ${s.manifest.index}/${count}: the shards were split by different durations files`);
+      if (other !== undefined)
+        throw configError(
+          `the scenario ${key} ran in shard ${other}/${count} and in shard ${s.manifest.index}/${count}: the shards were split by different durations files`,
+        );
       ranIn.set(key, s.manifest.index);
     }
   }
-  if (ranIn.size !== first.manifest.selectionSize) throw configError(`the shards ran ${ranIn.size} of the ${first.manifest.selectionSize} scenarios selected: they were split by different durations files`);
+  if (ranIn.size !== first.manifest.selectionSize)
+    throw configError(`the shards ran ${ranIn.size} of the ${first.manifest.selectionSize} scenarios selected: they were split by different durations files`);
   return first;
 }

@@ -49,16 +49,24 @@ export async function preflightCommand(command: BrokerCommand, seed: number, tim
     } catch (error) {
       if (transport.pid === undefined) {
         const code = /\b(ENOENT|EACCES)\b/.exec(messageOf(error))?.[1];
-        throw await fail(code === "ENOENT" ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})` : `cannot be started (${messageOf(error)})`);
+        throw await fail(
+          code === "ENOENT"
+            ? `was not found: no program "${cmd}" on PATH (it runs without a shell, from ${command.cwd})`
+            : `cannot be started (${messageOf(error)})`,
+        );
       }
       const ended = brokerEnding();
-      throw await fail(ended !== undefined ? `did not complete MCP initialize: ${ended}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`);
+      throw await fail(
+        ended !== undefined ? `did not complete MCP initialize: ${ended}` : `did not answer MCP initialize within ${timeoutMs} ms (--timeout-ms)`,
+      );
     }
     try {
       await connection.listTools();
     } catch (error) {
       const ended = brokerEnding();
-      throw await fail(ended !== undefined ? `answered initialize, then ${ended}` : `answered initialize but not tools/list within ${timeoutMs} ms (${messageOf(error)})`);
+      throw await fail(
+        ended !== undefined ? `answered initialize, then ${ended}` : `answered initialize but not tools/list within ${timeoutMs} ms (${messageOf(error)})`,
+      );
     }
     return connection.serverInfo();
   } finally {

@@ -11,7 +11,9 @@ export async function preflightImage(image: string): Promise<string> {
   try {
     client = await getContainerRuntimeClient();
   } catch (error) {
-    throw configError(`no Docker engine is reachable for --broker-image (${(error as Error).message.split("\n")[0]}); start one, or run your broker with --broker-cmd or --broker-url`);
+    throw configError(
+      `no Docker engine is reachable for --broker-image (${(error as Error).message.split("\n")[0]}); start one, or run your broker with --broker-cmd or --broker-url`,
+    );
   }
   if (!(await client.image.exists(ImageName.fromString(image)))) {
     throw configError(`the image ${image} is not in the local Docker engine; build it first (.ci/build-broker-image.sh builds the reference broker's)`);

@@ -6,14 +6,26 @@ import { MessageCollector, worstStep } from "../report/message-collector.js";
 /** The tag of a scenario known to take long (it fills a store, waits out a lease): the log says so first. */
 export const SLOW_TAG = "@slow";
 const RULE_TAG = /^@([A-Z]+-\d{2})$/;
-const WORD: Record<string, string> = { PASSED: "passed", FAILED: "FAILED", SKIPPED: "skipped", PENDING: "pending", UNDEFINED: "UNDEFINED", AMBIGUOUS: "AMBIGUOUS", UNKNOWN: "unknown" };
+const WORD: Record<string, string> = {
+  PASSED: "passed",
+  FAILED: "FAILED",
+  SKIPPED: "skipped",
+  PENDING: "pending",
+  UNDEFINED: "UNDEFINED",
+  AMBIGUOUS: "AMBIGUOUS",
+  UNKNOWN: "unknown",
+};
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const clock = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${Math.round(ms / 1000)} s`);
 const toMs = (t: { seconds: number; nanos: number }) => t.seconds * 1000 + t.nanos / 1e6;
 
 /** A pickle as the log names it. */
-const labelOf = (p: Pickle) => scenarioLabel(p.name, p.tags.map((t) => t.name));
+const labelOf = (p: Pickle) =>
+  scenarioLabel(
+    p.name,
+    p.tags.map((t) => t.name),
+  );
 
 /** One scenario as the log names it: its first rule and its name. */
 export function scenarioLabel(name: string, tags: readonly string[]): string {
@@ -98,7 +110,10 @@ export default class ProgressFormatter extends Formatter {
       const worst = worstStep(finished).status;
       const ms = toMs(finished.finished.at) - toMs(finished.startedAt);
       // --retries: the failed attempt is said, so a scenario that then passes does not hide it.
-      if (finished.finished.willBeRetried) this.keep(`  ${labelOf(finished.pickle)}: attempt ${finished.attempt + 1} ${WORD[worst] ?? worst.toLowerCase()}; trying it again on a fresh broker (--retries)`);
+      if (finished.finished.willBeRetried)
+        this.keep(
+          `  ${labelOf(finished.pickle)}: attempt ${finished.attempt + 1} ${WORD[worst] ?? worst.toLowerCase()}; trying it again on a fresh broker (--retries)`,
+        );
       else {
         const { done, total } = this.count();
         const line = `${finishedLine(done, total, labelOf(finished.pickle), worst, ms)}${finished.attempt > 0 ? ` (attempt ${finished.attempt + 1})` : ""}`;

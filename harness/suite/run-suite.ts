@@ -271,7 +271,8 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     streams.push(judged);
   }
   const { code, run } = conclude(streams);
-  if (o.writeDurations) process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
+  if (o.writeDurations)
+    process.stdout.write(`lomi-conformance: wrote the durations of ${writeDurations(o.writeDurations, results)} scenario(s) to ${o.writeDurations}\n`);
   // A shard's part is never empty (shardPart refuses that).
   if (o.shard && part) {
     writeShardManifest(o.reports, {
@@ -307,7 +308,13 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
  * in the world parameters (its seeds derive from it), its message stream under repeats/N/ (answered).
  * A stop signal meanwhile goes to `stopped`.
  */
-async function runRepetition(repetition: number, configuration: IRunConfiguration, support: ISupportCodeLibrary, o: SuiteOptions, stopped: (signal: StopSignal) => Promise<void>): Promise<string> {
+async function runRepetition(
+  repetition: number,
+  configuration: IRunConfiguration,
+  support: ISupportCodeLibrary,
+  o: SuiteOptions,
+  stopped: (signal: StopSignal) => Promise<void>,
+): Promise<string> {
   const file = path.join(o.reports, streamFiles(repetition).at(-1)!);
   mkdirSync(path.dirname(file), { recursive: true });
   const ignoreStop = onStop(stopped);
@@ -330,7 +337,10 @@ async function runRepetition(repetition: number, configuration: IRunConfiguratio
 /** The scenarios of this shard, balanced by the durations file; a shard left with none is refused (exit 2). */
 function shardPart<T extends { uri: string; name: string }>(selection: readonly T[], shard: ShardSpec, durationsFile: string): T[] {
   const part = splitSelection(selection, readDurations(durationsFile), shard.count)[shard.index - 1];
-  if (!part || part.length === 0) throw configError(`--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`);
+  if (!part || part.length === 0)
+    throw configError(
+      `--shard ${shardText(shard)}: the selection has only ${selection.length} scenario(s), too few for ${shard.count} shards; use at most ${selection.length}`,
+    );
   return part;
 }
 
@@ -340,18 +350,31 @@ interface RunEnd {
   each: string;
 }
 
-const stoppedBy = (signal: StopSignal): RunEnd => ({ cause: `the run was stopped by ${signal}`, each: `the run was stopped by ${signal} before this scenario finished` });
+const stoppedBy = (signal: StopSignal): RunEnd => ({
+  cause: `the run was stopped by ${signal}`,
+  each: `the run was stopped by ${signal} before this scenario finished`,
+});
 
 /** Cucumber's run ended with scenarios unfinished: with --parallel, a worker process ended (killed, or crashed) before its scenario finished. */
 const endedEarly = (parallel: number): RunEnd =>
   parallel > 1
-    ? { cause: "a parallel worker process ended (killed or crashed) before its scenario finished; the run ended", each: "a parallel worker process ended before this scenario finished" }
+    ? {
+        cause: "a parallel worker process ended (killed or crashed) before its scenario finished; the run ended",
+        each: "a parallel worker process ended before this scenario finished",
+      }
     : { cause: "cucumber ended the run before every scenario finished", each: "cucumber ended the run before this scenario finished" };
 
 /** The end of a stopped run's message stream, as cucumber ends a run: not a success, and why. */
 function stoppedRunFinished(run: MessageCollector, cause: string): Envelope {
   const testRunStartedId = run.runStarted?.id;
-  return { testRunFinished: { success: false, message: `NOT RUN: ${cause}`, timestamp: TimeConversion.millisecondsSinceEpochToTimestamp(Date.now()), ...(testRunStartedId ? { testRunStartedId } : {}) } };
+  return {
+    testRunFinished: {
+      success: false,
+      message: `NOT RUN: ${cause}`,
+      timestamp: TimeConversion.millisecondsSinceEpochToTimestamp(Date.now()),
+      ...(testRunStartedId ? { testRunStartedId } : {}),
+    },
+  };
 }
 
 /** What a file is written as before it is moved over the formatter's (whose queued writes land in the file it had open, not in this one). */
@@ -370,7 +393,10 @@ function writeStoppedMessages(file: string, envelopes: readonly Envelope[], html
   writeFileSync(beside(file), envelopes.map((e) => `${JSON.stringify(e)}\n`).join(""));
   renameSync(beside(file), file);
   const text = `NOT RUN: ${cause}. Cucumber's report of the scenarios that finished was being written here when the process ended; the other reports are whole.`;
-  writeFileSync(beside(html), `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>NOT RUN</title></head><body><p>${text.replace(/[<>&]/g, " ")}</p></body></html>\n`);
+  writeFileSync(
+    beside(html),
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>NOT RUN</title></head><body><p>${text.replace(/[<>&]/g, " ")}</p></body></html>\n`,
+  );
   renameSync(beside(html), html);
 }
 

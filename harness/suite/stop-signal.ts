@@ -34,7 +34,9 @@ export function exitOnStopSignals(code: number, warn: (text: string) => void): v
       const written = Promise.resolve()
         .then(() => handler?.(signal))
         .catch((error: unknown) => warn(`could not write the reports of the stopped run: ${(error as Error).message}`));
-      const late = new Promise<void>((resolve) => setTimeout(() => (warn(`the reports took over ${WRITE_BUDGET_MS / 1000} s to write; exiting`), resolve()), WRITE_BUDGET_MS).unref());
+      const late = new Promise<void>((resolve) =>
+        setTimeout(() => (warn(`the reports took over ${WRITE_BUDGET_MS / 1000} s to write; exiting`), resolve()), WRITE_BUDGET_MS).unref(),
+      );
       void Promise.race([written, late]).then(() => process.exit(code));
     });
   }

@@ -26,7 +26,9 @@ export async function preflightUrl(url: URL, nativePort: number, timeoutMs: numb
     await connection.call("lomi_workspace_list", {}).catch(() => undefined); // any answer will do: what matters is whether Lomi was asked
     const pairings = await new SimControl(server.url).pairings();
     if (!pairings.some((p) => p.clientName === PREFLIGHT_CLIENT)) {
-      throw configError(`the broker at ${url.href} answers MCP but did not ask the simulated Lomi at ${server.url} about its pairing. Start it with LOMI_NATIVE_URL=${server.url}`);
+      throw configError(
+        `the broker at ${url.href} answers MCP but did not ask the simulated Lomi at ${server.url} about its pairing. Start it with LOMI_NATIVE_URL=${server.url}`,
+      );
     }
     return connection.serverInfo();
   } finally {

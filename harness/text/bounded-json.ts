@@ -39,7 +39,8 @@ export function bounded(value: unknown, bounds: Bounds = REPORT_BOUNDS): unknown
     const entries = Object.entries(v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
     // defineProperty, not assignment: a "__proto__" key the agent sent must reach the report as sent.
-    for (const [k, x] of entries.slice(0, bounds.items)) Object.defineProperty(out, cutString(k, bounds.string), { value: copy(x, depth + 1), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of entries.slice(0, bounds.items))
+      Object.defineProperty(out, cutString(k, bounds.string), { value: copy(x, depth + 1), enumerable: true, writable: true, configurable: true });
     if (entries.length > bounds.items) out["[more keys]"] = entries.length - bounds.items;
     return out;
   };

@@ -14,6 +14,8 @@ export function verifyCommand(dir: string, shownDir: string, write: (text: strin
     );
     return 0;
   }
-  write(`lomi-conformance verify: NOT VERIFIED: ${v.disagreements.length} disagreement(s) between ${shownDir} and its evidence:\n${v.disagreements.map((d) => `  ${d}\n`).join("")}`);
+  write(
+    `lomi-conformance verify: NOT VERIFIED: ${v.disagreements.length} disagreement(s) between ${shownDir} and its evidence:\n${v.disagreements.map((d) => `  ${d}\n`).join("")}`,
+  );
   return 1;
 }

@@ -18,7 +18,16 @@ import { loadRules } from "../rules.js";
 import { scenarioCatalogue, scenarioKey } from "../run/feature-catalogue.js";
 import { attemptSeed } from "../run/run-parameters.js";
 import { messageOf } from "../../protocol/errors.js";
-import { evidenceDigest, evidenceSchema, judgedScenarios, judgeStream, runInputsOf, streamFiles, type Evidence, type JudgedStream } from "../report/evidence.js";
+import {
+  evidenceDigest,
+  evidenceSchema,
+  judgedScenarios,
+  judgeStream,
+  runInputsOf,
+  streamFiles,
+  type Evidence,
+  type JudgedStream,
+} from "../report/evidence.js";
 
 /** What `verify` found: each disagreement in a line naming what disagrees, and what was derived again. */
 export interface Verification {
@@ -42,7 +51,10 @@ const shown = (value: unknown) => {
 function differences(expected: unknown, actual: unknown, at: string, out: string[], limit: number): void {
   if (out.length >= limit || isDeepStrictEqual(expected, actual)) return;
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    const label = (x: unknown, i: number) => (x && typeof x === "object" && ("id" in x || "name" in x) ? String((x as { id?: unknown; name?: unknown }).id ?? (x as { name: unknown }).name) : String(i));
+    const label = (x: unknown, i: number) =>
+      x && typeof x === "object" && ("id" in x || "name" in x)
+        ? String((x as { id?: unknown; name?: unknown }).id ?? (x as { name: unknown }).name)
+        : String(i);
     if (expected.length !== actual.length) {
       out.push(`${at}: holds ${actual.length} item(s); the evidence gives ${expected.length}`);
       return;
@@ -51,14 +63,16 @@ function differences(expected: unknown, actual: unknown, at: string, out: string
     return;
   }
   if (expected && actual && typeof expected === "object" && typeof actual === "object") {
-    for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) differences((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], at ? `${at}.${key}` : key, out, limit);
+    for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)]))
+      differences((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], at ? `${at}.${key}` : key, out, limit);
     return;
   }
   out.push(`${at}: says ${shown(actual)}; the evidence gives ${shown(expected)}`);
 }
 
 /** What a badge claims: its title (what a reader hovering over it sees) and the words it shows. */
-const badgeClaim = (svg: string) => `${/<title>([^<]*)<\/title>/.exec(svg)?.[1] ?? "(no title)"}" showing "${[...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(" | ")}`;
+const badgeClaim = (svg: string) =>
+  `${/<title>([^<]*)<\/title>/.exec(svg)?.[1] ?? "(no title)"}" showing "${[...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(" | ")}`;
 
 /** The evidence a reports folder records, or why it cannot be verified here (exit 2: another kit, no such run). */
 function readRecorded(dir: string): { raw: Record<string, unknown>; evidence: Evidence | undefined } {
@@ -67,7 +81,9 @@ function readRecorded(dir: string): { raw: Record<string, unknown>; evidence: Ev
   try {
     raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   } catch (error) {
-    throw configError(`${file}: ${existsSync(file) ? `does not read as JSON (${messageOf(error)})` : "no such file; give the --reports folder of a conformance run"}`);
+    throw configError(
+      `${file}: ${existsSync(file) ? `does not read as JSON (${messageOf(error)})` : "no such file; give the --reports folder of a conformance run"}`,
+    );
   }
   const evidence = evidenceSchema.safeParse(raw.evidence);
   const provenance = provenanceSchema.safeParse(raw.provenance);
@@ -95,7 +111,8 @@ function historyDisagreements(dir: string, evidence: Evidence, streams: readonly
       const recordedSeed = tries.get(scenarioKey(result))?.at(-1)?.seed;
       const attempts = tries.get(scenarioKey(result))?.length ?? 1;
       const seed = attemptSeed({ seed: inputs.seed, replaySeed: inputs.replaySeed, repetition }, scenarioKey(result), attempts - 1);
-      if (recordedSeed !== undefined && recordedSeed !== seed) out.push(`${MESSAGES(repetition)}: "${result.name}" ran on seed ${recordedSeed}; the run's seed ${inputs.seed} gives ${seed}`);
+      if (recordedSeed !== undefined && recordedSeed !== seed)
+        out.push(`${MESSAGES(repetition)}: "${result.name}" ran on seed ${recordedSeed}; the run's seed ${inputs.seed} gives ${seed}`);
       if (!(relative in evidence.files)) {
         if (result.verdict === "pass" && oracles) out.push(`${relative}: no history of "${result.name}", which passed: its pass cannot be judged again`);
         continue;
@@ -111,7 +128,8 @@ function historyDisagreements(dir: string, evidence: Evidence, streams: readonly
       }
       judged++;
       const header = records.find((r) => r.type === "header");
-      if (header?.type === "header" && header.seed !== undefined && header.seed !== seed) out.push(`${relative}: its header says seed ${header.seed}; the run's seed ${inputs.seed} gives ${seed}`);
+      if (header?.type === "header" && header.seed !== undefined && header.seed !== seed)
+        out.push(`${relative}: its header says seed ${header.seed}; the run's seed ${inputs.seed} gives ${seed}`);
       if (!oracles) continue;
       disagreeWithRun(relative, result, historyJudgement(checkHistory(historyOf(records)), records), out);
     }
@@ -126,17 +144,26 @@ function disagreeWithRun(relative: string, result: ScenarioResult, again: Return
   const recorded = result.failure?.oracles ?? [];
   const json = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
   if (!isDeepStrictEqual(json(again.found), json(recorded))) {
-    const said = (found: ReadonlyArray<{ id: string; rules: readonly string[] }>) => (found.length === 0 ? "nothing broken" : found.map((f) => `${f.id} (${f.rules.join(", ")})`).join("; "));
+    const said = (found: ReadonlyArray<{ id: string; rules: readonly string[] }>) =>
+      found.length === 0 ? "nothing broken" : found.map((f) => `${f.id} (${f.rules.join(", ")})`).join("; ");
     const same = said(again.found) === said(recorded) ? " (the same oracles, other findings or records)" : "";
     out.push(`${relative}: judged again, the oracles find ${said(again.found)}; the run recorded ${said(recorded)} for "${result.name}"${same}`);
   }
   const triggers = result.oracleJudged ?? {};
   if (!isDeepStrictEqual(again.judged, triggers)) {
     const changed = [...new Set([...Object.keys(again.judged), ...Object.keys(triggers)])].filter((id) => again.judged[id] !== triggers[id]);
-    out.push(`${relative}: judged again, ${changed.map((id) => `${id} ${again.judged[id] ?? 0} time(s) where the run recorded ${triggers[id] ?? 0}`).join(", ")} ("${result.name}")`);
+    out.push(
+      `${relative}: judged again, ${changed.map((id) => `${id} ${again.judged[id] ?? 0} time(s) where the run recorded ${triggers[id] ?? 0}`).join(", ")} ("${result.name}")`,
+    );
   }
   const unknown = (result.oraclesUnknown ?? []).map((u) => u.split(" ")[0]);
-  if (!isDeepStrictEqual(again.unknown.map((u) => u.id), unknown)) out.push(`${relative}: judged again, the oracles that fail on it are ${shown(again.unknown.map((u) => u.id))}; the run recorded ${shown(unknown)}`);
+  if (
+    !isDeepStrictEqual(
+      again.unknown.map((u) => u.id),
+      unknown,
+    )
+  )
+    out.push(`${relative}: judged again, the oracles that fail on it are ${shown(again.unknown.map((u) => u.id))}; the run recorded ${shown(unknown)}`);
 }
 
 /**
@@ -149,14 +176,24 @@ export function verifyRun(dir: string): Verification {
   const { raw, evidence } = readRecorded(dir);
   const headline = typeof raw.headline === "string" ? raw.headline : "(no headline)";
   if (!evidence) {
-    return { disagreements: [`${RUN_RECORD_FILE}: records no evidence (${raw.verdict === "not-run" ? "the run never judged anything: " : ""}${headline}); only a run of this kit that finished, or was stopped, can be verified`], title: headline, scenarios: 0, histories: 0, streams: 0, digest: "none" };
+    return {
+      disagreements: [
+        `${RUN_RECORD_FILE}: records no evidence (${raw.verdict === "not-run" ? "the run never judged anything: " : ""}${headline}); only a run of this kit that finished, or was stopped, can be verified`,
+      ],
+      title: headline,
+      scenarios: 0,
+      histories: 0,
+      streams: 0,
+      digest: "none",
+    };
   }
   const out: string[] = [];
   // The files first: what was changed since the run, named.
   for (const [relative, digest] of Object.entries(evidence.files)) {
     const file = path.resolve(dir, relative);
     if (!existsSync(file)) out.push(`${relative}: missing (the run recorded it as evidence)`);
-    else if (sha256(readFileSync(file)) !== digest) out.push(`${relative}: changed since the run (its sha256 is not the ${shortDigest(digest)}… the run recorded)`);
+    else if (sha256(readFileSync(file)) !== digest)
+      out.push(`${relative}: changed since the run (its sha256 is not the ${shortDigest(digest)}… the run recorded)`);
   }
   const provenance = provenanceSchema.safeParse(raw.provenance);
   if (evidenceDigest(evidence.inputs, evidence.files, provenance.success ? provenance.data : undefined) !== evidence.digest) {
@@ -184,7 +221,11 @@ export function verifyRun(dir: string): Verification {
     const written = readFileSync(at, "utf8");
     const made = make();
     if (written === made) continue;
-    out.push(file.endsWith(".svg") ? `${file}: says "${badgeClaim(written)}"; the evidence gives "${badgeClaim(made)}"` : `${file}: differs from what the evidence gives (first at line ${firstDifferentLine(written, made)})`);
+    out.push(
+      file.endsWith(".svg")
+        ? `${file}: says "${badgeClaim(written)}"; the evidence gives "${badgeClaim(made)}"`
+        : `${file}: differs from what the evidence gives (first at line ${firstDifferentLine(written, made)})`,
+    );
   }
   const histories = historyDisagreements(dir, evidence, streams, out);
   return { disagreements: out, title: titleOf(run, (t) => t), scenarios: judged.results.length, histories, streams: streams.length, digest: evidence.digest };

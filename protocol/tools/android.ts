@@ -4,7 +4,10 @@ import { changes, type OperationContract } from "../tool-contract.js";
 import { admissionData } from "./admission.js";
 
 /** An Android application ID such as com.example.app. */
-export const appId = z.string().max(255).regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, "an Android application ID such as com.example.app");
+export const appId = z
+  .string()
+  .max(255)
+  .regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, "an Android application ID such as com.example.app");
 
 const androidLaunchResult = z.strictObject({
   panelId: id,
@@ -28,7 +31,9 @@ export const androidLaunch = {
     projectId: field.anchorProjectId,
     panelId: field.panelId,
     generation: field.androidGeneration,
-    appId: appId.describe("The application ID of an app installed on the device, such as com.example.app (at most 255 characters); an app the device does not have is NOT_FOUND."),
+    appId: appId.describe(
+      "The application ID of an app installed on the device, such as com.example.app (at most 255 characters); an app the device does not have is NOT_FOUND.",
+    ),
     activity: z
       .string()
       .min(1)

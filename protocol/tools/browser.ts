@@ -15,7 +15,9 @@ const browserRuntimeInput = { panelId: field.panelId, browserGeneration: field.b
 
 /** A reference a snapshot handed out, described by where it comes from. */
 const fromSnapshot = (what: string) =>
-  id.describe(`The ${what} from the latest lomi_browser_snapshot of this runtime; one from an older snapshot or an earlier page is refused with STALE_REFERENCE. ${ID_FORMAT}.`);
+  id.describe(
+    `The ${what} from the latest lomi_browser_snapshot of this runtime; one from an older snapshot or an earlier page is refused with STALE_REFERENCE. ${ID_FORMAT}.`,
+  );
 
 /** Where a click or an upload lands: the document, the snapshot and the element in it, never a selector. */
 const elementTarget = {
@@ -145,9 +147,15 @@ export const browserUpload = {
   description:
     "Attaches a project file (fileRelative) to a file input of the latest snapshot and dispatches its input and change events. Success proves attachment and event dispatch, not that any server accepted the file (serverAcceptance: not_confirmed). Cancel cannot undo an upload.",
   hints: changes({ destructive: true, openWorld: true }),
-  input: z.strictObject({ ...operationIdentity, ...elementTarget, fileRelative: relativePath
+  input: z.strictObject({
+    ...operationIdentity,
+    ...elementTarget,
+    fileRelative: relativePath
       .min(1)
-      .describe("The project file to attach, relative to the project root with / separators (1-1024 characters), as lomi_directory_list shows it; it must exist inside the project.") }),
+      .describe(
+        "The project file to attach, relative to the project root with / separators (1-1024 characters), as lomi_directory_list shows it; it must exist inside the project.",
+      ),
+  }),
   result: browserUploadResult,
   data: admissionData("lomi_browser_upload", browserUploadResult),
   generationField: "browserGeneration",

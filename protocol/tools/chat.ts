@@ -8,7 +8,9 @@ export const conversationSeed = z.strictObject({ conversationId: id, workspaceId
 
 export const CHAT_MESSAGES_MAX = 50;
 const TEXT_MAX = 20_000;
-const conversationIdInput = id.describe(`The conversation's conversationId (an ID, never its title), as Lomi's Chat shows it; an unknown one is NOT_FOUND. ${ID_FORMAT}.`);
+const conversationIdInput = id.describe(
+  `The conversation's conversationId (an ID, never its title), as Lomi's Chat shows it; an unknown one is NOT_FOUND. ${ID_FORMAT}.`,
+);
 
 export const chatRead = {
   name: "lomi_chat_read",

@@ -9,9 +9,13 @@ import { sha256Revision } from "./files.js";
 // names and entry revisions, so any change below a directory moves it.
 
 const directoryPath = (what: string) =>
-  relativePath.describe(`${what}, relative to the project root with / separators ("" is the root), at most 1024 characters; a path that leaves the project is refused with OUTSIDE_PROJECT.`);
+  relativePath.describe(
+    `${what}, relative to the project root with / separators ("" is the root), at most 1024 characters; a path that leaves the project is refused with OUTSIDE_PROJECT.`,
+  );
 const freshRevision = (what: string, conflict: string) =>
-  sha256Revision.describe(`${what} from a fresh lomi_directory_list: 64 lowercase hex digits (not the layout domainRevision). A stale one is refused with REVISION_CONFLICT and nothing ${conflict}.`);
+  sha256Revision.describe(
+    `${what} from a fresh lomi_directory_list: 64 lowercase hex digits (not the layout domainRevision). A stale one is refused with REVISION_CONFLICT and nothing ${conflict}.`,
+  );
 
 const fileEntry = z.strictObject({
   kind: z.literal("file"),
@@ -34,7 +38,7 @@ export const directoryList = {
   kind: "observation",
   title: "List a directory",
   description:
-    "Lists a project directory (\"\" is the project root) with its directoryRevision and entryRevision and, for each entry, its entryRevision and its diskRevision or directoryRevision: the revisions lomi_directory_create, _rename and _delete expect.",
+    'Lists a project directory ("" is the project root) with its directoryRevision and entryRevision and, for each entry, its entryRevision and its diskRevision or directoryRevision: the revisions lomi_directory_create, _rename and _delete expect.',
   hints: READ_ONLY,
   input: z.strictObject({ workspaceId: field.workspaceId, projectId: field.anchorProjectId, path: directoryPath("The directory to list") }),
   data: z.strictObject({
@@ -101,7 +105,12 @@ export const directoryRename = {
   serializeOn: "workspaceId",
 } satisfies OperationContract;
 
-const directoryDeleteResult = z.strictObject({ projectId: id, path: z.string(), deletedEntries: z.number().int().nonnegative(), parentRevision: sha256Revision });
+const directoryDeleteResult = z.strictObject({
+  projectId: id,
+  path: z.string(),
+  deletedEntries: z.number().int().nonnegative(),
+  parentRevision: sha256Revision,
+});
 
 export const directoryDelete = {
   name: "lomi_directory_delete",

@@ -35,7 +35,10 @@ const bufferOffset = (what: string) =>
 const textEdit = z.strictObject({
   start: bufferOffset("Where the replaced range starts"),
   end: bufferOffset("Where the replaced range ends (exclusive; equal to start to insert)"),
-  text: z.string().max(1024 * 1024).describe("The text that replaces [start, end): at most 1 MiB; \"\" deletes the range."),
+  text: z
+    .string()
+    .max(1024 * 1024)
+    .describe('The text that replaces [start, end): at most 1 MiB; "" deletes the range.'),
 });
 
 const editorApplyResult = z.strictObject({

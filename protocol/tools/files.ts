@@ -73,7 +73,7 @@ export const fileWrite = {
       .describe(
         "The file's diskRevision (64 lowercase hex digits, the SHA-256 of its bytes) from a fresh lomi_file_read, or null to create a file that does not exist yet. A stale one is refused with REVISION_CONFLICT and nothing written.",
       ),
-    content: fileContent.describe("Exactly one of { \"text\": \"...\" } (written as UTF-8) or { \"base64\": \"...\" } (the exact bytes)."),
+    content: fileContent.describe('Exactly one of { "text": "..." } (written as UTF-8) or { "base64": "..." } (the exact bytes).'),
     retryEpoch: field.retryEpoch,
     requestKey: field.requestKey,
   }),

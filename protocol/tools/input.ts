@@ -10,15 +10,15 @@ export const inputSequence = z.string().regex(/^[1-9][0-9]{0,18}$/, "a decimal i
 
 /** What inputSequence means to an agent, said once for the three ordered input tools. */
 const inputSequenceField = inputSequence.describe(
-  "This lease's next input counter as a decimal string: \"1\" for the first input under a new lease (lomi_lease_acquire's nextInputSequence), then \"2\", \"3\" ... shared by text and Ctrl+C on a terminal. Resending a used sequence with the exact same payload acknowledges the earlier dispatch and sends nothing (the retry after a lost reply); another payload under it is INPUT_SEQUENCE_CONFLICT, a skipped number INPUT_SEQUENCE_GAP.",
+  'This lease\'s next input counter as a decimal string: "1" for the first input under a new lease (lomi_lease_acquire\'s nextInputSequence), then "2", "3" ... shared by text and Ctrl+C on a terminal. Resending a used sequence with the exact same payload acknowledges the earlier dispatch and sends nothing (the retry after a lost reply); another payload under it is INPUT_SEQUENCE_CONFLICT, a skipped number INPUT_SEQUENCE_GAP.',
 );
 
 export const terminalRuntime = z.strictObject({
-  kind: z.literal("terminal").describe("\"terminal\": the lease covers a terminal session."),
+  kind: z.literal("terminal").describe('"terminal": the lease covers a terminal session.'),
   terminalSessionId: field.terminalSessionId,
 });
 export const androidRuntime = z.strictObject({
-  kind: z.literal("android").describe("\"android\": the lease covers one generation of an Android runtime."),
+  kind: z.literal("android").describe('"android": the lease covers one generation of an Android runtime.'),
   panelId: field.panelId,
   generation: field.androidGeneration,
 });
@@ -45,16 +45,24 @@ const inputText = z
   .max(TERMINAL_INPUT_MAX)
   .describe(`The text to type, sent as is: 1-${TERMINAL_INPUT_MAX} characters (in a terminal, end it with "\\n" to press Enter).`);
 const screenCoordinate = (axis: string) =>
-  z.number().int().nonnegative().describe(`The ${axis} coordinate in device pixels, from 0; Lomi refuses a point outside the device's screen with OUT_OF_RANGE.`);
-export const textInput = z.strictObject({ kind: z.literal("text").describe("\"text\": type text."), text: inputText });
-export const tapInput = z.strictObject({ kind: z.literal("tap").describe("\"tap\": tap the screen at x, y."), x: screenCoordinate("horizontal"), y: screenCoordinate("vertical") });
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .describe(`The ${axis} coordinate in device pixels, from 0; Lomi refuses a point outside the device's screen with OUT_OF_RANGE.`);
+export const textInput = z.strictObject({ kind: z.literal("text").describe('"text": type text.'), text: inputText });
+export const tapInput = z.strictObject({
+  kind: z.literal("tap").describe('"tap": tap the screen at x, y.'),
+  x: screenCoordinate("horizontal"),
+  y: screenCoordinate("vertical"),
+});
 export const keyInput = z.strictObject({
-  kind: z.literal("key").describe("\"key\": press a device key."),
+  kind: z.literal("key").describe('"key": press a device key.'),
   key: z.enum(ANDROID_KEYS).describe(`The device key to press: ${ANDROID_KEYS.join(", ")}.`),
 });
 export const androidInputPayload = z
   .discriminatedUnion("kind", [textInput, tapInput, keyInput])
-  .describe("Exactly one input, chosen by kind: { kind: \"text\", text }, { kind: \"tap\", x, y } or { kind: \"key\", key }.");
+  .describe('Exactly one input, chosen by kind: { kind: "text", text }, { kind: "tap", x, y } or { kind: "key", key }.');
 
 export const TERMINAL_READ_MAX = 8192;
 export const TERMINAL_READ_DEFAULT = 4096;
@@ -84,7 +92,7 @@ export const leaseAcquire = {
   input: z.strictObject({
     workspaceId: field.workspaceId,
     runtime: runtimeRef.describe(
-      "The exact runtime to take input authority over, exactly one of { kind: \"terminal\", terminalSessionId } or { kind: \"android\", panelId, generation }.",
+      'The exact runtime to take input authority over, exactly one of { kind: "terminal", terminalSessionId } or { kind: "android", panelId, generation }.',
     ),
   }),
   data: z.strictObject({ leaseId: id, workspaceId: id, runtime: runtimeRef, nextInputSequence: inputSequence }),

@@ -38,7 +38,10 @@ export const MUTATION_NAMES = MUTATIONS.map((m) => m.name) as [MutationName, ...
 type ReceiptSchemaOf<M> = M extends { name: infer N extends string; result: infer R extends z.ZodType } ? ReturnType<typeof receiptSchema<N, R>> : never;
 type ReceiptSchemas<T extends readonly unknown[]> = { -readonly [K in keyof T]: ReceiptSchemaOf<T[K]> };
 
-export const anyReceiptSchema = z.discriminatedUnion("tool", MUTATIONS.map((m) => receiptSchema(m.name, m.result)) as unknown as ReceiptSchemas<typeof MUTATIONS>);
+export const anyReceiptSchema = z.discriminatedUnion(
+  "tool",
+  MUTATIONS.map((m) => receiptSchema(m.name, m.result)) as unknown as ReceiptSchemas<typeof MUTATIONS>,
+);
 export type Receipt = z.infer<typeof anyReceiptSchema>;
 /** The receipt of one operation tool, its result typed by that tool's contract. */
 export type ReceiptOf<T extends MutationName> = Extract<Receipt, { tool: T }>;

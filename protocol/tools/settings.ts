@@ -67,7 +67,12 @@ export const settingsRead = {
 // section. A union of the sections would match several variants for one key (fontSize) and, on a bad
 // key, report the union rather than the field.
 const settingsValues = z
-  .strictObject({ ...SETTINGS_SECTIONS.editor.shape, ...SETTINGS_SECTIONS.terminal.shape, ...SETTINGS_SECTIONS.appearance.shape, ...SETTINGS_SECTIONS.permissions.shape })
+  .strictObject({
+    ...SETTINGS_SECTIONS.editor.shape,
+    ...SETTINGS_SECTIONS.terminal.shape,
+    ...SETTINGS_SECTIONS.appearance.shape,
+    ...SETTINGS_SECTIONS.permissions.shape,
+  })
   .partial();
 
 const settingsUpdateResult = z.strictObject({

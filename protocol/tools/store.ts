@@ -28,8 +28,7 @@ export const storeReconcile = {
   name: "lomi_store_reconcile",
   kind: "control",
   title: "Reconcile the receipt store",
-  description:
-    `Deliberate maintenance, approved by the user in Lomi: removes settled receipts older than olderThanHours (default ${RECONCILE_DEFAULT_RETENTION_HOURS}) and expired retry epochs no receipt refers to. Unfinished and outcome_unknown operations are kept unless named in forgetOperationIds (inspect the real resources first). The first call asks the user and answers awaiting_user; call again with the same arguments once approved.`,
+  description: `Deliberate maintenance, approved by the user in Lomi: removes settled receipts older than olderThanHours (default ${RECONCILE_DEFAULT_RETENTION_HOURS}) and expired retry epochs no receipt refers to. Unfinished and outcome_unknown operations are kept unless named in forgetOperationIds (inspect the real resources first). The first call asks the user and answers awaiting_user; call again with the same arguments once approved.`,
   hints: changes({ destructive: true, idempotent: false }),
   input: z.strictObject({
     olderThanHours: z
@@ -37,7 +36,9 @@ export const storeReconcile = {
       .int()
       .min(0)
       .max(8760)
-      .describe(`Remove settled receipts whose last change (updatedAt) is at least this many hours old on Lomi's clock: 0-8760, default ${RECONCILE_DEFAULT_RETENTION_HOURS}.`)
+      .describe(
+        `Remove settled receipts whose last change (updatedAt) is at least this many hours old on Lomi's clock: 0-8760, default ${RECONCILE_DEFAULT_RETENTION_HOURS}.`,
+      )
       .optional(),
     forgetOperationIds: z
       .array(field.operationId)

@@ -21,7 +21,7 @@ export const terminalCreate = {
     workspaceId: field.workspaceId,
     projectId: field.anchorProjectId,
     cwdRelative: relativePath.describe(
-      "The terminal's working directory, relative to the project root (\"\" or \".\" is the root), with / separators; at most 1024 characters. A path that escapes the project (.. or absolute) is refused with OUTSIDE_PROJECT.",
+      'The terminal\'s working directory, relative to the project root ("" or "." is the root), with / separators; at most 1024 characters. A path that escapes the project (.. or absolute) is refused with OUTSIDE_PROJECT.',
     ),
     title: z.string().min(1).max(200).describe("The panel's title as Lomi shows it: 1-200 characters. A label only; later tools name the panel by panelId."),
     expectedRevision: field.expectedRevision,

@@ -13,9 +13,7 @@ export const workspaceList = {
   hints: READ_ONLY,
   input: z.strictObject({}),
   data: z.strictObject({
-    workspaces: z.array(
-      z.strictObject({ workspaceId: id, name: z.string(), approved: z.boolean(), domainRevision: decimalRevision }),
-    ),
+    workspaces: z.array(z.strictObject({ workspaceId: id, name: z.string(), approved: z.boolean(), domainRevision: decimalRevision })),
   }),
 } satisfies ObservationContract;
 

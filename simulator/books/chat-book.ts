@@ -36,7 +36,9 @@ export class ChatBook {
   conversation(workspaceId: string, conversationId: string): Conversation {
     const c = this.conversations.get(conversationId);
     if (!c || c.workspaceId !== workspaceId) {
-      throw new LomiError("NOT_FOUND", `No conversation with ID ${conversationId} in workspace ${workspaceId}; targets are IDs, never titles.`, { field: "conversationId" });
+      throw new LomiError("NOT_FOUND", `No conversation with ID ${conversationId} in workspace ${workspaceId}; targets are IDs, never titles.`, {
+        field: "conversationId",
+      });
     }
     return c;
   }

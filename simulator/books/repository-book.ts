@@ -34,13 +34,18 @@ export class RepositoryBook {
       branch: repo.branch,
       head: repo.commits.at(-1)?.commitId ?? null,
       staged: [...repo.staged],
-      commits: repo.commits.slice(-GIT_COMMITS_MAX).reverse().map((c) => ({ ...c, paths: [...c.paths] })),
+      commits: repo.commits
+        .slice(-GIT_COMMITS_MAX)
+        .reverse()
+        .map((c) => ({ ...c, paths: [...c.paths] })),
     };
   }
 
   requireStaged(projectId: string): void {
     if (this.repository(projectId).staged.length === 0) {
-      throw new LomiError("NOTHING_TO_COMMIT", `Nothing is staged in the repository of project ${projectId}; there is nothing to commit.`, { field: "projectId" });
+      throw new LomiError("NOTHING_TO_COMMIT", `Nothing is staged in the repository of project ${projectId}; there is nothing to commit.`, {
+        field: "projectId",
+      });
     }
   }
 
@@ -49,7 +54,9 @@ export class RepositoryBook {
     const repo = this.repository(projectId);
     const parent = repo.commits.at(-1)?.commitId ?? "";
     const paths = [...repo.staged];
-    const commitId = createHash("sha1").update(`${parent}\n${message}\n${paths.join("\n")}`).digest("hex");
+    const commitId = createHash("sha1")
+      .update(`${parent}\n${message}\n${paths.join("\n")}`)
+      .digest("hex");
     repo.commits.push({ commitId, message, paths });
     repo.staged = [];
     return { projectId, branch: repo.branch, commitId, paths };

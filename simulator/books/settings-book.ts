@@ -15,9 +15,7 @@ interface SectionState<S extends SettingsSection = SettingsSection> {
 
 /** Lomi's settings: one set for the app, each section with its own decimal revision, starting at 1. */
 export class SettingsBook {
-  private readonly sections = new Map<SettingsSection, SectionState>(
-    SETTINGS_SECTION_NAMES.map((s) => [s, { values: { ...DEFAULTS[s] }, revision: 1n }]),
-  );
+  private readonly sections = new Map<SettingsSection, SectionState>(SETTINGS_SECTION_NAMES.map((s) => [s, { values: { ...DEFAULTS[s] }, revision: 1n }]));
 
   private state(section: SettingsSection): SectionState {
     return this.sections.get(section)!;
@@ -32,15 +30,23 @@ export class SettingsBook {
   check(section: SettingsSection, values: Record<string, unknown>, expectedRevision: string): void {
     const current = this.state(section).revision;
     if (BigInt(expectedRevision) !== current) {
-      throw new LomiError("REVISION_CONFLICT", `expectedSettingsRevision ${expectedRevision} is stale for section ${section}; its settingsRevision is ${current}. Read the settings again.`, {
-        field: "expectedSettingsRevision",
-        currentRevision: current.toString(),
-      });
+      throw new LomiError(
+        "REVISION_CONFLICT",
+        `expectedSettingsRevision ${expectedRevision} is stale for section ${section}; its settingsRevision is ${current}. Read the settings again.`,
+        {
+          field: "expectedSettingsRevision",
+          currentRevision: current.toString(),
+        },
+      );
     }
     for (const [key, value] of Object.entries(values)) {
       const range = SETTINGS_RANGES[key];
       if (range && typeof value === "number" && (value < range.min || value > range.max)) {
-        throw new LomiError("OUT_OF_RANGE", `${section}.${key} must be between ${range.min} and ${range.max}; ${value} is not.`, { field: `values.${key}`, min: range.min, max: range.max });
+        throw new LomiError("OUT_OF_RANGE", `${section}.${key} must be between ${range.min} and ${range.max}; ${value} is not.`, {
+          field: `values.${key}`,
+          min: range.min,
+          max: range.max,
+        });
       }
     }
   }

@@ -41,9 +41,7 @@ interface BrowserRuntime {
   latestNavigationId: string | undefined;
 }
 
-export type LoadOutcome =
-  | { committed: true; document: BrowserDocument }
-  | { committed: false; code: "NATIVE_FAILURE" | "STALE_RUNTIME"; message: string };
+export type LoadOutcome = { committed: true; document: BrowserDocument } | { committed: false; code: "NATIVE_FAILURE" | "STALE_RUNTIME"; message: string };
 
 export interface ElementTarget {
   panelId: string;
@@ -90,14 +88,19 @@ export class BrowserRuntimes {
   /** The exact current runtime of a browser panel of this workspace, or the typed reason it is not. */
   runtime(ws: WorkspaceState, panelId: string, browserGeneration: string): BrowserRuntime {
     const panel = ws.panels.find((p) => p.panelId === panelId);
-    if (!panel) throw new LomiError("NOT_FOUND", `No panel ${panelId} in workspace ${ws.workspaceId}; targets are panel IDs, never display names.`, { field: "panelId" });
+    if (!panel)
+      throw new LomiError("NOT_FOUND", `No panel ${panelId} in workspace ${ws.workspaceId}; targets are panel IDs, never display names.`, { field: "panelId" });
     if (panel.kind !== "browser") throw new LomiError("INVALID_ARGUMENT", `Panel ${panelId} is a ${panel.kind} panel, not a browser.`, { field: "panelId" });
     const runtime = this.runtimes.get(panelId)!;
     if (panel.browserGeneration !== browserGeneration) {
       if (this.retired.has(browserGeneration)) {
-        throw new LomiError("STALE_RUNTIME", `Browser generation ${browserGeneration} ended when its runtime restarted; read the panel list for the current browserGeneration.`, {
-          field: "browserGeneration",
-        });
+        throw new LomiError(
+          "STALE_RUNTIME",
+          `Browser generation ${browserGeneration} ended when its runtime restarted; read the panel list for the current browserGeneration.`,
+          {
+            field: "browserGeneration",
+          },
+        );
       }
       throw new LomiError("NOT_FOUND", `Panel ${panelId} has no browser generation ${browserGeneration}.`, { field: "browserGeneration" });
     }
@@ -140,7 +143,12 @@ export class BrowserRuntimes {
     const children = await Promise.all(
       main.items.flatMap((item) =>
         item.kind === "iframe"
-          ? [fetchPage(item.src).then((child) => ({ url: item.src, items: child ? readPage(child.body, item.src).items.filter((i) => i.kind !== "iframe") : [] }))]
+          ? [
+              fetchPage(item.src).then((child) => ({
+                url: item.src,
+                items: child ? readPage(child.body, item.src).items.filter((i) => i.kind !== "iframe") : [],
+              })),
+            ]
           : [],
       ),
     );
@@ -151,7 +159,14 @@ export class BrowserRuntimes {
     this.retireDocument(runtime);
     const main: BrowserFrame = { frameId: this.random.id("frame-"), parentFrameId: null, url: loaded.url, items: loaded.items };
     const children = loaded.children.map((c) => ({ frameId: this.random.id("frame-"), parentFrameId: main.frameId, url: c.url, items: c.items }));
-    const document: BrowserDocument = { navigationId, url: loaded.url, httpStatus: loaded.status, title: loaded.title, frames: [main, ...children], attached: new Map() };
+    const document: BrowserDocument = {
+      navigationId,
+      url: loaded.url,
+      httpStatus: loaded.status,
+      title: loaded.title,
+      frames: [main, ...children],
+      attached: new Map(),
+    };
     runtime.document = document;
     runtime.panel.url = loaded.url;
     runtime.panel.title = loaded.title || new URL(loaded.url).host;
@@ -218,7 +233,11 @@ export class BrowserRuntimes {
 
   private refused(field: keyof ElementTarget, value: string, what: string): LomiError {
     if (this.retired.has(value)) {
-      return new LomiError("STALE_REFERENCE", `${field} ${value} belongs to an earlier ${what}; references are not reusable: take a fresh lomi_browser_snapshot.`, { field });
+      return new LomiError(
+        "STALE_REFERENCE",
+        `${field} ${value} belongs to an earlier ${what}; references are not reusable: take a fresh lomi_browser_snapshot.`,
+        { field },
+      );
     }
     return new LomiError("NOT_FOUND", `No ${what} ${value} in this browser; take a lomi_browser_snapshot for current references.`, { field });
   }

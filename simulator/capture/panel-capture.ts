@@ -60,7 +60,15 @@ function drawTerminal(ctx: NativeContext, panel: Of<"terminal">): Canvas {
 }
 
 /** Draws a frame's items from y down; returns where it stopped. */
-function drawFrameItems(canvas: Canvas, frame: BrowserFrame, frames: BrowserFrame[], attached: BrowserDocument["attached"], x: number, y: number, width: number): number {
+function drawFrameItems(
+  canvas: Canvas,
+  frame: BrowserFrame,
+  frames: BrowserFrame[],
+  attached: BrowserDocument["attached"],
+  x: number,
+  y: number,
+  width: number,
+): number {
   const cols = Math.floor((width - 2 * PAD) / CELL_W);
   for (const item of frame.items) {
     if (item.kind === "heading") {
@@ -106,7 +114,12 @@ function drawAndroid(panel: Of<"android">): Canvas {
   const canvas = new Canvas(360, 640, [30, 34, 44]);
   titleBar(canvas, panel.device);
   canvas.text(PAD, BAR + PAD, `gen ${panel.generation ?? "-"}`, CHROME_TEXT, 1, 56);
-  const icons: Rgb[] = [[220, 80, 70], [70, 160, 90], [60, 120, 220], [230, 180, 50]];
+  const icons: Rgb[] = [
+    [220, 80, 70],
+    [70, 160, 90],
+    [60, 120, 220],
+    [230, 180, 50],
+  ];
   for (let i = 0; i < 16; i++) canvas.fill(40 + (i % 4) * 76, 120 + Math.floor(i / 4) * 90, 48, 48, icons[i % icons.length]!);
   canvas.text(100, 520, "ANDROID", CHROME_TEXT, 3);
   return canvas;
@@ -115,7 +128,8 @@ function drawAndroid(panel: Of<"android">): Canvas {
 /** Lomi's picture of a panel of this workspace as it is now, as a PNG with what it shows. */
 export function capturePanel(ctx: NativeContext, ws: WorkspaceState, panelId: string): Capture {
   const panel = ws.panels.find((p) => p.panelId === panelId);
-  if (!panel) throw new LomiError("NOT_FOUND", `No panel ${panelId} in workspace ${ws.workspaceId}; targets are panel IDs, never display names.`, { field: "panelId" });
+  if (!panel)
+    throw new LomiError("NOT_FOUND", `No panel ${panelId} in workspace ${ws.workspaceId}; targets are panel IDs, never display names.`, { field: "panelId" });
   let canvas: Canvas;
   let runtimeGeneration: string | null;
   if (panel.kind === "terminal") {

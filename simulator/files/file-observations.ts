@@ -12,7 +12,9 @@ function projectOf(world: WorldState, ws: WorkspaceState, projectId: string | un
     return projectId;
   }
   if (ws.projects.length === 1) return ws.projects[0]!.projectId;
-  throw new LomiError("PROJECT_REQUIRED", `Workspace ${ws.workspaceId} has ${ws.projects.length} projects; name the projectId the path is relative to.`, { field: "projectId" });
+  throw new LomiError("PROJECT_REQUIRED", `Workspace ${ws.workspaceId} has ${ws.projects.length} projects; name the projectId the path is relative to.`, {
+    field: "projectId",
+  });
 }
 
 /** Answers the native bridge's file, directory and editor-document queries: what Lomi sees now. */
@@ -29,7 +31,14 @@ export function observeFiles(sim: Simulator, pairingId: string, query: FileQuery
     const where = { workspaceId: ws.workspaceId, projectId, path: p };
     if (query.kind === "file") {
       const { bytes } = tree.file(p, "path");
-      return { ...where, size: bytes.length, diskRevision: tree.diskRevision(p), base64: bytes.toString("base64"), text: utf8View(bytes), lineEndings: lineEndingsOf(bytes) };
+      return {
+        ...where,
+        size: bytes.length,
+        diskRevision: tree.diskRevision(p),
+        base64: bytes.toString("base64"),
+        text: utf8View(bytes),
+        lineEndings: lineEndingsOf(bytes),
+      };
     }
     tree.directory(p, "path");
     return {

@@ -78,7 +78,10 @@ export class FileWorld {
   /** The document of a project by its ID; a document of another project is not found in this one. */
   document(projectId: string, documentId: string): EditorDocument {
     const doc = this.documents.find((d) => d.documentId === documentId && d.projectId === projectId);
-    if (!doc) throw new LomiError("NOT_FOUND", `No open editor document ${documentId} in project ${projectId}; lomi_editor_documents lists them.`, { field: "documentId" });
+    if (!doc)
+      throw new LomiError("NOT_FOUND", `No open editor document ${documentId} in project ${projectId}; lomi_editor_documents lists them.`, {
+        field: "documentId",
+      });
     return doc;
   }
 

@@ -21,7 +21,9 @@ export function applyEdits(doc: Pick<EditorDocument, "text" | "encoding">, edits
     const before = ordered[k - 1];
     if (before && e.start < before.end) throw new LomiError("OUT_OF_RANGE", `Edit [${e.start}, ${e.end}) overlaps edits.${before.index}.`, { field });
     if (!representable(doc.encoding, e.text)) {
-      throw new LomiError("OUT_OF_RANGE", `The text of ${field} has characters the document's ${doc.encoding} encoding cannot hold.`, { field: `${field}.text` });
+      throw new LomiError("OUT_OF_RANGE", `The text of ${field} has characters the document's ${doc.encoding} encoding cannot hold.`, {
+        field: `${field}.text`,
+      });
     }
   });
   return ordered.reduceRight((text, e) => text.slice(0, e.start) + e.text + text.slice(e.end), doc.text);

@@ -22,6 +22,11 @@ export const nativeAndroidLaunch: NativeTool<typeof androidLaunch.input> = {
     }
     recordEffect(ctx, op, { what: "intent.delivered", panelId, generation, appId, activity: op.args.activity ?? null });
     if (app.opensScreen) recordEffect(ctx, op, { what: "screen.shown", panelId, generation, appId });
-    settle(op, { state: "succeeded", effectState: "complete", result: { panelId, generation, appId, intentDelivered: true, screenConfirmed: false }, error: null });
+    settle(op, {
+      state: "succeeded",
+      effectState: "complete",
+      result: { panelId, generation, appId, intentDelivered: true, screenConfirmed: false },
+      error: null,
+    });
   },
 };

@@ -44,7 +44,8 @@ export const nativeDirectoryRename: NativeTool<typeof directoryRename.input> = {
     notTheRoot(from, "renamed");
     tree.directory(from, "path");
     requireSameRevision(args.expectedEntryRevision, tree.entryRevision(from), "expectedEntryRevision", `the directory ${JSON.stringify(from)}`);
-    if (to === from || isBelow(to, from)) throw new LomiError("INVALID_ARGUMENT", `A directory cannot move onto or into itself: ${JSON.stringify(to)}.`, { field: "newPath" });
+    if (to === from || isBelow(to, from))
+      throw new LomiError("INVALID_ARGUMENT", `A directory cannot move onto or into itself: ${JSON.stringify(to)}.`, { field: "newPath" });
     requireParent(tree, to, args.expectedParentRevision, "newPath");
     requireAbsent(tree, to, "newPath");
   },
@@ -54,7 +55,13 @@ export const nativeDirectoryRename: NativeTool<typeof directoryRename.input> = {
     tree.move(from, to);
     ctx.files.moveDocuments(op.projectId, from, to);
     recordEffect(ctx, op, { what: "directory.renamed", projectId: op.projectId, previousPath: from, path: to });
-    const result = { projectId: op.projectId, previousPath: from, path: to, entryRevision: tree.entryRevision(to), parentRevision: tree.directoryRevision(parentOf(to)) };
+    const result = {
+      projectId: op.projectId,
+      previousPath: from,
+      path: to,
+      entryRevision: tree.entryRevision(to),
+      parentRevision: tree.directoryRevision(parentOf(to)),
+    };
     settle(op, { state: "succeeded", effectState: "complete", result, error: null });
   },
 };
@@ -68,7 +75,10 @@ export const nativeDirectoryDelete: NativeTool<typeof directoryDelete.input> = {
     tree.directory(p, "path");
     requireSameRevision(args.expectedDirectoryRevision, tree.directoryRevision(p), "expectedDirectoryRevision", `the directory ${JSON.stringify(p)}`);
     const locked = tree.below(p).find((q) => tree.node(q)?.kind === "file" && !tree.file(q, "path").writable);
-    if (locked) throw new LomiError("PERMISSION_DENIED", `${JSON.stringify(locked)} inside ${JSON.stringify(p)} cannot be deleted (read-only on disk).`, { field: "path" });
+    if (locked)
+      throw new LomiError("PERMISSION_DENIED", `${JSON.stringify(locked)} inside ${JSON.stringify(p)} cannot be deleted (read-only on disk).`, {
+        field: "path",
+      });
   },
   start(ctx, op, settle) {
     const { tree, p } = ctx.files.locate(op.projectId, op.args.path);

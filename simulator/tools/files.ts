@@ -9,7 +9,10 @@ function checkWrite(tree: FileTree, p: string, expected: string | null): void {
   const node = tree.node(p);
   if (node?.kind === "directory") tree.file(p, "path");
   if (expected === null) {
-    if (node) throw new LomiError("ALREADY_EXISTS", `${JSON.stringify(p)} already exists; pass its diskRevision from lomi_file_read to overwrite it.`, { field: "expectedDiskRevision" });
+    if (node)
+      throw new LomiError("ALREADY_EXISTS", `${JSON.stringify(p)} already exists; pass its diskRevision from lomi_file_read to overwrite it.`, {
+        field: "expectedDiskRevision",
+      });
     tree.directory(parentOf(p), "path");
     return;
   }
@@ -24,7 +27,8 @@ export const nativeFileWrite: NativeTool<typeof fileWrite.input> = {
   check(ctx, { projectId, args }) {
     const { tree, p } = ctx.files.locate(projectId, args.path);
     checkWrite(tree, p, args.expectedDiskRevision);
-    if (contentBytes(args.content).length > MAX_FILE_BYTES) throw new LomiError("OUT_OF_RANGE", `A file holds at most ${MAX_FILE_BYTES} bytes.`, { field: "content" });
+    if (contentBytes(args.content).length > MAX_FILE_BYTES)
+      throw new LomiError("OUT_OF_RANGE", `A file holds at most ${MAX_FILE_BYTES} bytes.`, { field: "content" });
   },
   start(ctx, op, settle) {
     const { p } = ctx.files.locate(op.projectId, op.args.path);

@@ -32,6 +32,8 @@ export const nativeSettingsUpdate: NativeTool<typeof settingsUpdate.input> = {
       return;
     }
     // An agent does not widen its own permissions: the user decides in Lomi.
-    ctx.decisions.ask(op, `Let ${op.pairing.clientName} change the ${op.args.section} settings to ${JSON.stringify(op.args.values)}?`, () => save(ctx, op, settle));
+    ctx.decisions.ask(op, `Let ${op.pairing.clientName} change the ${op.args.section} settings to ${JSON.stringify(op.args.values)}?`, () =>
+      save(ctx, op, settle),
+    );
   },
 };

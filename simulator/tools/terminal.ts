@@ -46,7 +46,12 @@ function exit(ctx: NativeContext, op: NativeOperation<{ terminalSessionId: strin
     settle(op, { state: "cancelled", effectState: "partial", result, error: null });
   } else if (ending === "interrupted") {
     // Nobody cancelled the operation: running cannot become cancelled, so the interrupted command fails.
-    settle(op, { state: "failed", effectState: "partial", result, error: { code: "NATIVE_FAILURE", message: `The command exited with code ${exitCode} after Ctrl+C.` } });
+    settle(op, {
+      state: "failed",
+      effectState: "partial",
+      result,
+      error: { code: "NATIVE_FAILURE", message: `The command exited with code ${exitCode} after Ctrl+C.` },
+    });
   } else if (exitCode === 0) {
     settle(op, { state: "succeeded", effectState: "complete", result, error: null });
   } else {

@@ -77,99 +77,160 @@ test("a broker's repository installs the packed kit offline and gates on it with
   const uploaded: string[] = [];
   const context = (event: "same-repo" | "fork"): WorkflowContext => ({
     cwd: repo,
-    env: { CI: "true", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_EVENT_NAME: "pull_request", npm_config_offline: "true", ...localPrebuilds(path.join(outside, "prebuilds")), PATH: `${path.join(outside, "bin")}:${process.env.PATH}` },
-    expressions: { "github.token": "token-of-the-run", "github.event.pull_request.number": "42", "github.repository": "me/my-broker", "github.base_ref": "main" },
-    conditions: (c, failed) => (c === "always()" || c === PULL_REQUEST_IF ? true : c === COMMENT_IF ? event === "same-repo" : c === "success()" ? !failed : undefined),
+    env: {
+      CI: "true",
+      GITHUB_ACTIONS: "true",
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_EVENT_NAME: "pull_request",
+      npm_config_offline: "true",
+      ...localPrebuilds(path.join(outside, "prebuilds")),
+      PATH: `${path.join(outside, "bin")}:${process.env.PATH}`,
+    },
+    expressions: {
+      "github.token": "token-of-the-run",
+      "github.event.pull_request.number": "42",
+      "github.repository": "me/my-broker",
+      "github.base_ref": "main",
+    },
+    conditions: (c, failed) =>
+      c === "always()" || c === PULL_REQUEST_IF ? true : c === COMMENT_IF ? event === "same-repo" : c === "success()" ? !failed : undefined,
     uses: (step) => {
       if (step.uses?.startsWith("actions/upload-artifact@")) uploaded.push(String(step.with?.path));
     },
   });
   const report = (): Report => JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as Report;
 
-  await t.test("a correct broker, a pull request from the same repository: installed, judged with --parallel 2 and its fault hooks, summarised and commented", async () => {
-    // A scenario or two of each thing that needs the most of the kit where it is installed (fault hooks, crashes, a kill at start,
-    // two workers), not the whole suite: the whole suite is judged in-process and over HTTP elsewhere in npm test, and the crash
-    // and fault scenarios over stdio by test:crash.
-    // @IDEM-01 too: these reports are the base branch's in the next test, which breaks it.
-    const runs = await runWorkflow(RECIPE, { ...context("same-repo"), workflowEnv: { LOMI_TAGS: "@DUR-06 or @DUR-05 or @DUR-08 or @OP-05 or @SCH-06 or @IDEM-01" } });
-    for (const label of ["Install", "Build the broker", "Conformance", "Reports of the base branch", "Compare with the base branch", "Summary", "Comment on the pull request"]) assert.equal(stepOf(runs, label).outcome, "success", `${label}:\n${stepOf(runs, label).output.slice(-4000)}`);
-    // The base branch has no run yet: nothing to compare with, and the comment is the run's report.
-    assert.match(stepOf(runs, "Compare with the base branch").output, /no reports of the base branch: nothing to compare with/);
-    const r = report();
-    assert.equal(r.verdict, "conformant", r.headline);
-    assert.match(r.headline, /^CONFORMANT over stdio: /);
-    assert.equal(r.scenarios.fail, 0);
-    // Judged as with one worker: every rule reached passes.
-    const reached = r.rules.filter((x) => x.verdict !== "not-selected");
-    assert.deepEqual(reached.filter((x) => x.verdict !== "pass").map((x) => x.id), []);
-    for (const id of ["DUR-01", "DUR-05", "DUR-06", "DUR-08", "SCH-06"]) assert.equal(r.rules.find((x) => x.id === id)?.verdict, "pass", `${id}: the fault-hook, crash and kill-at-start rules are judged too`);
-    const md = readFileSync(summary, "utf8");
-    assert.match(md, /^## Lomi conformance: partial run \(tags `[^`]+`\): .*CONFORMANT over stdio/m);
-    assert.ok(!md.includes(repo) && !md.includes(os.tmpdir()), "the summary names no path of the runner");
-    const gh = readFileSync(ghLog, "utf8").trim().split("\n");
-    assert.deepEqual(gh, [
-      "run list --workflow lomi-conformance.yml --branch main --event push --status completed --limit 1 --json databaseId --jq .[0].databaseId // empty token=token-of-the-run",
-      "pr comment 42 --body-file reports/conformance.md --edit-last token=token-of-the-run",
-      "pr comment 42 --body-file reports/conformance.md token=token-of-the-run",
-    ]);
-    assert.deepEqual(uploaded, ["reports/"]);
-    // What the reports say made them, as the installed kit wrote them: its version and the digest of its rules, on the
-    // badge, in junit.xml's properties and in conformance.json.
-    const { version } = JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string };
-    const rules = rulesDigest().digest;
-    const provenance = (JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as { provenance: Provenance }).provenance;
-    assert.deepEqual([provenance.kit.version, provenance.rules.digest, provenance.profile, provenance.node], [version, rules, "stdio", process.version]);
-    assert.equal(provenance.broker.digest?.of, "dist/broker.js", "the file the broker command runs, hashed");
-    const badge = readFileSync(path.join(repo, "reports/conformance.svg"), "utf8");
-    assert.match(badge, new RegExp(`<title>lomi conformance: [^<]*\\(lomi-conformance-kit ${version.replace(/\./g, "\\.")}, rules ${rules}, evidence sha256:[0-9a-f]{64}\\)</title>`));
-    const junit = readFileSync(path.join(repo, "reports/junit.xml"), "utf8");
-    for (const [name, value] of [["kit-version", version], ["rules-digest", rules]]) assert.ok(junit.includes(`<property name="${name}" value="${value}"/>`), `junit.xml names ${name}`);
-    cpSync(path.join(repo, "reports"), baseReports, { recursive: true });
-  });
+  await t.test(
+    "a correct broker, a pull request from the same repository: installed, judged with --parallel 2 and its fault hooks, summarised and commented",
+    async () => {
+      // A scenario or two of each thing that needs the most of the kit where it is installed (fault hooks, crashes, a kill at start,
+      // two workers), not the whole suite: the whole suite is judged in-process and over HTTP elsewhere in npm test, and the crash
+      // and fault scenarios over stdio by test:crash.
+      // @IDEM-01 too: these reports are the base branch's in the next test, which breaks it.
+      const runs = await runWorkflow(RECIPE, {
+        ...context("same-repo"),
+        workflowEnv: { LOMI_TAGS: "@DUR-06 or @DUR-05 or @DUR-08 or @OP-05 or @SCH-06 or @IDEM-01" },
+      });
+      for (const label of [
+        "Install",
+        "Build the broker",
+        "Conformance",
+        "Reports of the base branch",
+        "Compare with the base branch",
+        "Summary",
+        "Comment on the pull request",
+      ])
+        assert.equal(stepOf(runs, label).outcome, "success", `${label}:\n${stepOf(runs, label).output.slice(-4000)}`);
+      // The base branch has no run yet: nothing to compare with, and the comment is the run's report.
+      assert.match(stepOf(runs, "Compare with the base branch").output, /no reports of the base branch: nothing to compare with/);
+      const r = report();
+      assert.equal(r.verdict, "conformant", r.headline);
+      assert.match(r.headline, /^CONFORMANT over stdio: /);
+      assert.equal(r.scenarios.fail, 0);
+      // Judged as with one worker: every rule reached passes.
+      const reached = r.rules.filter((x) => x.verdict !== "not-selected");
+      assert.deepEqual(
+        reached.filter((x) => x.verdict !== "pass").map((x) => x.id),
+        [],
+      );
+      for (const id of ["DUR-01", "DUR-05", "DUR-06", "DUR-08", "SCH-06"])
+        assert.equal(r.rules.find((x) => x.id === id)?.verdict, "pass", `${id}: the fault-hook, crash and kill-at-start rules are judged too`);
+      const md = readFileSync(summary, "utf8");
+      assert.match(md, /^## Lomi conformance: partial run \(tags `[^`]+`\): .*CONFORMANT over stdio/m);
+      assert.ok(!md.includes(repo) && !md.includes(os.tmpdir()), "the summary names no path of the runner");
+      const gh = readFileSync(ghLog, "utf8").trim().split("\n");
+      assert.deepEqual(gh, [
+        "run list --workflow lomi-conformance.yml --branch main --event push --status completed --limit 1 --json databaseId --jq .[0].databaseId // empty token=token-of-the-run",
+        "pr comment 42 --body-file reports/conformance.md --edit-last token=token-of-the-run",
+        "pr comment 42 --body-file reports/conformance.md token=token-of-the-run",
+      ]);
+      assert.deepEqual(uploaded, ["reports/"]);
+      // What the reports say made them, as the installed kit wrote them: its version and the digest of its rules, on the
+      // badge, in junit.xml's properties and in conformance.json.
+      const { version } = JSON.parse(readFileSync(kitPath("package.json"), "utf8")) as { version: string };
+      const rules = rulesDigest().digest;
+      const provenance = (JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as { provenance: Provenance }).provenance;
+      assert.deepEqual([provenance.kit.version, provenance.rules.digest, provenance.profile, provenance.node], [version, rules, "stdio", process.version]);
+      assert.equal(provenance.broker.digest?.of, "dist/broker.js", "the file the broker command runs, hashed");
+      const badge = readFileSync(path.join(repo, "reports/conformance.svg"), "utf8");
+      assert.match(
+        badge,
+        new RegExp(
+          `<title>lomi conformance: [^<]*\\(lomi-conformance-kit ${version.replace(/\./g, "\\.")}, rules ${rules}, evidence sha256:[0-9a-f]{64}\\)</title>`,
+        ),
+      );
+      const junit = readFileSync(path.join(repo, "reports/junit.xml"), "utf8");
+      for (const [name, value] of [
+        ["kit-version", version],
+        ["rules-digest", rules],
+      ])
+        assert.ok(junit.includes(`<property name="${name}" value="${value}"/>`), `junit.xml names ${name}`);
+      cpSync(path.join(repo, "reports"), baseReports, { recursive: true });
+    },
+  );
 
-  await t.test("the kit's GitHub Action from the installed package: the job summary, the verdict and the reports as outputs, the job failed as the run; verify re-checks the reports it leaves", async () => {
-    writeFileSync(summary, "");
-    uploaded.length = 0;
-    const runs = await runWorkflow(ACTION_RECIPE, { ...context("fork"), from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 and (@IDEM-05 or @OP-01)" } });
-    const gate = stepOf(runs, "Conformance");
-    assert.equal(gate.outcome, "failure", "the job fails as the run does");
-    assert.equal(gate.code, 1, gate.output.slice(-3000));
-    const r = report();
-    const written = JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as { title: string; evidence: { digest: string } };
-    assert.deepEqual({ ...gate.outputs }, {
-      verdict: "not-conformant",
-      "exit-code": "1",
-      headline: written.title,
-      reports: "reports",
-      "report-json": "reports/conformance.json",
-      "report-md": "reports/conformance.md",
-      "report-html": "reports/conformance.html",
-      junit: "reports/junit.xml",
-      badge: "reports/conformance.svg",
-      "evidence-digest": written.evidence.digest,
-    });
-    assert.equal(stepOf(runs, "Verdict").outcome, "success");
-    assert.match(stepOf(runs, "Verdict").output, /^verdict not-conformant \(partial run .*NOT CONFORMANT.*\); evidence sha256:[0-9a-f]{64}$/m);
-    assert.deepEqual(uploaded, ["reports"], "the workflow uploads the folder the Action names");
-    assert.match(readFileSync(summary, "utf8"), /^## Lomi conformance: partial run \(tags `@IDEM-01 and \(@IDEM-05 or @OP-01\)`\): .*NOT CONFORMANT/m);
-    assert.equal(r.rules.find((x) => x.id === "IDEM-01")?.verdict, "fail");
-    // The reports a release would carry, checked offline by the installed kit: untouched they verify; a verdict edited does not.
-    const npx = (...args: string[]) => spawnSync("npx", ["lomi-conformance", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
-    const verified = npx("verify", "reports");
-    assert.equal(verified.status, 0, `${verified.stdout}${verified.stderr}`);
-    assert.match(verified.stdout, /^lomi-conformance verify: VERIFIED: every verdict in reports derives from its evidence \(2 scenario\(s\), 2 histories judged again, 1 message stream\(s\)\)/m);
-    const json = path.join(repo, "reports/conformance.json");
-    writeFileSync(json, readFileSync(json, "utf8").replace('"verdict": "not-conformant"', '"verdict": "conformant"'));
-    const edited = npx("verify", "reports");
-    assert.equal(edited.status, 1, `${edited.stdout}${edited.stderr}`);
-    assert.match(edited.stdout, /^ {2}conformance\.json verdict: says "conformant"; the evidence gives "not-conformant"$/m);
-  });
+  await t.test(
+    "the kit's GitHub Action from the installed package: the job summary, the verdict and the reports as outputs, the job failed as the run; verify re-checks the reports it leaves",
+    async () => {
+      writeFileSync(summary, "");
+      uploaded.length = 0;
+      const runs = await runWorkflow(ACTION_RECIPE, {
+        ...context("fork"),
+        from: "Conformance",
+        workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 and (@IDEM-05 or @OP-01)" },
+      });
+      const gate = stepOf(runs, "Conformance");
+      assert.equal(gate.outcome, "failure", "the job fails as the run does");
+      assert.equal(gate.code, 1, gate.output.slice(-3000));
+      const r = report();
+      const written = JSON.parse(readFileSync(path.join(repo, "reports/conformance.json"), "utf8")) as { title: string; evidence: { digest: string } };
+      assert.deepEqual(
+        { ...gate.outputs },
+        {
+          verdict: "not-conformant",
+          "exit-code": "1",
+          headline: written.title,
+          reports: "reports",
+          "report-json": "reports/conformance.json",
+          "report-md": "reports/conformance.md",
+          "report-html": "reports/conformance.html",
+          junit: "reports/junit.xml",
+          badge: "reports/conformance.svg",
+          "evidence-digest": written.evidence.digest,
+        },
+      );
+      assert.equal(stepOf(runs, "Verdict").outcome, "success");
+      assert.match(stepOf(runs, "Verdict").output, /^verdict not-conformant \(partial run .*NOT CONFORMANT.*\); evidence sha256:[0-9a-f]{64}$/m);
+      assert.deepEqual(uploaded, ["reports"], "the workflow uploads the folder the Action names");
+      assert.match(readFileSync(summary, "utf8"), /^## Lomi conformance: partial run \(tags `@IDEM-01 and \(@IDEM-05 or @OP-01\)`\): .*NOT CONFORMANT/m);
+      assert.equal(r.rules.find((x) => x.id === "IDEM-01")?.verdict, "fail");
+      // The reports a release would carry, checked offline by the installed kit: untouched they verify; a verdict edited does not.
+      const npx = (...args: string[]) =>
+        spawnSync("npx", ["lomi-conformance", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
+      const verified = npx("verify", "reports");
+      assert.equal(verified.status, 0, `${verified.stdout}${verified.stderr}`);
+      assert.match(
+        verified.stdout,
+        /^lomi-conformance verify: VERIFIED: every verdict in reports derives from its evidence \(2 scenario\(s\), 2 histories judged again, 1 message stream\(s\)\)/m,
+      );
+      const json = path.join(repo, "reports/conformance.json");
+      writeFileSync(json, readFileSync(json, "utf8").replace('"verdict": "not-conformant"', '"verdict": "conformant"'));
+      const edited = npx("verify", "reports");
+      assert.equal(edited.status, 1, `${edited.stdout}${edited.stderr}`);
+      assert.match(edited.stdout, /^ {2}conformance\.json verdict: says "conformant"; the evidence gives "not-conformant"$/m);
+    },
+  );
 
   await t.test("a broken broker, a pull request from a fork: the gate fails naming the rule, the summary is written, no comment is tried", async () => {
     writeFileSync(summary, "");
     writeFileSync(ghLog, "");
     const fork = context("fork");
-    const runs = await runWorkflow(RECIPE, { ...fork, env: { ...fork.env, FAKE_BASE_REPORTS: baseReports }, from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 or @OP-01" } });
+    const runs = await runWorkflow(RECIPE, {
+      ...fork,
+      env: { ...fork.env, FAKE_BASE_REPORTS: baseReports },
+      from: "Conformance",
+      workflowEnv: { BROKER_CMD: "node dist/broken-broker.js", LOMI_TAGS: "@IDEM-01 or @OP-01" },
+    });
     const gate = stepOf(runs, "Conformance");
     assert.equal(gate.outcome, "failure");
     assert.equal(gate.code, 1, gate.output.slice(-3000));
@@ -202,7 +263,22 @@ test("a broker's repository installs the packed kit offline and gates on it with
 
   await t.test("with --parallel 1 the same broken broker is judged as with --parallel 2: the relative command runs in the repository in every worker", () => {
     const twoWorkers = report();
-    const one = spawnSync("npx", ["lomi-conformance", "--broker-cmd", "node dist/broken-broker.js", "--broker-faults", "--parallel", "1", "--tags", "@IDEM-01 or @OP-01", "--reports", "reports-p1"], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
+    const one = spawnSync(
+      "npx",
+      [
+        "lomi-conformance",
+        "--broker-cmd",
+        "node dist/broken-broker.js",
+        "--broker-faults",
+        "--parallel",
+        "1",
+        "--tags",
+        "@IDEM-01 or @OP-01",
+        "--reports",
+        "reports-p1",
+      ],
+      { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } },
+    );
     assert.equal(one.status, 1, `${one.stdout}${one.stderr}`);
     const oneWorker = JSON.parse(readFileSync(path.join(repo, "reports-p1/conformance.json"), "utf8")) as Report;
     const verdicts = (r: Report) => Object.fromEntries(r.rules.map((x) => [x.id, x.verdict]));
@@ -210,17 +286,28 @@ test("a broker's repository installs the packed kit offline and gates on it with
     assert.equal(oneWorker.scenarios.total, twoWorkers.scenarios.total);
   });
 
-  await t.test("a broker that answers non-object arguments with a JSON-RPC error (as SDKs do): every rule judged, SCH-06 among them, every report written", async () => {
-    const runs = await runWorkflow(RECIPE, { ...context("fork"), from: "Conformance", workflowEnv: { BROKER_CMD: "node dist/sdk-broker.js", LOMI_TAGS: "@SCH-06 or @SCH-01 or @OP-01" } });
-    const gate = stepOf(runs, "Conformance");
-    assert.ok(gate.code === 0 || gate.code === 1, `a verdict, not a harness fault (exit ${gate.code}):\n${gate.output.slice(-3000)}`);
-    const r = report();
-    assert.ok(["conformant", "not-conformant"].includes(r.verdict), r.headline);
-    assert.ok(r.rules.filter((x) => x.verdict === "pass").some((x) => x.id === "OP-01"), "the other rules are judged");
-    assert.ok(["pass", "fail"].includes(r.rules.find((x) => x.id === "SCH-06")?.verdict ?? ""), "SCH-06 itself is judged, whatever the verdict");
-    for (const file of ["conformance.md", "conformance.html", "junit.xml", "conformance.svg"]) assert.doesNotMatch(readFileSync(path.join(repo, "reports", file), "utf8"), /NOT RUN/, file);
-    assert.equal(stepOf(runs, "Summary").outcome, "success");
-  });
+  await t.test(
+    "a broker that answers non-object arguments with a JSON-RPC error (as SDKs do): every rule judged, SCH-06 among them, every report written",
+    async () => {
+      const runs = await runWorkflow(RECIPE, {
+        ...context("fork"),
+        from: "Conformance",
+        workflowEnv: { BROKER_CMD: "node dist/sdk-broker.js", LOMI_TAGS: "@SCH-06 or @SCH-01 or @OP-01" },
+      });
+      const gate = stepOf(runs, "Conformance");
+      assert.ok(gate.code === 0 || gate.code === 1, `a verdict, not a harness fault (exit ${gate.code}):\n${gate.output.slice(-3000)}`);
+      const r = report();
+      assert.ok(["conformant", "not-conformant"].includes(r.verdict), r.headline);
+      assert.ok(
+        r.rules.filter((x) => x.verdict === "pass").some((x) => x.id === "OP-01"),
+        "the other rules are judged",
+      );
+      assert.ok(["pass", "fail"].includes(r.rules.find((x) => x.id === "SCH-06")?.verdict ?? ""), "SCH-06 itself is judged, whatever the verdict");
+      for (const file of ["conformance.md", "conformance.html", "junit.xml", "conformance.svg"])
+        assert.doesNotMatch(readFileSync(path.join(repo, "reports", file), "utf8"), /NOT RUN/, file);
+      assert.equal(stepOf(runs, "Summary").outcome, "success");
+    },
+  );
 
   await t.test("npx of a broker the repository does not have: exit 2 naming the command, and no registry is asked", async () => {
     let asked = 0;
@@ -250,7 +337,8 @@ test("a broker's repository installs the packed kit offline and gates on it with
   });
 
   await t.test("explore and check run from the installed kit", async () => {
-    const npx = (...args: string[]) => spawnSync("npx", ["lomi-conformance", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
+    const npx = (...args: string[]) =>
+      spawnSync("npx", ["lomi-conformance", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, ...context("fork").env } });
     const found = npx("explore", "--mutant", "op-failure-as-mcp-error", "--reports", "explore-reports");
     assert.equal(found.status, 1, `${found.stdout}${found.stderr}`);
     assert.match(found.stdout, /VIOLATION of receipts-readable/);

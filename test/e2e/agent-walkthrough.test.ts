@@ -32,7 +32,11 @@ test("an agent does the walk-through and runs a command to completion against lo
     assert.match(reply("10.").text, /42 passing/);
     // README shows these exchanges under their steps' headings: the same steps, in the same order.
     const readme = readFileSync("README.md", "utf8").split("### The walk-through, exchange by exchange")[1]!.split("\n## ")[0]!;
-    assert.deepEqual([...readme.matchAll(/^#### (.+)$/gm)].map((m) => m[1]), exchanges.map((e) => e.step), "README's walk-through headings are the script's steps (node --import tsx examples/agent-walkthrough.ts --seed 7)");
+    assert.deepEqual(
+      [...readme.matchAll(/^#### (.+)$/gm)].map((m) => m[1]),
+      exchanges.map((e) => e.step),
+      "README's walk-through headings are the script's steps (node --import tsx examples/agent-walkthrough.ts --seed 7)",
+    );
   } finally {
     await client.close();
   }

@@ -25,7 +25,11 @@ const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict
   durationMs: 1,
 });
 const entries = (reasons: Record<string, string>) => new Map(Object.entries(reasons).map(([name, reason]) => [name, { reason }]));
-const baseline = (rules: Record<string, string>, scenarios: Record<string, string> = {}): Baseline => ({ file: "baseline.json", rules: entries(rules), scenarios: entries(scenarios) });
+const baseline = (rules: Record<string, string>, scenarios: Record<string, string> = {}): Baseline => ({
+  file: "baseline.json",
+  rules: entries(rules),
+  scenarios: entries(scenarios),
+});
 const RULES = [rule("A-01"), rule("A-02")];
 const COVERED = new Set(["A-01", "A-02"]);
 
@@ -40,23 +44,39 @@ test("a baselined rule that fails is baselined: the gate passes, the run is not 
   assert.equal(g.rules[0]!.verdict, "baselined");
   assert.deepEqual(g.problems, []);
   assert.equal(g.conformant, false);
-  assert.deepEqual(g.entries.map((e) => e.status), ["expected-failure"]);
+  assert.deepEqual(
+    g.entries.map((e) => e.status),
+    ["expected-failure"],
+  );
 });
 
 test("a baselined rule that passes is stale and fails the gate", () => {
   const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }));
   assert.equal(g.rules[0]!.verdict, "pass");
-  assert.deepEqual(g.entries.map((e) => e.status), ["stale"]);
+  assert.deepEqual(
+    g.entries.map((e) => e.status),
+    ["stale"],
+  );
   assert.match(g.problems.join("\n"), /stale baseline entry: rule A-01/);
 });
 
 test("a baselined rule whose scenarios only partly ran (a --tags run) is not stale: the entry stands until all of them pass", () => {
   const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }), { "A-01": 3, "A-02": 1 });
-  assert.deepEqual(g.entries.map((e) => e.status), ["partly-run"]);
+  assert.deepEqual(
+    g.entries.map((e) => e.status),
+    ["partly-run"],
+  );
   assert.deepEqual(g.problems, [], "a partial run does not fail the gate over it");
   assert.match(g.rules[0]!.reason ?? "", /the 1 of its 3 scenarios that ran passed/);
-  const whole = gate([scenario("one", ["@A-01"], "pass"), scenario("one-b", ["@A-01"], "pass"), scenario("one-c", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }), { "A-01": 3, "A-02": 1 });
-  assert.deepEqual(whole.entries.map((e) => e.status), ["stale"]);
+  const whole = gate(
+    [scenario("one", ["@A-01"], "pass"), scenario("one-b", ["@A-01"], "pass"), scenario("one-c", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")],
+    baseline({ "A-01": "JIRA-1" }),
+    { "A-01": 3, "A-02": 1 },
+  );
+  assert.deepEqual(
+    whole.entries.map((e) => e.status),
+    ["stale"],
+  );
 });
 
 test("placeholder reasons are warned about, never silently accepted", () => {
@@ -75,12 +95,21 @@ test("a baselined scenario excuses only itself: another failing scenario of the 
 
 test("a baselined scenario that passes is stale; one this run did not reach is only reported", () => {
   const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({}, { one: "x", elsewhere: "y" }));
-  assert.deepEqual(g.entries.map((e) => [e.name, e.status]), [["one", "stale"], ["elsewhere", "not-run"]]);
+  assert.deepEqual(
+    g.entries.map((e) => [e.name, e.status]),
+    [
+      ["one", "stale"],
+      ["elsewhere", "not-run"],
+    ],
+  );
   assert.equal(g.problems.length, 1);
 });
 
 test("a failing scenario that cites no rule fails the gate", () => {
-  assert.match(gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass"), scenario("loose", [], "fail")], baseline({})).problems.join(), /"loose" failed and cites no rule/);
+  assert.match(
+    gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass"), scenario("loose", [], "fail")], baseline({})).problems.join(),
+    /"loose" failed and cites no rule/,
+  );
 });
 
 test("a baseline that names an unknown rule or scenario is refused", () => {
@@ -101,18 +130,27 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
     writeFileSync(file, JSON.stringify({ expectedFailures: entries }));
     return file;
   };
-  const report = (reports: string) => JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as { verdict: string; rules: Array<{ id: string; verdict: string }> };
+  const report = (reports: string) =>
+    JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as { verdict: string; rules: Array<{ id: string; verdict: string }> };
   // The gate does not depend on the adapter (test/e2e/adopter-ci.test.ts gates a command): in-process, it costs seconds.
   const broken = ["--mutant", "op-admission-as-completion", "--tags", "@OP-01", ...TIMEOUT_ARGS];
 
   const baseline = path.join(dir, "expected.json");
   const today = await conformance([...broken, "--reports", path.join(dir, "today"), "--write-baseline", baseline, "--baseline-entries", "rule"]);
   assert.equal(today.code, 1, "writing a baseline does not change today's verdict");
-  const failing = report(path.join(dir, "today")).rules.filter((r) => r.verdict === "fail").map((r) => r.id);
+  const failing = report(path.join(dir, "today"))
+    .rules.filter((r) => r.verdict === "fail")
+    .map((r) => r.id);
   assert.ok(failing.includes("OP-01"), failing.join());
   const written = JSON.parse(readFileSync(baseline, "utf8")) as { expectedFailures: Array<{ rule: string; reason: string }> };
-  assert.deepEqual(written.expectedFailures.map((e) => e.rule), failing);
-  assert.ok(written.expectedFailures.every((e) => e.reason === PLACEHOLDER_REASON), "each entry has a reason to fill in");
+  assert.deepEqual(
+    written.expectedFailures.map((e) => e.rule),
+    failing,
+  );
+  assert.ok(
+    written.expectedFailures.every((e) => e.reason === PLACEHOLDER_REASON),
+    "each entry has a reason to fill in",
+  );
 
   const gated = await conformance([...broken, "--reports", path.join(dir, "gated"), "--baseline", baseline]);
   assert.equal(gated.code, 0, gated.output.slice(-2000));
@@ -128,13 +166,22 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   assert.match(stale.output, /stale baseline entry: rule OP-01/);
   // One verdict everywhere: a stale entry makes the run not conformant in all five reports.
   const staleDir = path.join(dir, "stale");
-  assert.match(stale.output, /lomi-conformance: partial run \(tags @OP-01\): \d+ of \d+ rules reached; on those: NOT CONFORMANT only because the baseline entry rule OP-01 is stale .* over in-process/);
+  assert.match(
+    stale.output,
+    /lomi-conformance: partial run \(tags @OP-01\): \d+ of \d+ rules reached; on those: NOT CONFORMANT only because the baseline entry rule OP-01 is stale .* over in-process/,
+  );
   assert.equal(report(staleDir).verdict, "not-conformant");
-  assert.match(readFileSync(path.join(staleDir, "conformance.md"), "utf8"), /^## Lomi conformance: partial run \(tags `@OP-01`\): .*; on those: NOT CONFORMANT/);
+  assert.match(
+    readFileSync(path.join(staleDir, "conformance.md"), "utf8"),
+    /^## Lomi conformance: partial run \(tags `@OP-01`\): .*; on those: NOT CONFORMANT/,
+  );
   assert.match(readFileSync(path.join(staleDir, "conformance.svg"), "utf8"), /<title>lomi conformance: not conformant/);
   const junit = readFileSync(path.join(staleDir, "junit.xml"), "utf8");
   assert.match(junit, /<property name="verdict" value="not-conformant"\/>/);
-  assert.match(junit, /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="partial run \(tags @OP-01\): [^"]*; on those: NOT CONFORMANT[^"]*"\/><\/properties><failure message="partial run \(tags @OP-01\): [^"]*NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">partial run \(tags @OP-01\): [^<]*NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-01/);
+  assert.match(
+    junit,
+    /<testcase classname="lomi-conformance" name="lomi-conformance gate" time="0"><properties><property name="headline" value="partial run \(tags @OP-01\): [^"]*; on those: NOT CONFORMANT[^"]*"\/><\/properties><failure message="partial run \(tags @OP-01\): [^"]*NOT CONFORMANT[^"]*\(\d+ gate problem\(s\)\)" type="not-conformant">partial run \(tags @OP-01\): [^<]*NOT CONFORMANT[^<]*\nstale baseline entry: rule OP-01/,
+  );
   assert.match(junit, /<property name="rule" value="OP-01"\/>/);
 
   // By scenario (the default): one entry per failing scenario, each by its exact name.
@@ -142,7 +189,10 @@ test("end to end: a broken broker gated by a baseline of what fails today exits 
   const mutant = ["--mutant", "idem-fresh-operation-per-retry", "--tags", "@IDEM-01", ...TIMEOUT_ARGS];
   assert.equal((await conformance([...mutant, "--reports", path.join(dir, "narrow"), "--write-baseline", narrow])).code, 1);
   const byScenario = JSON.parse(readFileSync(narrow, "utf8")) as { expectedFailures: Array<{ scenario?: string; rule?: string }> };
-  assert.ok(byScenario.expectedFailures.length > 0 && byScenario.expectedFailures.every((e) => typeof e.scenario === "string" && e.rule === undefined), JSON.stringify(byScenario));
+  assert.ok(
+    byScenario.expectedFailures.length > 0 && byScenario.expectedFailures.every((e) => typeof e.scenario === "string" && e.rule === undefined),
+    JSON.stringify(byScenario),
+  );
   assert.equal((await conformance([...mutant, "--reports", path.join(dir, "narrow-gated"), "--baseline", narrow])).code, 0);
 
   const missing = await conformance(["--tags", "@OP-05", "--reports", path.join(dir, "missing"), "--baseline", path.join(dir, "nowhere.json")]);

@@ -20,7 +20,11 @@ import { TIMEOUT_ARGS } from "../support/budget.js";
 const IN_PROCESS_LACKS = new Set(["kill-at-start"]);
 
 /** One teeth run of the mutants on `tags` (all of the suite when undefined), its matrix read back. */
-async function teethOf(mutants: readonly string[], tags: string | undefined, jobs: number): Promise<{ matrix: TeethMatrix; reports: string; output: string; code: number | null }> {
+async function teethOf(
+  mutants: readonly string[],
+  tags: string | undefined,
+  jobs: number,
+): Promise<{ matrix: TeethMatrix; reports: string; output: string; code: number | null }> {
   const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-precision-"));
   const run = await conformance(["teeth", "--mutant", mutants.join(","), "--jobs", String(jobs), "--reports", reports, ...(tags ? ["--tags", tags] : [])]);
   return { ...run, reports, matrix: JSON.parse(readFileSync(path.join(reports, "teeth", "teeth.json"), "utf8")) as TeethMatrix };
@@ -67,8 +71,16 @@ test("every mutant fails only the rules it declares, and at least one of them, i
   // whole suite, every scenario in it run once per mutant and once for the control.
   const inStore = (m: Mutant) => m.family === "CAP" || m.breaks.some((id) => SLOW_ONLY.has(id));
   const runs = await Promise.all([
-    teethOf(ALL_MUTANTS.map((m) => m.name), "not @slow", 2),
-    teethOf(ALL_MUTANTS.filter(inStore).map((m) => m.name), "@slow", 1),
+    teethOf(
+      ALL_MUTANTS.map((m) => m.name),
+      "not @slow",
+      2,
+    ),
+    teethOf(
+      ALL_MUTANTS.filter(inStore).map((m) => m.name),
+      "@slow",
+      1,
+    ),
   ]);
   const halves = runs.flatMap((r) => r.matrix.runs.slice(1).map((m): Judged => ({ ...m, reports: r.reports })));
   const mutants = ALL_MUTANTS.map((m) => overTheWholeSuite(halves.filter((r) => r.broker === m.name)));
@@ -77,10 +89,15 @@ test("every mutant fails only the rules it declares, and at least one of them, i
   const problems = mutants.flatMap((r) => {
     if (r.notRun !== undefined) return [`${r.broker}: not run (${r.notRun})`];
     // A mutant judged on no scenario that can show its defect would pass vacuously.
-    if ((r.declares ?? []).length === 0 && (r.elsewhere ?? []).length === 0) return [`${r.broker}: none of its declared rules was judged (${r.scope ?? "no scenario selected"})`];
+    if ((r.declares ?? []).length === 0 && (r.elsewhere ?? []).length === 0)
+      return [`${r.broker}: none of its declared rules was judged (${r.scope ?? "no scenario selected"})`];
     const { outside, missed } = precisionOf(r);
     return [
-      ...(outside.length > 0 ? [`${r.broker} fails ${outside.join(", ")}, which it does not declare (it declares ${(r.declares ?? []).join(", ") || "nothing"}); killed by ${(r.killedBy ?? []).map((k) => `${k.at} → ${k.rules.join(", ")}`).join("; ")}`] : []),
+      ...(outside.length > 0
+        ? [
+            `${r.broker} fails ${outside.join(", ")}, which it does not declare (it declares ${(r.declares ?? []).join(", ") || "nothing"}); killed by ${(r.killedBy ?? []).map((k) => `${k.at} → ${k.rules.join(", ")}`).join("; ")}`,
+          ]
+        : []),
       ...(missed ? [`${r.broker} fails none of ${(r.declares ?? []).join(", ")}`] : []),
     ];
   });
@@ -89,14 +106,19 @@ test("every mutant fails only the rules it declares, and at least one of them, i
   // its rules in one half only): the whole is judged above; each half must have judged every run.
   for (const r of runs) assert.ok(r.code === 0 || r.code === 1, r.output.slice(-3000));
   // Each hand-written mutant is caught, and its failure explains itself: the step, its steps ✓/✗, the calls as sent.
-  type Explained = { rules: Array<{ scenarios: Array<{ verdict: string; failure?: { step?: string; steps?: unknown[]; exchanges?: Array<{ sent: string }> } }> }> };
+  type Explained = {
+    rules: Array<{ scenarios: Array<{ verdict: string; failure?: { step?: string; steps?: unknown[]; exchanges?: Array<{ sent: string }> } }> }>;
+  };
   for (const m of MUTANTS) {
     const run = mutants.find((r) => r.broker === m.name)!;
     if (m.breaks.every((id) => run.elsewhere?.includes(id))) continue; // shown over stdio, below
     assert.ok(run.fails.length > 0, `${m.name} is caught`);
     const report = JSON.parse(readFileSync(path.join(run.reports, "teeth", m.name, "conformance.json"), "utf8")) as Explained;
     const failures = report.rules.flatMap((r) => r.scenarios).flatMap((x) => (x.verdict === "fail" && x.failure ? [x.failure] : []));
-    assert.ok(failures.some((f) => f.step && (f.steps?.length ?? 0) > 0 && (f.exchanges?.length ?? 0) > 0), `${m.name}'s failures carry their step, steps and calls`);
+    assert.ok(
+      failures.some((f) => f.step && (f.steps?.length ?? 0) > 0 && (f.exchanges?.length ?? 0) > 0),
+      `${m.name}'s failures carry their step, steps and calls`,
+    );
   }
 });
 
@@ -105,11 +127,23 @@ test("a mutant whose rules only a broker process can show fails only those rules
   assert.ok(asProcess.length > 0 && asProcess.every((m) => CAPABILITIES.includes(m.needs!)));
   for (const m of asProcess) {
     const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-precision-${m.name}-`)), "reports");
-    const run = await conformance(["--broker-cmd", `node mutants/lomi-mutant.js ${m.name}`, "--tags", `@needs-${m.needs}`, ...TIMEOUT_ARGS, "--reports", reports]);
+    const run = await conformance([
+      "--broker-cmd",
+      `node mutants/lomi-mutant.js ${m.name}`,
+      "--tags",
+      `@needs-${m.needs}`,
+      ...TIMEOUT_ARGS,
+      "--reports",
+      reports,
+    ]);
     const report = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8")) as { rules: Array<{ id: string; verdict: string }> };
     const failed = report.rules.filter((r) => r.verdict === "fail").map((r) => r.id);
     assert.equal(run.code, 1, run.output.slice(-3000));
     assert.ok(failed.length > 0, `${m.name} fails nothing over stdio`);
-    assert.deepEqual(failed.filter((id) => !m.breaks.includes(id)), [], `${m.name} fails only what it declares (${m.breaks.join(", ")})`);
+    assert.deepEqual(
+      failed.filter((id) => !m.breaks.includes(id)),
+      [],
+      `${m.name} fails only what it declares (${m.breaks.join(", ")})`,
+    );
   }
 });

@@ -32,17 +32,38 @@ function runAgainst(command: string, name: string) {
 }
 
 const AT_START = [
-  { name: "not found", command: "no-such-broker-command", because: /"no-such-broker-command" was not found: no program "no-such-broker-command" on PATH/, stderr: /wrote nothing on stderr/ },
-  { name: "exits at start", command: "node test/fixtures/brokers/exit-at-start.mjs", because: /did not complete MCP initialize: the broker process exited \(code 3\)/, stderr: /stderr:\n {2}fake-broker: cannot open the receipt store: permission denied/ },
-  { name: "garbage on stdout", command: "node test/fixtures/brokers/garbage-stdout.mjs", because: /wrote a line on stdout that is not a JSON-RPC message: "Starting fake broker v1\.0 on stdio\.\.\." \(not JSON\)/, stderr: /wrote nothing on stderr/ },
+  {
+    name: "not found",
+    command: "no-such-broker-command",
+    because: /"no-such-broker-command" was not found: no program "no-such-broker-command" on PATH/,
+    stderr: /wrote nothing on stderr/,
+  },
+  {
+    name: "exits at start",
+    command: "node test/fixtures/brokers/exit-at-start.mjs",
+    because: /did not complete MCP initialize: the broker process exited \(code 3\)/,
+    stderr: /stderr:\n {2}fake-broker: cannot open the receipt store: permission denied/,
+  },
+  {
+    name: "garbage on stdout",
+    command: "node test/fixtures/brokers/garbage-stdout.mjs",
+    because: /wrote a line on stdout that is not a JSON-RPC message: "Starting fake broker v1\.0 on stdio\.\.\." \(not JSON\)/,
+    stderr: /wrote nothing on stderr/,
+  },
   // Its stderr comes after the banner that stops it: read to the end before the cause is told, and the banner quoted whole.
   {
     name: "banner, then stderr",
     command: "node test/fixtures/brokers/banner-then-stderr.mjs",
-    because: /not a JSON-RPC message: "Acme Lomi broker 0\.3\.1 — store \.\/receipts\.sqlite, native http:\/\/127\.0\.0\.1:\d+, seed 1, ready for MCP on stdio" \(not JSON\)/,
+    because:
+      /not a JSON-RPC message: "Acme Lomi broker 0\.3\.1 — store \.\/receipts\.sqlite, native http:\/\/127\.0\.0\.1:\d+, seed 1, ready for MCP on stdio" \(not JSON\)/,
     stderr: /stderr:\n {2}acme-broker: listening on stdio\n {2}acme-broker: waiting for initialize/,
   },
-  { name: "silent", command: "node test/fixtures/brokers/hang.mjs", because: new RegExp(`did not answer MCP initialize within ${BUDGET_MS} ms`), stderr: /wrote nothing on stderr/ },
+  {
+    name: "silent",
+    command: "node test/fixtures/brokers/hang.mjs",
+    because: new RegExp(`did not answer MCP initialize within ${BUDGET_MS} ms`),
+    stderr: /wrote nothing on stderr/,
+  },
 ];
 
 for (const { name, command, because, stderr } of AT_START) {
@@ -73,7 +94,10 @@ test("a broker that goes silent after initialize fails every scenario at its sta
   assert.match(r.stdout, /^\[1\/2\] (OP-05|INPUT-02) .+ … FAILED \d+\.\d s$/m, "a log line per finished scenario");
   const run = JSON.parse(readFileSync(path.join(reports, "conformance.json"), "utf8"));
   assert.equal(run.verdict, "not-run");
-  assert.match(run.headline, /^NOT RUN: every one of the 2 scenarios that ran failed at its first step the same way, so no rule could be judged: Given the agent is connected to workspace "ws-alpha": .*did not answer with a tool result/);
+  assert.match(
+    run.headline,
+    /^NOT RUN: every one of the 2 scenarios that ran failed at its first step the same way, so no rule could be judged: Given the agent is connected to workspace "ws-alpha": .*did not answer with a tool result/,
+  );
   assert.match(readFileSync(path.join(reports, "junit.xml"), "utf8"), /<error message="NOT RUN: every one of the 2 scenarios/);
   // No answer in time judges no rule (never a failure on a clock's word): the failure is kept on the scenario.
   const rule = run.rules.find((x: { id: string }) => x.id === "OP-05");

@@ -14,7 +14,14 @@ import { COMMANDS } from "../../harness/commands/table.js";
 /** Runs a bin from a scratch directory, as a user does from their repository: a refused run leaves its reports there. */
 const run = (bin: string, ...args: string[]) => {
   const cwd = mkdtempSync(path.join(os.tmpdir(), "lomi-cli-"));
-  return { cwd, ...spawnSync(process.execPath, [kitPath(`bin/${bin}.js`), ...args], { cwd, encoding: "utf8", env: { ...process.env, LOMI_NATIVE_URL: "", LOMI_STORE_PATH: "" } }) };
+  return {
+    cwd,
+    ...spawnSync(process.execPath, [kitPath(`bin/${bin}.js`), ...args], {
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, LOMI_NATIVE_URL: "", LOMI_STORE_PATH: "" },
+    }),
+  };
 };
 
 for (const bin of ["lomi-broker", "lomi-sim", "lomi-conformance"]) {
@@ -34,13 +41,15 @@ for (const bin of ["lomi-broker", "lomi-sim", "lomi-conformance"]) {
 
 test("--help names --shard, --durations and --write-durations; merge --help explains merging shards and explore parts", () => {
   const help = run("lomi-conformance", "--help");
-  for (const option of ["--shard K/N", "--durations FILE", "--write-durations FILE", "lomi-conformance merge DIR…"]) assert.ok(help.stdout.includes(option), option);
+  for (const option of ["--shard K/N", "--durations FILE", "--write-durations FILE", "lomi-conformance merge DIR…"])
+    assert.ok(help.stdout.includes(option), option);
   const reports = /^Reports: (.*)\.$/m.exec(help.stdout)?.[1]?.split(", ") ?? [];
   assert.deepEqual([...reports].sort(), [...REPORT_FILES].sort(), "--help's Reports: line names every report a run writes");
   const merge = run("lomi-conformance", "merge", "--help");
   assert.equal(merge.status, 0, merge.stderr);
   assert.match(merge.stdout, /^lomi-conformance merge — /);
-  for (const words of ["shard.json", "explore.json", "--reports OUT", "missing, given twice, or of another run"]) assert.ok(merge.stdout.includes(words), words);
+  for (const words of ["shard.json", "explore.json", "--reports OUT", "missing, given twice, or of another run"])
+    assert.ok(merge.stdout.includes(words), words);
 });
 
 test("each command's --help is its own; an option of another command is refused, exit 2, with the command's own options", () => {
@@ -52,7 +61,10 @@ test("each command's --help is its own; an option of another command is refused,
   }
   const steps = run("lomi-conformance", "steps", "--retries", "3", "--broker-cmd", "x");
   assert.equal(steps.status, 2);
-  assert.equal(steps.stderr, "lomi-conformance steps: --retries is not an option of steps (it goes with a conformance run); its options are --help\nRun lomi-conformance steps --help for usage.\n");
+  assert.equal(
+    steps.stderr,
+    "lomi-conformance steps: --retries is not an option of steps (it goes with a conformance run); its options are --help\nRun lomi-conformance steps --help for usage.\n",
+  );
   assert.equal(existsSync(path.join(steps.cwd, "reports")), false, "a command's refusal is no run: it writes no reports");
 });
 
@@ -75,8 +87,14 @@ test("a conformance run refused for its options still writes every report, sayin
 test("a --broker-cmd with shell syntax is refused before any broker starts, with the sh -c form, and the reports say NOT RUN", () => {
   const r = run("lomi-conformance", "--broker-cmd", "node broker.mjs > log.txt", "--reports", "out");
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /--broker-cmd runs its command without a shell, so ">" \(a redirection in a shell\) would reach the program as an argument.*--broker-cmd "sh -c 'node broker\.mjs > log\.txt'"/);
-  assert.match(JSON.parse(readFileSync(path.join(r.cwd, "out", "conformance.json"), "utf8")).headline, /^NOT RUN: --broker-cmd runs its command without a shell/);
+  assert.match(
+    r.stderr,
+    /--broker-cmd runs its command without a shell, so ">" \(a redirection in a shell\) would reach the program as an argument.*--broker-cmd "sh -c 'node broker\.mjs > log\.txt'"/,
+  );
+  assert.match(
+    JSON.parse(readFileSync(path.join(r.cwd, "out", "conformance.json"), "utf8")).headline,
+    /^NOT RUN: --broker-cmd runs its command without a shell/,
+  );
   assert.deepEqual(readdirSync(r.cwd), ["out"], "nothing started, nothing written but the reports");
 });
 
@@ -112,11 +130,23 @@ test("lomi-conformance names one broker at a time and says which options go toge
   assert.equal(faults.status, 2);
   assert.match(faults.stderr, /--broker-faults goes with --broker-cmd or --broker-image/);
   // A misspelt command gets the one meant, and, as a misspelt option does, reports saying why nothing ran.
-  for (const [typo, meant] of [["stepz", "steps"], ["lnit", "lint"], ["covrage", "coverage"]]) {
+  for (const [typo, meant] of [
+    ["stepz", "steps"],
+    ["lnit", "lint"],
+    ["covrage", "coverage"],
+  ]) {
     const command = run("lomi-conformance", typo!, "--reports", "out");
     assert.equal(command.status, 2);
-    assert.match(command.stderr, new RegExp(`unknown command ${typo}; did you mean ${meant}\\? \\(the commands are steps, explore, check, record, catalogue, coverage, teeth, lint, merge, verify, compare; a conformance run takes none, or scenarios as features/FILE.feature:LINE\\)`));
-    assert.match(JSON.parse(readFileSync(path.join(command.cwd, "out", "conformance.json"), "utf8")).headline, new RegExp(`^NOT RUN: unknown command ${typo}; did you mean ${meant}\\?`));
+    assert.match(
+      command.stderr,
+      new RegExp(
+        `unknown command ${typo}; did you mean ${meant}\\? \\(the commands are steps, explore, check, record, catalogue, coverage, teeth, lint, merge, verify, compare; a conformance run takes none, or scenarios as features/FILE.feature:LINE\\)`,
+      ),
+    );
+    assert.match(
+      JSON.parse(readFileSync(path.join(command.cwd, "out", "conformance.json"), "utf8")).headline,
+      new RegExp(`^NOT RUN: unknown command ${typo}; did you mean ${meant}\\?`),
+    );
   }
   assert.doesNotMatch(run("lomi-conformance", "frobnicate").stderr, /did you mean/);
   assert.match(run("lomi-conformance", "steps", "all").stderr, /steps takes no word after it, not all/);
@@ -133,7 +163,10 @@ test("lomi-conformance --broker-url with nothing listening stops with exit 2 and
   const nativePort = await freePort();
   const r = run("lomi-conformance", "--broker-url", "http://127.0.0.1:9/mcp", "--native-port", String(nativePort), ...TIMEOUT_ARGS);
   assert.equal(r.status, 2);
-  assert.match(r.stderr, new RegExp(`no MCP server answers at http://127\\.0\\.0\\.1:9/mcp .*Start your broker first, with LOMI_NATIVE_URL=http://127\\.0\\.0\\.1:${nativePort}`));
+  assert.match(
+    r.stderr,
+    new RegExp(`no MCP server answers at http://127\\.0\\.0\\.1:9/mcp .*Start your broker first, with LOMI_NATIVE_URL=http://127\\.0\\.0\\.1:${nativePort}`),
+  );
 });
 
 test("lomi-conformance steps prints every step with its example", async () => {
@@ -170,7 +203,10 @@ test("lomi-conformance catalogue prints the tool catalogue, and --json its JSON 
   const json = run("lomi-conformance", "catalogue", "--json");
   assert.equal(json.status, 0, json.stderr);
   const tools = (JSON.parse(json.stdout) as { tools: { name: string; outputSchema: unknown }[] }).tools;
-  assert.deepEqual(tools.map((t) => t.name), CATALOGUE.map((c) => c.name));
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    CATALOGUE.map((c) => c.name),
+  );
   assert.ok(tools.every((t) => typeof t.outputSchema === "object"));
   const stray = run("lomi-conformance", "--json");
   assert.equal(stray.status, 2);
@@ -206,7 +242,11 @@ test("lomi-conformance lint passes the kit's suite and names a draft's mistakes 
   assert.match(draft.stdout, /draft\.feature:9: project "beta" is not in the world/);
   assert.match(draft.stdout, /lomi-conformance lint: 3 problem\(s\)/);
   // A run lints first: the scenario it selects is sound, the others' mistakes still stop it before any broker is judged.
-  const selected = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "--tags", "@EVT-01", "--reports", path.join(dir, "reports")], { cwd: dir, encoding: "utf8", env });
+  const selected = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "--tags", "@EVT-01", "--reports", path.join(dir, "reports")], {
+    cwd: dir,
+    encoding: "utf8",
+    env,
+  });
   assert.equal(selected.status, 2, selected.stdout + selected.stderr);
   assert.match(selected.stderr, /the suite has 3 authoring problem\(s\) \(lomi-conformance lint\)/);
   assert.doesNotMatch(selected.stdout, /\[ *1\/1\]/);
@@ -215,14 +255,20 @@ test("lomi-conformance lint passes the kit's suite and names a draft's mistakes 
 
 test("lomi-conformance teeth runs the reference broker, then each mutant named, and says which mutant breaks which rule", () => {
   const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-teeth-"));
-  const shown = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "teeth", "--tags", "@EVT-04", "--mutant", "evt-feed-spans-workspaces,untyped-not-found", "--reports", reports], { encoding: "utf8" });
+  const shown = spawnSync(
+    process.execPath,
+    [kitPath("bin/lomi-conformance.js"), "teeth", "--tags", "@EVT-04", "--mutant", "evt-feed-spans-workspaces,untyped-not-found", "--reports", reports],
+    { encoding: "utf8" },
+  );
   assert.equal(shown.status, 0, shown.stdout + shown.stderr);
   assert.match(shown.stdout, /teeth: the reference broker passes 1 rule\(s\) of the selection/);
   assert.match(shown.stdout, /evt-feed-spans-workspaces: breaks EVT-04/);
   assert.match(shown.stdout, /EVT-04 +evt-feed-spans-workspaces\n/);
   assert.ok(existsSync(path.join(reports, "teeth", "teeth.md")));
   // A rule no mutant breaks (exit 1) is test/unit/teeth.test.ts's: here the command's run of the matrix.
-  const unknown = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "teeth", "--mutant", "no-such-mutant", "--reports", reports], { encoding: "utf8" });
+  const unknown = spawnSync(process.execPath, [kitPath("bin/lomi-conformance.js"), "teeth", "--mutant", "no-such-mutant", "--reports", reports], {
+    encoding: "utf8",
+  });
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /no mutant is named no-such-mutant/);
 });

@@ -15,7 +15,11 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-compare-"));
 const at = (name: string) => path.join(dir, name);
 const TAGS = ["--tags", "@IDEM-02 or @OP-01", ...TIMEOUT_ARGS];
 const rulesOf = (name: string) => (JSON.parse(readFileSync(path.join(at(name), "conformance.json"), "utf8")) as RunRecord).rules;
-const failingRules = (name: string) => rulesOf(name).filter((r) => r.verdict === "fail").map((r) => r.id).sort();
+const failingRules = (name: string) =>
+  rulesOf(name)
+    .filter((r) => r.verdict === "fail")
+    .map((r) => r.id)
+    .sort();
 
 test("compare: of two equal runs exits 0; of a reference run and a mutant's, sharded and merged, names each newly failing rule and exits 1", async () => {
   for (const name of ["ref-a", "ref-b"]) assert.equal((await conformance([...TAGS, "--reports", at(name)])).code, 0);
@@ -24,7 +28,8 @@ test("compare: of two equal runs exits 0; of a reference run and a mutant's, sha
   assert.match(equal.output, /NO REGRESSION: nothing newly failing/);
 
   // The mutant's run in two shards, merged: compare reads the merged folder as any run's.
-  for (const k of [1, 2]) assert.equal((await conformance([...TAGS, "--mutant", "idem-conflict-as-duplicate", "--shard", `${k}/2`, "--reports", at(`shard-${k}`)])).code, 1);
+  for (const k of [1, 2])
+    assert.equal((await conformance([...TAGS, "--mutant", "idem-conflict-as-duplicate", "--shard", `${k}/2`, "--reports", at(`shard-${k}`)])).code, 1);
   assert.equal((await conformance(["merge", at("shard-1"), at("shard-2"), "--reports", at("mutant")])).code, 1);
   const regressed = await conformance(["compare", at("ref-a"), at("mutant"), "--reports", at("out")]);
   assert.equal(regressed.code, 1, regressed.output);
@@ -52,6 +57,10 @@ test("compare: of two equal runs exits 0; of a reference run and a mutant's, sha
   for (const out of [equal, regressed, fixed, missing]) {
     const lines = out.output.split("\n").filter((l) => l.trim() !== "");
     assert.ok(lines.length > 0);
-    assert.deepEqual(lines.filter((l) => !l.startsWith("lomi-conformance compare: ")), [], out.output);
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith("lomi-conformance compare: ")),
+      [],
+      out.output,
+    );
   }
 });

@@ -34,10 +34,18 @@ test("lomi-sim serve and lomi-broker --transport http work across processes on 1
   const client = new Client({ name: "xproc", version: "1.0.0" });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(broker.match[1]!)));
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })).structuredContent as { status: string; data: any };
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })).structuredContent as { status: string; data: any };
     const c = await call("lomi_connect", { workspaceId: "ws-alpha" });
     assert.equal(c.status, "ok");
-    const args = { workspaceId: "ws-alpha", cwdRelative: "", title: "T", expectedRevision: c.data.domainRevision, retryEpoch: c.data.retryEpoch, requestKey: "k1" };
+    const args = {
+      workspaceId: "ws-alpha",
+      cwdRelative: "",
+      title: "T",
+      expectedRevision: c.data.domainRevision,
+      retryEpoch: c.data.retryEpoch,
+      requestKey: "k1",
+    };
     const first = await call("lomi_terminal_create", args);
     const again = await call("lomi_terminal_create", args);
     assert.equal(again.data.operation.operationId, first.data.operation.operationId);

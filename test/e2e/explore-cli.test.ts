@@ -12,7 +12,21 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-cli-"));
 
 test("explore against a process broker prints the seed first, then runs, steps and faults per kind, and finds no violation", async () => {
   const reports = path.join(dir, "process");
-  const { code, output } = await conformance(["explore", "--seed", "3", "--runs", "1", "--steps", "12", "--broker-cmd", "node bin/lomi-broker.js", "--timeout-ms", "60000", "--reports", reports]);
+  const { code, output } = await conformance([
+    "explore",
+    "--seed",
+    "3",
+    "--runs",
+    "1",
+    "--steps",
+    "12",
+    "--broker-cmd",
+    "node bin/lomi-broker.js",
+    "--timeout-ms",
+    "60000",
+    "--reports",
+    reports,
+  ]);
   assert.equal(code, 0, output);
   assert.match(output.split("\n")[0]!, /^lomi-conformance explore: seed 3, /);
   assert.match(output, /runs 1 \(\+0 shrinking\), steps \d+/);
@@ -56,7 +70,11 @@ test("check judges a recorded history alone: ledger checks not applicable withou
     args: { operationId: "op-1" },
     sentAt: "2026-01-05T09:00:00.000Z",
     answeredAt: "2026-01-05T09:00:00.000Z",
-    reply: { status: "answered", isError: true, structuredContent: { controlApiVersion: "1.0", status: "error", code: "NOT_FOUND", message: "No operation op-1." } },
+    reply: {
+      status: "answered",
+      isError: true,
+      structuredContent: { controlApiVersion: "1.0", status: "error", code: "NOT_FOUND", message: "No operation op-1." },
+    },
   };
   writeFileSync(recorded, `${JSON.stringify(call)}\n`);
   const ok = await conformance(["check", recorded]);

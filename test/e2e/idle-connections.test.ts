@@ -7,7 +7,12 @@ import { freePort } from "../../harness/adapters/free-port.js";
 import { withHttpBroker } from "../support/runs.js";
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "stalled", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "stalled", version: "1" } },
+};
 /** Past the idle close Node's defaults make (advertised 5 s, closed at 6 s), which raced such a client. */
 const STALL_MS = 8000;
 

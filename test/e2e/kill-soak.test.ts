@@ -19,7 +19,12 @@ test(`kill -9 soak: 30 SIGKILLs of a broker process under 2 retrying agents lose
   assert.ok(figures.lostReplies > 0, "some replies were lost to kills and retried");
   assert.deepEqual(figures.problems, [], log.join("\n"));
   assert.deepEqual(
-    { doubleEffects: figures.doubleEffects, lostReceipts: figures.lostReceipts, unreadableOperationIds: figures.unreadableOperationIds, illegalTransitions: figures.illegalTransitions },
+    {
+      doubleEffects: figures.doubleEffects,
+      lostReceipts: figures.lostReceipts,
+      unreadableOperationIds: figures.unreadableOperationIds,
+      illegalTransitions: figures.illegalTransitions,
+    },
     { doubleEffects: 0, lostReceipts: 0, unreadableOperationIds: 0, illegalTransitions: 0 },
   );
 });

@@ -12,7 +12,9 @@ const SCENARIOS = ["server-initialize", "ping", "tools-list", "server-sse-multip
 const suite = path.join(path.dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
 
 test("the official MCP conformance suite's generic server scenarios pass against lomi-broker --simulate over HTTP", async () => {
-  const broker = spawn(process.execPath, ["bin/lomi-broker.js", "--simulate", "--approve-pairings", "--transport", "http", "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+  const broker = spawn(process.execPath, ["bin/lomi-broker.js", "--simulate", "--approve-pairings", "--transport", "http", "--port", "0"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let seen = "";

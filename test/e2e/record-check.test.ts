@@ -14,10 +14,18 @@ test("check on recorded traffic: what was judged and why not, a report marking t
   const history = path.join(dir, "traffic.jsonl");
   // A real agent's retry of a terminal creation, through a broker that treats a retry as a new request.
   const recorded = await stdioSession("claude-desktop", recorderArgs(history, ["mutants/lomi-mutant.js", MUTANT, "--simulate", "--approve-pairings"]));
-  const call = async (name: string, args: Record<string, unknown>) => (await recorded.client.callTool({ name, arguments: args })).structuredContent as { data: Record<string, any> };
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await recorded.client.callTool({ name, arguments: args })).structuredContent as { data: Record<string, any> };
   await call("lomi_workspace_list", {});
   const connected = await call("lomi_connect", { workspaceId: "ws-alpha" });
-  const create = { workspaceId: "ws-alpha", cwdRelative: "", title: "Tests", expectedRevision: connected.data.domainRevision, retryEpoch: connected.data.retryEpoch, requestKey: "create-1" };
+  const create = {
+    workspaceId: "ws-alpha",
+    cwdRelative: "",
+    title: "Tests",
+    expectedRevision: connected.data.domainRevision,
+    retryEpoch: connected.data.retryEpoch,
+    requestKey: "create-1",
+  };
   const first = await call("lomi_terminal_create", create);
   await call("lomi_operation_get", { operationId: first.data.operation.operationId });
   await call("lomi_terminal_create", create);
@@ -28,12 +36,19 @@ test("check on recorded traffic: what was judged and why not, a report marking t
   assert.equal(judged.code, 1, judged.stdout + judged.stderr);
   assert.match(judged.stdout, /5 calls from 1 agent\(s\) \(claude-desktop\) over 1 connection\(s\), 0 broker crash\(es\)/);
   assert.match(judged.stdout, /times are the recorder's clock, not Lomi's: a retry epoch's expiry is not judged/);
-  assert.match(judged.stdout, /1 rule\(s\) fail, \d+ pass \(their situation arose and held\), \d+ not exercised \(their situation never arose\); \d+ not judged here: .*the history carries no effect ledger/);
+  assert.match(
+    judged.stdout,
+    /1 rule\(s\) fail, \d+ pass \(their situation arose and held\), \d+ not exercised \(their situation never arose\); \d+ not judged here: .*the history carries no effect ledger/,
+  );
   assert.match(judged.stdout, /FAIL IDEM-\d+\n\s+.*\[records 3, 5\] \(idempotency\)/);
 
   const page = readFileSync(markdown, "utf8");
   const marked = page.split("\n").filter((l) => l.startsWith("| ❌"));
-  assert.deepEqual(marked.map((l) => /\*\*(\d+)\*\*/.exec(l)?.[1]), ["3", "5"], "exactly the cited records are marked");
+  assert.deepEqual(
+    marked.map((l) => /\*\*(\d+)\*\*/.exec(l)?.[1]),
+    ["3", "5"],
+    "exactly the cited records are marked",
+  );
   assert.ok(marked.every((l) => l.endsWith("| idempotency |")));
   const html = path.join(dir, "report.html");
   check(history, "--report", html);
@@ -47,7 +62,11 @@ test("check on recorded traffic: what was judged and why not, a report marking t
   const skeleton = judged.stdout.slice(judged.stdout.indexOf("# A Gherkin skeleton"), judged.stdout.lastIndexOf("VIOLATION of"));
   assert.match(skeleton, /@IDEM-01/);
   assert.match(skeleton, /Given the agent is connected to workspace "ws-alpha"/);
-  assert.match(skeleton, /"expectedRevision":"\{\{revision:ws-alpha\}\}","retryEpoch":"\{\{epoch:ws-alpha\}\}"/, "IDs the session learnt become the suite's placeholders");
+  assert.match(
+    skeleton,
+    /"expectedRevision":"\{\{revision:ws-alpha\}\}","retryEpoch":"\{\{epoch:ws-alpha\}\}"/,
+    "IDs the session learnt become the suite's placeholders",
+  );
   assert.match(skeleton, /When the agent retries "terminal_create-3"/);
   const reference = await runFeature(skeleton);
   assert.equal(reference.success, true, `the scenario passes the reference broker: ${JSON.stringify(reference.results)}`);
@@ -56,5 +75,8 @@ test("check on recorded traffic: what was judged and why not, a report marking t
   const mutant = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
   const result = JSON.parse(mutant.stdout.slice(mutant.stdout.indexOf("RESULT ") + 7)) as Awaited<ReturnType<typeof runFeature>>;
   assert.equal(result.success, false, "the scenario fails the broker that was recorded");
-  assert.deepEqual(result.results.map((r) => r.verdict), ["fail"]);
+  assert.deepEqual(
+    result.results.map((r) => r.verdict),
+    ["fail"],
+  );
 });

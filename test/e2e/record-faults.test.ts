@@ -58,7 +58,9 @@ async function recordSession(agent: string, run: (s: Awaited<ReturnType<typeof s
 
 test("the reference agent through record --faults (a lost reply, a restart, a lost write, a held creation) against the reference broker: no violation on either side", async () => {
   const history = await recordSession("lomi-reference-agent", (s) => new ReferenceAgent(s.client).run());
-  const injected = readHistory(history).records.flatMap((r) => (r.type === "fault" && r.detail.injectedBy === "record --faults" ? [`${r.kind} ${String(r.detail.item)} seed ${String(r.detail.seed)}`] : []));
+  const injected = readHistory(history).records.flatMap((r) =>
+    r.type === "fault" && r.detail.injectedBy === "record --faults" ? [`${r.kind} ${String(r.detail.item)} seed ${String(r.detail.seed)}`] : [],
+  );
   assert.deepEqual(injected, [
     "hold hold:lomi_terminal_create seed 3",
     "release hold:lomi_terminal_create seed 3",
@@ -70,7 +72,11 @@ test("the reference agent through record --faults (a lost reply, a restart, a lo
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
   assert.match(judged.stdout, /\nbroker: no violation; agent lomi-reference-agent 1\.0\.0: no violation\n/);
   assert.match(judged.stdout, /PASS AGENT-08 \(SHOULD\): its situation arose 3 times: kept 3/);
-  assert.match(judged.stdout, /PASS AGENT-07 \(SHOULD\): its situation arose 1 time: kept 1/, "the restart left the build outcome_unknown, and the agent looked");
+  assert.match(
+    judged.stdout,
+    /PASS AGENT-07 \(SHOULD\): its situation arose 1 time: kept 1/,
+    "the restart left the build outcome_unknown, and the agent looked",
+  );
 });
 
 test("a mutant agent through record --faults: check fails exactly its rule, naming the records", async () => {
@@ -78,7 +84,10 @@ test("a mutant agent through record --faults: check fails exactly its rule, nami
   const history = await recordSession(m.name, (s) => m.make(s.client, {}).run());
   const judged = check(history);
   assert.equal(judged.code, 1, judged.stdout);
-  assert.match(judged.stdout, /\nbroker: no violation; agent fresh-key-after-lost-reply 1\.0\.0: AGENT-08 violated at records \d+(, |–)\d+, AGENT-11 violated at records \d+(, |–)\d+\n/);
+  assert.match(
+    judged.stdout,
+    /\nbroker: no violation; agent fresh-key-after-lost-reply 1\.0\.0: AGENT-08 violated at records \d+(, |–)\d+, AGENT-11 violated at records \d+(, |–)\d+\n/,
+  );
   assert.deepEqual(
     [...judged.stdout.matchAll(/^ {4}FAIL (AGENT-\d+)/gm)].map((x) => x[1]),
     m.breaks,

@@ -27,7 +27,14 @@ async function session(client: Client): Promise<unknown[]> {
   const workspaceId = list.data.workspaces.find((w: { approved: boolean }) => w.approved).workspaceId;
   const [connected] = await Promise.all([call("lomi_connect", { workspaceId }), call("lomi_panel_list", { workspaceId })]);
   await call("lomi_connect", { workspaceId: "no-such-workspace" });
-  const created = await call("lomi_terminal_create", { workspaceId, cwdRelative: "", title: "Tests", expectedRevision: connected!.data.domainRevision, retryEpoch: connected!.data.retryEpoch, requestKey: "create-1" });
+  const created = await call("lomi_terminal_create", {
+    workspaceId,
+    cwdRelative: "",
+    title: "Tests",
+    expectedRevision: connected!.data.domainRevision,
+    retryEpoch: connected!.data.retryEpoch,
+    requestKey: "create-1",
+  });
   await call("lomi_operation_get", { operationId: created.data.operation.operationId });
   return replies;
 }
@@ -39,14 +46,31 @@ test("record over stdio (the broker in --broker-cmd): the SDK client gets the re
   await direct.client.close();
 
   // The broker's command in --broker-cmd, with no -- on the line (as under the MCP Inspector's CLI); the other tests give it after --.
-  const recorded = await stdioSession("agent-a", ["bin/lomi-conformance.js", "record", "--history", history, "--broker-cmd", [process.execPath, ...SIMULATED_BROKER].map((w) => `"${w}"`).join(" ")]);
+  const recorded = await stdioSession("agent-a", [
+    "bin/lomi-conformance.js",
+    "record",
+    "--history",
+    history,
+    "--broker-cmd",
+    [process.execPath, ...SIMULATED_BROKER].map((w) => `"${w}"`).join(" "),
+  ]);
   const replies = await session(recorded.client);
   await recorded.client.close();
   assert.deepEqual(replies, expected, "every reply through the recorder is the broker's own");
 
   const calls = callsOf(history);
-  assert.deepEqual(calls.map((c) => c.tool).sort(), ["lomi_connect", "lomi_connect", "lomi_operation_get", "lomi_panel_list", "lomi_terminal_create", "lomi_workspace_list"]);
-  assert.ok(calls.every((c) => c.agent === "agent-a" && c.connection === "stdio-1"), "agent from initialize's clientInfo, one connection");
+  assert.deepEqual(calls.map((c) => c.tool).sort(), [
+    "lomi_connect",
+    "lomi_connect",
+    "lomi_operation_get",
+    "lomi_panel_list",
+    "lomi_terminal_create",
+    "lomi_workspace_list",
+  ]);
+  assert.ok(
+    calls.every((c) => c.agent === "agent-a" && c.connection === "stdio-1"),
+    "agent from initialize's clientInfo, one connection",
+  );
   const overlapping = calls.filter((c) => c.concurrent !== undefined);
   assert.deepEqual(overlapping.map((c) => c.tool).sort(), ["lomi_connect", "lomi_panel_list"], "the two calls sent together share a mark");
   assert.equal(overlapping[0]!.concurrent, overlapping[1]!.concurrent);
@@ -68,7 +92,13 @@ test("record passes bytes through unchanged both ways, and the broker's stderr, 
   recorder.stdout.on("data", (c: Buffer) => out.push(c));
   recorder.stderr.on("data", (c: Buffer) => (err += c.toString()));
   const call = Buffer.from(`{"jsonrpc":"2.0","id":"x1","method":"tools/call","params":{"name":"lomi_workspace_list","arguments":{"note":"é ✓ \\u0000"}}}\r\n`);
-  const parts = [Buffer.from("not json at all\n"), call.subarray(0, 17), call.subarray(17), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from("a last line without its newline")];
+  const parts = [
+    Buffer.from("not json at all\n"),
+    call.subarray(0, 17),
+    call.subarray(17),
+    Buffer.from([0xff, 0xfe, 0x0a]),
+    Buffer.from("a last line without its newline"),
+  ];
   for (const p of parts) {
     recorder.stdin.write(p);
     await new Promise((r) => setTimeout(r, 10));
@@ -105,7 +135,10 @@ test("record through a mutant broker: --live names the rule as it happens, and c
   assert.deepEqual(new Set(named), new Set(ORACLES.filter((o) => o.needsLedger).flatMap((o) => o.rules)), "every rule a ledger oracle judges");
   const withoutLedger = new Set(ORACLES.filter((o) => !o.needsLedger).flatMap((o) => o.rules));
   const [notAtAll] = notJudged[0]!.split("judged in part");
-  assert.ok((notAtAll!.match(/\b[A-Z]+-\d{2}\b/g) ?? []).every((id) => !withoutLedger.has(id)), "a rule another oracle judges is said to be judged in part, not unjudged");
+  assert.ok(
+    (notAtAll!.match(/\b[A-Z]+-\d{2}\b/g) ?? []).every((id) => !withoutLedger.has(id)),
+    "a rule another oracle judges is said to be judged in part, not unjudged",
+  );
   assert.ok(!lines.some((l) => /\bpass/i.test(l)), "nothing reads as passed");
 
   const judged = check(history);
@@ -146,10 +179,18 @@ test("a broker that dies under the recorder is recorded as a broker-crash; the c
 
   const records = readHistory(history).records;
   assert.deepEqual(
-    records.map((r) => (r.type === "call" ? `call ${r.connection}` : r.type === "fault" ? `${r.kind} ${String(r.detail.connection)} ${String(r.detail.signal)}` : r.type)),
+    records.map((r) =>
+      r.type === "call" ? `call ${r.connection}` : r.type === "fault" ? `${r.kind} ${String(r.detail.connection)} ${String(r.detail.signal)}` : r.type,
+    ),
     ["header", "call stdio-1", "broker-crash stdio-1 SIGKILL", "call stdio-2"],
   );
-  assert.equal(readFileSync(history, "utf8").split("\n").filter((l) => l.includes('"header"')).length, 1, "one header, however many sessions");
+  assert.equal(
+    readFileSync(history, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"header"')).length,
+    1,
+    "one header, however many sessions",
+  );
   const judged = check(history);
   assert.equal(judged.code, 0, judged.stdout + judged.stderr);
 });

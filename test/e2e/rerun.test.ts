@@ -15,7 +15,11 @@ const MUTANT = "idem-conflict-as-duplicate";
 const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-rerun-"));
 const reportsOf = (name: string) => path.join(dir, name);
 const record = (name: string) => JSON.parse(readFileSync(path.join(reportsOf(name), "conformance.json"), "utf8")) as RunRecord;
-const failedIn = (name: string) => record(name).scenarioVerdicts!.filter((s) => s.verdict === "fail").map((s) => `${s.uri}:${s.name}`).sort();
+const failedIn = (name: string) =>
+  record(name)
+    .scenarioVerdicts!.filter((s) => s.verdict === "fail")
+    .map((s) => `${s.uri}:${s.name}`)
+    .sort();
 
 let whole: CliRun;
 before(async () => {
@@ -42,7 +46,10 @@ test("after a run that fails K scenarios, --rerun-failed runs exactly those K, o
   assert.match(again.broker.adapter, new RegExp(MUTANT));
   assert.equal(path.resolve(again.rerunOf!.reports), reportsOf("whole"), "as the user named it, relative to where the kit ran");
   assert.equal(again.rerunOf?.scenarios, failed.length);
-  assert.match(readFileSync(path.join(reportsOf("rerun"), "conformance.md"), "utf8"), new RegExp(`^## Lomi conformance: partial run \\(rerun of the ${failed.length} failed scenario\\(s\\) of `));
+  assert.match(
+    readFileSync(path.join(reportsOf("rerun"), "conformance.md"), "utf8"),
+    new RegExp(`^## Lomi conformance: partial run \\(rerun of the ${failed.length} failed scenario\\(s\\) of `),
+  );
 
   // Options given on the command line win: the same failures against the reference broker pass, and then nothing is left to rerun.
   const fixed = await conformance(["--rerun-failed", reportsOf("rerun"), "--broker", "reference", "--parallel", "1", "--reports", reportsOf("fixed")]);
@@ -59,11 +66,18 @@ test("one scenario by FILE:LINE, or by --name with --tags, runs that scenario al
   const first = record("whole").scenarioVerdicts!.find((s) => s.verdict === "fail")!;
   const one = await conformance([`${first.uri}:${first.line}`, "--mutant", MUTANT, "--seed", "7", ...TIMEOUT_ARGS, "--reports", reportsOf("one")]);
   assert.equal(one.code, 1, one.output);
-  assert.deepEqual(record("one").scenarioVerdicts!.map((s) => [s.name, s.verdict, s.seed]), [[first.name, "fail", first.seed]], "the same scenario, the same seed, the same failure");
+  assert.deepEqual(
+    record("one").scenarioVerdicts!.map((s) => [s.name, s.verdict, s.seed]),
+    [[first.name, "fail", first.seed]],
+    "the same scenario, the same seed, the same failure",
+  );
 
   const named = await conformance(["--name", "^A changed title", "--tags", "@IDEM-02", ...TIMEOUT_ARGS, "--reports", reportsOf("named")]);
   assert.equal(named.code, 0, named.output);
-  assert.deepEqual(record("named").scenarioVerdicts!.map((s) => s.name), ["A changed title under the same key is a conflict"]);
+  assert.deepEqual(
+    record("named").scenarioVerdicts!.map((s) => s.name),
+    ["A changed title under the same key is a conflict"],
+  );
 
   const typo = await conformance(["--name", "chnaged title", "--reports", reportsOf("typo")]);
   assert.equal(typo.code, 2, typo.output);
@@ -73,6 +87,9 @@ test("one scenario by FILE:LINE, or by --name with --tags, runs that scenario al
   // A line past the file's end is refused (exit 2), not taken for its last scenario.
   const past = await conformance(["features/retry.feature:9999", "--reports", reportsOf("past")]);
   assert.equal(past.code, 2, past.output);
-  assert.match(past.output, /features\/retry\.feature:9999 is past the end of features\/retry\.feature \(\d+ lines\); its scenarios start at lines \d+(, \d+)*/);
+  assert.match(
+    past.output,
+    /features\/retry\.feature:9999 is past the end of features\/retry\.feature \(\d+ lines\); its scenarios start at lines \d+(, \d+)*/,
+  );
   assert.equal(record("past").verdict, "not-run");
 });

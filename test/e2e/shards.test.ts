@@ -51,9 +51,16 @@ test("three shards merged judge as the unsharded run on the same seed, apart fro
   const merge = await conformance(["merge", parts[2]!, parts[0]!, parts[1]!, "--reports", merged]);
   assert.equal(merge.code, 0, merge.output);
   assert.deepEqual(judged(merged), judged(whole));
-  for (const f of ["conformance.md", "conformance.html", "conformance.svg", "junit.xml", "cucumber.html", "messages.ndjson"]) assert.ok(existsSync(path.join(merged, f)), f);
-  const shardsShown = JSON.parse(readFileSync(path.join(merged, "conformance.json"), "utf8")).shards as { parts: Array<{ shard: string; wallMs: number }>; longest: { shard: string } };
-  assert.deepEqual(shardsShown.parts.map((p) => p.shard), ["1/3", "2/3", "3/3"]);
+  for (const f of ["conformance.md", "conformance.html", "conformance.svg", "junit.xml", "cucumber.html", "messages.ndjson"])
+    assert.ok(existsSync(path.join(merged, f)), f);
+  const shardsShown = JSON.parse(readFileSync(path.join(merged, "conformance.json"), "utf8")).shards as {
+    parts: Array<{ shard: string; wallMs: number }>;
+    longest: { shard: string };
+  };
+  assert.deepEqual(
+    shardsShown.parts.map((p) => p.shard),
+    ["1/3", "2/3", "3/3"],
+  );
   assert.equal(shardsShown.longest.shard, shardsShown.parts.reduce((a, p) => (p.wallMs > a.wallMs ? p : a)).shard);
   assert.match(readFileSync(path.join(merged, "conformance.md"), "utf8"), /Shards: 1\/3 [\d.]+ s .*longest \d\/3/);
   assert.equal(readFileSync(path.join(merged, "junit.xml"), "utf8").match(/<testcase /g)?.length, SELECTED + 1, "each scenario and the gate");

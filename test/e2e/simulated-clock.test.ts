@@ -6,7 +6,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 type Reply = { status: string; code?: string; data: Record<string, any> };
 
-const advance = (url: string, duration: string) => spawnSync(process.execPath, ["bin/lomi-sim.js", "clock", "advance", duration, "--url", url], { encoding: "utf8" });
+const advance = (url: string, duration: string) =>
+  spawnSync(process.execPath, ["bin/lomi-sim.js", "clock", "advance", duration, "--url", url], { encoding: "utf8" });
 
 test("lomi-broker --simulate --clock virtual stands still until lomi-sim clock advance moves it: commands finish, epochs expire", async () => {
   const transport = new StdioClientTransport({
@@ -29,7 +30,13 @@ test("lomi-broker --simulate --clock virtual stands still until lomi-sim clock a
     const url = await controlUrl;
     const { data: connected } = await call("lomi_connect", { workspaceId: "ws-alpha" });
     const identity = { workspaceId: "ws-alpha", retryEpoch: connected.retryEpoch };
-    const created = await call("lomi_terminal_create", { ...identity, cwdRelative: "", title: "Tests", expectedRevision: connected.domainRevision, requestKey: "t1" });
+    const created = await call("lomi_terminal_create", {
+      ...identity,
+      cwdRelative: "",
+      title: "Tests",
+      expectedRevision: connected.domainRevision,
+      requestKey: "t1",
+    });
     const { terminalSessionId } = created.data.operation.result;
     const run = await call("lomi_terminal_run", { ...identity, terminalSessionId, command: "npm test", requestKey: "r1" });
     const state = async () => (await call("lomi_operation_get", { operationId: run.data.operation.operationId })).data.operation.state;

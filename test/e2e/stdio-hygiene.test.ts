@@ -75,7 +75,14 @@ test("over stdio every malformed line is answered -32700 or -32600 with id null,
     const [huge] = (await broker.replyCount(MALFORMED.length + 2)).slice(-1);
     assert.equal((huge!.error as { code: number }).code, -32600);
     assert.equal(huge!.id, null);
-    broker.send(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } } }));
+    broker.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "init",
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+      }),
+    );
     broker.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     broker.send(JSON.stringify({ jsonrpc: "2.0", id: "list", method: "tools/call", params: { name: "lomi_workspace_list", arguments: {} } }));
     const [init, list] = (await broker.replyCount(MALFORMED.length + 4)).slice(-2);
@@ -93,7 +100,9 @@ test("over stdio every malformed line is answered -32700 or -32600 with id null,
 test("a SIGTERM the moment the ready line appears still closes the store", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-sigterm-"));
   const store = path.join(dir, "receipts.sqlite");
-  const child = spawn(process.execPath, ["bin/lomi-broker.js", "--simulate", "--store", store, "--transport", "http", "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["bin/lomi-broker.js", "--simulate", "--store", store, "--transport", "http", "--port", "0"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let seen = "";
   child.stderr.on("data", (c: Buffer) => {
     seen += c.toString();

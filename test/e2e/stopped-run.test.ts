@@ -32,7 +32,10 @@ interface Stopped {
  */
 async function stopRun(args: readonly string[], when: RegExp, stop: (child: ChildProcess & { pid: number }) => void): Promise<Stopped> {
   const reports = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-stopped-")), "reports");
-  const child = spawn(process.execPath, ["bin/lomi-conformance.js", ...args, ...TIMEOUT_ARGS, "--reports", reports], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, ["bin/lomi-conformance.js", ...args, ...TIMEOUT_ARGS, "--reports", reports], {
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   let sent = false;
   const read = (c: Buffer) => {
@@ -59,10 +62,19 @@ function assertStoppedRun(r: Stopped, signal: string): Report {
   assert.equal(r.code, 2, `a stopped run is no verdict:\n${tail}`);
   assert.equal((r.output.match(/^lomi-conformance: rules: /gm) ?? []).length, 1, `one verdict on the console:\n${tail}`);
   assert.doesNotMatch(r.output, /^lomi-conformance: (CONFORMANT|NOT CONFORMANT|partial run)/m, "no other verdict");
-  const after = r.output.slice(r.output.indexOf("\nlomi-conformance: reports in ") + 1).trim().split("\n");
+  const after = r.output
+    .slice(r.output.indexOf("\nlomi-conformance: reports in ") + 1)
+    .trim()
+    .split("\n");
   assert.equal(after.length, 1, `nothing follows the verdict:\n${after.join("\n")}`);
   // Every report, the histories a run keeps as its evidence (verify) once a scenario has one, and no file left half-written beside them.
-  assert.deepEqual(readdirSync(r.reports).filter((f) => f !== "histories").sort(), [...REPORT_FILES].sort(), "every report, and no file left half-written beside them");
+  assert.deepEqual(
+    readdirSync(r.reports)
+      .filter((f) => f !== "histories")
+      .sort(),
+    [...REPORT_FILES].sort(),
+    "every report, and no file left half-written beside them",
+  );
 
   const read = (f: string) => readFileSync(path.join(r.reports, f), "utf8");
   const report = JSON.parse(read("conformance.json")) as Report;
@@ -74,10 +86,17 @@ function assertStoppedRun(r: Stopped, signal: string): Report {
   assert.match(report.headline, /; (no MUST rule was judged|on what finished, \d+ of \d+ MUST rules judged: \d+ pass)$/, "then what was judged: passes only");
   assert.equal(report.scenarios.fail, 0, `no scenario failed: ${JSON.stringify(report.scenarios)}`);
   assert.equal(report.scenarios.notRun, report.scenarios.total - Number(finished), "the scenarios it did not finish are not run");
-  assert.deepEqual(report.rules.filter((x) => x.verdict === "fail").map((x) => `${x.id}: ${x.reason}`), [], "no rule failed");
+  assert.deepEqual(
+    report.rules.filter((x) => x.verdict === "fail").map((x) => `${x.id}: ${x.reason}`),
+    [],
+    "no rule failed",
+  );
   const notRun = report.rules.filter((x) => x.verdict === "not-run");
   assert.ok(notRun.length > 0, "the rules it did not reach read not run");
-  assert.ok(notRun.every((x) => x.scenarios.some((s) => s.verdict === "not-run" && s.reason === `the run was stopped by ${signal} before this scenario finished`)), "each with why");
+  assert.ok(
+    notRun.every((x) => x.scenarios.some((s) => s.verdict === "not-run" && s.reason === `the run was stopped by ${signal} before this scenario finished`)),
+    "each with why",
+  );
 
   assert.ok(read("conformance.md").startsWith(`## Lomi conformance: ${report.headline}\n`), "conformance.md opens with the headline");
   assert.doesNotMatch(read("conformance.md"), /❌/);

@@ -18,7 +18,12 @@ test("a typo in a scenario the run does not select is a configuration error (exi
   const { code, output } = await conformance(["--tags", "@IDEM-04", "--reports", path.join(dir, "reports")], { LOMI_FEATURES_DIR: features });
   assert.equal(code, 2, output.slice(-2000));
   assert.match(output, /the suite has 1 authoring problem\(s\) \(lomi-conformance lint\)/);
-  assert.match(output, new RegExp(`\\S*typo\\.feature:${at + 1}: undefined step "the reply is the error IDEMPOTENCY_CONFLICTS"; did you mean "the reply is the error \\{code\\}"\\?`));
+  assert.match(
+    output,
+    new RegExp(
+      `\\S*typo\\.feature:${at + 1}: undefined step "the reply is the error IDEMPOTENCY_CONFLICTS"; did you mean "the reply is the error \\{code\\}"\\?`,
+    ),
+  );
   assert.doesNotMatch(output, /NOT CONFORMANT/);
   assert.match(readFileSync(path.join(dir, "reports", "conformance.md"), "utf8"), /NOT RUN/);
 });

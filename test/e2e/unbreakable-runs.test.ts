@@ -33,7 +33,8 @@ test("a broker that answers non-object arguments with a JSON-RPC invalid-params 
   const internal = await run("node test/fixtures/brokers/sdk-invalid-params.mjs --code -32603", "@SCH-06");
   assert.equal(internal.report.rules.find((r) => r.id === "SCH-06")?.verdict, "fail", internal.output.slice(-3000));
   // The broker's message spans lines: the root cause quotes it whole, on one line, not cut at its first newline ("Internal error: [").
-  const quoted = /answered the JSON-RPC error -32603 \("MCP error -32603: Internal error: \[ \{ "code": "invalid_type", "expected": "object", "path": \["arguments"\] \} \]"\); arguments that are not an object are refused with INVALID_ARGUMENT or the/;
+  const quoted =
+    /answered the JSON-RPC error -32603 \("MCP error -32603: Internal error: \[ \{ "code": "invalid_type", "expected": "object", "path": \["arguments"\] \} \]"\); arguments that are not an object are refused with INVALID_ARGUMENT or the/;
   assert.match(internal.output.split("\n").find((l) => l.includes("CAUSE")) ?? "", quoted, internal.output.slice(-3000));
   const md = readFileSync(path.join(internal.reports, "conformance.md"), "utf8");
   assert.match(md.slice(md.indexOf("Likely root causes"), md.indexOf("| rule |")), quoted, "conformance.md's root cause");
@@ -44,5 +45,8 @@ test("a proxy that corrupts a seeded fifth of the replies (deep nesting, 200 KB 
   assert.equal(code, 1, `the corrupted replies fail rules, and nothing else happens (exit ${code}):\n${output.slice(-3000)}`);
   assert.equal(report.verdict, "not-conformant");
   assert.ok(report.scenarios.total > 5, "every selected scenario ran");
-  assert.ok(report.rules.some((r) => r.verdict === "fail"), "the corruption is caught");
+  assert.ok(
+    report.rules.some((r) => r.verdict === "fail"),
+    "the corruption is caught",
+  );
 });

@@ -18,7 +18,11 @@ type Report = {
 function judgedBy(report: Report): string {
   return report.rules
     .filter((r) => r.verdict === "fail")
-    .flatMap((r) => r.scenarios.filter((s) => s.verdict === "fail").map((s) => `${r.id} · ${s.name}\n  at: ${s.failure?.step}\n  ${s.failure?.message.split("\n").slice(0, 4).join("\n  ")}`))
+    .flatMap((r) =>
+      r.scenarios
+        .filter((s) => s.verdict === "fail")
+        .map((s) => `${r.id} · ${s.name}\n  at: ${s.failure?.step}\n  ${s.failure?.message.split("\n").slice(0, 4).join("\n  ")}`),
+    )
     .join("\n");
 }
 
@@ -36,7 +40,9 @@ test("every variant differs from the reference broker in a choice, says why that
   assert.ok(VARIANTS.length >= 6);
   assert.equal(new Set(VARIANTS.map((v) => v.name)).size, VARIANTS.length);
   for (const v of VARIANTS) {
-    const changed = Object.entries(v.policy).filter(([k, value]) => JSON.stringify(value) !== JSON.stringify(REFERENCE_POLICY[k as keyof typeof REFERENCE_POLICY]));
+    const changed = Object.entries(v.policy).filter(
+      ([k, value]) => JSON.stringify(value) !== JSON.stringify(REFERENCE_POLICY[k as keyof typeof REFERENCE_POLICY]),
+    );
     assert.ok(changed.length > 0, `${v.name} changes nothing`);
     assert.ok(v.touches.startsWith("@"), `${v.name} names no scenarios`);
     assert.ok(v.leftOpenBy.length > 20, `${v.name} does not say why it is legal`);
@@ -50,13 +56,25 @@ const overStdio = VARIANTS.filter((v) => v.faults || !ON_THE_WHOLE_SUITE.include
 
 describe("every variant is judged conformant over stdio or at a URL, on the scenarios its difference touches", { concurrency: 2 }, () => {
   it("each variant is judged through an adapter users run: over stdio here, or at a URL within the combined variant", () => {
-    assert.deepEqual(VARIANTS.filter((v) => !overStdio.includes(v) && !ON_THE_WHOLE_SUITE.includes(v)), []);
+    assert.deepEqual(
+      VARIANTS.filter((v) => !overStdio.includes(v) && !ON_THE_WHOLE_SUITE.includes(v)),
+      [],
+    );
   });
   for (const v of overStdio) {
     it(`${v.name}: ${v.difference}`, async () => {
       const reports = path.join(mkdtempSync(path.join(os.tmpdir(), `lomi-variant-${v.name}-`)), "reports");
       const faults = v.faults ? ["--broker-faults"] : [];
-      const run = await conformance(["--broker-cmd", `node variants/lomi-variant.js ${v.name}`, ...faults, "--tags", v.touches, "--reports", reports, ...TIMEOUT]);
+      const run = await conformance([
+        "--broker-cmd",
+        `node variants/lomi-variant.js ${v.name}`,
+        ...faults,
+        "--tags",
+        v.touches,
+        "--reports",
+        reports,
+        ...TIMEOUT,
+      ]);
       assertConformant(v, run, reports, v.faults ? /^CONFORMANT over stdio:/ : /^CONFORMANT over stdio without fault hooks:/);
     });
   }

@@ -43,41 +43,84 @@ async function verifiesAndRefusesEdits(name: string, broker: string[], profile: 
   const run = path.join(dir, name);
   const made = await conformance([...broker, "--tags", "@REV-01", ...TIMEOUT_ARGS, "--reports", run]);
   assert.equal(made.code, 1, made.output.slice(-2000));
-  const record = JSON.parse(readFileSync(path.join(run, "conformance.json"), "utf8")) as { rules: Array<{ id: string; verdict: string; scenarios: Array<{ name: string; failure?: { oracles?: Array<{ id: string }> } }> }>; evidence: { files: Record<string, string> } };
+  const record = JSON.parse(readFileSync(path.join(run, "conformance.json"), "utf8")) as {
+    rules: Array<{ id: string; verdict: string; scenarios: Array<{ name: string; failure?: { oracles?: Array<{ id: string }> } }> }>;
+    evidence: { files: Record<string, string> };
+  };
   const found = record.rules.find((r) => r.id === "REV-01")!.scenarios.find((s) => s.failure?.oracles);
   assert.ok(found, "an oracle's finding is among the verdicts verify derives again from the histories");
 
   const untouched = await verify(run);
   assert.equal(untouched.code, 0, untouched.output);
   const histories = Object.keys(record.evidence.files).filter((f) => f.startsWith("histories/")).length;
-  assert.match(untouched.output, new RegExp(`^lomi-conformance verify: VERIFIED: every verdict in .* derives from its evidence \\(\\d+ scenario\\(s\\), ${histories} histories judged again, 1 message stream\\(s\\)\\), and every report says so$`, "m"));
+  assert.match(
+    untouched.output,
+    new RegExp(
+      `^lomi-conformance verify: VERIFIED: every verdict in .* derives from its evidence \\(\\d+ scenario\\(s\\), ${histories} histories judged again, 1 message stream\\(s\\)\\), and every report says so$`,
+      "m",
+    ),
+  );
 
   // The rule's own verdict made a pass, its scenarios left as they were.
-  const verdict = await verify(edited(run, "verdict", (r) => editJson(path.join(r, "conformance.json"), (json: { rules: Array<{ id: string; verdict: string }> }) => (json.rules.find((x) => x.id === "REV-01")!.verdict = "pass"))));
+  const verdict = await verify(
+    edited(run, "verdict", (r) =>
+      editJson(
+        path.join(r, "conformance.json"),
+        (json: { rules: Array<{ id: string; verdict: string }> }) => (json.rules.find((x) => x.id === "REV-01")!.verdict = "pass"),
+      ),
+    ),
+  );
   assert.equal(verdict.code, 1, verdict.output);
   assert.match(verdict.output, /^lomi-conformance verify: NOT VERIFIED: 1 disagreement\(s\) between .* and its evidence:$/m);
   assert.match(verdict.output, /^ {2}conformance\.json rules\[REV-01\]\.verdict: says "pass"; the evidence gives "fail"$/m);
 
-  const badge = await verify(edited(run, "badge", (r) => rewrite(path.join(r, "conformance.svg"), (t) => t.replaceAll("not conformant", "conformant").replace("#e05d44", "#4c1"))));
+  const badge = await verify(
+    edited(run, "badge", (r) => rewrite(path.join(r, "conformance.svg"), (t) => t.replaceAll("not conformant", "conformant").replace("#e05d44", "#4c1"))),
+  );
   assert.equal(badge.code, 1, badge.output);
-  assert.match(badge.output, new RegExp(`^ {2}conformance\\.svg: says "lomi conformance: conformant over ${profile} [^"]*" showing "lomi conformance \\| conformant over ${profile} \\d+/\\d+"; the evidence gives "lomi conformance: not conformant over ${profile}`, "m"));
+  assert.match(
+    badge.output,
+    new RegExp(
+      `^ {2}conformance\\.svg: says "lomi conformance: conformant over ${profile} [^"]*" showing "lomi conformance \\| conformant over ${profile} \\d+/\\d+"; the evidence gives "lomi conformance: not conformant over ${profile}`,
+      "m",
+    ),
+  );
 
   // The history of the scenario the oracle failed, its dispatch in Lomi's ledger taken out: the file no longer is the run's, and judged again it no longer shows the defect.
   const history = await verify(
     edited(run, "history", (r) => {
-      const file = readdirSync(path.join(r, "histories")).map((f) => path.join(r, "histories", f)).find((f) => readFileSync(f, "utf8").includes(`"source":"features/`) && readFileSync(f, "utf8").includes(found.name.slice(0, 30).replace(/"/g, '\\"')))!;
-      rewrite(file, (t) => t.split("\n").filter((line) => !line.startsWith('{"type":"ledger"')).join("\n"));
+      const file = readdirSync(path.join(r, "histories"))
+        .map((f) => path.join(r, "histories", f))
+        .find(
+          (f) => readFileSync(f, "utf8").includes(`"source":"features/`) && readFileSync(f, "utf8").includes(found.name.slice(0, 30).replace(/"/g, '\\"')),
+        )!;
+      rewrite(file, (t) =>
+        t
+          .split("\n")
+          .filter((line) => !line.startsWith('{"type":"ledger"'))
+          .join("\n"),
+      );
     }),
   );
   assert.equal(history.code, 1, history.output);
   assert.match(history.output, /^ {2}histories\/[^:]+\.jsonl: changed since the run \(its sha256 is not the [0-9a-f]{12}… the run recorded\)$/m);
   const oracle = found.failure!.oracles![0]!.id;
-  assert.match(history.output, new RegExp(`^ {2}histories/[^:]+\\.jsonl: judged again, the oracles find nothing broken; the run recorded ${oracle} \\(REV-01\\) for "`, "m"));
+  assert.match(
+    history.output,
+    new RegExp(`^ {2}histories/[^:]+\\.jsonl: judged again, the oracles find nothing broken; the run recorded ${oracle} \\(REV-01\\) for "`, "m"),
+  );
 
   // An input of the judgement edited (the level), everything else as it was: the evidence no longer gives its digest.
-  const level = await verify(edited(run, "level", (r) => editJson(path.join(r, "conformance.json"), (json: { evidence: { inputs: { level: string } } }) => (json.evidence.inputs.level = "may"))));
+  const level = await verify(
+    edited(run, "level", (r) =>
+      editJson(path.join(r, "conformance.json"), (json: { evidence: { inputs: { level: string } } }) => (json.evidence.inputs.level = "may")),
+    ),
+  );
   assert.equal(level.code, 1, level.output);
-  assert.match(level.output, /^ {2}conformance\.json: its evidence digest is not that of what it records \(its inputs, file digests or provenance were changed\)$/m);
+  assert.match(
+    level.output,
+    /^ {2}conformance\.json: its evidence digest is not that of what it records \(its inputs, file digests or provenance were changed\)$/m,
+  );
 }
 
 test("verify: an untouched in-process run verifies; an edited verdict, badge, history line or judgement input is named and fails it", async () => {

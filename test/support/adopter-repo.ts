@@ -43,7 +43,15 @@ export function adopterLock(name: string, repo: string, tarball: string): string
   const spec = `file:${tarball}`;
   const packages: Record<string, unknown> = {
     "": { name, version: "1.0.0", devDependencies: { [root.name as string]: spec } },
-    [`node_modules/${root.name as string}`]: { version: root.version, resolved: spec, integrity: integrityOf(path.join(repo, tarball)), dev: true, dependencies: root.dependencies, bin: root.bin, engines: root.engines },
+    [`node_modules/${root.name as string}`]: {
+      version: root.version,
+      resolved: spec,
+      integrity: integrityOf(path.join(repo, tarball)),
+      dev: true,
+      dependencies: root.dependencies,
+      bin: root.bin,
+      engines: root.engines,
+    },
   };
   for (const [at, entry] of Object.entries(kit.packages)) if (at !== "" && !entry.dev) packages[at] = { ...entry, dev: true };
   return `${JSON.stringify({ name, version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2)}\n`;

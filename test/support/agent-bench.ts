@@ -51,7 +51,16 @@ export async function benchSession(o: BenchOptions): Promise<History> {
   const storePath = path.join(dir, "receipts.sqlite");
   const limits = o.storeReceipts === undefined ? undefined : { receipts: o.storeReceipts, epochs: 4096 };
   let starts = 0;
-  const start = () => Broker.start({ nativeUrl: IN_PROCESS_ORIGIN, fetch: inProcessFetch, storePath, seed: seed + starts++, hostClock: { now: () => host.current.now() }, parts: { policy: o.policy ?? {} }, ...(limits ? { limits } : {}) });
+  const start = () =>
+    Broker.start({
+      nativeUrl: IN_PROCESS_ORIGIN,
+      fetch: inProcessFetch,
+      storePath,
+      seed: seed + starts++,
+      hostClock: { now: () => host.current.now() },
+      parts: { policy: o.policy ?? {} },
+      ...(limits ? { limits } : {}),
+    });
 
   const records: HistoryRecord[] = [{ type: "header", format: HISTORY_FORMAT, source: `agent bench: ${o.clientName}`, seed, ledger: true }];
   const recorder = new TrafficRecorder((r) => records.push(r), { now: () => host.current.now() }, "bench");

@@ -10,7 +10,14 @@ const T0 = Date.parse("2026-01-05T09:00:00.000Z");
 export const at = (ms: number) => new Date(T0 + ms).toISOString();
 export const EPOCH = "epoch-aaaaaaaa";
 
-type Receipt = { operationId: string; state: string; effectState: string; requestKey?: string; tool?: string; error?: { code: string; message: string } | null };
+type Receipt = {
+  operationId: string;
+  state: string;
+  effectState: string;
+  requestKey?: string;
+  tool?: string;
+  error?: { code: string; message: string } | null;
+};
 
 export function receipt(r: Receipt, ms = 0) {
   return {
@@ -30,33 +37,66 @@ export function receipt(r: Receipt, ms = 0) {
 }
 
 const okReply = (data: unknown) => ({ status: "answered" as const, isError: false, structuredContent: { controlApiVersion: "1.0", status: "ok", data } });
-export const errorReply = (code: string, message = `${code} refusal`) => ({ status: "answered" as const, isError: true, structuredContent: { controlApiVersion: "1.0", status: "error", code, message } });
+export const errorReply = (code: string, message = `${code} refusal`) => ({
+  status: "answered" as const,
+  isError: true,
+  structuredContent: { controlApiVersion: "1.0", status: "error", code, message },
+});
 
-export function call(tool: string, args: Record<string, unknown>, reply: ReplyRecord, o: { agent?: string; connection?: string; ms?: number } = {}): HistoryRecord {
+export function call(
+  tool: string,
+  args: Record<string, unknown>,
+  reply: ReplyRecord,
+  o: { agent?: string; connection?: string; ms?: number } = {},
+): HistoryRecord {
   return { type: "call", agent: o.agent ?? "agent-a", connection: o.connection ?? "c1", tool, args, sentAt: at(o.ms ?? 0), answeredAt: at(o.ms ?? 0), reply };
 }
 
-export const runArgs = (requestKey = "run-1", command = "npm test", retryEpoch = EPOCH) => ({ workspaceId: "ws-alpha", terminalSessionId: "term-1", command, retryEpoch, requestKey });
+export const runArgs = (requestKey = "run-1", command = "npm test", retryEpoch = EPOCH) => ({
+  workspaceId: "ws-alpha",
+  terminalSessionId: "term-1",
+  command,
+  retryEpoch,
+  requestKey,
+});
 
 /** An operation tool's admission reply. */
-export const admit = (r: Receipt, args: Record<string, unknown> = runArgs(r.requestKey), o: { agent?: string; connection?: string; ms?: number; duplicate?: boolean } = {}) =>
-  call(r.tool ?? "lomi_terminal_run", args, okReply({ operation: receipt(r, o.ms), duplicate: o.duplicate ?? false }), o);
-export const get = (r: Receipt, o: { agent?: string; connection?: string; ms?: number } = {}) => call("lomi_operation_get", { operationId: r.operationId }, okReply({ operation: receipt(r, o.ms) }), o);
-export const getRefused = (operationId: string, code: string, o: { agent?: string; ms?: number } = {}) => call("lomi_operation_get", { operationId }, errorReply(code), o);
-export const cancel = (r: Receipt, outcome: string, o: { agent?: string; ms?: number } = {}) => call("lomi_operation_cancel", { operationId: r.operationId }, okReply({ outcome, operation: receipt(r, o.ms) }), o);
+export const admit = (
+  r: Receipt,
+  args: Record<string, unknown> = runArgs(r.requestKey),
+  o: { agent?: string; connection?: string; ms?: number; duplicate?: boolean } = {},
+) => call(r.tool ?? "lomi_terminal_run", args, okReply({ operation: receipt(r, o.ms), duplicate: o.duplicate ?? false }), o);
+export const get = (r: Receipt, o: { agent?: string; connection?: string; ms?: number } = {}) =>
+  call("lomi_operation_get", { operationId: r.operationId }, okReply({ operation: receipt(r, o.ms) }), o);
+export const getRefused = (operationId: string, code: string, o: { agent?: string; ms?: number } = {}) =>
+  call("lomi_operation_get", { operationId }, errorReply(code), o);
+export const cancel = (r: Receipt, outcome: string, o: { agent?: string; ms?: number } = {}) =>
+  call("lomi_operation_cancel", { operationId: r.operationId }, okReply({ outcome, operation: receipt(r, o.ms) }), o);
 /** A reconciliation the user approved, with what it removed (counts the checker does not judge). */
 export const reconcile = (o: { ms?: number; olderThanHours?: number } = {}) =>
   call(
     "lomi_store_reconcile",
     o.olderThanHours === undefined ? {} : { olderThanHours: o.olderThanHours },
-    okReply({ status: "completed", approvalId: "appr-1", removed: { receipts: 1, retryEpochs: 0, events: 3 }, kept: { receipts: 0, unfinished: 0, outcomeUnknown: 0 } }),
+    okReply({
+      status: "completed",
+      approvalId: "appr-1",
+      removed: { receipts: 1, retryEpochs: 0, events: 3 },
+      kept: { receipts: 0, unfinished: 0, outcomeUnknown: 0 },
+    }),
     o,
   );
 export const connect = (retryEpoch: string, o: { agent?: string; connection?: string; ms?: number } = {}) =>
   call(
     "lomi_connect",
     { workspaceId: "ws-alpha" },
-    okReply({ connectionId: `conn-${o.connection ?? "c1"}`, workspaceId: "ws-alpha", retryEpoch, retryEpochExpiresAt: at((o.ms ?? 0) + 24 * 3600_000), projects: [{ projectId: "proj-app", name: "app" }], domainRevision: "7" }),
+    okReply({
+      connectionId: `conn-${o.connection ?? "c1"}`,
+      workspaceId: "ws-alpha",
+      retryEpoch,
+      retryEpochExpiresAt: at((o.ms ?? 0) + 24 * 3600_000),
+      projects: [{ projectId: "proj-app", name: "app" }],
+      domainRevision: "7",
+    }),
     o,
   );
 
@@ -66,7 +106,16 @@ export const events = (list: Ev[], o: { cursor?: string; next?: string; agent?: 
     "lomi_events_read",
     { workspaceId: "ws-alpha", ...(o.cursor !== undefined ? { cursor: o.cursor } : {}) },
     okReply({
-      events: list.map((e) => ({ sequence: e.sequence, operationId: e.operationId, tool: "lomi_terminal_run", workspaceId: "ws-alpha", previousState: e.previousState, state: e.state, effectState: e.effectState ?? "none", at: at(0) })),
+      events: list.map((e) => ({
+        sequence: e.sequence,
+        operationId: e.operationId,
+        tool: "lomi_terminal_run",
+        workspaceId: "ws-alpha",
+        previousState: e.previousState,
+        state: e.state,
+        effectState: e.effectState ?? "none",
+        at: at(0),
+      })),
       nextCursor: o.next ?? list.at(-1)?.sequence ?? o.cursor ?? "0",
       hasMore: false,
     }),
@@ -77,7 +126,13 @@ export const input = (seq: string, text: string, ack: { dispatchId: string; ackn
   call(
     "lomi_terminal_input",
     { workspaceId: "ws-alpha", terminalSessionId: "term-1", leaseId: "lease-1", inputSequence: seq, text },
-    okReply({ leaseId: "lease-1", inputSequence: ack.inputSequence ?? seq, dispatchId: ack.dispatchId, acknowledged: ack.acknowledged, terminalSessionId: "term-1" }),
+    okReply({
+      leaseId: "lease-1",
+      inputSequence: ack.inputSequence ?? seq,
+      dispatchId: ack.dispatchId,
+      acknowledged: ack.acknowledged,
+      terminalSessionId: "term-1",
+    }),
   );
 
 /** A broker crash; `ledgerSequence`: where Lomi's ledger stood then, as the driver records it. */
@@ -100,6 +155,11 @@ export const settle = (operationId: string, state: NativeSettledState, effectSta
 /** A history from records; `withLedger` says it carries Lomi's ledger (and the pairing of agent-a). */
 export function history(records: HistoryRecord[], withLedger = false) {
   const header: HistoryRecord = { type: "header", format: "lomi-history/1", source: "test", ledger: withLedger };
-  const pairings: HistoryRecord[] = withLedger ? [{ type: "pairing", pairingId: "pair-a", agent: "agent-a" }, { type: "pairing", pairingId: "pair-b", agent: "agent-b" }] : [];
+  const pairings: HistoryRecord[] = withLedger
+    ? [
+        { type: "pairing", pairingId: "pair-a", agent: "agent-a" },
+        { type: "pairing", pairingId: "pair-b", agent: "agent-b" },
+      ]
+    : [];
   return historyOf([header, ...records, ...pairings]);
 }

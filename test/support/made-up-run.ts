@@ -50,9 +50,18 @@ export const MADE_UP_FEATURE = `Feature: made up
 
 export function madeUpRun(feature: string, attempts: readonly MadeUpAttempt[]): Envelope[] {
   const newId = IdGenerator.incrementing();
-  const parsed = generateMessages(feature, MADE_UP_URI, SourceMediaType.TEXT_X_CUCUMBER_GHERKIN_PLAIN, { includeGherkinDocument: true, includePickles: true, includeSource: false, newId });
+  const parsed = generateMessages(feature, MADE_UP_URI, SourceMediaType.TEXT_X_CUCUMBER_GHERKIN_PLAIN, {
+    includeGherkinDocument: true,
+    includePickles: true,
+    includeSource: false,
+    newId,
+  });
   const pickles = parsed.flatMap((e) => (e.pickle ? [e.pickle] : []));
-  const testCases = pickles.map((p: Pickle) => ({ id: newId(), pickleId: p.id, testSteps: [{ id: newId(), hookId: "before" }, ...p.steps.map((s) => ({ id: newId(), pickleStepId: s.id }))] }));
+  const testCases = pickles.map((p: Pickle) => ({
+    id: newId(),
+    pickleId: p.id,
+    testSteps: [{ id: newId(), hookId: "before" }, ...p.steps.map((s) => ({ id: newId(), pickleStepId: s.id }))],
+  }));
   const at = (seconds: number) => ({ seconds, nanos: 0 });
   const out: Envelope[] = [...parsed, { testRunStarted: { id: "run", timestamp: at(0) } }, ...testCases.map((testCase) => ({ testCase }))];
   const tries = new Map<string, number>();
@@ -66,11 +75,20 @@ export function madeUpRun(feature: string, attempts: readonly MadeUpAttempt[]): 
     tries.set(a.name, attempt + 1);
     const started = clock;
     out.push({ testCaseStarted: { id, testCaseId: testCase.id, attempt, timestamp: at(started) } });
-    for (const x of a.attachments ?? []) out.push({ attachment: { ...x, contentEncoding: AttachmentContentEncoding.IDENTITY, testCaseStartedId: id, testStepId: testCase.testSteps[0]!.id } });
+    for (const x of a.attachments ?? [])
+      out.push({ attachment: { ...x, contentEncoding: AttachmentContentEncoding.IDENTITY, testCaseStartedId: id, testStepId: testCase.testSteps[0]!.id } });
     testCase.testSteps.forEach((step, i) => {
       const given = a.steps[i] ?? "SKIPPED";
-      const result = typeof given === "string" ? { status: TestStepResultStatus[given] } : { status: TestStepResultStatus[given.status], message: given.message };
-      out.push({ testStepFinished: { testCaseStartedId: id, testStepId: step.id, testStepResult: { duration: { seconds: 0, nanos: 1_000_000 }, ...result }, timestamp: at(started) } });
+      const result =
+        typeof given === "string" ? { status: TestStepResultStatus[given] } : { status: TestStepResultStatus[given.status], message: given.message };
+      out.push({
+        testStepFinished: {
+          testCaseStartedId: id,
+          testStepId: step.id,
+          testStepResult: { duration: { seconds: 0, nanos: 1_000_000 }, ...result },
+          timestamp: at(started),
+        },
+      });
     });
     clock += a.seconds ?? 1;
     out.push({ testCaseFinished: { testCaseStartedId: id, willBeRetried: a.willBeRetried ?? false, timestamp: at(clock) } });

@@ -24,7 +24,16 @@ export async function stdioSession(agent: string, args: string[]): Promise<Sessi
 }
 
 /** The recorder's command line, writing `history`, in front of the broker `broker` (node and its arguments). */
-export const recorderArgs = (history: string, broker: string[], own: string[] = []) => ["bin/lomi-conformance.js", "record", "--history", history, ...own, "--", process.execPath, ...broker];
+export const recorderArgs = (history: string, broker: string[], own: string[] = []) => [
+  "bin/lomi-conformance.js",
+  "record",
+  "--history",
+  history,
+  ...own,
+  "--",
+  process.execPath,
+  ...broker,
+];
 
 /** `lomi-conformance check FILE [options]` as a user runs it. */
 export function check(history: string, ...options: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -53,7 +62,11 @@ export async function gone(pid: number): Promise<void> {
 }
 
 /** Starts a long-running node process and waits for the line its stderr (or stdout) announces a URL on. */
-export async function startAnnouncing(args: string[], pattern: RegExp, stream: "stdout" | "stderr" = "stderr"): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export async function startAnnouncing(
+  args: string[],
+  pattern: RegExp,
+  stream: "stdout" | "stderr" = "stderr",
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", stream === "stdout" ? "pipe" : "ignore", "pipe"] });
   let seen = "";
   const url = await new Promise<string>((resolve, reject) => {

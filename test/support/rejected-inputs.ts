@@ -51,7 +51,15 @@ function keysOf(schema: Schema): string[] {
 }
 
 function misspellings(key: string): string[] {
-  return [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), key.toLowerCase(), key[0]!.toUpperCase() + key.slice(1), `${key}s`, key.slice(0, -1), ` ${key}`, `${key}\u200b`];
+  return [
+    key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    key.toLowerCase(),
+    key[0]!.toUpperCase() + key.slice(1),
+    `${key}s`,
+    key.slice(0, -1),
+    ` ${key}`,
+    `${key}\u200b`,
+  ];
 }
 
 /** Values of the wrong type or past a documented bound, control and unicode characters included. */
@@ -87,9 +95,18 @@ export function candidateInputs(inputSchema: Schema): fc.Arbitrary<unknown> {
     fc.string({ unit: "binary", minLength: 1, maxLength: 20 }),
     fc.integer({ min: 200, max: 100_000 }).map((n) => "k".repeat(n)),
   );
-  const notAnObject = fc.oneof(fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 }), fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
+  const notAnObject = fc.oneof(
+    fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 }),
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+  );
   const dropped = fc.constantFrom(...(topKeys.length ? topKeys : ["none"])).map((k) => ownObject(entries(base).filter(([key]) => key !== k)));
-  const wrongValue = fc.tuple(fc.constantFrom(...(topKeys.length ? topKeys : ["none"])), badValue()).map(([k, v]) => ownObject([...entries(base).filter(([key]) => key !== k), [k, v]]));
+  const wrongValue = fc
+    .tuple(fc.constantFrom(...(topKeys.length ? topKeys : ["none"])), badValue())
+    .map(([k, v]) => ownObject([...entries(base).filter(([key]) => key !== k), [k, v]]));
   const extraKey = fc.tuple(strayKey, badValue()).map(([k, v]) => ownObject([...entries(base), [k, v]]));
   const garbage = fc.array(fc.tuple(fc.oneof(strayKey, fc.constantFrom(...known)), badValue()), { maxLength: 6 }).map(ownObject);
   return fc.oneof(notAnObject, dropped, wrongValue, extraKey, garbage, fc.constant(merged));

@@ -10,7 +10,10 @@ import { readMessages } from "../../harness/report/message-stream.js";
  * Runs one feature's text with the kit's steps, in this process against the in-process broker (a
  * mutant's or a variant's when `worldParameters` names one); answers cucumber's success and each scenario's result.
  */
-export async function runFeature(text: string, worldParameters: Record<string, string | number | boolean> = {}): Promise<{ success: boolean; results: ScenarioResult[] }> {
+export async function runFeature(
+  text: string,
+  worldParameters: Record<string, string | number | boolean> = {},
+): Promise<{ success: boolean; results: ScenarioResult[] }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-feature-"));
   const feature = path.join(dir, "test.feature");
   writeFileSync(feature, text);

@@ -80,7 +80,10 @@ export interface WorkflowContext {
 export type WorkflowJob = z.infer<typeof workflowSchema>["jobs"][string];
 
 /** A workflow's env and one job's steps: the only job, or the one named. */
-export function loadWorkflow(file: string, name?: string): { env: Record<string, string>; steps: WorkflowStep[]; job: WorkflowJob; jobs: Record<string, WorkflowJob> } {
+export function loadWorkflow(
+  file: string,
+  name?: string,
+): { env: Record<string, string>; steps: WorkflowStep[]; job: WorkflowJob; jobs: Record<string, WorkflowJob> } {
   const workflow = workflowSchema.parse(parse(readFileSync(file, "utf8")));
   const jobs = Object.values(workflow.jobs);
   if (name === undefined && jobs.length !== 1) throw new Error(`${file}: one job expected, found ${jobs.length}; name the job to run`);
@@ -115,7 +118,12 @@ function readOutputs(file: string): Record<string, string> {
 }
 
 /** The expressions a step's `${{ }}` may use: the test's, the env's (`env.X`), and each earlier step's outputs (`steps.ID.outputs.NAME`). */
-function expressionsFor(context: WorkflowContext, env: Record<string, string>, outputs: ReadonlyMap<string, Record<string, string>>, more: Record<string, string> = {}): Record<string, string> {
+function expressionsFor(
+  context: WorkflowContext,
+  env: Record<string, string>,
+  outputs: ReadonlyMap<string, Record<string, string>>,
+  more: Record<string, string> = {},
+): Record<string, string> {
   const fromSteps = Object.fromEntries([...outputs].flatMap(([id, o]) => Object.entries(o).map(([k, v]) => [`steps.${id}.outputs.${k}`, v])));
   const fromEnv = Object.fromEntries(Object.entries(env).map(([k, v]) => [`env.${k}`, v]));
   return { ...context.expressions, ...fromEnv, ...fromSteps, ...more };
@@ -156,7 +164,10 @@ async function runSteps(list: StepList, context: WorkflowContext, scratch: strin
       continue;
     }
     if (step.uses !== undefined) {
-      context.uses({ ...step, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, typeof v === "string" ? substitute(v, expressions) : v])) });
+      context.uses({
+        ...step,
+        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, typeof v === "string" ? substitute(v, expressions) : v])),
+      });
       runs.push({ label, outcome: "success", code: 0, output: "", outputs: {} });
       continue;
     }
@@ -165,7 +176,14 @@ async function runSteps(list: StepList, context: WorkflowContext, scratch: strin
     // Not spawnSync: a test's own servers (a registry that must not be asked) answer meanwhile.
     const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", substitute(step.run ?? "", expressions)], {
       cwd: context.cwd,
-      env: { ...process.env, ...context.env, ...list.env, ...stepEnv, GITHUB_OUTPUT: outputFile, ...(list.actionPath ? { GITHUB_ACTION_PATH: list.actionPath } : {}) },
+      env: {
+        ...process.env,
+        ...context.env,
+        ...list.env,
+        ...stepEnv,
+        GITHUB_OUTPUT: outputFile,
+        ...(list.actionPath ? { GITHUB_ACTION_PATH: list.actionPath } : {}),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -186,7 +204,14 @@ async function runSteps(list: StepList, context: WorkflowContext, scratch: strin
  * the action's defaults, a required one missing refused; its outputs from its steps' outputs; it
  * fails when one of its steps fails, its exit code the failed step's.
  */
-async function runAction(dir: string, caller: WorkflowStep, env: Record<string, string>, callerExpressions: Record<string, string>, context: WorkflowContext, scratch: string): Promise<Omit<StepRun, "label">> {
+async function runAction(
+  dir: string,
+  caller: WorkflowStep,
+  env: Record<string, string>,
+  callerExpressions: Record<string, string>,
+  context: WorkflowContext,
+  scratch: string,
+): Promise<Omit<StepRun, "label">> {
   const action = actionSchema.parse(parse(readFileSync(path.join(dir, "action.yml"), "utf8")));
   const given = Object.fromEntries(Object.entries(caller.with ?? {}).map(([k, v]) => [k, substitute(String(v), callerExpressions)]));
   const unknown = Object.keys(given).filter((k) => !(k in action.inputs));

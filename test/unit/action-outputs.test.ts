@@ -13,7 +13,10 @@ import { kitPath } from "../../protocol/kit-root.js";
 function outputsOf(reports: string, code: string): { outputs: Record<string, string>; summary: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-action-outputs-"));
   const [output, summary] = [path.join(dir, "output"), path.join(dir, "summary")];
-  const run = spawnSync(process.execPath, [kitPath("scripts/action-outputs.mjs"), reports, code], { encoding: "utf8", env: { ...process.env, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary } });
+  const run = spawnSync(process.execPath, [kitPath("scripts/action-outputs.mjs"), reports, code], {
+    encoding: "utf8",
+    env: { ...process.env, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary },
+  });
   assert.equal(run.status, 0, run.stderr);
   const lines = readFileSync(output, "utf8").trim().split("\n");
   return { outputs: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])), summary: readFileSync(summary, "utf8") };
@@ -22,7 +25,15 @@ function outputsOf(reports: string, code: string): { outputs: Record<string, str
 test("a run's reports: its verdict, its title on one line, its evidence digest and the reports' paths; conformance.md into the summary", () => {
   const reports = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-action-reports-")), "out");
   mkdirSync(reports);
-  writeFileSync(path.join(reports, "conformance.json"), JSON.stringify({ verdict: "not-conformant", headline: "NOT CONFORMANT", title: "partial run (tags @A):\nNOT CONFORMANT", evidence: { digest: "sha256:abc" } }));
+  writeFileSync(
+    path.join(reports, "conformance.json"),
+    JSON.stringify({
+      verdict: "not-conformant",
+      headline: "NOT CONFORMANT",
+      title: "partial run (tags @A):\nNOT CONFORMANT",
+      evidence: { digest: "sha256:abc" },
+    }),
+  );
   writeFileSync(path.join(reports, "conformance.md"), "## Lomi conformance: NOT CONFORMANT\n");
   const { outputs, summary } = outputsOf(reports, "1");
   assert.deepEqual(outputs, {

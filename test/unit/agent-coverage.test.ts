@@ -16,16 +16,32 @@ test("coverage places every agent rule's sentence for the agent, beside the brok
     assert.ok(row, `${r.id}'s sentence is a sentence of the source`);
     assert.ok(row.agent?.how === "quoted" && row.agent.rules.includes(r.id), `${r.id} quotes its sentence for the agent`);
     assert.notEqual(row.how, "unmapped", `${r.id}'s sentence stays placed for the broker`);
-    assert.ok(row.rules.every((id) => !id.startsWith("AGENT-")), "an agent rule never stands among the broker's");
+    assert.ok(
+      row.rules.every((id) => !id.startsWith("AGENT-")),
+      "an agent rule never stands among the broker's",
+    );
   }
-  assert.ok(coverage.rows.every((r) => r.agent === undefined || r.agent.how === "quoted" || r.agent.why), "a sentence the agent rules cover, or do not judge, says why");
+  assert.ok(
+    coverage.rows.every((r) => r.agent === undefined || r.agent.how === "quoted" || r.agent.why),
+    "a sentence the agent rules cover, or do not judge, says why",
+  );
   assert.match(coverageText(coverage), /; 35 address the agent: 14 quoted by an agent rule, 11 covered by agent rules, 10 not judged from traffic\n/);
-  assert.match(coverageText(coverage), /"Never generate a new key merely to bypass uncertainty or a denial\."\n {4}informative: .*\n {4}agent: quoted by AGENT-11 \(MUST, from traffic\)/);
+  assert.match(
+    coverageText(coverage),
+    /"Never generate a new key merely to bypass uncertainty or a denial\."\n {4}informative: .*\n {4}agent: quoted by AGENT-11 \(MUST, from traffic\)/,
+  );
 });
 
 test("the map's agent section is checked: a sentence not in the source, one an agent rule quotes already, a rule that is not an agent rule", () => {
   const map = loadSourceMap();
-  const bad = { ...map, agent: [{ sentence: "Agents are polite.", rules: [], why: "x" }, { sentence: "Continue with its cursor even if a page is empty.", rules: ["AGENT-06"], why: "x" }, { sentence: "Keep the terminal session and lease from the confirmed result.", rules: ["OP-05"], why: "x" }] };
+  const bad = {
+    ...map,
+    agent: [
+      { sentence: "Agents are polite.", rules: [], why: "x" },
+      { sentence: "Continue with its cursor even if a page is empty.", rules: ["AGENT-06"], why: "x" },
+      { sentence: "Keep the terminal session and lease from the confirmed result.", rules: ["OP-05"], why: "x" },
+    ],
+  };
   assert.deepEqual(
     sourceMapProblems(sourceUnits(source), rules, bad).map((p) => p.problem),
     [

@@ -28,7 +28,14 @@ test("a broker closed with background settlements pending never touches its clos
   const session = broker.newSession(() => "agent");
   const connected = (await session.call("lomi_connect", { workspaceId: "ws-alpha" })).structuredContent as { data: Record<string, string> };
   const { data } = connected;
-  const reply = await session.call("lomi_terminal_create", { workspaceId: "ws-alpha", cwdRelative: "", title: "T", expectedRevision: data.domainRevision, retryEpoch: data.retryEpoch, requestKey: "k1" });
+  const reply = await session.call("lomi_terminal_create", {
+    workspaceId: "ws-alpha",
+    cwdRelative: "",
+    title: "T",
+    expectedRevision: data.domainRevision,
+    retryEpoch: data.retryEpoch,
+    requestKey: "k1",
+  });
   const { status, data: created } = reply.structuredContent as { status: string; data: { operation: { state: string } } };
   assert.equal(status, "ok", JSON.stringify(reply.structuredContent));
   assert.equal(created.operation.state, "running", "Lomi created the terminal at once; its settlement waits in the background");

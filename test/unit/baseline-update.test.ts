@@ -8,7 +8,16 @@ import type { Rule } from "../../harness/rules.js";
 
 const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
 const RULES = [rule("OP-01"), rule("OP-03"), rule("EVT-01"), rule("CAP-01")];
-const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]): ScenarioResult => ({ name, uri: "features/x.feature", line: 1, tags, verdict, status: verdict === "fail" ? "FAILED" : "PASSED", reason: verdict === "fail" ? "boom" : undefined, durationMs: 1 });
+const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]): ScenarioResult => ({
+  name,
+  uri: "features/x.feature",
+  line: 1,
+  tags,
+  verdict,
+  status: verdict === "fail" ? "FAILED" : "PASSED",
+  reason: verdict === "fail" ? "boom" : undefined,
+  durationMs: 1,
+});
 
 /** The run judged with the baseline in `file`, as a --tags run reaching these scenarios of a suite that also has a CAP-01 one. */
 function judge(results: ScenarioResult[], baseline: Baseline) {
@@ -45,13 +54,19 @@ test("--update-baseline drops the stale entry, adds the new failure with a place
   assert.deepEqual(update.dropped, ['scenario "retry"']);
   assert.deepEqual(update.added, ['scenario "cancel"']);
   assert.equal(update.kept, 2, "the rule this partial run never reached stays");
-  assert.deepEqual(JSON.parse(updatedBaseline(BASELINE, run.baselineEntries, run.rules, results, baselinedScenarioReason, "rule").text).expectedFailures.at(-1), { rule: "OP-03", reason: PLACEHOLDER_REASON });
+  assert.deepEqual(
+    JSON.parse(updatedBaseline(BASELINE, run.baselineEntries, run.rules, results, baselinedScenarioReason, "rule").text).expectedFailures.at(-1),
+    { rule: "OP-03", reason: PLACEHOLDER_REASON },
+  );
 });
 
 test("when a stale entry is all that fails the run, the headline says so first; with another failure, it does not", () => {
   const onlyStale = judge([scenario("retry", ["@OP-01"], "pass"), scenario("events", ["@EVT-01"], "fail")], BASELINE).run;
   assert.equal(onlyStale.verdict, "not-conformant");
-  assert.match(onlyStale.headline, /^NOT CONFORMANT only because the baseline entry scenario "retry" is stale \(passing now: remove it from baseline\.json, or run with --update-baseline baseline\.json\) over in-process: /);
+  assert.match(
+    onlyStale.headline,
+    /^NOT CONFORMANT only because the baseline entry scenario "retry" is stale \(passing now: remove it from baseline\.json, or run with --update-baseline baseline\.json\) over in-process: /,
+  );
   const alsoFailing = judge([scenario("retry", ["@OP-01"], "pass"), scenario("cancel", ["@OP-03"], "fail")], BASELINE).run;
   assert.match(alsoFailing.headline, /^NOT CONFORMANT over in-process: /);
 });

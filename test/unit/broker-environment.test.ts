@@ -26,7 +26,10 @@ test("a broker gets NODE_OPTIONS as the user gave them, not the options the harn
     delete process.env[USER_NODE_OPTIONS];
     assert.equal(brokerEnvironment(wiring, 0).NODE_OPTIONS, "--max-old-space-size=512 --enable-source-maps");
   } finally {
-    for (const [k, v] of [["NODE_OPTIONS", saved.node], [USER_NODE_OPTIONS, saved.user]] as const) {
+    for (const [k, v] of [
+      ["NODE_OPTIONS", saved.node],
+      [USER_NODE_OPTIONS, saved.user],
+    ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
@@ -43,7 +46,11 @@ test("a command line with shell syntax is refused with the sh -c form that does 
     ["node broker.mjs 2>>err.log", '"2>>err.log" (a redirection in a shell)', `sh -c 'node broker.mjs 2>>err.log'`],
     ["node broker.mjs | tee out", '"|" (a pipe in a shell)', `sh -c 'node broker.mjs | tee out'`],
     ["npm run build && node dist/broker.js", '"&&" (a command list in a shell)', `sh -c 'npm run build && node dist/broker.js'`],
-    ["LOG=debug DEBUG=1 node broker.mjs", '"LOG=debug" (a variable assignment in a shell)', `or set the variables with env: --broker-cmd "env LOG=debug DEBUG=1 node broker.mjs"`],
+    [
+      "LOG=debug DEBUG=1 node broker.mjs",
+      '"LOG=debug" (a variable assignment in a shell)',
+      `or set the variables with env: --broker-cmd "env LOG=debug DEBUG=1 node broker.mjs"`,
+    ],
     ["node $HOME/broker.mjs --name 'it's'", '"$HOME/broker.mjs" (an expansion in a shell)', `sh -c "node $HOME/broker.mjs --name 'it's'"`],
     ["~/bin/broker --stdio", '"~/bin/broker" (a home directory (~) in a shell)', "sh -c '~/bin/broker --stdio'"],
   ];
@@ -52,7 +59,13 @@ test("a command line with shell syntax is refused with the sh -c form that does 
     assert.ok(why.includes(word!), `${line}: ${why}`);
     assert.ok(why.includes(form!), `${line}: ${why}`);
   }
-  for (const line of [`sh -c 'node broker.mjs > log.txt'`, `node broker.mjs --url "http://x/?a=1&b=2" --x=1`, `node "a|b.mjs" --level=debug`, "env LOG=debug node broker.mjs", "python3 -m broker"])
+  for (const line of [
+    `sh -c 'node broker.mjs > log.txt'`,
+    `node broker.mjs --url "http://x/?a=1&b=2" --x=1`,
+    `node "a|b.mjs" --level=debug`,
+    "env LOG=debug node broker.mjs",
+    "python3 -m broker",
+  ])
     assert.equal(shellSyntaxIn(line), undefined, line);
 });
 
@@ -65,7 +78,10 @@ test("npm, as a broker command reaches it, is offline and never answers yes: npx
     assert.equal(env.npm_config_offline, "true");
     assert.equal(env.npm_config_yes, "false");
   } finally {
-    for (const [k, v] of [["npm_config_offline", saved.offline], ["npm_config_yes", saved.yes]] as const) {
+    for (const [k, v] of [
+      ["npm_config_offline", saved.offline],
+      ["npm_config_yes", saved.yes],
+    ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }

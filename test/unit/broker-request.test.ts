@@ -13,7 +13,10 @@ test("--header and --header-file: NAME:VALUE headers, a file's lines, comments a
   assert.throws(() => parseHeader("Bad Name: v", "--header #3"), /not "Bad Name"/);
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-headers-")), "gateway.headers");
   writeFileSync(file, "# the gateway's\n\nX-Api-Key: secret-1\r\nX-Tenant: t1\n");
-  assert.deepEqual(readHeaderFile(file), [["X-Api-Key", "secret-1"], ["X-Tenant", "t1"]]);
+  assert.deepEqual(readHeaderFile(file), [
+    ["X-Api-Key", "secret-1"],
+    ["X-Tenant", "t1"],
+  ]);
   writeFileSync(file, "X-Api-Key: ok\nnot a header\n");
   assert.throws(() => readHeaderFile(file), new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2: a header is NAME:VALUE`));
   assert.throws(() => readHeaderFile(`${file}.missing`), /--header-file .*ENOENT|no such file/i);
@@ -29,7 +32,10 @@ test("every request to a broker at a URL carries the gateway's headers and the b
     process.env.LOMI_BROKER_TOKEN = "tok";
     assert.deepEqual(brokerRequestInit(), { headers: { "X-Api-Key": "secret-1", Authorization: "Bearer tok" } });
   } finally {
-    for (const [k, v] of [["LOMI_BROKER_TOKEN", saved.token], [HEADERS_ENV, saved.headers]] as const) {
+    for (const [k, v] of [
+      ["LOMI_BROKER_TOKEN", saved.token],
+      [HEADERS_ENV, saved.headers],
+    ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
@@ -37,16 +43,30 @@ test("every request to a broker at a URL carries the gateway's headers and the b
 });
 
 test("the command line a report shows hides the token and each header's value, in either spelling", () => {
-  assert.deepEqual(withoutSecrets(["--broker-url", "http://h/mcp", "--broker-token", "tok", "--header", "X-Api-Key: secret-1", "--header=X-T:t", "--broker-token=tok2", "--header-file", "g.headers"]), [
-    "--broker-url",
-    "http://h/mcp",
-    "--broker-token",
-    "***",
-    "--header",
-    "X-Api-Key:***",
-    "--header=X-T:***",
-    "--broker-token=***",
-    "--header-file",
-    "g.headers",
-  ]);
+  assert.deepEqual(
+    withoutSecrets([
+      "--broker-url",
+      "http://h/mcp",
+      "--broker-token",
+      "tok",
+      "--header",
+      "X-Api-Key: secret-1",
+      "--header=X-T:t",
+      "--broker-token=tok2",
+      "--header-file",
+      "g.headers",
+    ]),
+    [
+      "--broker-url",
+      "http://h/mcp",
+      "--broker-token",
+      "***",
+      "--header",
+      "X-Api-Key:***",
+      "--header=X-T:***",
+      "--broker-token=***",
+      "--header-file",
+      "g.headers",
+    ],
+  );
 });

@@ -17,7 +17,14 @@ async function openedBrowser(url = "https://docs.lomi.test/") {
   const sim = new Simulator({ ...readWorldFile(), autoApprovePairings: true }, 11);
   const { pairingId } = sim.pairing("agent");
   const dispatch = async (operationId: string, tool: string, args: Record<string, unknown>) => {
-    sim.dispatch({ permit: permit(operationId), pairingId, tool, workspaceId: "ws-alpha", projectId: "proj-app", args: { ...identity, requestKey: operationId, ...args } });
+    sim.dispatch({
+      permit: permit(operationId),
+      pairingId,
+      tool,
+      workspaceId: "ws-alpha",
+      projectId: "proj-app",
+      args: { ...identity, requestKey: operationId, ...args },
+    });
     await sim.idle();
     return sim.status(operationId);
   };
@@ -25,7 +32,8 @@ async function openedBrowser(url = "https://docs.lomi.test/") {
   if (opened.phase !== "settled" || opened.state !== "succeeded") throw new Error(`the browser did not open: ${JSON.stringify(opened)}`);
   const { panelId, browserGeneration } = opened.result as { panelId: string; browserGeneration: string };
   const snapshot = () => sim.observeBrowserSnapshot(pairingId, { kind: "browser-snapshot", workspaceId: "ws-alpha", panelId, browserGeneration });
-  const check = (args: Record<string, unknown>) => sim.check({ pairingId, tool: "lomi_browser_click", workspaceId: "ws-alpha", projectId: "proj-app", args: { ...identity, ...args } });
+  const check = (args: Record<string, unknown>) =>
+    sim.check({ pairingId, tool: "lomi_browser_click", workspaceId: "ws-alpha", projectId: "proj-app", args: { ...identity, ...args } });
   return { sim, pairingId, panelId, browserGeneration, snapshot, check, dispatch };
 }
 
@@ -33,7 +41,14 @@ const refusedWith = (code: ErrorCode, field: string) => (e: unknown) => e instan
 
 function targetOf(snap: ReturnType<Awaited<ReturnType<typeof openedBrowser>>["snapshot"]>, name: string) {
   const element = snap.elements.find((e) => e.name === name)!;
-  return { panelId: snap.panelId, browserGeneration: snap.browserGeneration, navigationId: snap.navigationId, snapshotId: snap.snapshotId, frameId: element.frameId, elementRef: element.elementRef };
+  return {
+    panelId: snap.panelId,
+    browserGeneration: snap.browserGeneration,
+    navigationId: snap.navigationId,
+    snapshotId: snap.snapshotId,
+    frameId: element.frameId,
+    elementRef: element.elementRef,
+  };
 }
 
 test("the fixture pages are read into titles, links with absolute hrefs, buttons, file inputs and iframes", async () => {
@@ -41,7 +56,10 @@ test("the fixture pages are read into titles, links with absolute hrefs, buttons
   assert.equal(page?.status, 200);
   const model = readPage(page!.body, "https://docs.lomi.test/");
   assert.equal(model.title, "Docs");
-  assert.deepEqual(model.items.map((i) => i.kind), ["heading", "link", "link", "button", "iframe"]);
+  assert.deepEqual(
+    model.items.map((i) => i.kind),
+    ["heading", "link", "link", "button", "iframe"],
+  );
   assert.deepEqual(model.items[1], { kind: "link", text: "Getting started", href: "https://docs.lomi.test/guide.html" });
   assert.equal((await fetchPage("https://docs.lomi.test/missing.html"))?.status, 404);
   assert.equal(await fetchPage("https://nowhere.lomi.test/"), undefined, "a host without pages has no server");
@@ -52,7 +70,10 @@ test("a reference never issued is NOT_FOUND, one issued and retired is STALE_REF
   const first = snapshot();
   const second = snapshot();
   check(targetOf(second, "Subscribe"));
-  assert.throws(() => check({ ...targetOf(second, "Subscribe"), elementRef: targetOf(first, "Subscribe").elementRef }), refusedWith("STALE_REFERENCE", "elementRef"));
+  assert.throws(
+    () => check({ ...targetOf(second, "Subscribe"), elementRef: targetOf(first, "Subscribe").elementRef }),
+    refusedWith("STALE_REFERENCE", "elementRef"),
+  );
   assert.throws(() => check({ ...targetOf(second, "Subscribe"), elementRef: "el-never" }), refusedWith("NOT_FOUND", "elementRef"));
   assert.throws(() => check({ ...targetOf(second, "Subscribe"), snapshotId: "snap-never" }), refusedWith("NOT_FOUND", "snapshotId"));
   assert.throws(() => check({ ...targetOf(second, "Subscribe"), navigationId: "nav-never" }), refusedWith("NOT_FOUND", "navigationId"));
@@ -81,7 +102,14 @@ test("a runtime restart retires the document's frames and restores its page as a
 test("a navigation that a later one overtakes does not replace the page", async () => {
   const { sim, pairingId, panelId, browserGeneration } = await openedBrowser();
   const navigate = (operationId: string, url: string) =>
-    sim.dispatch({ permit: permit(operationId), pairingId, tool: "lomi_browser_navigate", workspaceId: "ws-alpha", projectId: "proj-app", args: { ...identity, requestKey: operationId, panelId, browserGeneration, url } });
+    sim.dispatch({
+      permit: permit(operationId),
+      pairingId,
+      tool: "lomi_browser_navigate",
+      workspaceId: "ws-alpha",
+      projectId: "proj-app",
+      args: { ...identity, requestKey: operationId, panelId, browserGeneration, url },
+    });
   navigate("op-slow", "https://docs.lomi.test/guide.html");
   navigate("op-fast", "https://forms.lomi.test/upload.html");
   await sim.idle();
@@ -96,7 +124,13 @@ test("over real HTTP, a page load has finished before the bridge answers the nex
   try {
     const native = new NativeClient(server.url);
     const { pairingId } = await native.pairing("agent", "broker-x");
-    const target = { pairingId, tool: "lomi_browser_open", workspaceId: "ws-alpha", projectId: "proj-app", args: { ...identity, url: "https://docs.lomi.test/", expectedRevision: "7" } };
+    const target = {
+      pairingId,
+      tool: "lomi_browser_open",
+      workspaceId: "ws-alpha",
+      projectId: "proj-app",
+      args: { ...identity, url: "https://docs.lomi.test/", expectedRevision: "7" },
+    };
     assert.deepEqual(await native.dispatch(target, permit("op-1")), { phase: "running", effectState: "partial" }, "admitted while the page loads");
     const settled = await native.status("op-1");
     assert.equal(settled.phase === "settled" && settled.state, "succeeded");

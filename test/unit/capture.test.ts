@@ -39,5 +39,8 @@ test("every panel kind captures as a PNG of the size its metadata states, with s
 
 test("a capture of a panel the workspace does not have is NOT_FOUND", () => {
   const { capture } = approvedSim();
-  assert.throws(() => capture("Tests"), (e: unknown) => e instanceof LomiError && e.code === "NOT_FOUND" && e.details?.field === "panelId");
+  assert.throws(
+    () => capture("Tests"),
+    (e: unknown) => e instanceof LomiError && e.code === "NOT_FOUND" && e.details?.field === "panelId",
+  );
 });

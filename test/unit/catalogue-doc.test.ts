@@ -2,7 +2,17 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { BRIDGE_JSON, CATALOGUE_JSON, CATALOGUE_MD, bridgeJson, catalogueJson, catalogueJsonText, catalogueMarkdown, exampleProblems, readExamples } from "../../harness/authoring/catalogue-doc.js";
+import {
+  BRIDGE_JSON,
+  CATALOGUE_JSON,
+  CATALOGUE_MD,
+  bridgeJson,
+  catalogueJson,
+  catalogueJsonText,
+  catalogueMarkdown,
+  exampleProblems,
+  readExamples,
+} from "../../harness/authoring/catalogue-doc.js";
 import { CATALOGUE } from "../../protocol/catalogue.js";
 
 // The published catalogue is what a broker written in another language is built from: it must say
@@ -16,7 +26,11 @@ test("docs/catalogue.md, catalogue.json and native-bridge.json are what npm run 
 
 test("every tool has an example call whose arguments and reply fit its contract", () => {
   const examples = readExamples();
-  assert.deepEqual(CATALOGUE.map((c) => c.name).filter((name) => !examples[name]), [], "tools without an example");
+  assert.deepEqual(
+    CATALOGUE.map((c) => c.name).filter((name) => !examples[name]),
+    [],
+    "tools without an example",
+  );
   assert.deepEqual(exampleProblems(examples), []);
 });
 
@@ -25,8 +39,14 @@ test("an example that breaks its contract is named, by tool and field", () => {
   const [tool, example] = Object.entries(examples).find(([, e]) => Object.keys(e.args).includes("workspaceId"))!;
   const broken = { ...examples, [tool]: { args: { ...example.args, workspaceId: 42 }, reply: { ...(example.reply as object), status: "fine" } } };
   const problems = exampleProblems(broken);
-  assert.ok(problems.some((p) => p.startsWith(`${tool}:`) && p.includes("input schema at workspaceId")), problems.join("\n"));
-  assert.ok(problems.some((p) => p.startsWith(`${tool}:`) && p.includes("output schema")), problems.join("\n"));
+  assert.ok(
+    problems.some((p) => p.startsWith(`${tool}:`) && p.includes("input schema at workspaceId")),
+    problems.join("\n"),
+  );
+  assert.ok(
+    problems.some((p) => p.startsWith(`${tool}:`) && p.includes("output schema")),
+    problems.join("\n"),
+  );
 });
 
 // A team on another stack validates with a JSON Schema library, not zod: the published schemas must
@@ -52,7 +72,8 @@ test("docs/catalogue.md names every nested key, names union kinds by their const
   const md = catalogueMarkdown(readExamples());
   const section = (tool: string) => md.split(`### ${tool}\n`)[1]!.split("\n### ")[0]!;
   const reconcile = section("lomi_store_reconcile");
-  for (const key of ["removed.receipts", "removed.retryEpochs", "removed.events", "kept.receipts", "kept.unfinished", "kept.outcomeUnknown"]) assert.ok(reconcile.includes(`| \`${key}\` |`), `${key} has no row`);
+  for (const key of ["removed.receipts", "removed.retryEpochs", "removed.events", "kept.receipts", "kept.unfinished", "kept.outcomeUnknown"])
+    assert.ok(reconcile.includes(`| \`${key}\` |`), `${key} has no row`);
   assert.match(reconcile, /data\.status`: `completed`/, "a completed reconciliation is shown");
   assert.match(reconcile, /Refusals it may answer[^\n]*The scenarios require[^\n]*`USER_DENIED`/);
   assert.match(section("lomi_connect"), /Refusals it may answer[^\n]*The scenarios require[^\n]*`RESOURCE_EXHAUSTED`/);

@@ -15,13 +15,28 @@ const line = (record: unknown) => JSON.stringify(record);
 const at = "2026-01-05T09:00:00.000Z";
 const HISTORY = [
   line({ type: "header", format: "lomi-history/1", source: "lomi-conformance record (stdio): broker", clock: "recorder" }),
-  line({ type: "call", agent: "claude-desktop", connection: "stdio-1", tool: "lomi_file_write", args: { workspaceId: "ws-alpha", path: "scripts/test.cmd", content }, sentAt: at, answeredAt: at, reply: { status: "answered", isError: true, structuredContent: { controlApiVersion: "1.0", status: "error", code: "PAIRING_REQUIRED", message: "Approve the pending session in Lomi Settings." } } }),
+  line({
+    type: "call",
+    agent: "claude-desktop",
+    connection: "stdio-1",
+    tool: "lomi_file_write",
+    args: { workspaceId: "ws-alpha", path: "scripts/test.cmd", content },
+    sentAt: at,
+    answeredAt: at,
+    reply: {
+      status: "answered",
+      isError: true,
+      structuredContent: { controlApiVersion: "1.0", status: "error", code: "PAIRING_REQUIRED", message: "Approve the pending session in Lomi Settings." },
+    },
+  }),
 ].join("\n");
 
 test("check --report x.html: conformance.html's style and colours, the verdict first, each call's arguments whole", () => {
   const history = parseHistory(HISTORY);
   const page = htmlReport("traffic.jsonl", history, checkHistory(history));
-  const conformance = conformanceHtml(notRunSummary("x", { broker: { adapter: "t", serverInfo: undefined }, seed: 1, level: "must", tags: undefined, startedAt: at, requireAll: false }, "stdio"));
+  const conformance = conformanceHtml(
+    notRunSummary("x", { broker: { adapter: "t", serverInfo: undefined }, seed: 1, level: "must", tags: undefined, startedAt: at, requireAll: false }, "stdio"),
+  );
   for (const html of [page, conformance]) assert.ok(html.includes(BASE_STYLE), "the pages share their base style");
   const banner = page.indexOf('<div class="banner"');
   assert.ok(banner > 0 && banner < page.indexOf("<h2>"), "the verdict before any section");

@@ -15,7 +15,10 @@ test("past its capacity the oldest reply is forgotten, and a long reply is never
   checked.add("t", "1");
   checked.add("t", "2");
   checked.add("t", "3");
-  assert.deepEqual(["1", "2", "3"].map((text) => checked.has("t", text)), [false, true, true]);
+  assert.deepEqual(
+    ["1", "2", "3"].map((text) => checked.has("t", text)),
+    [false, true, true],
+  );
   checked.add("t", "x".repeat(11));
   assert.equal(checked.has("t", "x".repeat(11)), false);
 });

@@ -44,7 +44,8 @@ test("an option of another command is refused (exit 2) naming whose it is and th
             assert.ok(e instanceof UsageError, argv.join(" "));
             assert.match(e.message, new RegExp(`^--${option} is not an option of ${label(c)} \\(it goes with [^)]*${label(other)}`), argv.join(" "));
             // A run's options are many: its --help lists them.
-            if (c.name !== undefined) assert.ok(e.message.endsWith(`its options are ${[...Object.keys(c.options), "help"].map((o) => `--${o}`).join(", ")}`), e.message);
+            if (c.name !== undefined)
+              assert.ok(e.message.endsWith(`its options are ${[...Object.keys(c.options), "help"].map((o) => `--${o}`).join(", ")}`), e.message);
             return true;
           },
         );
@@ -52,11 +53,27 @@ test("an option of another command is refused (exit 2) naming whose it is and th
 });
 
 test("steps --retries 3 is refused, where it once ran the steps", () => {
-  assert.throws(() => readCommandLine(["steps", "--retries", "3", "--broker-cmd", "x"]), (e: unknown) => e instanceof UsageError && e.message === "--retries is not an option of steps (it goes with a conformance run); its options are --help");
+  assert.throws(
+    () => readCommandLine(["steps", "--retries", "3", "--broker-cmd", "x"]),
+    (e: unknown) => e instanceof UsageError && e.message === "--retries is not an option of steps (it goes with a conformance run); its options are --help",
+  );
 });
 
 test("each option's value is read once, by its declaration: typed, with defaults, or refused saying what it takes", () => {
-  const run = readCommandLine(["--seed", "7", "--level", "should", "--shard", "2/3", "--header", "A: 1", "--header", "B: 2", "--broker-url", "http://127.0.0.1:3333/mcp"]).parsed;
+  const run = readCommandLine([
+    "--seed",
+    "7",
+    "--level",
+    "should",
+    "--shard",
+    "2/3",
+    "--header",
+    "A: 1",
+    "--header",
+    "B: 2",
+    "--broker-url",
+    "http://127.0.0.1:3333/mcp",
+  ]).parsed;
   assert.notEqual(run, "help");
   if (run === "help") return;
   assert.equal(run.values.seed, 7);
@@ -75,7 +92,11 @@ test("each option's value is read once, by its declaration: typed, with defaults
     [["teeth", "--jobs"], "--jobs needs a value: --jobs N"],
     [["check", "h.jsonl", "--judge", "all"], "--judge must be broker, agents or both, not all"],
   ] as const)
-    assert.throws(() => readCommandLine(argv), (e: unknown) => e instanceof UsageError && e.message === message, argv.join(" "));
+    assert.throws(
+      () => readCommandLine(argv),
+      (e: unknown) => e instanceof UsageError && e.message === message,
+      argv.join(" "),
+    );
 });
 
 test("--help of any command is its help, whatever else the line holds", () => {
@@ -96,8 +117,17 @@ test("every example a command's help gives reads as the command line it shows", 
 });
 
 test("every one-line command in README.md and docs/ reads: the command reference names only options its commands take", () => {
-  const files = ["README.md", ...readdirSync(kitPath("docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
-  const lines = files.flatMap((f) => readFileSync(kitPath(f), "utf8").split("\n").flatMap((l) => (/^\s*npx lomi-conformance /.test(l) && !l.trimEnd().endsWith("\\") ? [{ f, l }] : [])));
+  const files = [
+    "README.md",
+    ...readdirSync(kitPath("docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
+  const lines = files.flatMap((f) =>
+    readFileSync(kitPath(f), "utf8")
+      .split("\n")
+      .flatMap((l) => (/^\s*npx lomi-conformance /.test(l) && !l.trimEnd().endsWith("\\") ? [{ f, l }] : [])),
+  );
   assert.ok(lines.length > 30, `found ${lines.length}`);
   for (const { f, l } of lines) assert.doesNotThrow(() => readCommandLine(documented(l)), `${f}: ${l}`);
 });

@@ -23,7 +23,10 @@ test("a reply's data of the wrong shape fails the scenario as a violation naming
       error.message.startsWith("lomi_store_status's data breaks its output schema at receipts.count:") &&
       error.rules.join() === "ENV-04",
   );
-  assert.throws(() => contractData("lomi_store_status", { ...status, extra: 1 }), (error: unknown) => error instanceof HarnessError && error.rules.join() === "ENV-04" && /lomi_store_status/.test(error.message));
+  assert.throws(
+    () => contractData("lomi_store_status", { ...status, extra: 1 }),
+    (error: unknown) => error instanceof HarnessError && error.rules.join() === "ENV-04" && /lomi_store_status/.test(error.message),
+  );
 });
 
 test("a tool's output schema is built once and then reused for every reply", () => {

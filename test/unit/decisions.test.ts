@@ -26,7 +26,10 @@ function askingSim() {
 test("a question waits in awaiting_user, listed, with nothing done", () => {
   const { sim, ask, changes } = askingSim();
   assert.deepEqual(ask("op-1", { allowNetwork: true }), { phase: "awaiting_user", effectState: "none" });
-  assert.deepEqual(sim.pendingDecisions().map((d) => [d.operationId, d.tool]), [["op-1", "lomi_settings_update"]]);
+  assert.deepEqual(
+    sim.pendingDecisions().map((d) => [d.operationId, d.tool]),
+    [["op-1", "lomi_settings_update"]],
+  );
   assert.equal(sim.status("op-1").phase, "awaiting_user");
   assert.equal(changes(), 0);
 });
@@ -57,7 +60,10 @@ test("a decision is answered once; an answer for no pending decision is NOT_FOUN
   const { sim, ask } = askingSim();
   ask("op-1", { allowNetwork: true });
   sim.decideOperation("op-1", "approve");
-  assert.throws(() => sim.decideOperation("op-1", "deny"), (e: unknown) => e instanceof LomiError && e.code === "NOT_FOUND");
+  assert.throws(
+    () => sim.decideOperation("op-1", "deny"),
+    (e: unknown) => e instanceof LomiError && e.code === "NOT_FOUND",
+  );
 });
 
 test("the validators run again on approval: a section that moved while the user decided fails with nothing done", () => {

@@ -21,7 +21,16 @@ function correctStdioRun() {
   const lacking = profile.lacks.map(capabilityTag);
   const results: ScenarioResult[] = suite.map((s) => {
     const missing = s.tags.find((t) => lacking.includes(t));
-    return { name: s.name, uri: s.uri, line: s.line, tags: [...s.tags], verdict: missing ? "not-applicable" : "pass", status: missing ? "SKIPPED" : "PASSED", reason: missing && `the adapter lacks ${missing}`, durationMs: 1 };
+    return {
+      name: s.name,
+      uri: s.uri,
+      line: s.line,
+      tags: [...s.tags],
+      verdict: missing ? "not-applicable" : "pass",
+      status: missing ? "SKIPPED" : "PASSED",
+      reason: missing && `the adapter lacks ${missing}`,
+      durationMs: 1,
+    };
   });
   return judgeMadeUpRun({
     rules: loadRules().rules,
@@ -35,7 +44,10 @@ function correctStdioRun() {
 test("docs/implementers.md's stdio verdict line and badge are what a correct broker's run over stdio gets today", () => {
   const run = correctStdioRun();
   const doc = readFileSync(kitPath("docs/implementers.md"), "utf8");
-  assert.ok(doc.includes(`    lomi-conformance: ${run.headline}\n`), `docs/implementers.md should quote the verdict line:\n    lomi-conformance: ${run.headline}`);
+  assert.ok(
+    doc.includes(`    lomi-conformance: ${run.headline}\n`),
+    `docs/implementers.md should quote the verdict line:\n    lomi-conformance: ${run.headline}`,
+  );
   assert.ok(doc.includes(`("${badgeMessage(run)}")`), `docs/implementers.md should quote the badge: ("${badgeMessage(run)}")`);
 });
 

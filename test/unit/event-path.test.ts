@@ -21,7 +21,10 @@ test("the reference path and a path without running before the decision both pas
 
 test("settling straight from awaiting_user after an approval that let work run fails the demand for running", () => {
   const problems = eventPathProblems(path("queued", "awaiting_user", "succeeded"), { reaches: "succeeded", through: ["awaiting_user", "running"] });
-  assert.ok(problems.some((p) => /running is missing/.test(p)), problems.join("\n"));
+  assert.ok(
+    problems.some((p) => /running is missing/.test(p)),
+    problems.join("\n"),
+  );
 });
 
 test("an illegal transition, a repeated transition and a dropped running all fail", () => {
@@ -39,7 +42,12 @@ test("an effect change within a state is not a repeated transition", () => {
 
 test("the feed must agree with what receipt reads showed, and start at admission", () => {
   assert.ok(eventPathProblems(path("queued", "running", "succeeded"), { reaches: "succeeded", observed: ["cancelling"] }).some((p) => /cancelling/.test(p)));
-  assert.ok(eventPathProblems(path("running", "succeeded").map((e, i) => (i === 0 ? { ...e, previousState: "queued" as const } : e)), { reaches: "succeeded" }).length > 0);
+  assert.ok(
+    eventPathProblems(
+      path("running", "succeeded").map((e, i) => (i === 0 ? { ...e, previousState: "queued" as const } : e)),
+      { reaches: "succeeded" },
+    ).length > 0,
+  );
   assert.deepEqual(eventPathProblems(path("queued", "cancelled"), { reaches: "cancelled", from: "queued" }), []);
   assert.ok(eventPathProblems(path("queued", "running", "cancelling", "cancelled"), { reaches: "cancelled", from: "queued" }).length > 0);
   assert.ok(eventPathProblems([], { reaches: "succeeded" }).length > 0);

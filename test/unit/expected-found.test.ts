@@ -18,22 +18,42 @@ function thrown(check: () => void): HarnessError | undefined {
 }
 
 test("every figure that differs, found first, on one line; an object's extra key and a missing one each named", () => {
-  const found = differences({ status: "completed", removed: { receipts: 0, events: 0, retryEpochs: 1 }, extra: true }, { status: "completed", removed: { receipts: 1, events: 3, retryEpochs: 1 } }, "");
+  const found = differences(
+    { status: "completed", removed: { receipts: 0, events: 0, retryEpochs: 1 }, extra: true },
+    { status: "completed", removed: { receipts: 1, events: 3, retryEpochs: 1 } },
+    "",
+  );
   assert.equal(differencesText(found), "removed.receipts: 0, expected 1; removed.events: 0, expected 3; extra: true, expected absent");
   assert.equal(differencesText(differences([1, 2], [1, 2, 3], "ids")), "ids: [1,2], expected [1,2,3]", "arrays of another length whole");
   assert.equal(differencesText(differences(["a", "b"], ["a", "c"], "paths")), 'paths[1]: "b", expected "c"', "strings quoted: an empty or spaced one shows");
   assert.deepEqual(differences({ a: 1, b: 2 }, { a: 1 }, "data", true), [], "partial: the keys the step names only");
-  assert.deepEqual(differences({ a: undefined }, {}, "x"), [{ at: "x", found: { a: undefined }, expected: {} }], "deep-equal's strictness kept: the whole values say it");
+  assert.deepEqual(
+    differences({ a: undefined }, {}, "x"),
+    [{ at: "x", found: { a: undefined }, expected: {} }],
+    "deep-equal's strictness kept: the whole values say it",
+  );
 });
 
 test("expectSame and expectIncluded throw one violation, its summary first, what was seen below, the rules it names", () => {
-  assert.equal(thrown(() => expectSame("n", 3, 3)), undefined);
-  const error = thrown(() => expectSame("native dispatches", 2, 1, { why: "one request, one dispatch", seen: { label: "Lomi saw", value: [{ op: "a" }, { op: "b" }] }, rules: ["IDEM-01"] }))!;
+  assert.equal(
+    thrown(() => expectSame("n", 3, 3)),
+    undefined,
+  );
+  const error = thrown(() =>
+    expectSame("native dispatches", 2, 1, {
+      why: "one request, one dispatch",
+      seen: { label: "Lomi saw", value: [{ op: "a" }, { op: "b" }] },
+      rules: ["IDEM-01"],
+    }),
+  )!;
   assert.equal(error.kind, "violation");
   assert.deepEqual(error.message.split("\n"), ["native dispatches: 2, expected 1 (one request, one dispatch)", 'Lomi saw: [{"op":"a"},{"op":"b"}]']);
   assert.deepEqual(error.rules, ["IDEM-01"]);
   assert.deepEqual(thrown(() => expectSame("state", "running", "succeeded"))!.rules, [], "no rule named: the step's rules are blamed, as for any failed step");
-  assert.equal(thrown(() => expectIncluded("data", { a: 1, b: 2 }, { a: 1 })), undefined);
+  assert.equal(
+    thrown(() => expectIncluded("data", { a: 1, b: 2 }, { a: 1 })),
+    undefined,
+  );
   assert.equal(thrown(() => expectIncluded("data", { a: 2 }, { a: 1 }))!.message, "data.a: 2, expected 1");
 });
 

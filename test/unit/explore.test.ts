@@ -34,7 +34,10 @@ test("the same seed and code give the same histories, byte for byte; another see
   const again = await histories(11);
   assert.equal(first.length, 3);
   assert.deepEqual(again, first);
-  assert.ok(first.some((h) => h.split("\n").length > 10), "the runs did something");
+  assert.ok(
+    first.some((h) => h.split("\n").length > 10),
+    "the runs did something",
+  );
   assert.notDeepEqual(await histories(12), first);
 });
 
@@ -43,7 +46,9 @@ test("a short explore of the reference broker injects faults of several kinds an
   assert.equal(result.violation, undefined, JSON.stringify(result.violation?.invariants));
   assert.equal(result.runs, 8);
   assert.ok(result.steps > 40, `${result.steps} steps`);
-  const kinds = Object.entries(result.faults).filter(([, n]) => n > 0).map(([k]) => k);
+  const kinds = Object.entries(result.faults)
+    .filter(([, n]) => n > 0)
+    .map(([k]) => k);
   assert.ok(kinds.length >= 5, `faults of ${kinds.join(", ")}`);
 });
 
@@ -53,7 +58,10 @@ test("a violation is shrunk, and its replay gives the same case and history agai
   const found = await explore({ ...options(1, 100, 60), adapter });
   const v = found.violation;
   assert.ok(v, "the mutant is found");
-  assert.deepEqual(v.invariants.map((f) => f.id), ["legal-transitions"]);
+  assert.deepEqual(
+    v.invariants.map((f) => f.id),
+    ["legal-transitions"],
+  );
   assert.ok(v.steps.length <= 4, `shrunk to ${v.steps.length} steps: ${v.steps.join("; ")}`);
   const replayed = await explore({ ...options(1, 100, 60), adapter, replay: { path: v.path, replayPath: v.replayPath } });
   assert.equal(replayed.runs, 1);
@@ -63,7 +71,9 @@ test("a violation is shrunk, and its replay gives the same case and history agai
 
 test("explore heads a finding with the rules it breaks, never its oracle's whole list: a dispatch under a key no agent sent is DUR-01's", async () => {
   // fixtures/explore-seeds.json's case of the broker that, restarted, dispatches its queued work under request keys of its own.
-  const found = readRegressions(fileURLToPath(new URL("../../fixtures/explore-seeds.json", import.meta.url))).find((c) => c.mutant === "dur-resumed-after-restart");
+  const found = readRegressions(fileURLToPath(new URL("../../fixtures/explore-seeds.json", import.meta.url))).find(
+    (c) => c.mutant === "dur-resumed-after-restart",
+  );
   assert.ok(found, "the regression list holds the case");
   const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-heads-"));
   let out = "";
@@ -84,9 +94,13 @@ test("explore heads a finding with the rules it breaks, never its oracle's whole
   const oracle = ORACLES.find((o) => o.id === "effects-requested")!;
   assert.ok(oracle.rules.length > 10, "the oracle can judge many rules: the point of the test");
   const violation = out.slice(out.indexOf("VIOLATION"), out.indexOf("shrunk to"));
-  assert.match(violation, /^VIOLATION of effects-requested \(DUR-01\)\n  DUR-01 \(effects-requested\): Lomi did work no agent asked for: .*requestKey \S+\.resumed/);
+  assert.match(
+    violation,
+    /^VIOLATION of effects-requested \(DUR-01\)\n  DUR-01 \(effects-requested\): Lomi did work no agent asked for: .*requestKey \S+\.resumed/,
+  );
   const md = readFileSync(path.join(reports, "explore.md"), "utf8");
   const section = md.slice(md.indexOf("## Violation"), md.indexOf("### Shrunk"));
   assert.match(section, /^- DUR-01 \(\*\*effects-requested\*\*\): Lomi did work no agent asked for/m);
-  for (const text of [violation, section]) assert.deepEqual([...new Set(text.match(/\b[A-Z]+-\d{2}\b/g))], ["DUR-01"], `only the rule the finding breaks: ${text}`);
+  for (const text of [violation, section])
+    assert.deepEqual([...new Set(text.match(/\b[A-Z]+-\d{2}\b/g))], ["DUR-01"], `only the rule the finding breaks: ${text}`);
 });

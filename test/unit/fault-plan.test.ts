@@ -25,7 +25,10 @@ test("@P% draws from the seed: the same seed picks the same calls, another seed 
   };
   assert.deepEqual(picks(7), picks(7));
   assert.notDeepEqual(picks(7), picks(8));
-  assert.ok(picks(7).every((i) => i % 2 === 1), "op picks operation calls only");
+  assert.ok(
+    picks(7).every((i) => i % 2 === 1),
+    "op picks operation calls only",
+  );
   assert.ok(picks(7).length > 0 && picks(7).length < 20);
 });
 
@@ -40,7 +43,12 @@ test("a bad spec is refused with a configuration error naming the item and why",
 });
 
 test("record --faults goes with the stdio form; --seed and --lomi-control with --faults; hold needs --lomi-control", () => {
-  const usage = (args: string[], problem: RegExp) => assert.throws(() => parseRecordArgs(args), (e: unknown) => e instanceof HarnessError && e.kind === "config" && problem.test(e.message), args.join(" "));
+  const usage = (args: string[], problem: RegExp) =>
+    assert.throws(
+      () => parseRecordArgs(args),
+      (e: unknown) => e instanceof HarnessError && e.kind === "config" && problem.test(e.message),
+      args.join(" "),
+    );
   const stdio = parseRecordArgs(["--history", "h.jsonl", "--faults", "restart:lomi_terminal_run", "--seed", "9", "--", "broker"]);
   assert.equal(stdio.form === "stdio" && stdio.faults?.seed, 9);
   assert.equal(stdio.form === "stdio" && stdio.faults?.spec.items[0]!.kind, "restart");

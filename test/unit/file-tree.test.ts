@@ -25,9 +25,16 @@ test("an editor document saves back the exact bytes it opened, whatever their en
   const bom = fc.constant(Uint8Array.of(0xef, 0xbb, 0xbf));
   const crlfText = fc.string().map((s) => new Uint8Array(Buffer.from(s.replace(/\n/g, "\r\n"), "utf8")));
   fc.assert(
-    fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), crlfText, fc.tuple(bom, crlfText).map(([a, b]) => Uint8Array.from([...a, ...b]))), (bytes) => {
-      assert.deepEqual(new Uint8Array(encodeBuffer(decodeForEditor(Buffer.from(bytes)))), bytes);
-    }),
+    fc.property(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 64 }),
+        crlfText,
+        fc.tuple(bom, crlfText).map(([a, b]) => Uint8Array.from([...a, ...b])),
+      ),
+      (bytes) => {
+        assert.deepEqual(new Uint8Array(encodeBuffer(decodeForEditor(Buffer.from(bytes)))), bytes);
+      },
+    ),
   );
 });
 
@@ -66,12 +73,29 @@ test("a move takes everything below with it", () => {
 test("paths are normalized inside the project and refused outside it", () => {
   assert.equal(projectPath("./src/../lib/", "path"), "lib");
   assert.equal(projectPath(".", "path"), "");
-  for (const bad of ["..", "../x", "/etc", "a/../../b"]) assert.throws(() => projectPath(bad, "path"), (e: unknown) => code(e) === "OUTSIDE_PROJECT", bad);
+  for (const bad of ["..", "../x", "/etc", "a/../../b"])
+    assert.throws(
+      () => projectPath(bad, "path"),
+      (e: unknown) => code(e) === "OUTSIDE_PROJECT",
+      bad,
+    );
 });
 
 test("edits apply against the buffer they were decided on, in any order", () => {
   const doc = { text: "hello world", encoding: "utf-8" as const };
-  assert.equal(applyEdits(doc, [{ start: 6, end: 11, text: "there" }, { start: 0, end: 5, text: "hi" }]), "hi there");
-  assert.throws(() => applyEdits(doc, [{ start: 0, end: 12, text: "" }]), (e: unknown) => code(e) === "OUT_OF_RANGE");
-  assert.throws(() => applyEdits({ text: "caf\u00e9", encoding: "latin1" }, [{ start: 0, end: 0, text: "\u20ac" }]), (e: unknown) => code(e) === "OUT_OF_RANGE");
+  assert.equal(
+    applyEdits(doc, [
+      { start: 6, end: 11, text: "there" },
+      { start: 0, end: 5, text: "hi" },
+    ]),
+    "hi there",
+  );
+  assert.throws(
+    () => applyEdits(doc, [{ start: 0, end: 12, text: "" }]),
+    (e: unknown) => code(e) === "OUT_OF_RANGE",
+  );
+  assert.throws(
+    () => applyEdits({ text: "caf\u00e9", encoding: "latin1" }, [{ start: 0, end: 0, text: "\u20ac" }]),
+    (e: unknown) => code(e) === "OUT_OF_RANGE",
+  );
 });

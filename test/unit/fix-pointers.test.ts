@@ -35,5 +35,8 @@ test("a heading that is not in the doc, or a sentence not under it, is caught", 
   assert.equal(section(doc, "D"), undefined);
   assert.ok(words(section(doc, "B")!).includes("Serving the catalogue passes."));
   assert.ok(!section(doc, "C")!.includes("Serving"), "a section ends at the next heading");
-  assert.deepEqual(pointersOf(["OP-01", "ENV-04"]).map((p) => p.rule), ["ENV-04"]);
+  assert.deepEqual(
+    pointersOf(["OP-01", "ENV-04"]).map((p) => p.rule),
+    ["ENV-04"],
+  );
 });

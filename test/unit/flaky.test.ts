@@ -6,9 +6,23 @@ import type { Attempt } from "../../harness/report/attempts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import type { Rule } from "../../harness/rules.js";
 
-const RULES: Rule[] = [{ id: "OP-01", level: "MUST", title: "OP-01", source: "s" }, { id: "OP-03", level: "MUST", title: "OP-03", source: "s" }, { id: "OP-20", level: "SHOULD", title: "OP-20", source: "s" }];
-const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]): ScenarioResult => ({ name, uri: "features/x.feature", line: 7, tags, verdict, status: verdict === "fail" ? "FAILED" : "PASSED", reason: verdict === "fail" ? "boom" : undefined, durationMs: 1 });
-const tries = (...failed: boolean[]): Attempt[] => failed.map((f, i) => ({ attempt: i + 1, seed: 100 + i, failed: f, ...(f ? { message: `attempt ${i + 1} broke` } : {}) }));
+const RULES: Rule[] = [
+  { id: "OP-01", level: "MUST", title: "OP-01", source: "s" },
+  { id: "OP-03", level: "MUST", title: "OP-03", source: "s" },
+  { id: "OP-20", level: "SHOULD", title: "OP-20", source: "s" },
+];
+const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]): ScenarioResult => ({
+  name,
+  uri: "features/x.feature",
+  line: 7,
+  tags,
+  verdict,
+  status: verdict === "fail" ? "FAILED" : "PASSED",
+  reason: verdict === "fail" ? "boom" : undefined,
+  durationMs: 1,
+});
+const tries = (...failed: boolean[]): Attempt[] =>
+  failed.map((f, i) => ({ attempt: i + 1, seed: 100 + i, failed: f, ...(f ? { message: `attempt ${i + 1} broke` } : {}) }));
 
 function judge(results: ScenarioResult[], attempts: Map<string, Attempt[]>, flakyOk = false) {
   return judgeMadeUpRun({
@@ -26,16 +40,29 @@ test("a scenario that passed only on a retry makes its rules flaky: a MUST one f
   const results = [scenario("race", ["@OP-01", "@OP-20"], "pass"), scenario("calm", ["@OP-03"], "pass")];
   const attempts = new Map([["features/x.feature:race", tries(true, false)]]);
   const { run } = judge(results, attempts);
-  assert.deepEqual(run.rules.map((r) => [r.id, r.verdict]), [["OP-01", "flaky"], ["OP-03", "pass"], ["OP-20", "flaky"]]);
-  assert.deepEqual(run.problems.map((p) => p.split(" (")[0]), ["OP-01: flaky"]);
+  assert.deepEqual(
+    run.rules.map((r) => [r.id, r.verdict]),
+    [
+      ["OP-01", "flaky"],
+      ["OP-03", "pass"],
+      ["OP-20", "flaky"],
+    ],
+  );
+  assert.deepEqual(
+    run.problems.map((p) => p.split(" (")[0]),
+    ["OP-01: flaky"],
+  );
   assert.equal(run.verdict, "not-conformant");
   assert.deepEqual(run.scenarios, { total: 2, pass: 1, flaky: 1, fail: 0, baselined: 0, notApplicable: 0 });
   const race = run.scenarioVerdicts!.find((s) => s.name === "race")!;
   assert.equal(race.verdict, "flaky");
-  assert.deepEqual(race.attempts!.map((a) => [a.attempt, a.seed, a.verdict, a.replay]), [
-    [1, 100, "fail", "lomi-conformance features/x.feature:7 --seed 3 --scenario-seed 100 --mutant m"],
-    [2, 101, "pass", "lomi-conformance features/x.feature:7 --seed 3 --scenario-seed 101 --mutant m"],
-  ]);
+  assert.deepEqual(
+    race.attempts!.map((a) => [a.attempt, a.seed, a.verdict, a.replay]),
+    [
+      [1, 100, "fail", "lomi-conformance features/x.feature:7 --seed 3 --scenario-seed 100 --mutant m"],
+      [2, 101, "pass", "lomi-conformance features/x.feature:7 --seed 3 --scenario-seed 101 --mutant m"],
+    ],
+  );
   const ok = judge(results, attempts, true).run;
   assert.equal(ok.verdict, "conformant");
   assert.equal(ok.rules[0]!.verdict, "flaky", "still said flaky");
@@ -44,7 +71,10 @@ test("a scenario that passed only on a retry makes its rules flaky: a MUST one f
 
 test("junit.xml: a flaky scenario passes with a <flakyFailure> per failed attempt; one that never passed fails with a <rerunFailure> per earlier attempt", () => {
   const results = [scenario("race", ["@OP-01"], "pass"), scenario("broken", ["@OP-03"], "fail")];
-  const attempts = new Map([["features/x.feature:race", tries(true, true, false)], ["features/x.feature:broken", tries(true, true)]]);
+  const attempts = new Map([
+    ["features/x.feature:race", tries(true, true, false)],
+    ["features/x.feature:broken", tries(true, true)],
+  ]);
   const { run, baselinedScenarioReason } = judge(results, attempts);
   const xml = junitXml(run, results, baselinedScenarioReason);
   const race = /<testcase [^>]*race"[^>]*>([\s\S]*?)<\/testcase>/.exec(xml)![1]!;

@@ -25,7 +25,9 @@ const floorOf = new Map(FLOORS.flatMap((names, floor) => names.map((name) => [na
 const placeOf = (file: string) => path.relative(HARNESS, file).split(path.sep)[0]!;
 
 function sourcesIn(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourcesIn(path.join(dir, e.name)) : /\.(ts|cjs|mjs)$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourcesIn(path.join(dir, e.name)) : /\.(ts|cjs|mjs)$/.test(e.name) ? [path.join(dir, e.name)] : [],
+  );
 }
 
 /** Every relative import of a harness file that lands in harness/ (static, dynamic and type-only alike). */
@@ -41,17 +43,25 @@ const edges = files.flatMap((from) => importsOf(from).map((to) => ({ from, to })
 
 test("every folder and file at harness/'s top has a floor", () => {
   const places = [...new Set(files.map(placeOf))].sort();
-  assert.deepEqual(places.filter((p) => !floorOf.has(p)), [], "add the new folder to FLOORS and to README's layout table");
+  assert.deepEqual(
+    places.filter((p) => !floorOf.has(p)),
+    [],
+    "add the new folder to FLOORS and to README's layout table",
+  );
 });
 
 /** The imports that point up a floor, as "from → to". */
 const upward = (imports: ReadonlyArray<{ from: string; to: string }>) =>
-  imports.filter(({ from, to }) => (floorOf.get(placeOf(to)) ?? 0) > (floorOf.get(placeOf(from)) ?? 0)).map(({ from, to }) => `${path.relative(HARNESS, from)} → ${path.relative(HARNESS, to)}`);
+  imports
+    .filter(({ from, to }) => (floorOf.get(placeOf(to)) ?? 0) > (floorOf.get(placeOf(from)) ?? 0))
+    .map(({ from, to }) => `${path.relative(HARNESS, from)} → ${path.relative(HARNESS, to)}`);
 
 test("no import inside harness/ points up a floor", () => {
   assert.deepEqual(upward(edges), []);
   // The check sees one: report/ (the reports) importing suite/ (the runner above it).
-  assert.deepEqual(upward([{ from: path.join(HARNESS, "report", "x.ts"), to: path.join(HARNESS, "suite", "y.ts") }]), [`report${path.sep}x.ts → suite${path.sep}y.ts`]);
+  assert.deepEqual(upward([{ from: path.join(HARNESS, "report", "x.ts"), to: path.join(HARNESS, "suite", "y.ts") }]), [
+    `report${path.sep}x.ts → suite${path.sep}y.ts`,
+  ]);
 });
 
 test("the folders of harness/ import one another without a cycle", () => {

@@ -35,11 +35,19 @@ function post(url: string, message: unknown, headers: Record<string, string> = {
   const body = rawBody ?? JSON.stringify(message);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
       (res) => {
         let text = "";
         res.on("data", (c: Buffer) => (text += c.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, sessionId: res.headers["mcp-session-id"] as string | undefined, body: text ? JSON.parse(text) : {} }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, sessionId: res.headers["mcp-session-id"] as string | undefined, body: text ? JSON.parse(text) : {} }),
+        );
       },
     );
     req.on("error", reject);
@@ -47,7 +55,12 @@ function post(url: string, message: unknown, headers: Record<string, string> = {
   });
 }
 
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+};
 const call = (name: string, args: string) => `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
 
 test("a Host that is not this loopback endpoint, and a foreign or null Origin, are refused before any session exists", async () => {

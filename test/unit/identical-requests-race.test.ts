@@ -35,7 +35,14 @@ test("of two identical requests at once, the one whose native check comes after 
     const session = broker.newSession(() => "agent");
     const call = async (name: string, args: Record<string, unknown>) => (await session.call(name, args)).structuredContent as Sc;
     const { data: connected } = await call("lomi_connect", { workspaceId: "ws-alpha" });
-    const args = { workspaceId: "ws-alpha", cwdRelative: "", title: "Tests", expectedRevision: connected.domainRevision, retryEpoch: connected.retryEpoch, requestKey: "same" };
+    const args = {
+      workspaceId: "ws-alpha",
+      cwdRelative: "",
+      title: "Tests",
+      expectedRevision: connected.domainRevision,
+      retryEpoch: connected.retryEpoch,
+      requestKey: "same",
+    };
     const replies = [call("lomi_terminal_create", args), call("lomi_terminal_create", args)];
     void Promise.race(replies).then(open);
     const [a, b] = await Promise.all(replies);

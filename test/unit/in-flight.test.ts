@@ -15,7 +15,10 @@ test("every index is worked once, never more than the lanes at a time", async ()
     done.push(i);
   });
   assert.equal(finished, true);
-  assert.deepEqual([...done].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i));
+  assert.deepEqual(
+    [...done].sort((a, b) => a - b),
+    Array.from({ length: 50 }, (_, i) => i),
+  );
   assert.equal(most, 4);
 });
 
@@ -66,7 +69,11 @@ test("a call refused together is made again alone, and the rest go one at a time
     () => heard++,
   );
   assert.equal(finished, true);
-  assert.deepEqual([...done].sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i), "every index once, the refused one included");
+  assert.deepEqual(
+    [...done].sort((a, b) => a - b),
+    Array.from({ length: 30 }, (_, i) => i),
+    "every index once, the refused one included",
+  );
   assert.equal(alone[0], 6, "the refused call is made again first");
   assert.ok(alone.length >= 30 - 10, `the rest went alone (${alone.length})`);
   assert.equal(mostAlone, 1, "alone means nothing else in flight");

@@ -8,10 +8,23 @@ import { call, crash, errorReply, history } from "../support/histories.js";
 // An ordered input the broker refused, where the scenario needed it taken: the rule the refusal
 // contradicts, as the history shows it (docs/explore.md, "What each finding blames").
 
-const ok = (data: Record<string, unknown>) => ({ status: "answered" as const, isError: false, structuredContent: { controlApiVersion: "1.0", status: "ok", data } });
-const grant = call("lomi_lease_acquire", { workspaceId: "ws-alpha", runtime: { kind: "terminal", terminalSessionId: "term-1" } }, ok({ leaseId: "lease-1", workspaceId: "ws-alpha", nextInputSequence: "1" }));
+const ok = (data: Record<string, unknown>) => ({
+  status: "answered" as const,
+  isError: false,
+  structuredContent: { controlApiVersion: "1.0", status: "ok", data },
+});
+const grant = call(
+  "lomi_lease_acquire",
+  { workspaceId: "ws-alpha", runtime: { kind: "terminal", terminalSessionId: "term-1" } },
+  ok({ leaseId: "lease-1", workspaceId: "ws-alpha", nextInputSequence: "1" }),
+);
 const args = (seq: string, text: string) => ({ workspaceId: "ws-alpha", terminalSessionId: "term-1", leaseId: "lease-1", inputSequence: seq, text });
-const sent = (seq: string, text: string) => call("lomi_terminal_input", args(seq, text), ok({ leaseId: "lease-1", inputSequence: seq, dispatchId: `input-${seq}`, acknowledged: "dispatched", terminalSessionId: "term-1" }));
+const sent = (seq: string, text: string) =>
+  call(
+    "lomi_terminal_input",
+    args(seq, text),
+    ok({ leaseId: "lease-1", inputSequence: seq, dispatchId: `input-${seq}`, acknowledged: "dispatched", terminalSessionId: "term-1" }),
+  );
 const refused = (seq: string, text: string, code: string) => call("lomi_terminal_input", args(seq, text), errorReply(code));
 
 /** The rules the last call's refusal fails, the scenario citing `cited`. */

@@ -3,7 +3,16 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { citableTitles, lintCitations, lintFeatures, lintRuleSources, lintSuite, lintUncoveredRules, nearestSentence, stepDistance } from "../../harness/authoring/lint.js";
+import {
+  citableTitles,
+  lintCitations,
+  lintFeatures,
+  lintRuleSources,
+  lintSuite,
+  lintUncoveredRules,
+  nearestSentence,
+  stepDistance,
+} from "../../harness/authoring/lint.js";
 import { loadRules } from "../../harness/rules.js";
 
 // The spec author's mistakes the issue names, each reported with file and line before any broker runs.
@@ -32,7 +41,10 @@ test("lint names every authoring mistake at once, file:line each, with the neare
   const at = (line: number) => problems.filter((p) => p.line === line && p.file.endsWith("draft.feature")).map((p) => p.problem);
   assert.match(at(2).join(), /@EVT-40 is not a rule of docs\/rules\.json; did you mean @EVT-0\d\?/);
   assert.match(at(6).join(), /scenario "no rule at all" cites no rule/);
-  assert.match(at(11).join(), /undefined step "the agent is conected to workspace "ws-alpha""; did you mean "\{agent\} is connected to workspace \{string\}"\?/);
+  assert.match(
+    at(11).join(),
+    /undefined step "the agent is conected to workspace "ws-alpha""; did you mean "\{agent\} is connected to workspace \{string\}"\?/,
+  );
   assert.match(at(16).join(), /project "beta" is not in the world the suite runs on \(docs\/world\.md lists its projects: proj-app, proj-api, proj-web/);
   assert.equal(problems.length, 4, problems.map((p) => `${p.line}: ${p.problem}`).join("\n"));
 });
@@ -54,15 +66,25 @@ test("the kit's own suite lints clean", async () => {
 test("a step is ranked by words, a parameter taking the value it refused: the step meant is found", () => {
   assert.equal(stepDistance("the reply is the error IDEMPOTENCY_CONFLICTS", "the reply is the error {code}"), 0);
   assert.equal(stepDistance('agent "b" calls lomi_x', "{agent} calls {tool}"), 0);
-  assert.ok(stepDistance("the agent is conected to workspace \"ws-alpha\"", "{agent} is connected to workspace {string}") < 0.2);
+  assert.ok(stepDistance('the agent is conected to workspace "ws-alpha"', "{agent} is connected to workspace {string}") < 0.2);
   assert.ok(stepDistance("the clock stops", "{agent} is connected to workspace {string}") >= 3);
 });
 
 test("a decision cited by a rule or by another decision must exist where it is cited", () => {
   const rules = loadRules();
-  const docs: Record<string, string> = { "docs/decisions.md": "- **Order of checks.** text, see \"Lost replies\".\n- **Lomi's clock.** text\n", "docs/implementers.md": "## Seeing the arguments (SCH-06)\n" };
-  const citing = { ...rules, rules: [{ ...rules.rules[0]!, decision: 'As docs/decisions.md, "Order of checks" and docs/implementers.md, "Seeing the arguments" say; docs/nowhere.md, "X".' }] };
-  const problems = lintCitations(citing, (f) => docs[f], `{\n  "id": "${rules.rules[0]!.id}"\n}`, "docs/rules.json").map((p) => `${p.file}:${p.line}: ${p.problem}`);
+  const docs: Record<string, string> = {
+    "docs/decisions.md": '- **Order of checks.** text, see "Lost replies".\n- **Lomi\'s clock.** text\n',
+    "docs/implementers.md": "## Seeing the arguments (SCH-06)\n",
+  };
+  const citing = {
+    ...rules,
+    rules: [
+      { ...rules.rules[0]!, decision: 'As docs/decisions.md, "Order of checks" and docs/implementers.md, "Seeing the arguments" say; docs/nowhere.md, "X".' },
+    ],
+  };
+  const problems = lintCitations(citing, (f) => docs[f], `{\n  "id": "${rules.rules[0]!.id}"\n}`, "docs/rules.json").map(
+    (p) => `${p.file}:${p.line}: ${p.problem}`,
+  );
   assert.deepEqual(problems, [
     `docs/rules.json:2: ${rules.rules[0]!.id}'s decision cites docs/implementers.md, "Seeing the arguments", which docs/implementers.md does not have; did you mean "Seeing the arguments (SCH-06)"?`,
     `docs/rules.json:2: ${rules.rules[0]!.id}'s decision cites docs/nowhere.md, which does not exist`,
@@ -74,6 +96,14 @@ test("a decision cited by a rule or by another decision must exist where it is c
 test("a rule no scenario cites is named where it is written", () => {
   const rules = loadRules();
   const [first, second] = rules.rules;
-  const problems = lintUncoveredRules(rules, new Set(rules.rules.slice(1).map((r) => r.id)), `{\n  "id": "${first!.id}"\n  "id": "${second!.id}"\n}`, "docs/rules.json");
-  assert.deepEqual(problems.map((p) => [p.line, p.problem]), [[2, `${first!.id} has no scenario: tag one with @${first!.id}, or the rule is reported "uncovered"`]]);
+  const problems = lintUncoveredRules(
+    rules,
+    new Set(rules.rules.slice(1).map((r) => r.id)),
+    `{\n  "id": "${first!.id}"\n  "id": "${second!.id}"\n}`,
+    "docs/rules.json",
+  );
+  assert.deepEqual(
+    problems.map((p) => [p.line, p.problem]),
+    [[2, `${first!.id} has no scenario: tag one with @${first!.id}, or the rule is reported "uncovered"`]],
+  );
 });

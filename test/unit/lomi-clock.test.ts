@@ -21,10 +21,20 @@ function startTests(sim: Simulator): string {
   const { pairingId } = sim.pairing("agent");
   const identity = { retryEpoch: "epoch-12345678", requestKey: "k" };
   const base = { pairingId, workspaceId: "ws-alpha", projectId: "proj-app" };
-  const created = sim.dispatch({ ...base, permit: permit("op-create"), tool: "lomi_terminal_create", args: { workspaceId: "ws-alpha", cwdRelative: "", title: "T", expectedRevision: "7", ...identity } });
+  const created = sim.dispatch({
+    ...base,
+    permit: permit("op-create"),
+    tool: "lomi_terminal_create",
+    args: { workspaceId: "ws-alpha", cwdRelative: "", title: "T", expectedRevision: "7", ...identity },
+  });
   assert.equal(created.progress.phase, "settled");
   const terminalSessionId = created.progress.phase === "settled" ? String(created.progress.result?.terminalSessionId) : "";
-  sim.dispatch({ ...base, permit: permit("op-run"), tool: "lomi_terminal_run", args: { workspaceId: "ws-alpha", terminalSessionId, command: "npm test", ...identity } });
+  sim.dispatch({
+    ...base,
+    permit: permit("op-run"),
+    tool: "lomi_terminal_run",
+    args: { workspaceId: "ws-alpha", terminalSessionId, command: "npm test", ...identity },
+  });
   return "op-run";
 }
 
@@ -90,6 +100,10 @@ test("durations read as a person writes them on a command line", () => {
   assert.equal(parseDuration("1500ms"), 1500);
   assert.equal(parseDuration("2d"), 172_800_000);
   for (const bad of ["", "24", "h", "-1h", "1.5h", "24 h", "24hours"]) {
-    assert.throws(() => parseDuration(bad), (e: unknown) => e instanceof LomiError && e.code === "INVALID_ARGUMENT", bad);
+    assert.throws(
+      () => parseDuration(bad),
+      (e: unknown) => e instanceof LomiError && e.code === "INVALID_ARGUMENT",
+      bad,
+    );
   }
 });

@@ -17,7 +17,13 @@ import { FakeLomi } from "../support/fake-lomi.js";
 const DAY = 24 * 3_600_000;
 type RunArgs = InputOf<typeof terminalRun>;
 const who = { pairingId: "pair-1", connectionId: "conn-1" };
-const settled = { phase: "settled", state: "succeeded", effectState: "complete", result: { terminalSessionId: "term-1", processStarted: true, exitCode: 0 }, error: null } as const;
+const settled = {
+  phase: "settled",
+  state: "succeeded",
+  effectState: "complete",
+  result: { terminalSessionId: "term-1", processStarted: true, exitCode: 0 },
+  error: null,
+} as const;
 
 function run(requestKey: string, extra: Partial<RunArgs> = {}): RunArgs {
   return { workspaceId: "ws", terminalSessionId: "term-1", command: "npm test", retryEpoch: "epoch-1", requestKey, ...extra };
@@ -27,7 +33,18 @@ function run(requestKey: string, extra: Partial<RunArgs> = {}): RunArgs {
 function engine(options: { store?: ReceiptStore; faults?: FaultPoint[]; policy?: Partial<BrokerPolicy> } = {}) {
   const lomi = new FakeLomi();
   const store = options.store ?? new MemoryReceiptStore();
-  store.insertEpochs([{ retryEpoch: "epoch-1", pairingId: "pair-1", brokerInstanceId: "broker-1", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY }]);
+  store.insertEpochs([
+    {
+      retryEpoch: "epoch-1",
+      pairingId: "pair-1",
+      brokerInstanceId: "broker-1",
+      connectionId: "conn-1",
+      workspaceId: "ws",
+      projectIds: ["proj"],
+      issuedAt: 0,
+      expiresAt: DAY,
+    },
+  ]);
   const hooks = new FaultHooks(options.faults ?? [], (point) => {
     throw new BrokerCrashed(point);
   });
@@ -48,7 +65,8 @@ class CountingStore extends DelegatingReceiptStore {
     return super.reserveAll(reservations);
   }
   override transitionAll(chains: readonly TransitionChain[]) {
-    if (this.failSettlements > 0 && this.failSettlements--) throw new LomiError("STORE_UNAVAILABLE", "The receipt store could not record the settlements: disk I/O error");
+    if (this.failSettlements > 0 && this.failSettlements--)
+      throw new LomiError("STORE_UNAVAILABLE", "The receipt store could not record the settlements: disk I/O error");
     this.settlementWrites.push(chains.length);
     return super.transitionAll(chains);
   }
@@ -61,7 +79,10 @@ test("an admission is durable and claimed before its one dispatch, and answers r
   assert.equal(receipt.state, "running");
   assert.equal(lomi.dispatched.length, 1);
   assert.equal(lomi.dispatched[0]!.permit.operationId, receipt.operationId);
-  assert.deepEqual(store.events("pair-1", "ws", 0, 10).events.map((e) => e.state), ["queued", "running"]);
+  assert.deepEqual(
+    store.events("pair-1", "ws", 0, 10).events.map((e) => e.state),
+    ["queued", "running"],
+  );
   assert.equal(lomi.clockReads, 0, "Lomi's time came with the check's reply");
 });
 
@@ -126,7 +147,18 @@ test("epochs: unknown, another connection's, another instance's and expired ones
   const { engine: e, admit, lomi, store } = engine();
   await assert.rejects(admit(run("k1", { retryEpoch: "epoch-unknown" })), codeOf("RETRY_EPOCH_INVALID"));
   await assert.rejects(e.admit({ ...who, connectionId: "conn-2" }, terminalRun, run("k2")), codeOf("RETRY_EPOCH_INVALID"));
-  store.insertEpochs([{ retryEpoch: "epoch-old", pairingId: "pair-1", brokerInstanceId: "broker-0", connectionId: "conn-1", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: DAY }]);
+  store.insertEpochs([
+    {
+      retryEpoch: "epoch-old",
+      pairingId: "pair-1",
+      brokerInstanceId: "broker-0",
+      connectionId: "conn-1",
+      workspaceId: "ws",
+      projectIds: ["proj"],
+      issuedAt: 0,
+      expiresAt: DAY,
+    },
+  ]);
   await assert.rejects(admit(run("k3", { retryEpoch: "epoch-old" })), codeOf("RETRY_EPOCH_INVALID"));
   lomi.time = DAY;
   await assert.rejects(admit(run("k4")), codeOf("RETRY_EPOCH_EXPIRED"));
@@ -167,7 +199,10 @@ test("group commit: settlements Lomi answers in the same turn share one write, e
   const { admit, lomi } = engine({ store: counting });
   lomi.dispatchAnswer = settled;
   const admissions = await Promise.all([1, 2, 3, 4].map((n) => admit(run(`k${n}`, { terminalSessionId: `term-${n}` }))));
-  assert.deepEqual(admissions.map((a) => a.receipt.state), ["succeeded", "succeeded", "succeeded", "succeeded"]);
+  assert.deepEqual(
+    admissions.map((a) => a.receipt.state),
+    ["succeeded", "succeeded", "succeeded", "succeeded"],
+  );
   assert.deepEqual(counting.settlementWrites, [4]);
   for (const a of admissions) assert.equal(counting.byId(a.receipt.operationId)?.state, "succeeded", "what a reply says settled is in the store");
 });
@@ -179,10 +214,20 @@ test("group commit: a failed settlement write fails the reads in it and loses no
   lomi.statusAnswer = settled;
   counting.failSettlements = 1;
   const reads = await Promise.allSettled(receipts.map((r) => e.refresh(r)));
-  assert.deepEqual(reads.map((o) => o.status === "rejected" && (o.reason as LomiError).code), ["STORE_UNAVAILABLE", "STORE_UNAVAILABLE"]);
-  assert.deepEqual(receipts.map((r) => counting.byId(r.operationId)?.state), ["running", "running"], "nothing durable changed");
+  assert.deepEqual(
+    reads.map((o) => o.status === "rejected" && (o.reason as LomiError).code),
+    ["STORE_UNAVAILABLE", "STORE_UNAVAILABLE"],
+  );
+  assert.deepEqual(
+    receipts.map((r) => counting.byId(r.operationId)?.state),
+    ["running", "running"],
+    "nothing durable changed",
+  );
   const again = await Promise.all(receipts.map((r) => e.refresh(r)));
-  assert.deepEqual(again.map((r) => r.state), ["succeeded", "succeeded"]);
+  assert.deepEqual(
+    again.map((r) => r.state),
+    ["succeeded", "succeeded"],
+  );
   assert.equal(lomi.dispatched.length, 2, "learning again dispatches nothing again");
 });
 

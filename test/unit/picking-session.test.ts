@@ -10,7 +10,14 @@ import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { MUTANTS } from "../../mutants/index.js";
-import { errorCodeOf, sessionPicks, sessionRewritingPicked, sessionRewritingReplies, sessionWrappingPicked, type SeenCall } from "../../mutants/rewriting-session.js";
+import {
+  errorCodeOf,
+  sessionPicks,
+  sessionRewritingPicked,
+  sessionRewritingReplies,
+  sessionWrappingPicked,
+  type SeenCall,
+} from "../../mutants/rewriting-session.js";
 import { onReopening, reopensOnly } from "../../mutants/doctored-store.js";
 import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 
@@ -46,21 +53,37 @@ test("a picking session rewrites only the replies it picks; every other call is 
 });
 
 test("a picking session tells teeth which recorded calls it acts on; a reply that never came may have been picked", () => {
-  const session = sessionRewritingPicked(({ tool }) => tool === "lomi_connect", (reply) => reply);
+  const session = sessionRewritingPicked(
+    ({ tool }) => tool === "lomi_connect",
+    (reply) => reply,
+  );
   const call = (tool: string, reply: SeenCall["reply"]): SeenCall => ({ tool, args: {}, reply });
   const answered = { structuredContent: ok({}), isError: false };
   assert.equal(session.picks(call("lomi_connect", answered)), true);
   assert.equal(session.picks(call("lomi_workspace_list", answered)), false);
   assert.equal(session.picks(call("lomi_workspace_list", undefined)), true, "a lost reply: what the session did with it is unknown");
-  const byArgs = sessionWrappingPicked(({ args }) => Object.keys(args).includes("__proto__"), ({ call: make }, name, args) => make(name, args));
+  const byArgs = sessionWrappingPicked(
+    ({ args }) => Object.keys(args).includes("__proto__"),
+    ({ call: make }, name, args) => make(name, args),
+  );
   assert.equal(byArgs.picks({ tool: "lomi_connect", args: JSON.parse('{"__proto__": 1}') as Record<string, unknown>, reply: undefined }), true);
   assert.equal(byArgs.picks({ tool: "lomi_connect", args: {}, reply: undefined }), false, "picked by what it sends: a lost reply changes nothing");
 });
 
 test("a session tells where it acts only when it picks: one that sees every call may act anywhere", () => {
-  assert.ok(sessionPicks(sessionRewritingPicked(() => true, (reply) => reply)));
+  assert.ok(
+    sessionPicks(
+      sessionRewritingPicked(
+        () => true,
+        (reply) => reply,
+      ),
+    ),
+  );
   assert.equal(sessionPicks(sessionRewritingReplies((reply) => reply)), undefined);
-  assert.ok(MUTANTS.some((m) => m.parts.session !== undefined && sessionPicks(m.parts.session) !== undefined), "the shipped mutants include picking ones");
+  assert.ok(
+    MUTANTS.some((m) => m.parts.session !== undefined && sessionPicks(m.parts.session) !== undefined),
+    "the shipped mutants include picking ones",
+  );
 });
 
 test("a store part made for reopenings opens a new store as the reference broker does, its own part not even called", async () => {
@@ -70,7 +93,10 @@ test("a store part made for reopenings opens a new store as the reference broker
     return openSqliteStore(file, now, options);
   });
   assert.equal(reopensOnly(openStore), true);
-  assert.equal(reopensOnly(() => undefined as never), false);
+  assert.equal(
+    reopensOnly(() => undefined as never),
+    false,
+  );
   const storePath = path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-reopening-")), "receipts.sqlite");
   for (let start = 0; start < 2; start++) {
     const { broker } = await sessionOf({ openStore }, storePath);

@@ -3,7 +3,15 @@ import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { mock, test } from "node:test";
 import type { IFormatterOptions } from "@cucumber/cucumber";
-import ProgressFormatter, { finishedLine, liveLine, LONG_SCENARIO_MS, longNotesDue, progressLine, scenarioLabel, shardLine } from "../../harness/suite/progress-formatter.js";
+import ProgressFormatter, {
+  finishedLine,
+  liveLine,
+  LONG_SCENARIO_MS,
+  longNotesDue,
+  progressLine,
+  scenarioLabel,
+  shardLine,
+} from "../../harness/suite/progress-formatter.js";
 import { PROGRESS_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { MADE_UP_FEATURE, madeUpRun } from "../support/made-up-run.js";
 
@@ -38,7 +46,12 @@ function formatter(): { events: EventEmitter; log: () => string } {
   const events = new EventEmitter();
   let log = "";
   // The options a formatter off a terminal uses: the envelopes, the log, a stream that is no TTY; the rest is cucumber's own.
-  new ProgressFormatter({ eventBroadcaster: events, log: (t: string | Uint8Array) => (log += String(t)), stream: new PassThrough(), parsedArgvOptions: {} } as unknown as IFormatterOptions);
+  new ProgressFormatter({
+    eventBroadcaster: events,
+    log: (t: string | Uint8Array) => (log += String(t)),
+    stream: new PassThrough(),
+    parsedArgvOptions: {},
+  } as unknown as IFormatterOptions);
   return { events, log: () => log };
 }
 
@@ -47,7 +60,11 @@ test("the log of a run off a terminal: a @slow scenario's note, a long step's pr
   const run = madeUpRun(MADE_UP_FEATURE, [
     { name: "one", steps: ["PASSED", "PASSED", { status: "FAILED", message: "Error: no" }], willBeRetried: true },
     { name: "one", steps: ["PASSED", "PASSED", "PASSED", "PASSED"], seconds: 2 },
-    { name: "two 1", steps: ["PASSED", "PASSED", { status: "FAILED", message: "Error: counted 2" }], attachments: [{ body: "filled 3 of 4 receipts\nmore", mediaType: PROGRESS_MEDIA_TYPE }] },
+    {
+      name: "two 1",
+      steps: ["PASSED", "PASSED", { status: "FAILED", message: "Error: counted 2" }],
+      attachments: [{ body: "filled 3 of 4 receipts\nmore", mediaType: PROGRESS_MEDIA_TYPE }],
+    },
   ]);
   for (const e of run) events.emit("envelope", e);
   assert.deepEqual(log().split("\n"), [
@@ -72,5 +89,9 @@ test("a scenario still running after LONG_SCENARIO_MS gets a line; its attempt t
   // The second attempt started (at 2 s) and has not finished, nor has the run.
   for (const e of run.slice(0, run.map((e) => e.testCaseFinished !== undefined).lastIndexOf(true))) events.emit("envelope", e);
   mock.timers.tick(2_000 + LONG_SCENARIO_MS);
-  assert.deepEqual(log().split("\n"), ["  IDEM-01 one: attempt 1 FAILED; trying it again on a fresh broker (--retries)", "  IDEM-01 one: still running after 30 s", ""]);
+  assert.deepEqual(log().split("\n"), [
+    "  IDEM-01 one: attempt 1 FAILED; trying it again on a fresh broker (--retries)",
+    "  IDEM-01 one: still running after 30 s",
+    "",
+  ]);
 });

@@ -32,7 +32,8 @@ test("a reply key left out, a key added, a looser object or a wrong hint are eac
   });
   const [problem] = publishedToolProblems(drop);
   assert.match(problem!, /^lomi_store_status: outputSchema variant 1\.data lacks unfinished/);
-  for (const words of ["lacks unfinished", "has keys the catalogue does not: extra", "allows keys it does not name"]) assert.ok(problem!.includes(words), `${words}: ${problem}`);
+  for (const words of ["lacks unfinished", "has keys the catalogue does not: extra", "allows keys it does not name"])
+    assert.ok(problem!.includes(words), `${words}: ${problem}`);
   const hint = publishedToolProblems(replace("lomi_file_write", (t) => ({ ...t, annotations: { ...t.annotations, destructiveHint: false } })));
   assert.deepEqual(hint, ["lomi_file_write: annotations.destructiveHint: false, expected true"]);
 });

@@ -25,7 +25,12 @@ test("a __proto__, constructor or prototype key is an unknown field and dispatch
   const retryEpoch = await connected();
   const before = broker.sim.ledgerEntries().length;
   for (const key of ["__proto__", "constructor", "prototype"]) {
-    const args = ownObject([["workspaceId", "ws-alpha"], ["retryEpoch", retryEpoch], ["requestKey", `close-${key}`], [key, { force: true }]]);
+    const args = ownObject([
+      ["workspaceId", "ws-alpha"],
+      ["retryEpoch", retryEpoch],
+      ["requestKey", `close-${key}`],
+      [key, { force: true }],
+    ]);
     const envelope = refusal(await broker.call("lomi_workspace_close", args));
     assert.equal(envelope.code, "INVALID_ARGUMENT");
     assert.equal(envelope.details?.field, key);
@@ -43,7 +48,13 @@ test("arguments that are not an object get the typed envelope, not a JSON-RPC er
 
 test("a 1 MiB unknown key comes back as a bounded excerpt", async () => {
   const key = "k".repeat(1024 * 1024);
-  const reply = await broker.call("lomi_panel_list", ownObject([["workspaceId", "ws-alpha"], [key, 1]]));
+  const reply = await broker.call(
+    "lomi_panel_list",
+    ownObject([
+      ["workspaceId", "ws-alpha"],
+      [key, 1],
+    ]),
+  );
   refusal(reply);
   assert.ok(JSON.stringify(reply).length < 2048, `the reply is ${JSON.stringify(reply).length} characters`);
 });

@@ -84,10 +84,19 @@ for (const [kind, open] of STORES) {
       { current: b!, steps: [{ to: "awaiting_user", fields: {} }], now: 2000 },
       { current: c!, steps: [{ to: "running", fields: {} }, settle], now: 2000 },
     ]);
-    assert.deepEqual(after.map((r) => r.state), ["succeeded", "awaiting_user", "running"]);
+    assert.deepEqual(
+      after.map((r) => r.state),
+      ["succeeded", "awaiting_user", "running"],
+    );
     assert.deepEqual(after[2], stale, "c moved under the chain: its steps lose and it is answered as stored");
     assert.deepEqual(after[0]!.result, { ok: true });
-    assert.deepEqual(store.events("pair-1", "ws", 0, 100).events.filter((e) => e.operationId === "op-1").map((e) => e.state), ["queued", "running", "succeeded"]);
+    assert.deepEqual(
+      store
+        .events("pair-1", "ws", 0, 100)
+        .events.filter((e) => e.operationId === "op-1")
+        .map((e) => e.state),
+      ["queued", "running", "succeeded"],
+    );
     store.close();
   });
 
@@ -106,7 +115,14 @@ for (const [kind, open] of STORES) {
     assert.deepEqual(store.byId("op-1")?.state, "running", "the claim is stored, not only answered");
     assert.equal(store.byId("op-4"), undefined);
     const events = store.events("pair-1", "ws", 0, 100).events.filter((e) => e.operationId === "op-1");
-    assert.deepEqual(events.map((e) => [e.previousState, e.state]), [[null, "queued"], ["queued", "running"]], "the claim is its own event after queued");
+    assert.deepEqual(
+      events.map((e) => [e.previousState, e.state]),
+      [
+        [null, "queued"],
+        ["queued", "running"],
+      ],
+      "the claim is its own event after queued",
+    );
     store.close();
   });
 
@@ -114,10 +130,16 @@ for (const [kind, open] of STORES) {
     const store = open();
     for (let i = 1; i <= 3; i++) reserve(store, receipt(i));
     const page1 = store.events("pair-1", "ws", 0, 2);
-    assert.deepEqual(page1.events.map((e) => e.operationId), ["op-1", "op-2"]);
+    assert.deepEqual(
+      page1.events.map((e) => e.operationId),
+      ["op-1", "op-2"],
+    );
     assert.equal(page1.hasMore, true);
     const page2 = store.events("pair-1", "ws", page1.events.at(-1)!.sequence, 2);
-    assert.deepEqual(page2.events.map((e) => e.operationId), ["op-3"]);
+    assert.deepEqual(
+      page2.events.map((e) => e.operationId),
+      ["op-3"],
+    );
     assert.equal(page2.hasMore, false);
     assert.deepEqual(store.events("pair-2", "ws", 0, 10).events, [], "another pairing sees nothing");
     store.close();
@@ -125,11 +147,26 @@ for (const [kind, open] of STORES) {
 
   test(`${kind}: the epoch limit is a parameter`, () => {
     const store = open({ receipts: 5, epochs: 1 });
-    const epoch = (n: number) => ({ retryEpoch: `epoch-${n}`, pairingId: "pair-1", brokerInstanceId: "b", connectionId: "c", workspaceId: "ws", projectIds: ["proj"], issuedAt: 0, expiresAt: 1 });
+    const epoch = (n: number) => ({
+      retryEpoch: `epoch-${n}`,
+      pairingId: "pair-1",
+      brokerInstanceId: "b",
+      connectionId: "c",
+      workspaceId: "ws",
+      projectIds: ["proj"],
+      issuedAt: 0,
+      expiresAt: 1,
+    });
     // One batch (one write): the epoch past the limit is refused on its own, the first stands.
     const [first, second] = store.insertEpochs([epoch(1), epoch(2)]);
     assert.deepEqual(first, { recorded: true });
-    assert.ok(second && "refused" in second && second.refused instanceof LomiError && second.refused.code === "RESOURCE_EXHAUSTED" && /holds 1 retry epochs/.test(second.refused.message));
+    assert.ok(
+      second &&
+        "refused" in second &&
+        second.refused instanceof LomiError &&
+        second.refused.code === "RESOURCE_EXHAUSTED" &&
+        /holds 1 retry epochs/.test(second.refused.message),
+    );
     assert.deepEqual(store.status(1).retryEpochs, { count: 1, limit: 1, expired: 1 });
     store.close();
   });
@@ -150,17 +187,36 @@ test("reopening turns every unfinished operation into outcome_unknown and keeps 
   assert.deepEqual([store.byId("op-3")?.state, store.byId("op-3")?.effectState], ["outcome_unknown", "unknown"]);
   assert.deepEqual(store.byId("op-2")?.result, { ok: true });
   assert.equal(store.byId("op-2")?.state, "succeeded");
-  const events = store.events("pair-1", "ws", 0, 100).events.filter((e) => e.operationId === "op-3").map((e) => e.state);
+  const events = store
+    .events("pair-1", "ws", 0, 100)
+    .events.filter((e) => e.operationId === "op-3")
+    .map((e) => e.state);
   assert.deepEqual(events, ["queued", "running", "outcome_unknown"]);
   store.close();
 });
 
 test("the store's counts follow its committed writes: a batch that fails counts nothing, a reconciliation counts what it removed, a reopening counts the file", () => {
-  const epoch = (n: number) => ({ retryEpoch: `epoch-${n}`, pairingId: "pair-1", brokerInstanceId: "b", connectionId: "c", workspaceId: "ws", projectIds: [], issuedAt: 0, expiresAt: 10 });
+  const epoch = (n: number) => ({
+    retryEpoch: `epoch-${n}`,
+    pairingId: "pair-1",
+    brokerInstanceId: "b",
+    connectionId: "c",
+    workspaceId: "ws",
+    projectIds: [],
+    issuedAt: 0,
+    expiresAt: 10,
+  });
   const { store } = openSqliteStore(file, 0, { limits: { receipts: 3, epochs: 2 } });
   reserve(store, receipt(1));
   // A batch whose second insert breaks a constraint (the same operationId under another key) rolls back whole.
-  assert.throws(() => store.reserveAll([{ receipt: receipt(2), claim: false }, { receipt: { ...receipt(3), operationId: "op-1" }, claim: false }]), (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE");
+  assert.throws(
+    () =>
+      store.reserveAll([
+        { receipt: receipt(2), claim: false },
+        { receipt: { ...receipt(3), operationId: "op-1" }, claim: false },
+      ]),
+    (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE",
+  );
   assert.equal(store.status(0).receipts.count, 1);
   reserve(store, receipt(2));
   reserve(store, receipt(3));
@@ -196,4 +252,3 @@ test("an unwritable store location is a typed STORE_UNAVAILABLE", () => {
     (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE",
   );
 });
-

@@ -29,9 +29,16 @@ test("the client configurations docs/implementers.md shows are valid JSON whose 
   assert.ok(!recorder.includes("--"));
   const inspected = parseRecordArgs(recorder);
   assert.deepEqual(inspected.form === "stdio" && [inspected.command, ...inspected.args], ["/home/me/broker/bin/your-broker", "--stdio"]);
-  assert.deepEqual(inspector.slice(inspector.indexOf("--") + 1, inspector.indexOf("--") + 3), ["--method", "tools/call"], "the Inspector's own options after its --");
+  assert.deepEqual(
+    inspector.slice(inspector.indexOf("--") + 1, inspector.indexOf("--") + 3),
+    ["--method", "tools/call"],
+    "the Inspector's own options after its --",
+  );
 
-  const proxyLine = blocks.find((b) => b.kind === "sh" && b.text.includes("--listen"))!.text.trim().split(/\s+/);
+  const proxyLine = blocks
+    .find((b) => b.kind === "sh" && b.text.includes("--listen"))!
+    .text.trim()
+    .split(/\s+/);
   const proxy = parseRecordArgs(proxyLine.slice(3));
   assert.equal(proxy.form === "http" && proxy.port, 4000);
   const http = JSON.parse(blocks.find((b) => b.kind === "json" && b.text.includes('"http"'))!.text);
@@ -39,5 +46,6 @@ test("the client configurations docs/implementers.md shows are valid JSON whose 
 });
 
 test("record --help names both forms and every option", () => {
-  for (const text of ["-- CMD [ARGS…]", '--broker-cmd "CMD [ARGS…]"', "--listen PORT --to URL", "--history FILE", "--live", "-h, --help"]) assert.ok(commandHelp(RECORD).includes(text), text);
+  for (const text of ["-- CMD [ARGS…]", '--broker-cmd "CMD [ARGS…]"', "--listen PORT --to URL", "--history FILE", "--live", "-h, --help"])
+    assert.ok(commandHelp(RECORD).includes(text), text);
 });

@@ -14,19 +14,45 @@ function recorder() {
   return { rec, records, calls };
 }
 
-const call = (id: number | string, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
-const result = (id: number | string, structuredContent: unknown, isError = false) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent, isError } });
+const call = (id: number | string, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+const result = (id: number | string, structuredContent: unknown, isError = false) => ({
+  jsonrpc: "2.0",
+  id,
+  result: { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent, isError },
+});
 const ok = { controlApiVersion: "1.0", status: "ok", data: { workspaces: [] } };
 
 test("a call is recorded when its reply comes, with the agent and version initialize named and the mirror text block left out", () => {
   const { rec, calls } = recorder();
   const tap = rec.connection("stdio-1");
-  tap.fromClient({ jsonrpc: "2.0", id: 0, method: "initialize", params: { clientInfo: { name: "claude-desktop", version: "1" }, capabilities: {}, protocolVersion: "2025-06-18" } });
+  tap.fromClient({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { clientInfo: { name: "claude-desktop", version: "1" }, capabilities: {}, protocolVersion: "2025-06-18" },
+  });
   tap.fromServer({ jsonrpc: "2.0", id: 0, result: { serverInfo: { name: "b", version: "1" } } });
   tap.fromClient(call(1, "lomi_workspace_list"));
   assert.equal(calls().length, 0, "nothing before the reply");
   tap.fromServer(result(1, ok));
-  assert.deepEqual(calls(), [{ type: "call", agent: "claude-desktop", agentVersion: "1", connection: "stdio-1", tool: "lomi_workspace_list", args: {}, sentAt: "2026-01-05T09:00:01.000Z", answeredAt: "2026-01-05T09:00:02.000Z", reply: { status: "answered", isError: false, structuredContent: ok } }]);
+  assert.deepEqual(calls(), [
+    {
+      type: "call",
+      agent: "claude-desktop",
+      agentVersion: "1",
+      connection: "stdio-1",
+      tool: "lomi_workspace_list",
+      args: {},
+      sentAt: "2026-01-05T09:00:01.000Z",
+      answeredAt: "2026-01-05T09:00:02.000Z",
+      reply: { status: "answered", isError: false, structuredContent: ok },
+    },
+  ]);
 });
 
 test("calls in flight together share a mark, on any connection; a call alone has none", () => {
@@ -45,7 +71,13 @@ test("calls in flight together share a mark, on any connection; a call alone has
   a.fromServer(result(4, ok));
   assert.deepEqual(
     calls().map((c) => `${c.connection} ${c.tool} ${c.concurrent ?? "-"}`),
-    ["http-1.1 lomi_workspace_list -", "http-1.1 lomi_workspace_list stdio-1/overlap-2", "http-1.2 lomi_panel_list stdio-1/overlap-2", "http-1.2 lomi_connect stdio-1/overlap-2", "http-1.1 lomi_workspace_list -"],
+    [
+      "http-1.1 lomi_workspace_list -",
+      "http-1.1 lomi_workspace_list stdio-1/overlap-2",
+      "http-1.2 lomi_panel_list stdio-1/overlap-2",
+      "http-1.2 lomi_connect stdio-1/overlap-2",
+      "http-1.1 lomi_workspace_list -",
+    ],
   );
 });
 
@@ -66,7 +98,12 @@ test("a cancelled call, a JSON-RPC error, a batch and the end of the connection 
       ["lomi_operation_get", { status: "lost", reason: "the broker exited" }],
     ],
   );
-  assert.deepEqual(records.at(-1), { type: "fault", kind: "broker-crash", at: "2026-01-05T09:00:07.000Z", detail: { connection: "stdio-1", exitCode: null, signal: "SIGKILL" } });
+  assert.deepEqual(records.at(-1), {
+    type: "fault",
+    kind: "broker-crash",
+    at: "2026-01-05T09:00:07.000Z",
+    detail: { connection: "stdio-1", exitCode: null, signal: "SIGKILL" },
+  });
 });
 
 test("lines and server-sent events are read across chunk boundaries; what is not JSON is skipped", () => {
@@ -76,7 +113,7 @@ test("lines and server-sent events are read across chunk boundaries; what is not
   assert.deepEqual(seen, [{ a: 1 }, { b: 2 }]);
   const events: unknown[] = [];
   const sse = sseMessages((m) => events.push(m));
-  for (const chunk of ["event: message\r\nid: 1\r\ndata: {\"x\"", ":1}\r\n\r\n: a comment\n\ndata: {\"y\":\ndata: 2}\n\n"]) sse(Buffer.from(chunk));
+  for (const chunk of ['event: message\r\nid: 1\r\ndata: {"x"', ':1}\r\n\r\n: a comment\n\ndata: {"y":\ndata: 2}\n\n']) sse(Buffer.from(chunk));
   assert.deepEqual(events, [{ x: 1 }, { y: 2 }]);
 });
 
@@ -92,7 +129,10 @@ test("record's command line: the broker after -- or in --broker-cmd, or --listen
     [["--history", "h.jsonl", "--broker-cmd", "node broker.js", "--", "node", "broker.js"], /name the broker's command once/],
     [["--history", "h.jsonl", "--broker-cmd", "  "], /--broker-cmd names no command/],
     [["--history", "h.jsonl", "--broker-cmd", "node broker.js > log.txt"], /without a shell/],
-    [["--history", "h.jsonl", "--listen", "1", "--to", "http://a/mcp", "--broker-cmd", "node"], /either a broker command \(after -- or in --broker-cmd\) or --listen/],
+    [
+      ["--history", "h.jsonl", "--listen", "1", "--to", "http://a/mcp", "--broker-cmd", "node"],
+      /either a broker command \(after -- or in --broker-cmd\) or --listen/,
+    ],
     [["--history", "h.jsonl"], /the broker's command goes after --/],
     [["--", "node"], /--history FILE is required/],
     [["--history", "h.jsonl", "--"], /no broker command after --/],
@@ -101,5 +141,10 @@ test("record's command line: the broker after -- or in --broker-cmd, or --listen
     [["--history", "h.jsonl", "--listen", "1", "--to", "file:///x"], /http\(s\) URL/],
     [["--history", "h.jsonl", "--listen", "1", "--to", "http://a/mcp", "--", "node"], /either a broker command \(after -- or in --broker-cmd\) or --listen/],
   ];
-  for (const [argv, message] of mistakes) assert.throws(() => parseRecordArgs(argv), (e: unknown) => e instanceof HarnessError && e.kind === "config" && message.test(e.message), argv.join(" "));
+  for (const [argv, message] of mistakes)
+    assert.throws(
+      () => parseRecordArgs(argv),
+      (e: unknown) => e instanceof HarnessError && e.kind === "config" && message.test(e.message),
+      argv.join(" "),
+    );
 });

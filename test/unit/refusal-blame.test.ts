@@ -37,5 +37,8 @@ test("a refusal a later step needed is blamed on the broker with its code and me
   assert.match(operation.reason ?? "", /the broker refused "first" \(lomi_terminal_create\) with [A-Z_]+ \(".+"\), so it has no operation/);
   assert.doesNotMatch(operation.reason ?? "", /was lost/);
   const unchecked = results.get("a refusal nobody checked")!;
-  assert.match(unchecked.reason ?? "", /the broker refused a request this scenario expected it to take: lomi_terminal_create answered [A-Z_]+ .*Then the reply is the error/);
+  assert.match(
+    unchecked.reason ?? "",
+    /the broker refused a request this scenario expected it to take: lomi_terminal_create answered [A-Z_]+ .*Then the reply is the error/,
+  );
 });

@@ -20,7 +20,14 @@ const rules = [rule("A-01"), rule("A-02"), rule("A-03"), rule("A-04"), rule("A-0
 const covered = new Set(["A-01", "A-02", "A-03", "A-05"]);
 
 test("fail beats not-applicable beats pass; a rule partly judged passes on what ran; no scenario means uncovered", () => {
-  const results = [scenario("A-01", "pass"), scenario("A-02", "pass"), scenario("A-02", "fail", "boom"), scenario("A-03", "pass"), scenario("A-03", "not-applicable", "no crash"), scenario("A-05", "not-applicable", "no crash")];
+  const results = [
+    scenario("A-01", "pass"),
+    scenario("A-02", "pass"),
+    scenario("A-02", "fail", "boom"),
+    scenario("A-03", "pass"),
+    scenario("A-03", "not-applicable", "no crash"),
+    scenario("A-05", "not-applicable", "no crash"),
+  ];
   const judged = judgeRules(rules, results, covered, undefined);
   const verdicts = Object.fromEntries(judged.map((r) => [r.id, r.verdict]));
   assert.deepEqual(verdicts, { "A-01": "pass", "A-02": "fail", "A-03": "pass", "A-04": "uncovered", "A-05": "not-applicable" });
@@ -34,7 +41,12 @@ test("not-applicable never counts as a pass for conformance", () => {
 });
 
 test("rules outside the tag selection are not judged; the selected ones must pass", () => {
-  const judged = judgeRules(rules.filter((r) => covered.has(r.id)), [scenario("A-01", "pass")], covered, new Set(["A-01"]));
+  const judged = judgeRules(
+    rules.filter((r) => covered.has(r.id)),
+    [scenario("A-01", "pass")],
+    covered,
+    new Set(["A-01"]),
+  );
   assert.equal(judged.find((r) => r.id === "A-02")?.verdict, "not-selected");
   assert.equal(isConformant(judged, "must"), true);
 });

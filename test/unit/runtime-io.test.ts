@@ -48,7 +48,10 @@ test("a pairing served by another broker instance keeps none of the earlier inst
   sim.pairing("agent", "broker-1");
   sim.input(tap("1"));
   sim.pairing("agent", "broker-2");
-  assert.throws(() => sim.input(tap("2")), (e: unknown) => code("LEASE_EXPIRED")(e) && (e as LomiError).details?.reason === "broker-restarted");
+  assert.throws(
+    () => sim.input(tap("2")),
+    (e: unknown) => code("LEASE_EXPIRED")(e) && (e as LomiError).details?.reason === "broker-restarted",
+  );
   assert.equal(sent(), 1);
 });
 

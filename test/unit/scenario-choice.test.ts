@@ -14,10 +14,14 @@ const CATALOGUE: ScenarioEntry[] = [
 ];
 
 const choose = (c: Partial<Parameters<typeof chooseScenarios>[0]>) => chooseScenarios({ places: [], name: undefined, tags: undefined, ...c }, CATALOGUE, ROOT);
-const names = (c: Partial<Parameters<typeof chooseScenarios>[0]>) => [...(choose(c)?.keys ?? [])].map((k) => k.slice(k.indexOf(".feature:") + ".feature:".length)).sort();
+const names = (c: Partial<Parameters<typeof chooseScenarios>[0]>) =>
+  [...(choose(c)?.keys ?? [])].map((k) => k.slice(k.indexOf(".feature:") + ".feature:".length)).sort();
 /** A refusal is a configuration error (exit 2) whose message matches. */
 const refused = (c: Partial<Parameters<typeof chooseScenarios>[0]>, message: RegExp) =>
-  assert.throws(() => choose(c), (e: unknown) => e instanceof HarnessError && e.kind === "config" && message.test(e.message));
+  assert.throws(
+    () => choose(c),
+    (e: unknown) => e instanceof HarnessError && e.kind === "config" && message.test(e.message),
+  );
 
 test("FILE:LINE chooses the scenario starting at the line or the one the line lies within; a file alone, all of its scenarios", () => {
   assert.deepEqual(names({ places: ["features/retry.feature:15"] }), ["A changed payload is a conflict"]);
@@ -40,15 +44,31 @@ test("--name is a regular expression on the names, narrowed by --tags and by FIL
   assert.deepEqual(names({ name: "^A retry", tags: "not @needs-crash" }), ["A retry returns the prior operation"]);
   assert.deepEqual(names({ name: "retry", places: ["features/retry.feature:24"] }), ["A retry after a crash is outcome_unknown"]);
   assert.equal(choose({ name: "conflict", tags: "@IDEM-02" })?.label, '--name "conflict"');
-  assert.deepEqual(names({ among: { keys: new Set(["features/retry.feature:A changed payload is a conflict", "features/cancel.feature:A queued operation cancels with nothing done"]), label: "rerun" }, places: ["features/cancel.feature"] }), ["A queued operation cancels with nothing done"]);
+  assert.deepEqual(
+    names({
+      among: {
+        keys: new Set(["features/retry.feature:A changed payload is a conflict", "features/cancel.feature:A queued operation cancels with nothing done"]),
+        label: "rerun",
+      },
+      places: ["features/cancel.feature"],
+    }),
+    ["A queued operation cancels with nothing done"],
+  );
 });
 
 test("a choice that matches nothing is refused with what is near: a file, a line, a name, or the --tags that leave nothing", () => {
   refused({ places: ["features/retyr.feature:8"] }, /no such feature file in the suite; the nearest: features\/retry.feature/);
   refused({ places: ["features/retry.feature:3"] }, /is not within a scenario; the scenarios of features\/retry.feature start at lines 8, 15, 24/);
   // Past the file's end: no scenario, not the last one.
-  assert.deepEqual(names({ places: ["features/retry.feature:30"] }), ["A retry after a crash is outcome_unknown"], "the file's last line is within its last scenario");
-  refused({ places: ["features/retry.feature:31"] }, /^features\/retry.feature:31 is past the end of features\/retry.feature \(30 lines\); its scenarios start at lines 8, 15, 24$/);
+  assert.deepEqual(
+    names({ places: ["features/retry.feature:30"] }),
+    ["A retry after a crash is outcome_unknown"],
+    "the file's last line is within its last scenario",
+  );
+  refused(
+    { places: ["features/retry.feature:31"] },
+    /^features\/retry.feature:31 is past the end of features\/retry.feature \(30 lines\); its scenarios start at lines 8, 15, 24$/,
+  );
   refused({ name: "confilct" }, /--name "confilct" matches no scenario's name; the nearest: "A changed payload is a conflict"/);
   refused({ name: "(" }, /is not a regular expression/);
   refused({ name: "conflict", tags: "@CANCEL-01" }, /within --tags "@CANCEL-01" chooses no scenario; 1 scenario\(s\) match without --tags/);

@@ -15,13 +15,19 @@ const replyIssues = (tool: string, reply: unknown) => {
 test("an ok reply missing a required key names the key, not the envelope union's root", () => {
   const error = replyIssues("lomi_store_reconcile", { controlApiVersion: "1.0", status: "ok", data: {} });
   const paths = specificIssues(error.issues).map((i) => i.path);
-  assert.ok(paths.every((p) => p.startsWith("data.")), paths.join(", "));
+  assert.ok(
+    paths.every((p) => p.startsWith("data.")),
+    paths.join(", "),
+  );
   assert.match(describeIssues(error), /^at data\.\w+: Invalid .*expected/);
 });
 
 test("an error reply is judged as an error envelope: its unknown code is named, not the ok branch's data", () => {
   const error = replyIssues("lomi_operation_get", { controlApiVersion: "1.0", status: "error", code: "NOPE", message: "x" });
-  assert.deepEqual(specificIssues(error.issues).map((i) => i.path), ["code"]);
+  assert.deepEqual(
+    specificIssues(error.issues).map((i) => i.path),
+    ["code"],
+  );
 });
 
 test("a union inside a union is followed down, with the outer path kept", () => {

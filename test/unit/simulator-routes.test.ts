@@ -18,7 +18,8 @@ async function both(path: string, init: { method: string; body?: string }, prefi
   const answers: Answer[] = [];
   for (const serving of ["msw", "node:http", "in-process"] as const) {
     const host = new SimulatorHost({ ...readWorldFile(), autoApprovePairings: true }, 3);
-    const server = serving === "msw" ? await serveHandlers(simulatorHandlers(host)) : serving === "node:http" ? await serveRoutes(simulatorRoutes(host)) : undefined;
+    const server =
+      serving === "msw" ? await serveHandlers(simulatorHandlers(host)) : serving === "node:http" ? await serveRoutes(simulatorRoutes(host)) : undefined;
     if (!server) routeInProcess(host);
     const call = server ? (url: string, i: typeof init) => fetch(url, i) : inProcessFetch;
     const base = (server?.url ?? IN_PROCESS_ORIGIN) + prefix;
@@ -53,7 +54,10 @@ const dispatch = (operationId: string) =>
 test("in-process, the simulated Lomi answers every kind of request as it does over HTTP", async () => {
   const clock = await both(NATIVE_PATHS.clock, { method: "POST", body: "{}" });
   assert.equal(clock !== "network failure" && clock.status, 200);
-  assert.deepEqual(await both(NATIVE_PATHS.clock, { method: "POST", body: "{not json" }), { status: 400, body: { error: { code: "INVALID_ARGUMENT", message: "The body is not JSON." } } });
+  assert.deepEqual(await both(NATIVE_PATHS.clock, { method: "POST", body: "{not json" }), {
+    status: 400,
+    body: { error: { code: "INVALID_ARGUMENT", message: "The body is not JSON." } },
+  });
   const unknownField = await both(NATIVE_PATHS.clock, { method: "POST", body: '{"extra":1}' });
   assert.equal(unknownField !== "network failure" && unknownField.status, 400);
   const ledger = await both(CONTROL_PATHS.ledger, { method: "GET" });
@@ -79,7 +83,8 @@ test("a path a proxy prefixed still reaches its route; a path no route has is 40
 
 test("an in-process reply is the caller's own copy: changing it changes nothing the simulated Lomi holds", async () => {
   routeInProcess(new SimulatorHost(readWorldFile(), 1));
-  const read = async () => (await (await inProcessFetch(IN_PROCESS_ORIGIN + CONTROL_PATHS.snapshot, { method: "GET" })).json()) as { workspaces: Array<{ id: string }> };
+  const read = async () =>
+    (await (await inProcessFetch(IN_PROCESS_ORIGIN + CONTROL_PATHS.snapshot, { method: "GET" })).json()) as { workspaces: Array<{ id: string }> };
   const first = await read();
   first.workspaces.length = 0;
   assert.ok((await read()).workspaces.length > 0);

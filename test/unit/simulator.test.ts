@@ -25,8 +25,14 @@ test("a second dispatch under a permit is refused and recorded as a replay", () 
   const { sim, pairingId } = approvedSim();
   const request = { permit: permit("op-1"), pairingId, tool: "lomi_terminal_create", workspaceId: "ws-alpha", projectId: "proj-app", args: createArgs };
   assert.equal(sim.dispatch(request).progress.phase, "settled");
-  assert.throws(() => sim.dispatch(request), (e: unknown) => e instanceof LomiError && e.code === "REPLAY_REFUSED");
-  assert.deepEqual(sim.ledgerEntries().map((e) => e.kind), ["dispatch", "effect", "settle", "replay"]);
+  assert.throws(
+    () => sim.dispatch(request),
+    (e: unknown) => e instanceof LomiError && e.code === "REPLAY_REFUSED",
+  );
+  assert.deepEqual(
+    sim.ledgerEntries().map((e) => e.kind),
+    ["dispatch", "effect", "settle", "replay"],
+  );
   assert.equal(sim.snapshot().workspaces[0]!.panels.length, 1, "the replay changed nothing");
 });
 
@@ -42,7 +48,14 @@ test("the same seed replays the same identifiers", () => {
 test("a held dispatch has no effect until released", () => {
   const { sim, pairingId } = approvedSim();
   sim.armFault("hold", "lomi_terminal_create");
-  const { progress } = sim.dispatch({ permit: permit("op-1"), pairingId, tool: "lomi_terminal_create", workspaceId: "ws-alpha", projectId: "proj-app", args: createArgs });
+  const { progress } = sim.dispatch({
+    permit: permit("op-1"),
+    pairingId,
+    tool: "lomi_terminal_create",
+    workspaceId: "ws-alpha",
+    projectId: "proj-app",
+    args: createArgs,
+  });
   assert.deepEqual(progress, { phase: "running", effectState: "none" });
   assert.equal(sim.snapshot().workspaces[0]!.panels.length, 0);
   assert.equal(sim.release("op-1", "complete").phase, "settled");
@@ -52,7 +65,14 @@ test("a held dispatch has no effect until released", () => {
 test("a dispatch that no longer passes the native validators fails with nothing done", () => {
   const { sim, pairingId } = approvedSim();
   sim.changeLayout("ws-alpha");
-  const { progress } = sim.dispatch({ permit: permit("op-1"), pairingId, tool: "lomi_terminal_create", workspaceId: "ws-alpha", projectId: "proj-app", args: createArgs });
+  const { progress } = sim.dispatch({
+    permit: permit("op-1"),
+    pairingId,
+    tool: "lomi_terminal_create",
+    workspaceId: "ws-alpha",
+    projectId: "proj-app",
+    args: createArgs,
+  });
   assert.equal(progress.phase === "settled" && progress.error?.code, "REVISION_CONFLICT");
   assert.equal(sim.snapshot().workspaces[0]!.panels.length, 0);
 });
@@ -83,7 +103,14 @@ test("the same handlers serve the bridge and control API over real HTTP on 127.0
     // A request of the wrong shape names the field (the issue's case: a permit's receiptKey must be 64 characters).
     const shortKey = await fetch(`${server.url}/native/v1/dispatch`, {
       method: "POST",
-      body: JSON.stringify({ pairingId, tool: "lomi_terminal_create", workspaceId: "ws-alpha", projectId: "proj-app", args: createArgs, permit: { ...permit("op-10"), receiptKey: "short" } }),
+      body: JSON.stringify({
+        pairingId,
+        tool: "lomi_terminal_create",
+        workspaceId: "ws-alpha",
+        projectId: "proj-app",
+        args: createArgs,
+        permit: { ...permit("op-10"), receiptKey: "short" },
+      }),
     });
     const refused = ((await shortKey.json()) as { error: { message: string; details: { field: string } } }).error;
     assert.equal(refused.details.field, "permit.receiptKey");
@@ -97,5 +124,8 @@ test("a simulator that does not answer the harness is the harness's own failure,
   const server = await serveHandlers(simulatorHandlers(new SimulatorHost(readWorldFile(), 1)));
   const control = new SimControl(server.url);
   await server.close();
-  await assert.rejects(control.ledger(), (error: unknown) => error instanceof HarnessError && error.kind === "harness" && /did not answer GET .*ledger/.test(error.message));
+  await assert.rejects(
+    control.ledger(),
+    (error: unknown) => error instanceof HarnessError && error.kind === "harness" && /did not answer GET .*ledger/.test(error.message),
+  );
 });

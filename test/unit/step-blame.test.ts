@@ -30,7 +30,17 @@ test("a # checks comment covers the steps below it up to the next; above it a Th
   assert.deepEqual(rules, [[], ["OP-04"], ["OP-03", "EVT-01"], ["OP-03", "EVT-01"]]);
   assert.deepEqual(explicit, [false, true, true, true]);
   assert.deepEqual(problems, [], "the comment of a later scenario is not this one's");
-  const outcome = stepRules([], 10, [{ line: 11, type: "Context" }, { line: 12, type: "Action" }, { line: 13, type: "Outcome" }, { line: 14, type: undefined }], cited);
+  const outcome = stepRules(
+    [],
+    10,
+    [
+      { line: 11, type: "Context" },
+      { line: 12, type: "Action" },
+      { line: 13, type: "Outcome" },
+      { line: 14, type: undefined },
+    ],
+    cited,
+  );
   assert.deepEqual(outcome.rules, [[], [], cited, cited], "a step of no known kind (an older message stream) checks as a Then step does");
 });
 
@@ -43,21 +53,46 @@ test("a comment naming a rule the scenario does not cite is a problem of the sui
 test("a failure is blamed on the rules its step checks; every other cited rule is left unjudged, those whose checks held said so", () => {
   const { rules, explicit } = stepRules(comments, 10, steps, cited);
   assert.deepEqual(blameOf(rules, explicit, 1, cited), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"], held: [] });
-  assert.deepEqual(blameOf(rules, explicit, 2, cited), { blame: ["OP-03", "EVT-01"], unfinished: ["OP-04"], held: ["OP-04"] }, "OP-04's checks held before, yet a failed scenario passes it not");
+  assert.deepEqual(
+    blameOf(rules, explicit, 2, cited),
+    { blame: ["OP-03", "EVT-01"], unfinished: ["OP-04"], held: ["OP-04"] },
+    "OP-04's checks held before, yet a failed scenario passes it not",
+  );
 });
 
 test("a step that only prepares the scenario fails it and judges none of its rules, unless its finding names one", () => {
   const { rules, explicit } = stepRules(comments, 10, steps, cited);
   assert.deepEqual(blameOf(rules, explicit, 0, cited), { blame: [], unfinished: cited, held: [], nothingJudged: "prepares" });
-  assert.deepEqual(blameOf(rules, explicit, 0, cited, ["REV-01"]), { blame: ["REV-01"], unfinished: cited, held: [] }, "a refusal the history shows to contradict REV-01 fails REV-01 alone");
+  assert.deepEqual(
+    blameOf(rules, explicit, 0, cited, ["REV-01"]),
+    { blame: ["REV-01"], unfinished: cited, held: [] },
+    "a refusal the history shows to contradict REV-01 fails REV-01 alone",
+  );
   assert.deepEqual(blameOf(rules, explicit, 0, cited, [], "unexpected-answer"), { blame: [], unfinished: cited, held: [], nothingJudged: "unexpected-answer" });
 });
 
 test("a failure that names its rule blames that rule alone, even in a step that checks every cited rule", () => {
-  const { rules, explicit } = stepRules([], 10, steps.map((s) => ({ ...s, type: "Outcome" })), cited);
-  assert.deepEqual(blameOf(rules, explicit, 0, cited, ["OP-04"]), { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"], held: [] }, "the other cited rules are not judged, never failed");
-  assert.deepEqual(blameOf(rules, explicit, 2, cited, ["OP-03", "OP-04"]), { blame: ["OP-03", "OP-04"], unfinished: ["EVT-01"], held: [] }, "only named rules the step checks");
-  assert.deepEqual(blameOf(rules, explicit, 2, cited, ["ENV-02"]), { blame: ["ENV-02"], unfinished: cited, held: [] }, "a named rule the scenario does not cite is blamed itself; the rules its step checked are not judged");
+  const { rules, explicit } = stepRules(
+    [],
+    10,
+    steps.map((s) => ({ ...s, type: "Outcome" })),
+    cited,
+  );
+  assert.deepEqual(
+    blameOf(rules, explicit, 0, cited, ["OP-04"]),
+    { blame: ["OP-04"], unfinished: ["OP-03", "EVT-01"], held: [] },
+    "the other cited rules are not judged, never failed",
+  );
+  assert.deepEqual(
+    blameOf(rules, explicit, 2, cited, ["OP-03", "OP-04"]),
+    { blame: ["OP-03", "OP-04"], unfinished: ["EVT-01"], held: [] },
+    "only named rules the step checks",
+  );
+  assert.deepEqual(
+    blameOf(rules, explicit, 2, cited, ["ENV-02"]),
+    { blame: ["ENV-02"], unfinished: cited, held: [] },
+    "a named rule the scenario does not cite is blamed itself; the rules its step checked are not judged",
+  );
 });
 
 test("no rule passes on a scenario that failed: a rule whose checks held before another rule's step failed is not judged, saying so", () => {
@@ -88,7 +123,7 @@ test("a failure naming a rule its scenario does not cite fails that rule, even i
     tags: ["@OP-03"],
     verdict: "fail",
     status: "FAILED",
-    reason: "ConformanceViolation: lomi_workspace_list replied status \"error\" with isError false",
+    reason: 'ConformanceViolation: lomi_workspace_list replied status "error" with isError false',
     durationMs: 1,
     blame: ["ENV-02"],
     unfinished: ["OP-03"],
@@ -105,7 +140,11 @@ test("a step that fails after other rules' checks all ran blames its own; with n
   const explicit = [false, true, true, false];
   const caps = ["CAP-01", "CAP-04", "CAP-05"];
   assert.deepEqual(blameOf(rules, explicit, 3, caps).blame, caps);
-  assert.deepEqual(blameOf(rules, explicit, 3, caps, [], "no-answer"), { blame: [], unfinished: caps, held: ["CAP-01", "CAP-05"], nothingJudged: "no-answer" }, "a timeout judges nothing: CAP-04 is not judged, never failed");
+  assert.deepEqual(
+    blameOf(rules, explicit, 3, caps, [], "no-answer"),
+    { blame: [], unfinished: caps, held: ["CAP-01", "CAP-05"], nothingJudged: "no-answer" },
+    "a timeout judges nothing: CAP-04 is not judged, never failed",
+  );
 });
 
 test("a step cucumber timed out, or a call --timeout-ms saw go unanswered, fails its scenario and blames none of its rules; a wrong answer blames them", () => {
@@ -118,10 +157,28 @@ test("a step cucumber timed out, or a call --timeout-ms saw go unanswered, fails
   };
   try {
     const late = { verdict: "fail", blame: [], unfinished: ["AUTH-11"], nothingJudged: "no-answer" };
-    assert.deepEqual(judged({ name: "cucumber's timeout", message: "Error: function timed out, ensure the promise resolves within 15000 milliseconds\n    at Timeout.<anonymous>" }), late);
+    assert.deepEqual(
+      judged({
+        name: "cucumber's timeout",
+        message: "Error: function timed out, ensure the promise resolves within 15000 milliseconds\n    at Timeout.<anonymous>",
+      }),
+      late,
+    );
     const unanswered = { body: JSON.stringify({ rules: [], noAnswer: true }), mediaType: BLAME_MEDIA_TYPE };
-    assert.deepEqual(judged({ name: "initialize unanswered", message: "the broker did not complete MCP initialize (timeout 10000 ms): MCP error -32001: Request timed out", attachments: [unanswered] }), late);
-    assert.deepEqual(judged({ name: "a wrong answer", message: "expected WORKSPACE_NOT_APPROVED, found NOT_FOUND" }), { verdict: "fail", blame: ["AUTH-11"], unfinished: [], nothingJudged: undefined });
+    assert.deepEqual(
+      judged({
+        name: "initialize unanswered",
+        message: "the broker did not complete MCP initialize (timeout 10000 ms): MCP error -32001: Request timed out",
+        attachments: [unanswered],
+      }),
+      late,
+    );
+    assert.deepEqual(judged({ name: "a wrong answer", message: "expected WORKSPACE_NOT_APPROVED, found NOT_FOUND" }), {
+      verdict: "fail",
+      blame: ["AUTH-11"],
+      unfinished: [],
+      nothingJudged: undefined,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -137,6 +194,11 @@ test("a rule some of whose scenarios passed while the others cannot run here pas
   const [judged] = judgeRules([rule], results, new Set(["EVT-01"]), undefined);
   assert.equal(judged!.verdict, "pass");
   assert.match(judged!.reason ?? "", /^pass \(1 of 2 scenarios; the rest not judged here: two connections at once\)$/);
-  const stopped = judgeRules([rule], [results[0]!, { ...results[1]!, verdict: "fail", status: "FAILED", blame: [], unfinished: ["EVT-01"] }], new Set(["EVT-01"]), undefined);
+  const stopped = judgeRules(
+    [rule],
+    [results[0]!, { ...results[1]!, verdict: "fail", status: "FAILED", blame: [], unfinished: ["EVT-01"] }],
+    new Set(["EVT-01"]),
+    undefined,
+  );
   assert.equal(stopped[0]!.verdict, "not-applicable", "a scenario an earlier failure stopped leaves the rule not judged, not passed");
 });

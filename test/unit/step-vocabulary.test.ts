@@ -7,7 +7,10 @@ const vocabulary = await stepVocabulary();
 
 test("every registered step has an example, from a feature or the examples table", () => {
   assert.ok(vocabulary.steps.length > 30, `only ${vocabulary.steps.length} steps found`);
-  assert.deepEqual(vocabulary.steps.filter((s) => !s.example).map((s) => `${s.pattern} (${s.definedAt})`), []);
+  assert.deepEqual(
+    vocabulary.steps.filter((s) => !s.example).map((s) => `${s.pattern} (${s.definedAt})`),
+    [],
+  );
 });
 
 test("every entry of the examples table names a registered step and matches it", () => {

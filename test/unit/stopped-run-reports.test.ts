@@ -29,14 +29,24 @@ const scenario = (name: string, tag: string, verdict: "pass" | "fail" | "not run
 const suite = [scenario("a", "IDEM-01", "pass"), scenario("bb", "IDEM-01", "pass"), scenario("ccc", "IDEM-02", "pass"), scenario("dddd", "OP-01", "pass")];
 
 test("a rule whose scenarios were selected but none finished is not run, never a failure", () => {
-  const [idem01] = judgeRules(rules.filter((r) => r.id === "IDEM-01"), [], new Set(["IDEM-01"]), undefined);
+  const [idem01] = judgeRules(
+    rules.filter((r) => r.id === "IDEM-01"),
+    [],
+    new Set(["IDEM-01"]),
+    undefined,
+  );
   assert.equal(idem01?.verdict, "not-run");
   assert.equal(idem01?.reason, "not run: none of its scenarios finished");
   assert.equal(isConformant(idem01 ? [idem01] : [], "must"), false, "not run is no pass either");
 });
 
 test("a run stopped part way is NOT RUN in every report: rules judged on the scenarios that finished, the others not run, none failed", () => {
-  const results = [scenario("a", "IDEM-01", "pass"), scenario("bb", "IDEM-01", "not run"), scenario("ccc", "IDEM-02", "not run"), scenario("dddd", "OP-01", "not run")];
+  const results = [
+    scenario("a", "IDEM-01", "pass"),
+    scenario("bb", "IDEM-01", "not run"),
+    scenario("ccc", "IDEM-02", "not run"),
+    scenario("dddd", "OP-01", "not run"),
+  ];
   const { run, baselinedScenarioReason } = judgeMadeUpRun({ rules, results, suite, stopped: `${STOP} after 1 of 4 scenario(s)` });
   assert.equal(run.verdict, "not-run");
   assert.equal(run.headline, `NOT RUN: ${STOP} after 1 of 4 scenario(s); on what finished, 1 of 3 MUST rules judged: 1 pass`);
@@ -63,7 +73,12 @@ test("a run stopped part way is NOT RUN in every report: rules judged on the sce
 });
 
 test("a stopped run hides nothing that finished: a failed scenario fails its rule, and the headline counts it; still NOT RUN", () => {
-  const results = [scenario("a", "IDEM-01", "fail"), scenario("bb", "IDEM-01", "not run"), scenario("ccc", "IDEM-02", "pass"), scenario("dddd", "OP-01", "not run")];
+  const results = [
+    scenario("a", "IDEM-01", "fail"),
+    scenario("bb", "IDEM-01", "not run"),
+    scenario("ccc", "IDEM-02", "pass"),
+    scenario("dddd", "OP-01", "not run"),
+  ];
   const { run } = judgeMadeUpRun({ rules, results, suite, stopped: `${STOP} after 2 of 4 scenario(s)` });
   assert.equal(run.verdict, "not-run");
   assert.equal(run.headline, `NOT RUN: ${STOP} after 2 of 4 scenario(s); on what finished, 2 of 3 MUST rules judged: 1 pass, 1 fail`);
@@ -79,7 +94,12 @@ test("a run stopped before any scenario finished says nothing was judged, and wh
 });
 
 test("a stopped run never calls a baseline entry stale on the scenarios it finished: the others may still fail", () => {
-  const results = [scenario("a", "IDEM-01", "pass"), scenario("bb", "IDEM-01", "not run"), scenario("ccc", "IDEM-02", "pass"), scenario("dddd", "OP-01", "pass")];
+  const results = [
+    scenario("a", "IDEM-01", "pass"),
+    scenario("bb", "IDEM-01", "not run"),
+    scenario("ccc", "IDEM-02", "pass"),
+    scenario("dddd", "OP-01", "pass"),
+  ];
   const baseline = { file: "baseline.json", rules: new Map([["IDEM-01", { reason: "BRK-1" }]]), scenarios: new Map() };
   const { run } = judgeMadeUpRun({ rules, results, suite, baseline, baselineFile: "baseline.json", stopped: `${STOP} after 3 of 4 scenario(s)` });
   const idem01 = run.rules.find((r) => r.id === "IDEM-01");

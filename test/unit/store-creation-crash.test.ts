@@ -43,8 +43,12 @@ test("a broker killed at any moment of creating its store leaves a store the nex
     }
     stores += files.length;
     // What the killed creator left beside the store it was making goes when that store is opened.
-    for (const scratch of readdirSync(dir).filter((f) => f.includes(".creating-"))) openSqliteStore(path.join(dir, scratch.split(".creating-")[0]!), Date.now()).store.close();
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes(".creating-")), []);
+    for (const scratch of readdirSync(dir).filter((f) => f.includes(".creating-")))
+      openSqliteStore(path.join(dir, scratch.split(".creating-")[0]!), Date.now()).store.close();
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes(".creating-")),
+      [],
+    );
   }
   assert.ok(stores >= 2 * dirs.length, `only ${stores} stores were made: each creator made two before its kill`);
 });

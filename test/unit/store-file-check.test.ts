@@ -23,7 +23,8 @@ function assertRefused(file: string, reason: string, says: RegExp) {
   const before = { bytes: digest(file), entries: readdirSync(dir).sort() };
   assert.throws(
     () => openSqliteStore(file, NOW),
-    (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE" && e.details?.reason === reason && e.message.includes(file) && says.test(e.message),
+    (e: unknown) =>
+      e instanceof LomiError && e.code === "STORE_UNAVAILABLE" && e.details?.reason === reason && e.message.includes(file) && says.test(e.message),
   );
   assert.equal(digest(file), before.bytes, "the file changed");
   assert.deepEqual(readdirSync(dir).sort(), before.entries, "files appeared beside the store");
@@ -38,9 +39,13 @@ function sqliteFile(file: string, setup: (db: Database.Database) => void): strin
 
 test("another application's database, even one with a receipts table, is refused without a byte changed", () => {
   const dir = scratch();
-  const plain = sqliteFile(path.join(dir, "notes.db"), (db) => db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hello');"));
+  const plain = sqliteFile(path.join(dir, "notes.db"), (db) =>
+    db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hello');"),
+  );
   assertRefused(plain, "foreign", /not a Lomi receipt store.*notes/);
-  const lookalike = sqliteFile(path.join(dir, "shop.db"), (db) => db.exec("CREATE TABLE receipts (id INTEGER PRIMARY KEY, total REAL); CREATE TABLE customers (id INTEGER);"));
+  const lookalike = sqliteFile(path.join(dir, "shop.db"), (db) =>
+    db.exec("CREATE TABLE receipts (id INTEGER PRIMARY KEY, total REAL); CREATE TABLE customers (id INTEGER);"),
+  );
   assertRefused(lookalike, "foreign", /not a Lomi receipt store/);
   const tagged = sqliteFile(path.join(dir, "tagged.db"), (db) => {
     db.pragma("application_id = 305419896");

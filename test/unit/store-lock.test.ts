@@ -12,7 +12,10 @@ const store = () => path.join(mkdtempSync(path.join(os.tmpdir(), "lomi-lock-")),
 test("the pid lock file refuses a store whose owner lives, with STORE_UNAVAILABLE naming the store", () => {
   const file = store();
   writeFileSync(`${file}.lock`, String(process.ppid)); // a live process that is not this one
-  assert.throws(() => takePidLock(file), (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE" && e.message.includes(file));
+  assert.throws(
+    () => takePidLock(file),
+    (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE" && e.message.includes(file),
+  );
 });
 
 test("a lock left by a dead owner (SIGKILL leaves it) is taken over, and released on close", () => {

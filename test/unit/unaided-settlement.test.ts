@@ -18,7 +18,13 @@ type Data = Record<string, string> & { operation: { operationId: string; state: 
 
 /** A driver on the reference broker in this process (or a variant's policy), its agent connected to ws-alpha with a terminal. */
 async function started(policy?: { settleAfterMs: [number, number] }) {
-  const driver = await Driver.start({ run: runParametersSchema.parse({ timeoutMs: LONG_MS }), world: { ...readWorldFile(), autoApprovePairings: true }, seed: 3, source: "unaided-settlement test", adapter: new InProcessAdapter(LONG_MS, policy ? { policy } : undefined) });
+  const driver = await Driver.start({
+    run: runParametersSchema.parse({ timeoutMs: LONG_MS }),
+    world: { ...readWorldFile(), autoApprovePairings: true },
+    seed: 3,
+    source: "unaided-settlement test",
+    adapter: new InProcessAdapter(LONG_MS, policy ? { policy } : undefined),
+  });
   const data = async (tool: string, args: Record<string, unknown>) => {
     const answer = await driver.call("agent", tool, args);
     assert.ok("reply" in answer, `${tool} answered`);
@@ -28,8 +34,11 @@ async function started(policy?: { settleAfterMs: [number, number] }) {
   const common = { workspaceId: "ws-alpha", retryEpoch: connected.retryEpoch };
   const created = await data("lomi_terminal_create", { ...common, cwdRelative: "", title: "T", expectedRevision: connected.domainRevision, requestKey: "t" });
   assert.equal(await unsettledOperation(driver, ["agent"], LONG_MS), undefined, "the terminal is created");
-  const terminal = (await data("lomi_operation_get", { operationId: created.operation.operationId })) as unknown as { operation: { result: { terminalSessionId: string } } };
-  const run = (key: string, command: string) => data("lomi_terminal_run", { ...common, terminalSessionId: terminal.operation.result.terminalSessionId, command, requestKey: key });
+  const terminal = (await data("lomi_operation_get", { operationId: created.operation.operationId })) as unknown as {
+    operation: { result: { terminalSessionId: string } };
+  };
+  const run = (key: string, command: string) =>
+    data("lomi_terminal_run", { ...common, terminalSessionId: terminal.operation.result.terminalSessionId, command, requestKey: key });
   return { driver, data, run };
 }
 

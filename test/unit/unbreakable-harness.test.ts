@@ -41,14 +41,22 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Printed by its depth when a case fails: fast-check's own printer would overflow on it. */
 const deep = fc.integer({ min: 2_000, max: 20_000 }).map((n) => Object.defineProperty(nested(n) as object, fc.toStringMethod, { value: () => `nested(${n})` }));
 /** Any JSON a broker could put on the wire, with the shapes that broke reports before. */
-const wild: fc.Arbitrary<unknown> = fc.oneof({ weight: 6, arbitrary: fc.jsonValue({ maxDepth: 4 }) }, { weight: 1, arbitrary: loneSurrogates }, { weight: 1, arbitrary: huge }, { weight: 1, arbitrary: deep });
-const envelopeLike = fc.record({
-  controlApiVersion: fc.oneof(fc.constant("1.0"), wild),
-  status: fc.constantFrom("ok", "error", "maybe"),
-  data: wild,
-  code: fc.oneof(fc.constantFrom("NOT_FOUND", "INVALID_ARGUMENT", "NOPE"), wild),
-  message: fc.oneof(fc.string(), wild),
-}, { requiredKeys: ["controlApiVersion", "status"] });
+const wild: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
+  { weight: 1, arbitrary: loneSurrogates },
+  { weight: 1, arbitrary: huge },
+  { weight: 1, arbitrary: deep },
+);
+const envelopeLike = fc.record(
+  {
+    controlApiVersion: fc.oneof(fc.constant("1.0"), wild),
+    status: fc.constantFrom("ok", "error", "maybe"),
+    data: wild,
+    code: fc.oneof(fc.constantFrom("NOT_FOUND", "INVALID_ARGUMENT", "NOPE"), wild),
+    message: fc.oneof(fc.string(), wild),
+  },
+  { requiredKeys: ["controlApiVersion", "status"] },
+);
 /** A text block mirroring the value, as a broker that serialised it would send (a value too deep to serialise has none). */
 const text = (v: unknown) => {
   let mirror: string;
@@ -66,7 +74,12 @@ const result: fc.Arbitrary<unknown> = fc.oneof(
 );
 const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
   { weight: 12, arbitrary: result.map((r) => ({ kind: "result" as const, result: r })) },
-  { weight: 4, arbitrary: fc.oneof(fc.record({ code: fc.constantFrom(-32602, -32603, -32601), message: fc.string() }), wild).map((e) => ({ kind: "error" as const, error: e })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .oneof(fc.record({ code: fc.constantFrom(-32602, -32603, -32601), message: fc.string() }), wild)
+      .map((e) => ({ kind: "error" as const, error: e })),
+  },
   { weight: 1, arbitrary: result.map((r) => ({ kind: "wrong-id" as const, result: r })) },
   { weight: 1, arbitrary: fc.constant({ kind: "silence" as const }) },
 );
@@ -80,7 +93,8 @@ async function fakeBroker(answer: Behaviour): Promise<InMemoryTransport> {
   server.onmessage = (m: JSONRPCMessage) => {
     if (!("id" in m) || !("method" in m)) return;
     const reply = (body: Record<string, unknown>) => void server.send({ jsonrpc: "2.0", id: m.id, ...body } as JSONRPCMessage);
-    if (m.method === "initialize") return reply({ result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "fake", version: "0" } } });
+    if (m.method === "initialize")
+      return reply({ result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "fake", version: "0" } } });
     if (answer.kind === "result") reply({ result: answer.result });
     else if (answer.kind === "error") reply({ error: answer.error });
     else if (answer.kind === "wrong-id") void server.send({ jsonrpc: "2.0", id: 10_000, result: answer.result } as JSONRPCMessage);
@@ -90,7 +104,11 @@ async function fakeBroker(answer: Behaviour): Promise<InMemoryTransport> {
 }
 
 /** A step's call: a reply, or a violation the broker is blamed for; anything else thrown is the harness breaking. */
-async function stepCall(transport: InMemoryTransport, name: string, sent: unknown): Promise<{ message: string | undefined; rules: readonly string[]; exchanges: Exchange[] }> {
+async function stepCall(
+  transport: InMemoryTransport,
+  name: string,
+  sent: unknown,
+): Promise<{ message: string | undefined; rules: readonly string[]; exchanges: Exchange[] }> {
   const exchanges: Exchange[] = [];
   const connection = await McpConnection.open(transport, "agent", 15);
   connection.onExchange = (e) => exchanges.push(e);
@@ -99,7 +117,10 @@ async function stepCall(transport: InMemoryTransport, name: string, sent: unknow
     if (reply.envelope.status === "ok" && CATALOGUE.some((c) => c.name === name)) contractData(name as ToolName, reply.envelope.data);
     return { message: undefined, rules: [], exchanges };
   } catch (error) {
-    assert.ok(error instanceof HarnessError && error.kind === "violation", `the harness threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : String(error)}`);
+    assert.ok(
+      error instanceof HarnessError && error.kind === "violation",
+      `the harness threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : String(error)}`,
+    );
     return { message: error.message, rules: error.rules, exchanges };
   } finally {
     await connection.close();
@@ -140,7 +161,11 @@ function reportsOf(dir: string, scenario: Parameters<typeof messagesOf>[0][numbe
   assert.deepEqual(writeReports(dir, run, results, baselinedScenarioReason), [], "every report was made");
   for (const f of REPORT_FILES.filter((x) => x !== "cucumber.html")) assert.ok(existsSync(path.join(dir, f)), f);
   assertWellFormedXml(readFileSync(path.join(dir, "junit.xml"), "utf8"));
-  return JSON.parse(readFileSync(path.join(dir, "conformance.json"), "utf8")) as { verdict: string; scenarios: { total: number; fail: number }; rules: Array<{ id: string; verdict: string }> };
+  return JSON.parse(readFileSync(path.join(dir, "conformance.json"), "utf8")) as {
+    verdict: string;
+    scenarios: { total: number; fail: number };
+    rules: Array<{ id: string; verdict: string }>;
+  };
 }
 
 test("whatever a broker answers and whatever a scenario sent, the call is the broker's verdict and every report is written (fast-check, 500 behaviours)", async () => {
@@ -177,7 +202,11 @@ test("whatever a broker answers and whatever a scenario sent, the call is the br
 test("the issue's case: arguments sent as an array, answered with a JSON-RPC invalid-params error, fail SCH-06 and explain themselves", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-unbreakable-"));
   try {
-    const { message, exchanges } = await stepCall(await fakeBroker({ kind: "error", error: { code: -32602, message: "Invalid params" } }), "lomi_terminal_create", ["ws-alpha"]);
+    const { message, exchanges } = await stepCall(
+      await fakeBroker({ kind: "error", error: { code: -32602, message: "Invalid params" } }),
+      "lomi_terminal_create",
+      ["ws-alpha"],
+    );
     assert.match(message ?? "", /did not answer with a tool result/);
     const report = reportsOf(dir, {
       name: "Arguments that are not an object",
@@ -197,7 +226,13 @@ test("the issue's case: arguments sent as an array, answered with a JSON-RPC inv
 test("a failure context nobody can read loses the explanation only, and says so", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "lomi-unbreakable-"));
   try {
-    reportsOf(dir, { name: "Broken attachment", tags: ["@SCH-06"], status: "FAILED", message: "x", attachments: [{ body: "{not json", mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE }] });
+    reportsOf(dir, {
+      name: "Broken attachment",
+      tags: ["@SCH-06"],
+      status: "FAILED",
+      message: "x",
+      attachments: [{ body: "{not json", mediaType: "application/json", fileName: FAILURE_CONTEXT_FILE }],
+    });
     assert.match(readFileSync(path.join(dir, "conformance.md"), "utf8"), /Not shown: the explanation of this failure could not be built/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -40,11 +40,18 @@ test("a rule an earlier failing step left unjudged is named as such, apart from 
   ]);
   assert.deepEqual(run.profile.notJudged, ["AUTH-05"]);
   assert.deepEqual(run.profile.notReached, ["OP-03"]);
-  assert.match(run.headline, /^NOT CONFORMANT over stdio: 2 of 4 MUST rules judged; not judged here: AUTH-05; these need two connections to one running broker at once: run over HTTP .* to judge them; not judged because an earlier step of their scenarios failed: OP-03$/);
+  assert.match(
+    run.headline,
+    /^NOT CONFORMANT over stdio: 2 of 4 MUST rules judged; not judged here: AUTH-05; these need two connections to one running broker at once: run over HTTP .* to judge them; not judged because an earlier step of their scenarios failed: OP-03$/,
+  );
 });
 
 test("the badge counts what the headline counts: the run level's rules, passing of those", () => {
-  const run = judge([scenario("events", ["@EVT-01"], "pass"), scenario("retry", ["@OP-01", "@OP-03", "@OP-20"], "pass"), scenario("isolation", ["@AUTH-05"], "not-applicable", { reason: "no second connection" })]);
+  const run = judge([
+    scenario("events", ["@EVT-01"], "pass"),
+    scenario("retry", ["@OP-01", "@OP-03", "@OP-20"], "pass"),
+    scenario("isolation", ["@AUTH-05"], "not-applicable", { reason: "no second connection" }),
+  ]);
   assert.match(run.headline, /^CONFORMANT over stdio: 3 of 4 MUST rules judged; not judged here: AUTH-05/);
   assert.equal(badgeMessage(run), "conformant over stdio 3/4");
 });

@@ -73,7 +73,10 @@ test("two spares are under way at once, each against the simulated Lomi the next
   assert.equal(await takeSpare("node other-broker.js", fourth.url), undefined);
   await fourth.stop();
   await discardSpares();
-  assert.ok(started.every((s, i) => s.closed || i === 0 || i === 2), JSON.stringify(started.map((s) => s.closed)));
+  assert.ok(
+    started.every((s, i) => s.closed || i === 0 || i === 2),
+    JSON.stringify(started.map((s) => s.closed)),
+  );
 });
 
 test("a run that says how many scenarios this process starts gets no spare past the last of them", async (t) => {

@@ -12,6 +12,9 @@ test("the scenario in docs/writing-scenarios.md runs as it stands, with no code 
   const feature = /```gherkin\n([\s\S]*?)```/.exec(doc)?.[1];
   assert.ok(feature, "the page shows a feature");
   const { success, results } = await runFeature(feature);
-  assert.deepEqual(results.map((r) => [r.name, r.verdict, r.reason]), [["Cancelling a command that failed leaves it failed, and nothing is interrupted", "pass", undefined]]);
+  assert.deepEqual(
+    results.map((r) => [r.name, r.verdict, r.reason]),
+    [["Cancelling a command that failed leaves it failed, and nothing is interrupted", "pass", undefined]],
+  );
   assert.ok(success);
 });

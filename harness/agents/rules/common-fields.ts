@@ -16,7 +16,11 @@ export const commonFields: AgentCheck = {
       const lacks = COMMON_FIELDS.filter((k) => !(k in declared));
       if (lacks.length === 0) continue;
       const added = lacks.filter((k) => k in call.args);
-      trials.push(added.length === 0 ? kept([call.index], `${call.tool} without ${lacks.join(" or ")}`) : broken([call.index], `${call.tool} was sent ${added.join(" and ")}, which it does not take`));
+      trials.push(
+        added.length === 0
+          ? kept([call.index], `${call.tool} without ${lacks.join(" or ")}`)
+          : broken([call.index], `${call.tool} was sent ${added.join(" and ")}, which it does not take`),
+      );
     }
     return trials;
   },

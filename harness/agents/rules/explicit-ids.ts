@@ -45,7 +45,8 @@ export const explicitIds: AgentCheck = {
       if (named.length === 0) continue;
       const text = (list: typeof named) => list.map(([k, v]) => `${k} "${v}"`).join(", ");
       if (asName.length > 0) trials.push(broken([call.index], `${call.tool} names ${text(asName)}: a display name Lomi showed the agent, in place of an ID`));
-      else if (unknown.length > 0) trials.push(undecided([call.index], `${call.tool} names ${text(named)}, which no reply had shown the agent, as an ID or as a name`));
+      else if (unknown.length > 0)
+        trials.push(undecided([call.index], `${call.tool} names ${text(named)}, which no reply had shown the agent, as an ID or as a name`));
       else trials.push(kept([call.index], `${call.tool} names ${text(named)}, IDs the agent was shown`));
     }
     return trials;

@@ -19,7 +19,14 @@ export const freshKey: AgentCheck = {
       const reused = before.find((x) => x.args !== args);
       before.push({ index: call.index, args });
       if (resendsLost(c, call)) continue;
-      trials.push(reused ? broken([reused.index, call.index], `${call.tool} "${String(call.args.requestKey)}" was sent with other arguments under a retry identity the agent had used at record ${reused.index}: a different operation needs a fresh key`) : kept([call.index], `${call.tool} "${String(call.args.requestKey)}" under a retry identity of its own`));
+      trials.push(
+        reused
+          ? broken(
+              [reused.index, call.index],
+              `${call.tool} "${String(call.args.requestKey)}" was sent with other arguments under a retry identity the agent had used at record ${reused.index}: a different operation needs a fresh key`,
+            )
+          : kept([call.index], `${call.tool} "${String(call.args.requestKey)}" under a retry identity of its own`),
+      );
     }
     return trials;
   },

@@ -19,7 +19,8 @@ export const freshLayout: AgentCheck = {
     const changes: Array<{ ws: string; call: IndexedCall }> = [];
     for (const call of c.calls) {
       const ws = typeof call.args.workspaceId === "string" ? call.args.workspaceId : undefined;
-      if (isLayoutMutation(call.tool) && ws !== undefined && errorCodeOf(call) === "REVISION_CONFLICT" && isDecimal(call.args.expectedRevision)) refused.push({ ws, revision: call.args.expectedRevision, call });
+      if (isLayoutMutation(call.tool) && ws !== undefined && errorCodeOf(call) === "REVISION_CONFLICT" && isDecimal(call.args.expectedRevision))
+        refused.push({ ws, revision: call.args.expectedRevision, call });
       if (call.envelope?.status !== "ok") continue;
       const data = call.envelope.data;
       // An admission (not a returned duplicate) of a layout mutation changes the layout.
@@ -28,7 +29,8 @@ export const freshLayout: AgentCheck = {
       walkData(data, (o) => {
         const of = typeof o.workspaceId === "string" ? o.workspaceId : ws;
         if (of === undefined) return;
-        for (const revision of [o.domainRevision, isObject(o.result) ? o.result.domainRevision : undefined]) if (isDecimal(revision)) shown.push({ ws: of, revision, call });
+        for (const revision of [o.domainRevision, isObject(o.result) ? o.result.domainRevision : undefined])
+          if (isDecimal(revision)) shown.push({ ws: of, revision, call });
       });
     }
     const trials: Trial[] = [];
@@ -48,9 +50,23 @@ export const freshLayout: AgentCheck = {
       const fresh = seen.filter((s) => since === undefined || s.call.index >= since);
       const what = `${call.tool} sent expectedRevision ${revision} for ${ws}`;
       if (newest === undefined) trials.push(undecided([call.index], `${what}, a workspace whose revision no reply had shown the agent`));
-      else if (refused.some((r) => r.ws === ws && r.revision === revision && answeredBefore(r.call, call))) trials.push(broken([call.index], `${what}, which the broker had already refused as stale`));
-      else if (newer(newest, revision)) trials.push(broken([...seen.filter((s) => s.revision === newest).map((s) => s.call.index).slice(-1), call.index], `${what}, older than the domainRevision ${newest} it had been shown`));
-      else if (!fresh.some((s) => s.revision === revision)) trials.push(broken([since!, call.index], `${what}, read before its own layout change at record ${since}: it did not refresh the layout`));
+      else if (refused.some((r) => r.ws === ws && r.revision === revision && answeredBefore(r.call, call)))
+        trials.push(broken([call.index], `${what}, which the broker had already refused as stale`));
+      else if (newer(newest, revision))
+        trials.push(
+          broken(
+            [
+              ...seen
+                .filter((s) => s.revision === newest)
+                .map((s) => s.call.index)
+                .slice(-1),
+              call.index,
+            ],
+            `${what}, older than the domainRevision ${newest} it had been shown`,
+          ),
+        );
+      else if (!fresh.some((s) => s.revision === revision))
+        trials.push(broken([since!, call.index], `${what}, read before its own layout change at record ${since}: it did not refresh the layout`));
       else trials.push(kept([call.index], `${what}, the domainRevision it was last shown`));
     }
     return trials;

@@ -25,7 +25,8 @@ export const inspectsUnknown: AgentCheck = {
     return firstUnknown(c).map(({ operationId, at }): Trial => {
       const tool = String(c.receipts.get(operationId)?.tool);
       const inspected = inspectedAt(c, operationId, at);
-      if (inspected !== undefined) return kept([at.index, inspected], `${operationId} (${tool}) read outcome_unknown; the agent inspected its resource at record ${inspected}`);
+      if (inspected !== undefined)
+        return kept([at.index, inspected], `${operationId} (${tool}) read outcome_unknown; the agent inspected its resource at record ${inspected}`);
       if (callsAfter(c, at).length === 0) return undecided([at.index], `${operationId} read outcome_unknown in the agent's last call`);
       return brokenByEnd([at.index], `${operationId} (${tool}) read outcome_unknown, and the agent never inspected the actual resource`);
     });

@@ -19,7 +19,13 @@ export function interrupted(c: Conduct): Array<{ operationId: string; at: number
     if (call.tool !== "lomi_terminal_interrupt" || call.envelope?.status !== "ok") return [];
     return [...c.admissions].flatMap(([operationId, a]) => {
       const before = lastShown(c, operationId, call.index);
-      return a.tool === "lomi_terminal_run" && a.index < call.index && a.args.terminalSessionId === call.args.terminalSessionId && before !== undefined && !isSettled(before.state) ? [{ operationId, at: call.index }] : [];
+      return a.tool === "lomi_terminal_run" &&
+        a.index < call.index &&
+        a.args.terminalSessionId === call.args.terminalSessionId &&
+        before !== undefined &&
+        !isSettled(before.state)
+        ? [{ operationId, at: call.index }]
+        : [];
     });
   });
 }
@@ -32,7 +38,9 @@ export const readsUntilSettled: AgentCheck = {
     const interrupts = new Set(interrupted(c).map((i) => i.operationId));
     return admittedUnsettled(c)
       .filter(([operationId]) => !interrupts.has(operationId))
-      .map(([operationId, a]) => readUntilSettled(c, operationId, a.index, `${operationId} (${a.tool}, admitted ${c.shown.get(operationId)?.find((s) => s.index === a.index)?.state})`));
+      .map(([operationId, a]) =>
+        readUntilSettled(c, operationId, a.index, `${operationId} (${a.tool}, admitted ${c.shown.get(operationId)?.find((s) => s.index === a.index)?.state})`),
+      );
   },
 };
 

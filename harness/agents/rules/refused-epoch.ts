@@ -15,8 +15,15 @@ export const refusedEpoch: AgentCheck = {
       judged.add(epoch);
       const submissions = callsAfter(c, refused).filter((x) => isOperationTool(x.tool) && !resendsLost(c, x));
       const again = submissions.find((x) => x.args.retryEpoch === epoch);
-      if (again) trials.push(broken([refused.index, again.index], `retry epoch ${String(epoch)} was refused RETRY_EPOCH_INVALID at record ${refused.index}, and the agent submitted ${again.tool} "${String(again.args.requestKey)}" under it again`));
-      else if (submissions.length > 0) trials.push(kept([refused.index, submissions[0]!.index], `after retry epoch ${String(epoch)} was refused, the agent submitted under another`));
+      if (again)
+        trials.push(
+          broken(
+            [refused.index, again.index],
+            `retry epoch ${String(epoch)} was refused RETRY_EPOCH_INVALID at record ${refused.index}, and the agent submitted ${again.tool} "${String(again.args.requestKey)}" under it again`,
+          ),
+        );
+      else if (submissions.length > 0)
+        trials.push(kept([refused.index, submissions[0]!.index], `after retry epoch ${String(epoch)} was refused, the agent submitted under another`));
       else trials.push(undecided([refused.index], `retry epoch ${String(epoch)} was refused; the agent submitted nothing more`));
     }
     return trials;

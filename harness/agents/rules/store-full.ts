@@ -16,8 +16,20 @@ export const storeFull: AgentCheck = {
       const later = callsAfter(c, call);
       const reconciled = later.find((x) => x.tool === "lomi_store_reconcile" && x.envelope?.status === "ok" && x.envelope.data.status === "completed");
       const reconnect = later.find((x) => x.tool === "lomi_connect" && (reconciled === undefined || x.index < reconciled.index));
-      if (reconnect) trials.push(broken([call.index, reconnect.index], `${call.tool} was answered RESOURCE_EXHAUSTED, and the agent called lomi_connect${reconciled ? ` before its reconciliation completed (record ${reconciled.index})` : " with no reconciliation"}: reconnecting does not clear history`));
-      else if (later.length > 0) trials.push(kept([call.index, ...(reconciled ? [reconciled.index] : [])], `${call.tool} was answered RESOURCE_EXHAUSTED; the agent ${reconciled ? `reconciled (record ${reconciled.index})` : "did not reconnect"}`));
+      if (reconnect)
+        trials.push(
+          broken(
+            [call.index, reconnect.index],
+            `${call.tool} was answered RESOURCE_EXHAUSTED, and the agent called lomi_connect${reconciled ? ` before its reconciliation completed (record ${reconciled.index})` : " with no reconciliation"}: reconnecting does not clear history`,
+          ),
+        );
+      else if (later.length > 0)
+        trials.push(
+          kept(
+            [call.index, ...(reconciled ? [reconciled.index] : [])],
+            `${call.tool} was answered RESOURCE_EXHAUSTED; the agent ${reconciled ? `reconciled (record ${reconciled.index})` : "did not reconnect"}`,
+          ),
+        );
       else trials.push(undecided([call.index], `${call.tool} was answered RESOURCE_EXHAUSTED in the agent's last call`));
     }
     return trials;
