@@ -51,6 +51,8 @@ export interface BrokerOptions {
   native?: NativeBridge;
   /** Receipts and retry epochs the store admits (default 4,096 each, the source's limits). */
   limits?: StoreLimits;
+  /** The process this instance stands for (default this one): in-process, a second instance on the same store stands for another. */
+  processId?: number;
   parts?: BrokerParts;
   /** Fault hooks to arm (LOMI_BROKER_FAULTS). */
   faults?: FaultPoint[];
@@ -123,7 +125,11 @@ export class Broker implements BrokerCore {
     const now = await native.now().catch(() => options.hostClock.now());
     const policy: BrokerPolicy = { ...REFERENCE_POLICY, ...options.parts?.policy };
     const open = options.parts?.openStore ?? ((file, at, _native, storeOptions) => openSqliteStore(file, at, storeOptions));
-    const opened = await open(options.storePath, now, native, { lock: policy.storeLock, limits: options.limits ?? DEFAULT_STORE_LIMITS });
+    const opened = await open(options.storePath, now, native, {
+      lock: policy.storeLock,
+      limits: options.limits ?? DEFAULT_STORE_LIMITS,
+      pid: options.processId ?? process.pid,
+    });
     const { recovered, openings } = opened;
     const faults = options.faults ?? [];
     // The fail-reserve hook is a decorator: the production store knows nothing of faults.

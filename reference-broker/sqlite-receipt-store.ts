@@ -232,6 +232,8 @@ const UNFINISHED = `state NOT IN (${inList(SETTLED_STATES)})`;
 export interface SqliteStoreOptions {
   lock?: BrokerPolicy["storeLock"];
   limits?: StoreLimits;
+  /** The process the instance says it is, in a pid lock file (default this one's): in-process, a second instance stands for another process. */
+  pid?: number;
 }
 
 /**
@@ -243,7 +245,7 @@ export function openSqliteStore(file: string, now: number, options: SqliteStoreO
   // Before the lock file or SQLite touch anything: a refused file stays byte-identical, with nothing beside it.
   const found = checkStoreFile(file);
   let db: Database.Database;
-  const release = lock === "pid-file" ? takePidLock(file) : undefined;
+  const release = lock === "pid-file" ? takePidLock(file, options.pid) : undefined;
   try {
     removeAbandonedScratch(file);
     if (found.kind === "new") createStoreFile(file);

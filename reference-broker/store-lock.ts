@@ -1,4 +1,4 @@
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { LomiError, messageOf, systemCodeOf } from "../protocol/errors.js";
 
 /** Whether a process with this pid is alive (signal 0 tests without sending anything). */
@@ -12,43 +12,32 @@ export function processIsAlive(pid: number): boolean {
   }
 }
 
-/** The lock files an instance of this process holds now. */
-const heldHere = new Set<string>();
-
 /**
  * Keeps a second broker instance off a store with a lock file beside it (STORE.lock, holding the
  * owner's pid) instead of SQLite's exclusive lock. A lock whose owner died (SIGKILL leaves it
  * behind) is taken over; one whose owner lives refuses with STORE_UNAVAILABLE. Answers the release.
  */
-export function takePidLock(storeFile: string): () => void {
+export function takePidLock(storeFile: string, pid: number = process.pid): () => void {
   const lockFile = `${storeFile}.lock`;
-  const mine = String(process.pid);
-  // A second instance in this very process (in-process runs host many) finds its pid in the file: the
-  // instances holding a lock here say whether that pid is a live instance or an abandoned one.
-  if (heldHere.has(lockFile))
-    throw new LomiError(
-      "STORE_UNAVAILABLE",
-      `The receipt store ${storeFile} is in use by another broker instance of this process (pid ${mine} holds ${lockFile}).`,
-    );
+  const mine = String(pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(lockFile, mine, { flag: "wx" });
-      heldHere.add(lockFile);
       // Once: a broker that crashes at a fault point closes its store, and the harness that abandons it closes it again.
       let held = true;
       return () => {
         if (!held) return;
         held = false;
-        heldHere.delete(lockFile);
-        if (readFileSync(lockFile, "utf8").trim() === mine) unlinkSync(lockFile);
+        // Gone already: an instance that took it over (wrongly) removed it.
+        if (existsSync(lockFile) && readFileSync(lockFile, "utf8").trim() === mine) unlinkSync(lockFile);
       };
     } catch (error) {
       if (systemCodeOf(error) !== "EEXIST")
         throw new LomiError("STORE_UNAVAILABLE", `The receipt store lock ${lockFile} cannot be written: ${messageOf(error)}`);
     }
     const owner = Number(readFileSync(lockFile, "utf8").trim());
-    // An earlier instance in this very process was abandoned (an in-process crash): its lock is stale too.
-    if (Number.isInteger(owner) && owner !== process.pid && processIsAlive(owner)) {
+    // A lock of this very pid was left by an instance abandoned in this process (an in-process crash): stale too.
+    if (Number.isInteger(owner) && owner !== pid && processIsAlive(owner)) {
       throw new LomiError("STORE_UNAVAILABLE", `The receipt store ${storeFile} is in use by another broker instance (pid ${owner} holds ${lockFile}).`);
     }
     unlinkSync(lockFile);

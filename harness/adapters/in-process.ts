@@ -81,6 +81,8 @@ export class InProcessAdapter implements BrokerAdapter {
         hostClock: systemClock,
         timers: this.timers,
         parts: this.parts,
+        // Another process of the command would have a pid of its own, and find the first's alive.
+        processId: process.pid + 1,
       });
       second.close();
       return { refused: false, detail: "the second instance opened the store" };

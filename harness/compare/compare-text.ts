@@ -1,3 +1,4 @@
+import { VERDICT_ICON } from "../report/markdown-report.js";
 import { CHANGES, type Change, type ComparedItem, type Comparison } from "./compare-runs.js";
 
 const WORDS: Record<Change, string> = {
@@ -8,16 +9,8 @@ const WORDS: Record<Change, string> = {
   flaky: "flaky",
 };
 
-const ICON: Record<string, string> = {
-  pass: "✅ pass",
-  fail: "❌ fail",
-  baselined: "🟨 baselined",
-  flaky: "🔁 flaky",
-  "not-applicable": "➖ not applicable",
-  uncovered: "⚠️ uncovered",
-  "not-selected": "· not selected",
-  absent: "· absent",
-};
+// A verdict as conformance.md shows it; a rule or scenario one run lacks is absent there.
+const ICON: Record<string, string> = { ...VERDICT_ICON, absent: "· absent" };
 
 /** "2 rules newly failing, 1 fixed, …": the counts, newly failing first. */
 function counts(c: Comparison, of: "rules" | "scenarios"): string {

@@ -33,12 +33,20 @@ export const oneAtATimePerTarget: Oracle = {
     // Where Lomi's ledger stood at each crash (the driver records it): dispatches on either side came from two instances.
     const crashedAt = facts.faults.flatMap((f) => (f.kind === "broker-crash" && typeof f.detail.ledgerSequence === "number" ? [f.detail.ledgerSequence] : []));
     const crashedBetween = (from: number, to: number) => crashedAt.some((at) => at >= from && at < to);
-    /** Per target, the operations Lomi has received there, in ledger order. */
+    const dispatches = ledger.filter(ofKind("dispatch"));
+    // Lomi numbers its ledger in order; a history written otherwise keeps every earlier dispatch below.
+    const numberedInOrder = dispatches.every((e, i) => i === 0 || dispatches[i - 1]!.sequence < e.sequence);
+    /**
+     * Per target, the operations Lomi has received there, in ledger order, less those settled before
+     * the latest dispatch there: settled before it, they are settled before every later one and can
+     * make none wait (a store fill's thousands of commands stay linear, not quadratic).
+     */
     const onTarget = new Map<string, Dispatch[]>();
-    for (const entry of ledger.filter(ofKind("dispatch"))) {
+    for (const entry of dispatches) {
       const target = targetOf(entry);
       if (target === undefined) continue;
-      const earlier = onTarget.get(target) ?? [];
+      const known = onTarget.get(target) ?? [];
+      const earlier = numberedInOrder ? known.filter((e) => !((settledAt.get(e.operationId) ?? Infinity) < entry.sequence)) : known;
       onTarget.set(target, [...earlier, entry]);
       const at = admittedAt(entry.operationId);
       const busy = earlier.find((e) => {

@@ -108,10 +108,10 @@ function grantedByCreatedTerminal(grant: IndexedCall): boolean {
   return receipt?.tool === "lomi_terminal_create" && receipt.state === "succeeded";
 }
 
-/** Whether the agent holds the lease it sent: granted to it (a lease or a terminal it created), neither taken over nor outlived by a crash since. */
-function leaseHeld(ctx: RefusalContext, call: IndexedCall): boolean {
+/** The reply that granted the lease the agent sent, where the agent still holds it: neither taken over nor outlived by a crash since. */
+function heldGrant(ctx: RefusalContext, call: IndexedCall): IndexedCall | undefined {
   const grant = leaseGrant(ctx, call);
-  if (!grant || crashBetween(ctx.crashes, grant.index, call.index)) return false;
+  if (!grant || crashBetween(ctx.crashes, grant.index, call.index)) return undefined;
   const takenOver = ctx.calls.some(
     (c) =>
       c.index > grant.index &&
@@ -121,7 +121,7 @@ function leaseHeld(ctx: RefusalContext, call: IndexedCall): boolean {
       c.envelope.data.leaseId !== call.args.leaseId,
   );
   const restarted = ctx.faults.some((x) => x.index > grant.index && x.index < call.index && x.kind === "runtime-restart");
-  return !takenOver && !restarted;
+  return takenOver || restarted ? undefined : grant;
 }
 
 /**
@@ -145,10 +145,11 @@ function inputRefusalRules(ctx: RefusalContext, call: IndexedCall, code: string)
     if (!acknowledged || crashBetween(ctx.crashes, acknowledged.index, call.index)) return [];
     return code.startsWith("LEASE_") ? ["INPUT-18"] : ["INPUT-03"];
   }
-  if (rule !== "INPUT-02" || !leaseHeld(ctx, call)) return [];
+  const grant = rule === "INPUT-02" ? heldGrant(ctx, call) : undefined;
+  if (!grant) return [];
   const afterLost = lostInputs(ctx.calls, call).some((c) => Number(c.args.inputSequence) === Number(call.args.inputSequence) - 1);
   // A lease from a terminal's confirmed result that grants nothing is also the lease OP-05 says to keep from it.
-  const fromCreate = grantedByCreatedTerminal(leaseGrant(ctx, call)!);
+  const fromCreate = grantedByCreatedTerminal(grant);
   return ["INPUT-02", ...(afterLost ? ["INPUT-19"] : []), ...(fromCreate ? ["OP-05"] : [])];
 }
 

@@ -8,7 +8,8 @@ import type { RuleReport } from "./rule-verdicts.js";
 import { listedRules, ranOf, scenarioCountsText, shardTimesText, titleOf, type RunSummary } from "./run-summary.js";
 import { markdownCell } from "../text/markdown-cell.js";
 
-const ICON: Record<string, string> = {
+/** How conformance.md shows a verdict: an icon and its word (compare's tables show them alike). */
+export const VERDICT_ICON: Record<string, string> = {
   pass: "✅ pass",
   fail: "❌ fail",
   baselined: "🟨 baselined",
@@ -162,7 +163,7 @@ export function markdownReport(run: RunSummary): string {
     const { ran, inSuite } = ranOf(r, run);
     const part = ran < inSuite ? ` (${ran} of ${inSuite} scenarios ran)` : "";
     const repeat = r.repeat ? ` (${passEveryText(r.repeat)})` : "";
-    return `| ${r.id} | ${r.level} | ${ICON[r.verdict]}${part}${repeat} | ${r.scenarios.length} | ${r.judged ? `${r.judged.scenarios} + ${r.judged.oracleChecks}` : "—"} | ${markdownCell(r.reason ?? r.title)} |`;
+    return `| ${r.id} | ${r.level} | ${VERDICT_ICON[r.verdict]}${part}${repeat} | ${r.scenarios.length} | ${r.judged ? `${r.judged.scenarios} + ${r.judged.oracleChecks}` : "—"} | ${markdownCell(r.reason ?? r.title)} |`;
   });
   const failures = failedScenarios(run.rules);
   const explained = failures.slice(0, MAX_FAILURES).flatMap((f) => failureSection(f.rules, f.scenario));

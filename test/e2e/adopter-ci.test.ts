@@ -24,7 +24,12 @@ const ACTION_RECIPE = kitPath("examples/ci/lomi-conformance-action.yml");
 const COMMENT_IF = "always() && github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository";
 const PULL_REQUEST_IF = "always() && github.event_name == 'pull_request'";
 
-type Report = { verdict: string; headline: string; scenarios: { total: number; fail: number }; rules: Array<{ id: string; verdict: string }> };
+type Report = {
+  verdict: string;
+  headline: string;
+  scenarios: { total: number; fail: number };
+  rules: Array<{ id: string; verdict: string; reason?: string | null }>;
+};
 
 const stepOf = (runs: StepRun[], label: string) => {
   const found = runs.find((r) => r.label === label);
@@ -127,14 +132,20 @@ test("a broker's repository installs the packed kit offline and gates on it with
       assert.equal(r.verdict, "conformant", r.headline);
       assert.match(r.headline, /^CONFORMANT over stdio: /);
       assert.equal(r.scenarios.fail, 0);
-      // Judged as with one worker: every rule reached passes.
+      // Judged as with one worker: every rule reached passes. DUR-08 alone may read not applicable, "not
+      // exercised": its kills land inside the store's making only where the broker takes long enough to
+      // make it, and on a quiet machine the reference broker makes it in a few milliseconds (a pass the
+      // kit did not see is never given).
+      const judged = (x: { id: string; verdict: string; reason?: string | null }) =>
+        x.verdict === "pass" || (x.id === "DUR-08" && x.verdict === "not-applicable" && /not exercised/.test(x.reason ?? ""));
       const reached = r.rules.filter((x) => x.verdict !== "not-selected");
       assert.deepEqual(
-        reached.filter((x) => x.verdict !== "pass").map((x) => x.id),
+        reached.filter((x) => !judged(x)).map((x) => `${x.id}: ${x.verdict} (${x.reason ?? ""})`),
         [],
       );
-      for (const id of ["DUR-01", "DUR-05", "DUR-06", "DUR-08", "SCH-06"])
-        assert.equal(r.rules.find((x) => x.id === id)?.verdict, "pass", `${id}: the fault-hook, crash and kill-at-start rules are judged too`);
+      for (const id of ["DUR-01", "DUR-05", "DUR-06", "SCH-06"])
+        assert.equal(r.rules.find((x) => x.id === id)?.verdict, "pass", `${id}: the fault-hook and crash rules are judged too`);
+      assert.ok(judged(r.rules.find((x) => x.id === "DUR-08")!), "DUR-08: the kill-at-start rule is judged, or said not exercised");
       const md = readFileSync(summary, "utf8");
       assert.match(md, /^## Lomi conformance: partial run \(tags `[^`]+`\): .*CONFORMANT over stdio/m);
       assert.ok(!md.includes(repo) && !md.includes(os.tmpdir()), "the summary names no path of the runner");

@@ -38,3 +38,20 @@ test("releasing twice (a broker that crashed at a fault point, then abandoned) r
   next();
   assert.equal(existsSync(`${file}.lock`), false);
 });
+
+test("an instance standing for another process is refused a lock this live process holds; this process takes over a lock of its own pid an abandoned instance left", () => {
+  const file = store();
+  const release = takePidLock(file);
+  // In-process, a second instance of the command stands for another process: the first's pid is alive.
+  assert.throws(
+    () => takePidLock(file, process.pid + 1),
+    (e: unknown) => e instanceof LomiError && e.code === "STORE_UNAVAILABLE",
+  );
+  // An instance of this process abandoned without releasing (an in-process crash): its lock is stale.
+  const again = takePidLock(file);
+  assert.equal(readFileSync(`${file}.lock`, "utf8"), String(process.pid));
+  again();
+  assert.equal(existsSync(`${file}.lock`), false);
+  // The first instance's release finds its lock gone (taken over): nothing to remove, no error.
+  release();
+});
