@@ -88,6 +88,16 @@ export interface PublishedToolDifferences {
  * has the catalogue's output schema (docs/catalogue.json) and its annotations, named by tool.
  */
 export function publishedToolDifferences(listed: readonly ListedTool[]): PublishedToolDifferences[] {
+  // A broker publishes the same listing in every scenario of a run (and teeth's judges make run after
+  // run): the last listing's differences answer the next identical one, at the cost of its JSON text.
+  const text = JSON.stringify(listed);
+  if (lastListing?.text !== text) lastListing = { text, found: differencesOf(listed) };
+  return lastListing.found;
+}
+
+let lastListing: { text: string; found: PublishedToolDifferences[] } | undefined;
+
+function differencesOf(listed: readonly ListedTool[]): PublishedToolDifferences[] {
   return CATALOGUE.flatMap((contract) => {
     const tool = listed.find((t) => t.name === contract.name);
     if (!tool) return [];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
@@ -193,6 +193,27 @@ test("reopening turns every unfinished operation into outcome_unknown and keeps 
     .map((e) => e.state);
   assert.deepEqual(events, ["queued", "running", "outcome_unknown"]);
   store.close();
+});
+
+test("a process's second new store is new too: empty, opened once, with nothing of the store made before it", () => {
+  // A process makes every new store after its first from that first one's bytes (sqlite-receipt-store.ts).
+  const first = openSqliteStore(file, 0);
+  reserve(first.store, receipt(1));
+  first.store.close();
+  const other = path.join(dir, "other.sqlite");
+  const second = openSqliteStore(other, 0);
+  assert.deepEqual([second.openings, second.recovered, second.store.byId("op-1")], [1, 0, undefined]);
+  assert.equal(second.store.status(0).receipts.count, 0);
+  reserve(second.store, receipt(2));
+  second.store.close();
+  const again = openSqliteStore(other, 5);
+  assert.deepEqual([again.openings, again.recovered, again.store.byId("op-2")?.state], [2, 1, "outcome_unknown"]);
+  again.store.close();
+  // Nothing of its making is left beside it.
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.includes(".creating-")),
+    [],
+  );
 });
 
 test("the store's counts follow its committed writes: a batch that fails counts nothing, a reconciliation counts what it removed, a reopening counts the file", () => {
