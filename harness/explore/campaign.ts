@@ -9,7 +9,7 @@ import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory } from "../history/format.js";
 import { addRegression, exercisedRules, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
-import { eachOnce, oracleHead, pointerLines } from "../report/oracle-findings.js";
+import { oracleHead, pointerLines, rulesText } from "../report/oracle-findings.js";
 
 export interface ExploreCommandOptions {
   seed: number;
@@ -116,7 +116,7 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     return 0;
   }
   o.out(`VIOLATION of ${violation.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
-  for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${eachOnce(v.rules).join(", ")} (${f.id}): ${v.message}\n`);
+  for (const f of violation.invariants) for (const v of f.violations) o.out(`  ${rulesText(v.rules)} (${f.id}): ${v.message}\n`);
   for (const line of pointerLines(violation.invariants.flatMap((f) => f.violations))) o.out(`  ${line}\n`);
   o.out(
     `shrunk to ${violation.steps.length} steps:\n${violation.steps.map((s, i) => `  ${i + 1}. ${s}\n`).join("")}replay: ${replay}\nreports in ${path.relative(process.cwd(), o.reports) || "."}/ (explore.md, explore.json, explore-history.jsonl)\n`,

@@ -13,8 +13,11 @@ export const eachOnce = (rules: readonly string[]): string[] => [...new Set(rule
 /** The rules these findings break, each once. */
 export const brokenRules = (violations: ReadonlyArray<{ rules: readonly string[] }>): string[] => eachOnce(violations.flatMap((v) => v.rules));
 
+/** Rules as a head names them; a finding that names none says so rather than showing an empty list. */
+export const rulesText = (rules: readonly string[]) => (rules.length > 0 ? eachOnce(rules).join(", ") : "no rule");
+
 /** An oracle headed by what its findings break: `effects-requested (DUR-01)`. */
-export const oracleHead = (id: string, violations: ReadonlyArray<{ rules: readonly string[] }>) => `${id} (${brokenRules(violations).join(", ")})`;
+export const oracleHead = (id: string, violations: ReadonlyArray<{ rules: readonly string[] }>) => `${id} (${rulesText(brokenRules(violations))})`;
 
 /** The rules an oracle can judge, labelled as such: `can judge ENV-01, ENV-02`. */
 export const canJudge = (rules: readonly string[]) => `can judge ${eachOnce(rules).join(", ")}`;

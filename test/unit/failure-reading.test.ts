@@ -9,6 +9,7 @@ import { BLAME_MEDIA_TYPE } from "../../harness/report/attachments.js";
 import { concludeRun } from "../../harness/report/conclude-run.js";
 import { readMessages } from "../../harness/report/message-stream.js";
 import { scenarioResults } from "../../harness/report/scenario-results.js";
+import { oracleHead } from "../../harness/report/oracle-findings.js";
 import { loadRules } from "../../harness/rules.js";
 import { CATALOGUE, publishedTool } from "../../protocol/catalogue.js";
 import { messagesOf } from "../support/cucumber-messages.js";
@@ -154,3 +155,8 @@ function writeStream(text: string): string {
   writeFileSync(file, text);
   return file;
 }
+
+test("a finding is headed by the rules it breaks, each once, and one that names none says so", () => {
+  assert.equal(oracleHead("effects-requested", [{ rules: ["DUR-01", "DUR-06"] }, { rules: ["DUR-01"] }]), "effects-requested (DUR-01, DUR-06)");
+  assert.equal(oracleHead("effect-state-agrees", [{ rules: [] }]), "effect-state-agrees (no rule)");
+});
