@@ -2,7 +2,7 @@ import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js"
 import type { StoredReceipt, TransitionChain, TransitionFields } from "../reference-broker/receipt-store.js";
 import type { OperationState } from "../protocol/states.js";
 import type { Mutant } from "./mutant.js";
-import { storeWrappedBy } from "./wrapped-store.js";
+import { storeReachedBy, storeWrappedBy } from "./wrapped-store.js";
 
 /** A settlement as this broker records it: cancelled is taken to mean that nothing happened. */
 const asRecorded = (to: OperationState, fields: TransitionFields): TransitionFields => (to === "cancelled" ? { ...fields, effectState: "none" } : fields);
@@ -25,6 +25,10 @@ export const cancelCancelledAsRolledBack: Mutant = {
   breaks: ["CANCEL-04", "CANCEL-40", "OP-04"],
   defect: "the broker records every cancelled operation with effectState none, as if cancelling had rolled back what was already done",
   parts: {
-    openStore: storeWrappedBy((inner) => new RolledBackStore(inner)),
+    // An operation settles cancelled only once lomi_operation_cancel asked (Lomi never cancels on its own): that call reaches its settlement.
+    openStore: storeReachedBy(
+      ({ tool }) => tool === "lomi_operation_cancel",
+      storeWrappedBy((inner) => new RolledBackStore(inner)),
+    ),
   },
 };

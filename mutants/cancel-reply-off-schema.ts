@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingPicked } from "./rewriting-session.js";
 
 export const cancelReplyOffSchema: Mutant = {
   name: "cancel-reply-off-schema",
@@ -7,9 +7,9 @@ export const cancelReplyOffSchema: Mutant = {
   breaks: ["ENV-04"],
   defect: "lomi_operation_cancel's reply adds a field its published output schema does not have (requestedAt)",
   parts: {
-    session: sessionRewritingReplies((reply, name) => {
-      const data = okDataOf(reply);
-      return name === "lomi_operation_cancel" && data ? okReply({ ...data, requestedAt: new Date(0).toISOString() }) : reply;
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_operation_cancel" && okDataOf(reply) !== undefined,
+      (reply) => okReply({ ...okDataOf(reply)!, requestedAt: new Date(0).toISOString() }),
+    ),
   },
 };

@@ -1,5 +1,5 @@
 import type { Mutant } from "./mutant.js";
-import { okDataOf, sessionWrappedBy, type Args, type CallContext } from "./rewriting-session.js";
+import { okDataOf, sessionWrappingPicked, type Args, type CallContext } from "./rewriting-session.js";
 
 /** How to put back what a save replaced: the request that restores it, less the revision read at the time of the undo. */
 interface Undo {
@@ -49,24 +49,28 @@ export const cancelSettledSaveUndone: Mutant = {
   defect:
     "the broker honours a cancel of a completed settings change or draft save by saving back what it replaced (read before the save), while it answers already_settled",
   parts: {
-    session: sessionWrappedBy(async (ctx, name, args) => {
-      const mine = undos.get(ctx.core) ?? new Map<string, Undo>();
-      undos.set(ctx.core, mine);
-      const undo = await undoOf(ctx, name, args);
-      const reply = await ctx.call(name, args);
-      const data = okDataOf(reply);
-      if (undo && data?.duplicate === false) mine.set(String(data.operation.operationId), undo);
-      const undoing =
-        name === "lomi_operation_cancel" && data?.outcome === "already_settled" && data.operation?.state === "succeeded"
-          ? mine.get(String(args.operationId))
-          : undefined;
-      if (undoing) {
-        mine.delete(String(args.operationId));
-        const revision = await undoing.revision(ctx);
-        if (revision)
-          await ctx.call(undoing.tool, { ...undoing.args, [revision.field]: revision.value, requestKey: `${String(undoing.args.requestKey)}.undo` });
-      }
-      return reply;
-    }),
+    // Only the saves it can undo (read before them, as it keeps their undo) and the cancels that undo them.
+    session: sessionWrappingPicked(
+      ({ tool }) => ["lomi_settings_update", "lomi_chat_draft_save", "lomi_operation_cancel"].includes(tool),
+      async (ctx, name, args) => {
+        const mine = undos.get(ctx.core) ?? new Map<string, Undo>();
+        undos.set(ctx.core, mine);
+        const undo = await undoOf(ctx, name, args);
+        const reply = await ctx.call(name, args);
+        const data = okDataOf(reply);
+        if (undo && data?.duplicate === false) mine.set(String(data.operation.operationId), undo);
+        const undoing =
+          name === "lomi_operation_cancel" && data?.outcome === "already_settled" && data.operation?.state === "succeeded"
+            ? mine.get(String(args.operationId))
+            : undefined;
+        if (undoing) {
+          mine.delete(String(args.operationId));
+          const revision = await undoing.revision(ctx);
+          if (revision)
+            await ctx.call(undoing.tool, { ...undoing.args, [revision.field]: revision.value, requestKey: `${String(undoing.args.requestKey)}.undo` });
+        }
+        return reply;
+      },
+    ),
   },
 };

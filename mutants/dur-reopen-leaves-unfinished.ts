@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
-import { withStoreFile } from "./doctored-store.js";
+import { onReopening, withStoreFile } from "./doctored-store.js";
 import type { Mutant } from "./mutant.js";
 
 type Row = { operation_id: string; state: string; effect_state: string };
@@ -13,7 +13,8 @@ export const durReopenLeavesUnfinished: Mutant = {
     "on reopening the store, unfinished operations are left as they stood (queued, running) instead of outcome_unknown: the broker goes on asking Lomi about them as if it had never stopped",
   needs: "crash",
   parts: {
-    openStore: (file, now, _native, options) => {
+    // A first start has no store to leave unfinished: the part acts on reopenings only.
+    openStore: onReopening((file, now, _native, options) => {
       const before =
         withStoreFile(file, (db, where) => db.prepare(`SELECT operation_id, state, effect_state FROM receipts WHERE ${where}`).all() as Row[]) ?? [];
       const opened = openSqliteStore(file, now, options);
@@ -28,6 +29,6 @@ export const durReopenLeavesUnfinished: Mutant = {
         }
       })();
       return { ...opened, recovered: 0 };
-    },
+    }),
   },
 };

@@ -1,6 +1,6 @@
 import { buildToolResult, ok } from "../protocol/envelope.js";
 import type { Mutant } from "./mutant.js";
-import { okDataOf, sessionRewritingReplies } from "./rewriting-session.js";
+import { okDataOf, sessionRewritingPicked } from "./rewriting-session.js";
 
 /** Pixels per point on the 2x display the broker's author had in mind. */
 const SCALE = 2;
@@ -12,11 +12,13 @@ export const envCaptureSizeInPoints: Mutant = {
   breaks: ["ENV-10"],
   defect: "a capture's data gives its size in points, as on a 2x display (half its pixels), so the width and height it states are not the PNG's",
   parts: {
-    session: sessionRewritingReplies((reply, name) => {
-      const data = okDataOf(reply);
-      if (name !== "lomi_capture" || !data) return reply;
-      const images = reply.content.filter((b) => b.type === "image");
-      return buildToolResult(ok({ ...data, width: inPoints(data.width), height: inPoints(data.height) }), images);
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_capture" && okDataOf(reply) !== undefined,
+      (reply) => {
+        const data = okDataOf(reply)!;
+        const images = reply.content.filter((b) => b.type === "image");
+        return buildToolResult(ok({ ...data, width: inPoints(data.width), height: inPoints(data.height) }), images);
+      },
+    ),
   },
 };

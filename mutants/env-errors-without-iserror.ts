@@ -1,10 +1,16 @@
 import type { Mutant } from "./mutant.js";
-import { sessionRewritingReplies } from "./rewriting-session.js";
+import { sessionRewritingPicked } from "./rewriting-session.js";
 
 export const envErrorsWithoutIsError: Mutant = {
   name: "env-errors-without-iserror",
   family: "ENV",
   breaks: ["ENV-02"],
   defect: "error envelopes are returned with isError false, so a client that trusts isError misses every refusal",
-  parts: { session: sessionRewritingReplies((reply) => ({ ...reply, isError: false })) },
+  // A reply that already says isError false is left as it was.
+  parts: {
+    session: sessionRewritingPicked(
+      ({ reply }) => reply.isError !== false,
+      (reply) => ({ ...reply, isError: false }),
+    ),
+  },
 };

@@ -1,6 +1,6 @@
 import { RETRY_EPOCH_VALIDITY_MS } from "../protocol/tools/workspace.js";
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionRewritingReplies } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingPicked } from "./rewriting-session.js";
 
 /**
  * A broker that adds the validity twice when it tells an epoch's expiry: it still refuses the epoch
@@ -12,10 +12,12 @@ export const epochExpiryToldLate: Mutant = {
   breaks: ["EPOCH-02"],
   defect: "lomi_connect's retryEpochExpiresAt is 48 hours after Lomi's clock, though the epoch expires after 24",
   parts: {
-    session: sessionRewritingReplies((reply, name) => {
-      const data = okDataOf(reply);
-      if (name !== "lomi_connect" || !data) return reply;
-      return okReply({ ...data, retryEpochExpiresAt: new Date(Date.parse(data.retryEpochExpiresAt) + RETRY_EPOCH_VALIDITY_MS).toISOString() });
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_connect" && okDataOf(reply) !== undefined,
+      (reply) => {
+        const data = okDataOf(reply)!;
+        return okReply({ ...data, retryEpochExpiresAt: new Date(Date.parse(data.retryEpochExpiresAt) + RETRY_EPOCH_VALIDITY_MS).toISOString() });
+      },
+    ),
   },
 };

@@ -1,7 +1,7 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { ReceiptStore } from "../reference-broker/receipt-store.js";
 import { openSqliteStore } from "../reference-broker/sqlite-receipt-store.js";
-import { withStoreFile } from "./doctored-store.js";
+import { onReopening, withStoreFile } from "./doctored-store.js";
 import type { Mutant } from "./mutant.js";
 
 /**
@@ -34,11 +34,12 @@ export const evtCursorRestartsAfterRestart: Mutant = {
   // Its own rule's scenario shows it; EVT-01 is judged with the whole suite in-process (teeth).
   shownBy: "@EVT-03",
   parts: {
-    openStore: (file, now, _native, options) => {
+    // A first start counts from 0, as the reference broker does: the part acts on reopenings only.
+    openStore: onReopening((file, now, _native, options) => {
       // Counted from the opening of the store: the events its recovery records are this instance's first.
       const before = withStoreFile(file, (db) => db.prepare<[], number>("SELECT COALESCE(MAX(sequence), 0) FROM events").pluck().get()) ?? 0;
       const opened = openSqliteStore(file, now, options);
       return { ...opened, store: new FeedSinceStart(opened.store, before) };
-    },
+    }),
   },
 };

@@ -1,7 +1,7 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { Reservation } from "../reference-broker/receipt-store.js";
 import type { Mutant } from "./mutant.js";
-import { storeWrappedBy } from "./wrapped-store.js";
+import { storeReachedBy, storeWrappedBy } from "./wrapped-store.js";
 
 /** A feed read by workspace alone: every pairing's operations there, merged in sequence order. */
 class FeedOfEveryPairing extends DelegatingReceiptStore {
@@ -23,6 +23,10 @@ export const evtFeedIgnoresPairing: Mutant = {
   breaks: ["EVT-04"],
   defect: "lomi_events_read filters by workspace only: the feed shows other pairings' operations in that workspace",
   parts: {
-    openStore: storeWrappedBy((inner) => new FeedOfEveryPairing(inner)),
+    // Only a feed read reads the store's events; the pairings it merely notes change nothing else.
+    openStore: storeReachedBy(
+      ({ tool }) => tool === "lomi_events_read",
+      storeWrappedBy((inner) => new FeedOfEveryPairing(inner)),
+    ),
   },
 };

@@ -1,6 +1,6 @@
 import { buildToolResult, ok } from "../protocol/envelope.js";
 import type { Mutant } from "./mutant.js";
-import { okDataOf, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, sessionRewritingPicked } from "./rewriting-session.js";
 
 type Event = { sequence: string; workspaceId: string };
 
@@ -12,22 +12,23 @@ export const evtFeedSpansWorkspaces: Mutant = {
   oracle: "events-scoped",
   stepsBlind: true,
   parts: {
-    session: sessionWrappedBy(async ({ call }, name, args) => {
-      const own = await call(name, args);
-      const page = okDataOf(own);
-      if (name !== "lomi_events_read" || !page) return own;
-      // Every workspace the pairing may read, merged in sequence order from the same cursor: one global feed.
-      const workspaces = ((okDataOf(await call("lomi_workspace_list", {}))?.workspaces ?? []) as Array<{ workspaceId: string; approved: boolean }>).filter(
-        (w) => w.approved && w.workspaceId !== args.workspaceId,
-      );
-      const limit = (page.events as Event[]).length > 0 || page.hasMore ? Math.max((page.events as Event[]).length, 1) : 50;
-      const pages = [page, ...(await Promise.all(workspaces.map(async (w) => okDataOf(await call(name, { ...args, workspaceId: w.workspaceId })))))].filter(
-        (p) => p !== undefined,
-      );
-      const merged = pages.flatMap((p) => p.events as Event[]).sort((a, b) => (BigInt(a.sequence) < BigInt(b.sequence) ? -1 : 1));
-      const events = merged.slice(0, typeof args.limit === "number" ? args.limit : limit);
-      const hasMore = merged.length > events.length || pages.some((p) => p.hasMore === true);
-      return buildToolResult(ok({ ...page, events, hasMore, nextCursor: events.at(-1)?.sequence ?? page.nextCursor }));
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_events_read" && okDataOf(reply) !== undefined,
+      async (own, name, args, { call }) => {
+        const page = okDataOf(own)!;
+        // Every workspace the pairing may read, merged in sequence order from the same cursor: one global feed.
+        const workspaces = ((okDataOf(await call("lomi_workspace_list", {}))?.workspaces ?? []) as Array<{ workspaceId: string; approved: boolean }>).filter(
+          (w) => w.approved && w.workspaceId !== args.workspaceId,
+        );
+        const limit = (page.events as Event[]).length > 0 || page.hasMore ? Math.max((page.events as Event[]).length, 1) : 50;
+        const pages = [page, ...(await Promise.all(workspaces.map(async (w) => okDataOf(await call(name, { ...args, workspaceId: w.workspaceId })))))].filter(
+          (p) => p !== undefined,
+        );
+        const merged = pages.flatMap((p) => p.events as Event[]).sort((a, b) => (BigInt(a.sequence) < BigInt(b.sequence) ? -1 : 1));
+        const events = merged.slice(0, typeof args.limit === "number" ? args.limit : limit);
+        const hasMore = merged.length > events.length || pages.some((p) => p.hasMore === true);
+        return buildToolResult(ok({ ...page, events, hasMore, nextCursor: events.at(-1)?.sequence ?? page.nextCursor }));
+      },
+    ),
   },
 };

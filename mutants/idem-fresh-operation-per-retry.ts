@@ -3,8 +3,8 @@ import { canonicalJson, sha256Hex } from "../reference-broker/fingerprint.js";
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { Reservation } from "../reference-broker/receipt-store.js";
 import type { Mutant } from "./mutant.js";
-import { storeWrappedBy } from "./wrapped-store.js";
-import { sessionWrappedBy } from "./rewriting-session.js";
+import { storeReachedBy, storeWrappedBy } from "./wrapped-store.js";
+import { sessionWrappingPicked } from "./rewriting-session.js";
 
 /**
  * Misses a receipt by its key while `forgetting` (an identical retry is being admitted), and then
@@ -24,6 +24,8 @@ class RetryBlindStore extends DelegatingReceiptStore {
   }
 }
 
+const isOperation = ({ tool }: { tool: string }) => contractOf(tool)?.kind === "operation";
+
 /** Per broker instance, the requests it has admitted: identity → arguments (a restart forgets them, as a cache would). */
 const admitted = new WeakMap<object, Map<string, string>>();
 
@@ -36,11 +38,15 @@ export const idemFreshOperationPerRetry: Mutant = {
   breaks: ["IDEM-01", "IDEM-07", "EPOCH-03"],
   defect:
     "a retry with the same identity and the same arguments becomes a fresh operation and is dispatched again (changed arguments still conflict, key lookups still find the first)",
+  // Only an operation's admission can be a retry: its store forgets only while the session admits one.
   parts: {
-    openStore: storeWrappedBy((inner) => new RetryBlindStore(inner)),
-    session: sessionWrappedBy(async ({ call, core, clientName }, name, args) => {
+    openStore: storeReachedBy(
+      isOperation,
+      storeWrappedBy((inner) => new RetryBlindStore(inner)),
+    ),
+    session: sessionWrappingPicked(isOperation, async ({ call, core, clientName }, name, args) => {
       const store = core.store;
-      if (contractOf(name)?.kind !== "operation" || !(store instanceof RetryBlindStore)) return call(name, args);
+      if (!(store instanceof RetryBlindStore)) return call(name, args);
       const seen = admitted.get(core) ?? new Map<string, string>();
       admitted.set(core, seen);
       const identity = canonicalJson([clientName(), name, args.retryEpoch, args.requestKey, args.workspaceId, args.projectId ?? null]);

@@ -1,6 +1,6 @@
 import type { Mutant } from "./mutant.js";
 import { sentPastTheHistory } from "./native-input.js";
-import { errorCodeOf, okDataOf, sessionWrappedBy } from "./rewriting-session.js";
+import { errorCodeOf, okDataOf, sessionRewritingPicked } from "./rewriting-session.js";
 
 /** The reference broker's answers to an input its ordering holds back: each one this broker sends anyway. */
 const ORDERING_REFUSALS = new Set(["INPUT_SEQUENCE_CONFLICT", "INPUT_SEQUENCE_GAP"]);
@@ -13,11 +13,10 @@ export const inputAndroidUnordered: Mutant = {
   defect:
     "the broker orders terminal input only: every Android input that passes its schema is sent to Lomi as it comes, a repeated inputSequence again and one out of order too",
   parts: {
-    session: sessionWrappedBy(async (ctx, name, args) => {
-      const reply = await ctx.call(name, args);
-      if (name !== "lomi_android_input") return reply;
-      const heldBack = okDataOf(reply)?.acknowledged === "prior-dispatch" || ORDERING_REFUSALS.has(errorCodeOf(reply) ?? "");
-      return heldBack ? sentPastTheHistory(ctx, name, args) : reply;
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) =>
+        tool === "lomi_android_input" && (okDataOf(reply)?.acknowledged === "prior-dispatch" || ORDERING_REFUSALS.has(errorCodeOf(reply) ?? "")),
+      (_reply, name, args, ctx) => sentPastTheHistory(ctx, name, args),
+    ),
   },
 };

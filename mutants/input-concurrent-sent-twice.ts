@@ -2,7 +2,7 @@ import { canonicalJson } from "../reference-broker/fingerprint.js";
 import { isOrderedInput } from "../harness/oracles/finding-rules.js";
 import type { Mutant } from "./mutant.js";
 import { sentPastTheHistory } from "./native-input.js";
-import { sessionWrappedBy } from "./rewriting-session.js";
+import { sessionWrappingPicked } from "./rewriting-session.js";
 
 /** Per broker instance, the ordered inputs on their way to Lomi that its history does not hold yet. */
 const onTheirWay = new WeakMap<object, Set<string>>();
@@ -15,18 +15,20 @@ export const inputConcurrentSentTwice: Mutant = {
   defect:
     "the broker's check that an inputSequence is taken sees only inputs Lomi has acknowledged: an identical input that arrives while the first is still on its way to Lomi is sent too",
   parts: {
-    session: sessionWrappedBy(async (ctx, name, args) => {
-      if (!isOrderedInput(name)) return ctx.call(name, args);
-      const pending = onTheirWay.get(ctx.core) ?? new Set<string>();
-      onTheirWay.set(ctx.core, pending);
-      const key = canonicalJson([ctx.clientName(), name, args]);
-      if (pending.has(key)) return sentPastTheHistory(ctx, name, args);
-      pending.add(key);
-      try {
-        return await ctx.call(name, args);
-      } finally {
-        pending.delete(key);
-      }
-    }),
+    session: sessionWrappingPicked(
+      ({ tool }) => isOrderedInput(tool),
+      async (ctx, name, args) => {
+        const pending = onTheirWay.get(ctx.core) ?? new Set<string>();
+        onTheirWay.set(ctx.core, pending);
+        const key = canonicalJson([ctx.clientName(), name, args]);
+        if (pending.has(key)) return sentPastTheHistory(ctx, name, args);
+        pending.add(key);
+        try {
+          return await ctx.call(name, args);
+        } finally {
+          pending.delete(key);
+        }
+      },
+    ),
   },
 };

@@ -3,7 +3,7 @@ import { buildToolResult, errorOf } from "../protocol/envelope.js";
 import { LomiError } from "../protocol/errors.js";
 import { isOrderedInput } from "../harness/oracles/finding-rules.js";
 import type { Mutant } from "./mutant.js";
-import { okDataOf, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, sessionWrappingPicked } from "./rewriting-session.js";
 
 /** Per broker instance, the leases terminal creations carried back: never entered in its lease table. */
 const creationLeases = new WeakMap<object, Set<string>>();
@@ -16,21 +16,25 @@ export const inputCreationLeaseUnknown: Mutant = {
   defect:
     "the broker enters a lease in its lease table only when lomi_lease_acquire grants it: input under the lease a terminal was created with is refused LEASE_REQUIRED",
   parts: {
-    session: sessionWrappedBy(async ({ call, core }, name, args) => {
-      const unregistered = creationLeases.get(core) ?? new Set<string>();
-      creationLeases.set(core, unregistered);
-      // Arguments its schema refuses are refused as such first, as by the reference broker.
-      if (isOrderedInput(name) && unregistered.has(String(args.leaseId)) && contractOf(name)?.input.safeParse(args).success) {
-        return buildToolResult(
-          errorOf(
-            new LomiError("LEASE_REQUIRED", `Lease ${String(args.leaseId)} grants no input here; acquire one with lomi_lease_acquire.`, { field: "leaseId" }),
-          ),
-        );
-      }
-      const reply = await call(name, args);
-      const operation = okDataOf(reply)?.operation as { tool?: string; result?: { leaseId?: unknown } | null } | undefined;
-      if (operation?.tool === "lomi_terminal_create" && typeof operation.result?.leaseId === "string") unregistered.add(operation.result.leaseId);
-      return reply;
-    }),
+    // The inputs it refuses, and the calls whose reply can show a terminal creation's receipt (its own, a read, a cancel): where it learns the leases.
+    session: sessionWrappingPicked(
+      ({ tool }) => isOrderedInput(tool) || ["lomi_terminal_create", "lomi_operation_get", "lomi_operation_lookup", "lomi_operation_cancel"].includes(tool),
+      async ({ call, core }, name, args) => {
+        const unregistered = creationLeases.get(core) ?? new Set<string>();
+        creationLeases.set(core, unregistered);
+        // Arguments its schema refuses are refused as such first, as by the reference broker.
+        if (isOrderedInput(name) && unregistered.has(String(args.leaseId)) && contractOf(name)?.input.safeParse(args).success) {
+          return buildToolResult(
+            errorOf(
+              new LomiError("LEASE_REQUIRED", `Lease ${String(args.leaseId)} grants no input here; acquire one with lomi_lease_acquire.`, { field: "leaseId" }),
+            ),
+          );
+        }
+        const reply = await call(name, args);
+        const operation = okDataOf(reply)?.operation as { tool?: string; result?: { leaseId?: unknown } | null } | undefined;
+        if (operation?.tool === "lomi_terminal_create" && typeof operation.result?.leaseId === "string") unregistered.add(operation.result.leaseId);
+        return reply;
+      },
+    ),
   },
 };

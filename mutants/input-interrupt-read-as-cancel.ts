@@ -1,7 +1,7 @@
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { StoredReceipt, TransitionChain, TransitionStep } from "../reference-broker/receipt-store.js";
 import type { Mutant } from "./mutant.js";
-import { storeWrappedBy } from "./wrapped-store.js";
+import { storeReachedBy, storeWrappedBy } from "./wrapped-store.js";
 
 /** Bash's exit code for a process SIGINT ended. */
 const INTERRUPTED_EXIT = 130;
@@ -32,6 +32,10 @@ export const inputInterruptReadAsCancel: Mutant = {
   defect:
     "a command that Ctrl+C ended (exit code 130) is recorded cancelling, then cancelled, as if the agent had cancelled its operation, instead of failed with its exit code",
   parts: {
-    openStore: storeWrappedBy((inner) => new InterruptAsCancelStore(inner)),
+    // The receipts it rewrites are made by lomi_terminal_run calls, which reach every later move of theirs.
+    openStore: storeReachedBy(
+      ({ tool }) => tool === "lomi_terminal_run",
+      storeWrappedBy((inner) => new InterruptAsCancelStore(inner)),
+    ),
   },
 };

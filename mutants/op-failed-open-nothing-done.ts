@@ -1,5 +1,6 @@
 import type { Mutant } from "./mutant.js";
 import { storeRecordingMovesAs } from "./rewriting-store.js";
+import { storeReachedBy } from "./wrapped-store.js";
 
 export const opFailedOpenNothingDone: Mutant = {
   name: "op-failed-open-nothing-done",
@@ -8,10 +9,14 @@ export const opFailedOpenNothingDone: Mutant = {
   breaks: ["OP-22", "OP-04"],
   defect: "a browser open whose page did not load is recorded failed with effectState none, as if no panel had opened",
   parts: {
-    openStore: storeRecordingMovesAs((r, step) =>
-      r.tool === "lomi_browser_open" && step.to === "failed" && step.fields.effectState === "partial"
-        ? { ...step, fields: { ...step.fields, effectState: "none" } }
-        : step,
+    openStore: storeReachedBy(
+      // The receipts it rewrites are made by lomi_browser_open calls, which reach every later move of theirs.
+      ({ tool }) => tool === "lomi_browser_open",
+      storeRecordingMovesAs((r, step) =>
+        r.tool === "lomi_browser_open" && step.to === "failed" && step.fields.effectState === "partial"
+          ? { ...step, fields: { ...step.fields, effectState: "none" } }
+          : step,
+      ),
     ),
   },
 };

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Mutant } from "./mutant.js";
-import { okDataOf, okReply, sessionWrappedBy } from "./rewriting-session.js";
+import { okDataOf, okReply, sessionRewritingPicked } from "./rewriting-session.js";
 
 type Document = { projectId: string; path: string; dirty: boolean; encoding: "utf-8" | "latin1"; text: string };
 
@@ -28,24 +28,25 @@ export const revFileReadFromEditor: Mutant = {
   breaks: ["REV-34"],
   defect: "lomi_file_read answers a file open in the editor with its buffer: a dirty document reads as its unsaved text, with a diskRevision of those bytes",
   parts: {
-    session: sessionWrappedBy(async ({ call }, name, args) => {
-      const reply = await call(name, args);
-      const read = okDataOf(reply);
-      if (name !== "lomi_file_read" || !read) return reply;
-      const documents = okDataOf(await call("lomi_editor_documents", { workspaceId: args.workspaceId, projectId: read.projectId }))?.documents as
-        Document[] | undefined;
-      const doc = documents?.find((d) => d.dirty && d.projectId === read.projectId && d.path === read.path);
-      if (!doc) return reply;
-      const bytes = Buffer.from(doc.text, doc.encoding === "utf-8" ? "utf8" : "latin1");
-      const diskRevision = createHash("sha256").update(bytes).digest("hex");
-      return okReply({
-        ...read,
-        size: bytes.length,
-        diskRevision,
-        base64: bytes.toString("base64"),
-        text: textOf(bytes),
-        lineEndings: lineEndingsOf(doc.text),
-      });
-    }),
+    session: sessionRewritingPicked(
+      ({ tool, reply }) => tool === "lomi_file_read" && okDataOf(reply) !== undefined,
+      async (reply, _name, args, { call }) => {
+        const read = okDataOf(reply)!;
+        const documents = okDataOf(await call("lomi_editor_documents", { workspaceId: args.workspaceId, projectId: read.projectId }))?.documents as
+          Document[] | undefined;
+        const doc = documents?.find((d) => d.dirty && d.projectId === read.projectId && d.path === read.path);
+        if (!doc) return reply;
+        const bytes = Buffer.from(doc.text, doc.encoding === "utf-8" ? "utf8" : "latin1");
+        const diskRevision = createHash("sha256").update(bytes).digest("hex");
+        return okReply({
+          ...read,
+          size: bytes.length,
+          diskRevision,
+          base64: bytes.toString("base64"),
+          text: textOf(bytes),
+          lineEndings: lineEndingsOf(doc.text),
+        });
+      },
+    ),
   },
 };

@@ -1,6 +1,7 @@
 import { buildToolResult, ok, type Envelope, type EnvelopeToolResult } from "../protocol/envelope.js";
 import type { BrokerCore, BrokerParts } from "../reference-broker/broker.js";
 import { BrokerSession } from "../reference-broker/session.js";
+import { picking, type Picks, type SeenCall } from "./picks.js";
 
 export type Args = Record<string, unknown>;
 
@@ -31,15 +32,8 @@ type Rewrite = (reply: EnvelopeToolResult, name: string, args: Args, ctx: CallCo
 /** A session that lets every call through and rewrites its reply: the commonest kind of defect. */
 export const sessionRewritingReplies = (rewrite: Rewrite) => sessionWrappedBy(async (ctx, name, args) => rewrite(await ctx.call(name, args), name, args, ctx));
 
-/** A call as a scenario's history records it: the tool, the arguments sent, and the reference broker's reply when one came back. */
-export interface SeenCall {
-  tool: string;
-  args: Args;
-  reply: (Replied & { isError?: boolean }) | undefined;
-}
-
 /** A session that acts only on the calls `picks` chooses and makes every other one as the reference broker does. */
-export type PickingSession = NonNullable<BrokerParts["session"]> & { picks: (call: SeenCall) => boolean };
+export type PickingSession = NonNullable<BrokerParts["session"]> & { picks: Picks };
 
 /**
  * A session that rewrites only the replies `picks` chooses, seen as the reference broker gave them,
@@ -53,7 +47,7 @@ export function sessionRewritingPicked(picks: (call: SeenCall & { reply: NonNull
     const reply = await ctx.call(name, args);
     return picks({ tool: name, args, reply }) ? rewrite(reply, name, args, ctx) : reply;
   });
-  return Object.assign(session, { picks: (call: SeenCall) => call.reply === undefined || picks({ ...call, reply: call.reply }) });
+  return picking(session, (call) => call.reply === undefined || picks({ ...call, reply: call.reply }));
 }
 
 /**
@@ -66,12 +60,8 @@ export function sessionWrappingPicked(
   wrap: (ctx: CallContext, name: string, args: Args) => Promise<EnvelopeToolResult>,
 ): PickingSession {
   const session = sessionWrappedBy((ctx, name, args) => (picks({ tool: name, args }) ? wrap(ctx, name, args) : ctx.call(name, args)));
-  return Object.assign(session, { picks: (call: SeenCall) => picks(call) });
+  return picking(session, (call) => picks(call));
 }
-
-/** The calls a session acts on, when it is a picking session; undefined for one that sees every call. */
-export const sessionPicks = (session: NonNullable<BrokerParts["session"]>): PickingSession["picks"] | undefined =>
-  "picks" in session ? (session as PickingSession).picks : undefined;
 
 /** A reply as a mutant reads it: as the session answers it, or as a history recorded it. */
 type Replied = Pick<EnvelopeToolResult, "structuredContent">;

@@ -1,7 +1,8 @@
+import { contractOf } from "../protocol/catalogue.js";
 import { DelegatingReceiptStore } from "../reference-broker/delegating-store.js";
 import type { Reservation } from "../reference-broker/receipt-store.js";
 import type { Mutant } from "./mutant.js";
-import { storeWrappedBy } from "./wrapped-store.js";
+import { storeReachedBy, storeWrappedBy } from "./wrapped-store.js";
 
 /** Each operation its own queue: nothing is ever ahead of it, so everything is dispatched at once. */
 class QueuePerOperation extends DelegatingReceiptStore {
@@ -16,6 +17,10 @@ export const serialNoTargetQueue: Mutant = {
   breaks: ["SERIAL-01"],
   defect: "the broker keys its dispatch queue by operation instead of by target: operations on one target are dispatched together, none waits queued",
   parts: {
-    openStore: storeWrappedBy((inner) => new QueuePerOperation(inner)),
+    // Only an operation's admission reserves a receipt: its call reaches the dispatch of it, however much later.
+    openStore: storeReachedBy(
+      ({ tool }) => contractOf(tool)?.kind === "operation",
+      storeWrappedBy((inner) => new QueuePerOperation(inner)),
+    ),
   },
 };

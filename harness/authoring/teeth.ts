@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ALL_MUTANTS } from "../../mutants/index.js";
 import type { Mutant } from "../../mutants/mutant.js";
-import { sessionPicks, type SeenCall } from "../../mutants/rewriting-session.js";
+import { picksOf, type SeenCall } from "../../mutants/picks.js";
 import { reopensOnly } from "../../mutants/doctored-store.js";
 import type { Envelope } from "../../protocol/envelope.js";
 import { historyFileName, type HistoryRecord } from "../history/format.js";
@@ -252,16 +252,20 @@ export function teethExitCode(m: TeethMatrix): number {
 /**
  * The scenarios that can show a mutant whose parts each say where they act: a picking session
  * (mutants/rewriting-session.ts, every generated untyped-<code> mutant among them) acts on the calls
- * it picks, a store part made with onReopening (mutants/doctored-store.ts) on a restart's reopening,
- * which in-process follows a crash. A run in which none acts is the reference broker's own under the
- * same seed, so only the scenarios whose reference history holds such a call or crash can show it.
+ * it picks, a store part made with storeReachedBy (mutants/wrapped-store.ts) through the calls it
+ * picks, one made with onReopening (mutants/doctored-store.ts) on a restart's reopening, which
+ * in-process follows a crash. A run in which none acts is the reference broker's own under the same
+ * seed, so only the scenarios whose reference history holds such a call or crash can show it.
  * Undefined for any other mutant (a policy, or a part that may act anywhere): every scenario may.
  */
 function scopeOf(m: Mutant, reference: () => ReferenceHistories): { names: string[]; why: string } | undefined {
   const { session, openStore, policy } = m.parts;
-  const picks = session === undefined ? () => false : sessionPicks(session);
-  const reopens = openStore === undefined ? false : reopensOnly(openStore) ? true : undefined;
-  if (policy !== undefined || picks === undefined || reopens === undefined) return undefined;
+  const none = () => false;
+  const reopens = openStore !== undefined && reopensOnly(openStore);
+  const sessionPicks = session === undefined ? none : picksOf(session);
+  const storePicks = openStore === undefined || reopens ? none : picksOf(openStore);
+  if (policy !== undefined || sessionPicks === undefined || storePicks === undefined) return undefined;
+  const picks = (call: SeenCall) => sessionPicks(call) || storePicks(call);
   const names = [
     ...new Set(
       reference()
@@ -269,7 +273,10 @@ function scopeOf(m: Mutant, reference: () => ReferenceHistories): { names: strin
         .map((s) => s.name),
     ),
   ];
-  const where = [...(session !== undefined ? ["a call it picks"] : []), ...(reopens ? ["a crash (a restart reopens the store)"] : [])].join(" or ");
+  const where = [
+    ...(sessionPicks !== none || storePicks !== none ? ["a call it picks"] : []),
+    ...(reopens ? ["a crash (a restart reopens the store)"] : []),
+  ].join(" or ");
   return { names, why: `${names.length} scenario(s) whose reference history holds ${where}; no other can show it` };
 }
 

@@ -14,7 +14,8 @@ import { TIMEOUT_ARGS } from "../support/budget.js";
 // Blame precision as a number npm test holds: every shipped mutant, hand-written and generated, fails
 // at least one rule it declares (mutants/) and no other. teeth judges them in-process, on long-lived
 // judging processes: a mutant made of a picking session (every generated one among them) in the
-// scenarios whose reference history holds a call it picks, any other on the whole suite; the rules
+// scenarios whose reference history holds a call it picks (a store part may pick the calls that
+// reach it, mutants/wrapped-store.ts), any other on the whole suite; the rules
 // in-process cannot judge (a kill at a process's start) are judged over stdio below.
 
 const IN_PROCESS_LACKS = new Set(["kill-at-start"]);

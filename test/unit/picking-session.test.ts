@@ -10,15 +10,10 @@ import { SimulatorHost } from "../../simulator/host.js";
 import { IN_PROCESS_ORIGIN, inProcessFetch, routeInProcess, stopRouting } from "../../simulator/in-process-route.js";
 import { readWorldFile } from "../../simulator/world-file.js";
 import { MUTANTS } from "../../mutants/index.js";
-import {
-  errorCodeOf,
-  sessionPicks,
-  sessionRewritingPicked,
-  sessionRewritingReplies,
-  sessionWrappingPicked,
-  type SeenCall,
-} from "../../mutants/rewriting-session.js";
+import { errorCodeOf, sessionRewritingPicked, sessionRewritingReplies, sessionWrappingPicked } from "../../mutants/rewriting-session.js";
+import { picksOf, type SeenCall } from "../../mutants/picks.js";
 import { onReopening, reopensOnly } from "../../mutants/doctored-store.js";
+import { storeReachedBy, storeWrappedBy } from "../../mutants/wrapped-store.js";
 import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 
 after(stopRouting);
@@ -72,17 +67,32 @@ test("a picking session tells teeth which recorded calls it acts on; a reply tha
 
 test("a session tells where it acts only when it picks: one that sees every call may act anywhere", () => {
   assert.ok(
-    sessionPicks(
+    picksOf(
       sessionRewritingPicked(
         () => true,
         (reply) => reply,
       ),
     ),
   );
-  assert.equal(sessionPicks(sessionRewritingReplies((reply) => reply)), undefined);
+  assert.equal(picksOf(sessionRewritingReplies((reply) => reply)), undefined);
   assert.ok(
-    MUTANTS.some((m) => m.parts.session !== undefined && sessionPicks(m.parts.session) !== undefined),
+    MUTANTS.some((m) => m.parts.session !== undefined && picksOf(m.parts.session) !== undefined),
     "the shipped mutants include picking ones",
+  );
+});
+
+test("a store part says which calls reach its defect only when declared so: one that does not may act on any call", () => {
+  const openStore = storeReachedBy(
+    ({ tool }) => tool === "lomi_events_read",
+    storeWrappedBy((inner) => inner),
+  );
+  const call = (tool: string): SeenCall => ({ tool, args: {}, reply: undefined });
+  assert.equal(picksOf(openStore)?.(call("lomi_events_read")), true);
+  assert.equal(picksOf(openStore)?.(call("lomi_operation_get")), false);
+  assert.equal(picksOf(storeWrappedBy((inner) => inner)), undefined);
+  assert.ok(
+    MUTANTS.some((m) => m.parts.openStore !== undefined && picksOf(m.parts.openStore) !== undefined),
+    "the shipped mutants include store parts that say which calls reach them",
   );
 });
 
