@@ -8,6 +8,8 @@ import { FAULT_KINDS, historyOf, type FaultKind, type HistoryRecord } from "../h
 import { sweep } from "../driver/sweep.js";
 import { initialModel } from "./model.js";
 import { ExploreSystem } from "./system.js";
+import { configError } from "../harness-error.js";
+import { messageOf } from "../../protocol/errors.js";
 
 export interface ExploreOptions {
   seed: number;
@@ -112,13 +114,22 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
     shrinking = true;
     throw new Error(`${failed.map((f) => f.id).join(", ")} violated`);
   });
-  const outcome = await fc.check(property, {
-    seed: o.seed,
-    numRuns: o.runs,
-    ...(o.replay ? { path: o.replay.path, endOnFailure: true } : {}),
-    plugins: [fc.interruptAfterTimeLimit(o.timeBudgetS * 1000)],
-    // Each run of this part comes after count - 1 runs of the others.
-    ...(o.part ? { maxSkipsPerRun: o.part.count } : {}),
+  // fast-check refuses a path synchronously, before its promise: the async wrapper makes that a rejection too.
+  const outcome = await (async () =>
+    fc.check(property, {
+      seed: o.seed,
+      numRuns: o.runs,
+      ...(o.replay ? { path: o.replay.path, endOnFailure: true } : {}),
+      plugins: [fc.interruptAfterTimeLimit(o.timeBudgetS * 1000)],
+      // Each run of this part comes after count - 1 runs of the others.
+      ...(o.part ? { maxSkipsPerRun: o.part.count } : {}),
+    }))().catch((error: unknown) => {
+    // fast-check walks the path through the cases it generates: one this campaign does not generate came from another.
+    if (o.replay && /Unable to replay/.test(messageOf(error)))
+      throw configError(
+        `--replay ${o.replay.path} is not a case of this campaign (seed ${o.seed}, ${o.steps} steps at most): replay it with the --seed and --steps of the line that printed it, on the kit version that printed it (explore's steps differ between versions); or run the campaign again to find the case anew`,
+      );
+    throw error;
   });
   const violation =
     outcome.failed && last && outcome.counterexamplePath

@@ -8,6 +8,7 @@ import { readWorldFile } from "../../simulator/world-file.js";
 import { exploreCommand } from "../../harness/explore/campaign.js";
 import { readRegressions } from "../../harness/explore/reports.js";
 import { ORACLES } from "../../harness/oracles/index.js";
+import { HarnessError } from "../../harness/harness-error.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -68,6 +69,15 @@ test("a violation is shrunk, and its replay gives the same case and history agai
   assert.equal(replayed.runs, 1);
   assert.deepEqual(replayed.violation?.steps, v.steps);
   assert.equal(formatHistory(replayed.violation!.history), formatHistory(v.history));
+  // A path this campaign does not generate (another seed's, another version's) is refused by name, not by fast-check's stack.
+  await assert.rejects(
+    explore({ ...options(1, 100, 60), adapter, replay: { path: `${v.path.split(":")[0]}:999:0`, replayPath: v.replayPath } }),
+    (e: unknown) => {
+      assert.ok(e instanceof HarnessError && e.kind === "config", String(e));
+      assert.match(e.message, /^--replay \d+:999:0 is not a case of this campaign \(seed 1, 60 steps at most\)/);
+      return true;
+    },
+  );
 });
 
 test("explore heads a finding with the rules it breaks, never its oracle's whole list: a dispatch under a key no agent sent is DUR-01's", async () => {
