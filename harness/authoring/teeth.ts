@@ -197,10 +197,16 @@ async function judgeAll(judges: Judges, o: TeethOptions, names: readonly string[
     `teeth: the reference broker passes ${selected.length} rule(s) of the selection in ${(control.durationMs / 1000).toFixed(1)} s; ${names.length} mutants next, ${o.jobs} at a time\n`,
   );
   const runs: TeethRun[] = new Array(names.length);
+  const scopes = mutants.map((m) => scopeOf(m, reference));
+  // The largest first (a whole-suite run, then by the scenarios in scope): a long run started last would
+  // leave the other judging processes idle while it ends. The matrix keeps the catalogue's order.
+  const size = (i: number) => scopes[i]?.names.length ?? Number.POSITIVE_INFINITY;
+  const order = mutants.map((_, i) => i).sort((a, b) => size(b) - size(a) || a - b);
   let done = 0;
-  await inFlight(names.length, o.jobs, async (i) => {
+  await inFlight(names.length, o.jobs, async (k) => {
+    const i = order[k]!;
     const m = mutants[i]!;
-    const scope = scopeOf(m, reference);
+    const scope = scopes[i];
     const run: TeethRun =
       scope?.names.length === 0
         ? { broker: m.name, exitCode: 0, fails: [], durationMs: 0, killedBy: [], scope: scope.why }
