@@ -120,7 +120,8 @@ export async function explore(o: ExploreOptions): Promise<ExploreResult> {
       seed: o.seed,
       numRuns: o.runs,
       ...(o.replay ? { path: o.replay.path, endOnFailure: true } : {}),
-      plugins: [fc.interruptAfterTimeLimit(o.timeBudgetS * 1000)],
+      // A replay runs its one case whole; and a budget's timer would outlive a path fast-check refuses.
+      ...(o.replay ? {} : { plugins: [fc.interruptAfterTimeLimit(o.timeBudgetS * 1000)] }),
       // Each run of this part comes after count - 1 runs of the others.
       ...(o.part ? { maxSkipsPerRun: o.part.count } : {}),
     }))().catch((error: unknown) => {
