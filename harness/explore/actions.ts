@@ -60,6 +60,21 @@ async function tolerate(work: () => Promise<unknown>): Promise<void> {
 
 // Agents' calls ------------------------------------------------------------------------------------
 
+/** The run's n-th new terminal, in ws-alpha unless `where` says otherwise (the same arguments, in the same order, wherever explore makes one). */
+const terminalCreate = (
+  n: number,
+  expectedRevision: string,
+  retryEpoch: string,
+  where: { workspaceId: string; projectId?: string } = { workspaceId: WORKSPACE },
+) => ({
+  ...where,
+  cwdRelative: "",
+  title: `T${n}`,
+  expectedRevision,
+  retryEpoch,
+  requestKey: `create-${n}`,
+});
+
 const create = agent.map(
   (given) =>
     new Step(`${given}: lomi_terminal_create`, always, async (m, s) => {
@@ -67,14 +82,7 @@ const create = agent.map(
       const retryEpoch = await epochOf(m, s, a);
       if (!retryEpoch) return;
       const n = ++m.counter;
-      await submit(m, s, a, "lomi_terminal_create", {
-        workspaceId: WORKSPACE,
-        cwdRelative: "",
-        title: `T${n}`,
-        expectedRevision: m.revision,
-        retryEpoch,
-        requestKey: `create-${n}`,
-      });
+      await submit(m, s, a, "lomi_terminal_create", terminalCreate(n, m.revision, retryEpoch));
     }),
 );
 
@@ -282,18 +290,7 @@ const unknownField = fc.tuple(agent, fc.constantFrom(...UNDECLARED_FIELDS)).map(
       if (!retryEpoch) return;
       const n = ++m.counter;
       // A computed key: `__proto__` becomes an own field, as JSON.parse makes it, not the object's prototype.
-      observe(
-        m,
-        await s.call(a, "lomi_terminal_create", {
-          workspaceId: WORKSPACE,
-          cwdRelative: "",
-          title: `T${n}`,
-          expectedRevision: m.revision,
-          retryEpoch,
-          requestKey: `create-${n}`,
-          [field]: value,
-        }),
-      );
+      observe(m, await s.call(a, "lomi_terminal_create", { ...terminalCreate(n, m.revision, retryEpoch), [field]: value }));
     }),
 );
 
@@ -309,14 +306,7 @@ const createElsewhere = agent.map(
       if (connected?.status !== "ok") return;
       const n = ++m.counter;
       const { retryEpoch, domainRevision } = connected.data;
-      await submit(m, s, a, "lomi_terminal_create", {
-        ...ELSEWHERE,
-        cwdRelative: "",
-        title: `T${n}`,
-        expectedRevision: String(domainRevision),
-        retryEpoch: String(retryEpoch),
-        requestKey: `create-${n}`,
-      });
+      await submit(m, s, a, "lomi_terminal_create", terminalCreate(n, String(domainRevision), String(retryEpoch), ELSEWHERE));
     }),
 );
 
