@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import { LomiError } from "../../protocol/errors.js";
 import { MemoryReceiptStore } from "../../reference-broker/memory-receipt-store.js";
-import type { ReceiptStore, StoredReceipt, StoreLimits } from "../../reference-broker/receipt-store.js";
+import type { ReceiptStore, StoredEpoch, StoredReceipt, StoreLimits } from "../../reference-broker/receipt-store.js";
 import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 
 let dir: string;
@@ -15,6 +15,20 @@ beforeEach(() => {
   file = path.join(dir, "receipts.sqlite");
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function retryEpoch(n: number, overrides: Partial<StoredEpoch> = {}): StoredEpoch {
+  return {
+    retryEpoch: `epoch-${n}`,
+    pairingId: "pair-1",
+    brokerInstanceId: "b",
+    connectionId: "c",
+    workspaceId: "ws",
+    projectIds: ["proj"],
+    issuedAt: 0,
+    expiresAt: 1,
+    ...overrides,
+  };
+}
 
 function receipt(n: number, overrides: Partial<StoredReceipt> = {}): StoredReceipt {
   return {
@@ -147,16 +161,7 @@ for (const [kind, open] of STORES) {
 
   test(`${kind}: the epoch limit is a parameter`, () => {
     const store = open({ receipts: 5, epochs: 1 });
-    const epoch = (n: number) => ({
-      retryEpoch: `epoch-${n}`,
-      pairingId: "pair-1",
-      brokerInstanceId: "b",
-      connectionId: "c",
-      workspaceId: "ws",
-      projectIds: ["proj"],
-      issuedAt: 0,
-      expiresAt: 1,
-    });
+    const epoch = (n: number) => retryEpoch(n, { expiresAt: 1 });
     // One batch (one write): the epoch past the limit is refused on its own, the first stands.
     const [first, second] = store.insertEpochs([epoch(1), epoch(2)]);
     assert.deepEqual(first, { recorded: true });
@@ -217,16 +222,7 @@ test("a process's second new store is new too: empty, opened once, with nothing 
 });
 
 test("the store's counts follow its committed writes: a batch that fails counts nothing, a reconciliation counts what it removed, a reopening counts the file", () => {
-  const epoch = (n: number) => ({
-    retryEpoch: `epoch-${n}`,
-    pairingId: "pair-1",
-    brokerInstanceId: "b",
-    connectionId: "c",
-    workspaceId: "ws",
-    projectIds: [],
-    issuedAt: 0,
-    expiresAt: 10,
-  });
+  const epoch = (n: number) => retryEpoch(n, { projectIds: [], expiresAt: 10 });
   const { store } = openSqliteStore(file, 0, { limits: { receipts: 3, epochs: 2 } });
   reserve(store, receipt(1));
   // A batch whose second insert breaks a constraint (the same operationId under another key) rolls back whole.
