@@ -7,13 +7,12 @@ import { baselineOf, loadBaseline, type BaselineFile } from "../../harness/repor
 import type { Attempt } from "../../harness/report/attempts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import { markdownReport } from "../../harness/report/markdown-report.js";
-import type { Rule } from "../../harness/rules.js";
-import { judgeMadeUpRun } from "../support/judge.js";
+import { judgeMadeUpRun, madeUpRule } from "../support/judge.js";
 
 // Baseline entries that pin what they expect (a failure, or not judged), link an issue, and mark a
 // scenario known-flaky with an owner and a last day: what each does to the rules and the gate.
 
-const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
+const rule = madeUpRule;
 const RULES = [rule("OP-01"), rule("OP-03"), rule("DUR-08")];
 const scenario = (name: string, tag: string, verdict: ScenarioResult["verdict"]): ScenarioResult => ({
   name,

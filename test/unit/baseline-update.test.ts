@@ -2,22 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PLACEHOLDER_REASON, type Baseline } from "../../harness/report/baseline.js";
 import { updatedBaseline } from "../../harness/report/baseline-update.js";
-import { judgeMadeUpRun } from "../support/judge.js";
+import { judgeMadeUpRun, madeUpRule, madeUpScenario } from "../support/judge.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import type { Rule } from "../../harness/rules.js";
 
-const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
+const rule = madeUpRule;
 const RULES = [rule("OP-01"), rule("OP-03"), rule("EVT-01"), rule("CAP-01")];
-const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]): ScenarioResult => ({
-  name,
-  uri: "features/x.feature",
-  line: 1,
-  tags,
-  verdict,
-  status: verdict === "fail" ? "FAILED" : "PASSED",
-  reason: verdict === "fail" ? "boom" : undefined,
-  durationMs: 1,
-});
+const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]) => madeUpScenario(name, tags, verdict);
 
 /** The run judged with the baseline in `file`, as a --tags run reaching these scenarios of a suite that also has a CAP-01 one. */
 function judge(results: ScenarioResult[], baseline: Baseline) {

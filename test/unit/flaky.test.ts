@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { judgeMadeUpRun } from "../support/judge.js";
+import { judgeMadeUpRun, madeUpScenario } from "../support/judge.js";
 import { junitXml } from "../../harness/report/junit.js";
 import type { Attempt } from "../../harness/report/attempts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
@@ -11,16 +11,7 @@ const RULES: Rule[] = [
   { id: "OP-03", level: "MUST", title: "OP-03", source: "s" },
   { id: "OP-20", level: "SHOULD", title: "OP-20", source: "s" },
 ];
-const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]): ScenarioResult => ({
-  name,
-  uri: "features/x.feature",
-  line: 7,
-  tags,
-  verdict,
-  status: verdict === "fail" ? "FAILED" : "PASSED",
-  reason: verdict === "fail" ? "boom" : undefined,
-  durationMs: 1,
-});
+const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"]) => madeUpScenario(name, tags, verdict, { line: 7 });
 const tries = (...failed: boolean[]): Attempt[] =>
   failed.map((f, i) => ({ attempt: i + 1, seed: 100 + i, failed: f, ...(f ? { message: `attempt ${i + 1} broke` } : {}) }));
 

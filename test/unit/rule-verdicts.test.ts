@@ -1,10 +1,10 @@
+import { madeUpRule } from "../support/judge.js";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isConformant, judgeRules } from "../../harness/report/rule-verdicts.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import type { Rule } from "../../harness/rules.js";
 
-const rule = (id: string, level: Rule["level"] = "MUST"): Rule => ({ id, level, title: id, source: "s" });
+const rule = madeUpRule;
 const scenario = (tag: string, verdict: ScenarioResult["verdict"], reason?: string): ScenarioResult => ({
   name: `${tag} ${verdict}`,
   uri: "features/x.feature",

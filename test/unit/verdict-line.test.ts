@@ -1,25 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { badgeMessage } from "../../harness/report/badge.js";
-import { judgeMadeUpRun } from "../support/judge.js";
+import { judgeMadeUpRun, madeUpRule, madeUpScenario } from "../support/judge.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
 import { profileOf } from "../../harness/run/profiles.js";
-import type { Rule } from "../../harness/rules.js";
 
-const rule = (id: string, level: Rule["level"] = "MUST"): Rule => ({ id, level, title: id, source: "s" });
+const rule = madeUpRule;
 const RULES = [rule("OP-01"), rule("OP-03"), rule("AUTH-05"), rule("EVT-01"), rule("OP-20", "SHOULD")];
 
-const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"], more: Partial<ScenarioResult> = {}): ScenarioResult => ({
-  name,
-  uri: "features/x.feature",
-  line: 1,
-  tags,
-  verdict,
-  status: verdict === "fail" ? "FAILED" : "PASSED",
-  reason: undefined,
-  durationMs: 1,
-  ...more,
-});
+// No reason unless a test gives one: the verdict line is read without it.
+const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"], more: Partial<ScenarioResult> = {}) =>
+  madeUpScenario(name, tags, verdict, { reason: undefined, ...more });
 
 const judge = (results: ScenarioResult[]) =>
   judgeMadeUpRun({
