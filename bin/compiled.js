@@ -15,8 +15,16 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const DIST = path.join(ROOT, "dist");
 /** Written last by the build: the digest of the sources it compiled (sourceDigest()). */
 export const BUILD_STAMP = path.join(DIST, "built-at");
-/** The folders compiled into dist/ (tests and benchmarks run through tsx). */
+/** The folders compiled into dist/: the kit a user runs. */
 export const SOURCE_DIRS = ["protocol", "reference-broker", "simulator", "harness", "steps", "mutants", "variants"];
+/**
+ * The kit's own tests and what they import, compiled into dist/ beside the kit when they are there (a
+ * clone, not the package: package.json's files leaves them out): `npm test` runs them compiled, since
+ * loading a test file and the kit through tsx cost it about 0.6 s of CPU per file.
+ */
+export const TEST_DIRS = ["test", "bench", "examples"];
+/** Written last by the build beside the compiled tests: the digest of what it compiled of TEST_DIRS (testsDigest()). */
+export const TESTS_STAMP = path.join(DIST, "test", "built-at");
 /** The build's own recipe: a change to it makes dist/ stale too. */
 const BUILD_SCRIPT = "scripts/build.mjs";
 
@@ -37,9 +45,16 @@ export function sources(dir) {
 }
 
 /** One digest of every compiled source's path and bytes, and of the build script: what dist/ was made from. */
-export function sourceDigest() {
+export const sourceDigest = () => digestOf([...SOURCE_DIRS.flatMap(sources), ...(existsSync(path.join(ROOT, BUILD_SCRIPT)) ? [BUILD_SCRIPT] : [])]);
+
+/** The test folders this copy of the kit has (none in the package). */
+export const testDirs = () => TEST_DIRS.filter((dir) => existsSync(path.join(ROOT, dir)));
+
+/** One digest of the compiled tests' sources: what dist/test/ was made from. */
+export const testsDigest = () => digestOf(testDirs().flatMap(sources));
+
+function digestOf(files) {
   const hash = createHash("sha256");
-  const files = [...SOURCE_DIRS.flatMap(sources), ...(existsSync(path.join(ROOT, BUILD_SCRIPT)) ? [BUILD_SCRIPT] : [])];
   for (const file of files)
     hash
       .update(`${file}\0`)
@@ -48,10 +63,10 @@ export function sourceDigest() {
   return hash.digest("hex");
 }
 
-/** The digest the build recorded, or undefined when there is no complete build. */
-function stampedDigest() {
+/** The digest the build recorded in `stamp`, or undefined when there is no complete build. */
+function stampedDigest(stamp = BUILD_STAMP) {
   try {
-    return readFileSync(BUILD_STAMP, "utf8").trim() || undefined;
+    return readFileSync(stamp, "utf8").trim() || undefined;
   } catch {
     return undefined;
   }
@@ -70,6 +85,9 @@ export function buildIsFresh() {
   if (!SOURCE_DIRS.every((dir) => existsSync(path.join(ROOT, dir)))) return false;
   return sourceDigest() === stamped;
 }
+
+/** Whether dist/ holds the build of the sources and of the tests as they are (what `npm test` runs). */
+export const testsAreFresh = () => buildIsFresh() && stampedDigest(TESTS_STAMP) === testsDigest();
 
 /**
  * Runs a CommonJS bundle from V8's code cache (Node 20 has no compile cache for modules): a start

@@ -1,4 +1,4 @@
-// Compiles the kit's TypeScript into dist/ (same layout, one .js per .ts) so the bins start in a
+// Compiles the kit's TypeScript into dist/ (same layout, one .js per .ts; in a clone, its tests too: TEST_DIRS) so the bins start in a
 // fraction of a second; `npm install` runs it through `prepare`. esbuild comes with tsx.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -6,7 +6,20 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { BROKER_BUNDLE, BUILD_STAMP, DIST, MUTANT_BUNDLE, ROOT, SOURCE_DIRS, sourceDigest, sources, VARIANT_BUNDLE } from "../bin/compiled.js";
+import {
+  BROKER_BUNDLE,
+  BUILD_STAMP,
+  DIST,
+  MUTANT_BUNDLE,
+  ROOT,
+  SOURCE_DIRS,
+  sourceDigest,
+  sources,
+  testDirs,
+  testsDigest,
+  TESTS_STAMP,
+  VARIANT_BUNDLE,
+} from "../bin/compiled.js";
 
 /** Each bundled broker and the bin that starts it (with the name of the first mutant or variant, for its warm start). */
 const BUNDLES = [
@@ -43,7 +56,9 @@ const started = Date.now();
 rmSync(DIST, { recursive: true, force: true }); // no compiled file outlives its source
 // Taken before compiling: a source edited during the build then makes dist/ stale, never fresh.
 const digest = sourceDigest();
-const entryPoints = SOURCE_DIRS.flatMap(sources).map((f) => path.join(ROOT, f));
+const tests = testDirs();
+const digestOfTests = tests.length > 0 ? testsDigest() : undefined;
+const entryPoints = [...SOURCE_DIRS, ...tests].flatMap(sources).map((f) => path.join(ROOT, f));
 await esbuild.build({ entryPoints, outdir: DIST, outbase: ROOT, format: "esm", platform: "node", target: "node20", sourcemap: "linked", logLevel: "warning" });
 // tools/list's JSON Schemas, converted from the contracts once here instead of at every broker start
 // (a harness starts a broker per scenario); the broker reads the file beside its compiled code.
@@ -72,6 +87,7 @@ for (const { bundle } of BUNDLES) {
 }
 mkdirSync(DIST, { recursive: true });
 writeFileSync(BUILD_STAMP, `${digest}\n`);
+if (digestOfTests !== undefined) writeFileSync(TESTS_STAMP, `${digestOfTests}\n`);
 
 // One start of each bundled broker writes its code cache, so the first start after an install is as
 // fast as the others: initialize and tools/list, then stdin ends and the broker exits.

@@ -5,8 +5,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-// @ts-expect-error bin/compiled.js is plain JavaScript, typed by its use here
-import { buildIsFresh } from "../../bin/compiled.js";
+import { pathToFileURL } from "node:url";
 import { kitPath } from "../../protocol/kit-root.js";
 import { adopterLock, localPrebuilds, packKit, writeTree } from "../support/adopter-repo.js";
 import { runWorkflow, type StepRun, type WorkflowContext } from "../support/workflow-steps.js";
@@ -59,6 +58,8 @@ touch "${log}.commented"
 }
 
 test("a broker's repository installs the packed kit offline and gates on it with the CI recipe as written", { timeout: 15 * 60_000 }, async (t) => {
+  // bin/ is JavaScript the build does not compile: imported from the kit's root, as this test may run compiled.
+  const { buildIsFresh } = (await import(pathToFileURL(kitPath("bin/compiled.js")).href)) as { buildIsFresh: () => boolean };
   assert.ok(buildIsFresh(), "dist/ is not the build of these sources: run npm run build (npm test builds before the end-to-end tests)");
   const repo = mkdtempSync(path.join(os.tmpdir(), "lomi-adopter-"));
   const outside = mkdtempSync(path.join(os.tmpdir(), "lomi-adopter-tools-"));

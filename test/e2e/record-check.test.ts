@@ -6,6 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { runFeature } from "../support/run-feature.js";
 import { check, recorderArgs, stdioSession } from "../support/recorder.js";
+import { LOADER_ARGS, supportModule } from "../support/test-modules.js";
 
 const MUTANT = "idem-fresh-operation-per-retry";
 
@@ -71,8 +72,8 @@ test("check on recorded traffic: what was judged and why not, a report marking t
   const reference = await runFeature(skeleton);
   assert.equal(reference.success, true, `the scenario passes the reference broker: ${JSON.stringify(reference.results)}`);
   // Cucumber loads the steps once a process: the mutant's run is a process of its own.
-  const script = `import { runFeature } from "./test/support/run-feature.ts"; const r = await runFeature(${JSON.stringify(skeleton)}, { mutant: ${JSON.stringify(MUTANT)} }); process.stdout.write("RESULT " + JSON.stringify(r));`;
-  const mutant = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+  const script = `import { runFeature } from ${JSON.stringify(supportModule("run-feature"))}; const r = await runFeature(${JSON.stringify(skeleton)}, { mutant: ${JSON.stringify(MUTANT)} }); process.stdout.write("RESULT " + JSON.stringify(r));`;
+  const mutant = spawnSync(process.execPath, [...LOADER_ARGS, "--input-type=module", "-e", script], { encoding: "utf8" });
   const result = JSON.parse(mutant.stdout.slice(mutant.stdout.indexOf("RESULT ") + 7)) as Awaited<ReturnType<typeof runFeature>>;
   assert.equal(result.success, false, "the scenario fails the broker that was recorded");
   assert.deepEqual(

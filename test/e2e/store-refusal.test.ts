@@ -6,8 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
+import { kitPath } from "../../protocol/kit-root.js";
 
-const V0_FIXTURE = new URL("../fixtures/stores/unversioned-v0.sqlite", import.meta.url);
+const V0_FIXTURE = kitPath("test/fixtures/stores/unversioned-v0.sqlite");
 // As root every file is writable: the read-only case runs the broker as root without its
 // capabilities (setpriv drops them, CAP_DAC_OVERRIDE included, so a mode 444 file is read-only to it
 // and the kit root owns stays readable however private its folder), or else as "nobody".

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
 import { kitPath } from "../../protocol/kit-root.js";
+import { STEP_SUPPORT } from "../../harness/run/step-files.js";
 import { scenarioResults, type ScenarioResult } from "../../harness/report/scenario-results.js";
 import { readMessages } from "../../harness/report/message-stream.js";
 
@@ -20,7 +21,7 @@ export async function runFeature(
   const messages = path.join(dir, "messages.ndjson");
   const root = kitPath(".");
   const { runConfiguration } = await loadConfiguration(
-    { file: false, provided: { paths: [feature], import: [path.join(root, "steps/**/*.ts")], strict: true, format: [`message:${messages}`], worldParameters } },
+    { file: false, provided: { paths: [feature], ...STEP_SUPPORT, strict: true, format: [`message:${messages}`], worldParameters } },
     { cwd: root },
   );
   const { success } = await runCucumber(runConfiguration, { cwd: root });

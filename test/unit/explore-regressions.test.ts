@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { InProcessAdapter } from "../../harness/adapters/in-process.js";
 import { explore } from "../../harness/explore/explore.js";
 import { readRegressions } from "../../harness/explore/reports.js";
 import { MUTANTS } from "../../mutants/index.js";
 import { readWorldFile } from "../../simulator/world-file.js";
+import { kitPath } from "../../protocol/kit-root.js";
 
-const SEEDS = fileURLToPath(new URL("../../fixtures/explore-seeds.json", import.meta.url));
+const SEEDS = kitPath("fixtures/explore-seeds.json");
 const cases = readRegressions(SEEDS);
 
 /** Every case explore once found is replayed: its mutant is still caught the same way, the reference broker passes it. */

@@ -12,7 +12,7 @@ import { HarnessError } from "../../harness/harness-error.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { kitPath } from "../../protocol/kit-root.js";
 
 const options = (seed: number, runs: number, steps: number): ExploreOptions => ({
   seed,
@@ -82,9 +82,7 @@ test("a violation is shrunk, and its replay gives the same case and history agai
 
 test("explore heads a finding with the rules it breaks, never its oracle's whole list: a dispatch under a key no agent sent is DUR-01's", async () => {
   // fixtures/explore-seeds.json's case of the broker that, restarted, dispatches its queued work under request keys of its own.
-  const found = readRegressions(fileURLToPath(new URL("../../fixtures/explore-seeds.json", import.meta.url))).find(
-    (c) => c.mutant === "dur-resumed-after-restart",
-  );
+  const found = readRegressions(kitPath("fixtures/explore-seeds.json")).find((c) => c.mutant === "dur-resumed-after-restart");
   assert.ok(found, "the regression list holds the case");
   const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-heads-"));
   let out = "";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { FIX_POINTERS, pointersOf } from "../../harness/report/fix-pointers.js";
 import { loadRules } from "../../harness/rules.js";
+import { kitPath } from "../../protocol/kit-root.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = kitPath();
 const words = (text: string) => text.replace(/\s+/g, " ");
 
 /** The text under a heading, up to the next heading of its level or above; undefined when the doc has no such heading. */

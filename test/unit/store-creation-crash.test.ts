@@ -4,11 +4,11 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { seededRandom } from "../../protocol/ports.js";
 import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
+import { kitPath } from "../../protocol/kit-root.js";
 
-const CREATOR = fileURLToPath(new URL("../fixtures/create-stores.mjs", import.meta.url));
+const CREATOR = kitPath("test/fixtures/create-stores.mjs");
 
 /** Runs the creator until it has made two stores, lets it go on for `ms` milliseconds, then SIGKILLs it mid-creation. */
 async function killCreatorAfter(dir: string, ms: number): Promise<void> {

@@ -8,8 +8,9 @@ import Database from "better-sqlite3";
 import { LomiError } from "../../protocol/errors.js";
 import { openSqliteStore } from "../../reference-broker/sqlite-receipt-store.js";
 import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from "../../reference-broker/store-file-check.js";
+import { kitPath } from "../../protocol/kit-root.js";
 
-const V0_FIXTURE = new URL("../fixtures/stores/unversioned-v0.sqlite", import.meta.url);
+const V0_FIXTURE = kitPath("test/fixtures/stores/unversioned-v0.sqlite");
 const NOW = Date.parse("2026-01-05T10:00:00Z");
 
 function scratch(): string {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { runFeature } from "../support/run-feature.js";
+import { kitPath } from "../../protocol/kit-root.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = kitPath();
 
 test("the scenario in docs/writing-scenarios.md runs as it stands, with no code added", async () => {
   const doc = readFileSync(path.join(ROOT, "docs/writing-scenarios.md"), "utf8");
