@@ -39,6 +39,13 @@ export interface Admission {
 export class OperationEngine {
   /** Dispatches whose HTTP call has not returned yet (their native status is not meaningful yet), and their end. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /**
+   * Dispatches Lomi received whose answer the store could not record, the receipt still queued there
+   * (BrokerPolicy.recordRunning "when-lomi-runs"). Lomi may run them: they are never sent again, are
+   * learnt and cancelled through Lomi, and keep their target busy. Memory is enough: a reopening turns
+   * every unfinished receipt, queued ones included, outcome_unknown, as for any dispatch that reached Lomi.
+   */
+  private readonly unrecorded = new Set<string>();
   /** When (on `timers`) each operation admitted here may have its settlement recorded (BrokerPolicy.settleAfterMs). */
   private readonly settleDue = new Map<string, number>();
   /** Background settlements still to fire, by their cancel: cleared at close, so none reads a closed store. */
@@ -202,7 +209,7 @@ export class OperationEngine {
    */
   private async pump(serializeKey: string, now?: number): Promise<void> {
     for (const r of this.store.unsettledOn(serializeKey)) {
-      if (r.state !== "queued") await this.learn(r);
+      if (r.state !== "queued" || this.unrecorded.has(r.operationId)) await this.learn(r);
     }
     const pending = this.store.unsettledOn(serializeKey);
     const head = pending[0];
@@ -235,8 +242,9 @@ export class OperationEngine {
   }
 
   private async dispatch(queued: StoredReceipt, now: number): Promise<void> {
-    // The caller's copy may be stale (another read dispatched it meanwhile): only a receipt still queued, and not on its way, goes.
-    if (this.inFlight.has(queued.operationId) || this.store.byId(queued.operationId)?.state !== "queued") return;
+    // The caller's copy may be stale (another read dispatched it meanwhile): only a receipt still queued, and never sent, goes.
+    const sent = this.inFlight.has(queued.operationId) || this.unrecorded.has(queued.operationId);
+    if (sent || this.store.byId(queued.operationId)?.state !== "queued") return;
     // The claim: recording running first makes this caller the only one to dispatch (compare-and-set);
     // otherwise the receipt stays queued until Lomi says how the work goes, claimed in memory meanwhile.
     const claimed = this.policy.recordRunning === "before-dispatch" ? this.store.transition(queued, "running", {}, now) : queued;
@@ -274,8 +282,14 @@ export class OperationEngine {
       // queued in the store (BrokerPolicy.recordRunning), it stays claimed until what Lomi answered is written,
       // or a read in between would find it queued and unclaimed and dispatch it again under the same permit.
       if (claimed.state !== "queued") release();
-      this.hooks.crashAt("crash-after-dispatch");
-      return await this.apply(claimed, progress, now);
+      try {
+        this.hooks.crashAt("crash-after-dispatch");
+        return await this.apply(claimed, progress, now);
+      } catch (error) {
+        // Lomi has it though its answer was not written: still queued in the store, it is dispatched work all the same.
+        if (claimed.state === "queued") this.unrecorded.add(claimed.operationId);
+        throw error;
+      }
     } finally {
       release();
     }
@@ -283,7 +297,7 @@ export class OperationEngine {
 
   /** Asks Lomi where a dispatched operation stands, and records what it says. */
   private async learn(r: StoredReceipt): Promise<StoredReceipt> {
-    if (isSettled(r.state) || r.state === "queued" || this.inFlight.has(r.operationId)) return r;
+    if (isSettled(r.state) || (r.state === "queued" && !this.unrecorded.has(r.operationId)) || this.inFlight.has(r.operationId)) return r;
     let progress: NativeProgress;
     try {
       progress = await this.native.status(r.operationId);
@@ -292,7 +306,13 @@ export class OperationEngine {
     }
     const now = await this.clock.now().catch(() => r.updatedAt);
     if (progress.phase === "settled") this.hooks.crashAt("crash-before-settle");
-    return await this.apply(this.stored(r.operationId), progress, now);
+    return this.recorded(await this.apply(this.stored(r.operationId), progress, now));
+  }
+
+  /** A receipt the store no longer says is queued needs no memory of an unrecorded dispatch. */
+  private recorded(r: StoredReceipt): StoredReceipt {
+    if (r.state !== "queued") this.unrecorded.delete(r.operationId);
+    return r;
   }
 
   /**
@@ -347,7 +367,11 @@ export class OperationEngine {
     const r = await this.refresh(this.store.byId(r0.operationId) ?? r0);
     if (isSettled(r.state)) return { outcome: "already_settled", receipt: r };
     const now = await this.clock.now();
-    if (r.state === "queued") {
+    // Still queued while BrokerPolicy.recordRunning waits for Lomi's word, a receipt whose dispatch was sent
+    // since is running work all the same: its cancellation goes to Lomi.
+    if (r.state === "queued" && this.inFlight.has(r.operationId)) return this.cancel(this.stored(r.operationId)); // on its way now
+    if (r.state === "queued" && !this.unrecorded.has(r.operationId)) {
+      // Never sent: nothing reached Lomi.
       const cancelled = this.store.transition(r, "cancelled", { effectState: "none" }, now);
       if (cancelled) {
         await this.pump(r.serializeKey);
@@ -355,7 +379,7 @@ export class OperationEngine {
       }
       return this.cancel(this.stored(r.operationId)); // It was dispatched meanwhile.
     }
-    const cancelling = r.state === "cancelling" ? r : this.store.transition(r, "cancelling", {}, now);
+    const cancelling = r.state === "cancelling" ? r : this.requestCancellation(r, now);
     if (!cancelling) return this.cancel(this.stored(r.operationId));
     let progress: NativeProgress;
     try {
@@ -368,5 +392,16 @@ export class OperationEngine {
     const latest = this.stored(after.operationId);
     const outcome = latest.state === "cancelled" ? "cancelled" : latest.state === "cancelling" ? "cancelling" : "already_settled";
     return { outcome, receipt: latest };
+  }
+
+  /**
+   * Records that cancellation of dispatched work was requested, before Lomi is asked. A receipt still
+   * queued whose dispatch Lomi received passes through running, work dispatched (queued → cancelling
+   * is no transition); undefined when another caller moved the receipt first.
+   */
+  private requestCancellation(r: StoredReceipt, now: number): StoredReceipt | undefined {
+    const dispatched = r.state === "queued" ? this.store.transition(r, "running", {}, now) : r;
+    const cancelling = dispatched && this.store.transition(dispatched, "cancelling", {}, now);
+    return cancelling && this.recorded(cancelling);
   }
 }

@@ -16,7 +16,7 @@ export const VARIANTS: readonly Variant[] = [
     name: "running-only-when-lomi-runs",
     difference: "records running only once Lomi says the work runs: an operation that needs the user goes queued → awaiting_user",
     leftOpenBy: "protocol/states.ts allows queued → awaiting_user; OP-40 asks only that approved work passes through running",
-    touches: "@OP-40 or @OP-30 or @OP-32 or @DUR-02 or @DUR-05",
+    touches: "@OP-40 or @OP-30 or @OP-32 or @DUR-02 or @DUR-05 or @CANCEL-01 or @CANCEL-02 or @SERIAL-01",
     faults: true,
     policy: { recordRunning: "when-lomi-runs" },
   },

@@ -6,7 +6,8 @@ const notHere = (what: string) => () => Promise.reject(new LomiError("INTERNAL",
 
 /**
  * A scripted Lomi behind the NativeBridge port, for the engine's unit tests: it records what is
- * dispatched, answers each dispatch and status with the progress a test sets, and counts clock reads.
+ * dispatched and asked to cancel, answers each dispatch, status and cancel with the progress a test
+ * sets, and counts clock reads.
  */
 export class FakeLomi implements NativeBridge {
   time = 1_000;
@@ -15,8 +16,11 @@ export class FakeLomi implements NativeBridge {
   nowOnCheck = true;
   checkRefusal: LomiError | undefined;
   dispatchAnswer: NativeProgress | LomiError = { phase: "running", effectState: "none" };
-  statusAnswer: NativeProgress = { phase: "running", effectState: "none" };
+  statusAnswer: NativeProgress | LomiError = { phase: "running", effectState: "none" };
+  cancelAnswer: NativeProgress = { phase: "settled", state: "cancelled", effectState: "none", result: null, error: null };
   readonly dispatched: Array<{ target: NativeTarget; permit: DispatchPermit }> = [];
+  /** The operationIds Lomi was asked to cancel, in order. */
+  readonly cancelled: string[] = [];
 
   async now(): Promise<number> {
     this.clockReads++;
@@ -32,10 +36,12 @@ export class FakeLomi implements NativeBridge {
     return this.dispatchAnswer;
   }
   async status(): Promise<NativeProgress> {
+    if (this.statusAnswer instanceof LomiError) throw this.statusAnswer;
     return this.statusAnswer;
   }
-  async cancel(): Promise<NativeProgress> {
-    return { phase: "settled", state: "cancelled", effectState: "none", result: null, error: null };
+  async cancel(operationId: string): Promise<NativeProgress> {
+    this.cancelled.push(operationId);
+    return this.cancelAnswer;
   }
   pairing = notHere("pair");
   workspaces = notHere("list workspaces");

@@ -268,6 +268,80 @@ test("recording running only when Lomi runs the work, a read while Lomi's answer
   assert.equal(lomi.dispatched.length, 1);
 });
 
+/** Each state the operation entered, in order (an event that only moves its effectState adds none). */
+const statesOf = (store: ReceiptStore, operationId: string) =>
+  store
+    .events("pair-1", "ws", 0, 100)
+    .events.filter((e) => e.operationId === operationId && e.state !== e.previousState)
+    .map((e) => e.state);
+
+test("recording running only when Lomi runs the work, a cancel that finds the receipt queued while its dispatch is on its way cancels it through Lomi, and the next on its target waits", async () => {
+  const { engine: e, admit, lomi, store } = engine({ policy: { recordRunning: "when-lomi-runs" } });
+  const first = (await admit(run("k1"))).receipt;
+  const second = (await admit(run("k2"))).receipt;
+  assert.equal(second.state, "queued", "k1 is ahead of it on term-1");
+  // Lomi starts k2's process at its dispatch, answers a turn later, and the process ignores Ctrl+C: cancelled, it stays cancelling.
+  lomi.dispatchAnswer = { phase: "running", effectState: "partial" };
+  lomi.cancelAnswer = { phase: "cancelling", effectState: "partial" };
+  const dispatch = lomi.dispatch.bind(lomi);
+  let sent!: () => void;
+  const onItsWay = new Promise<void>((resolve) => (sent = resolve));
+  lomi.dispatch = async (target, permit) => {
+    const answer = await dispatch(target, permit);
+    lomi.statusAnswer = answer;
+    sent();
+    await new Promise(setImmediate);
+    return answer;
+  };
+  // The cancel's first clock read comes after its own read found k1 running: k1 settles then, and another read dispatches k2.
+  const now = lomi.now.bind(lomi);
+  let other: Promise<unknown> | undefined;
+  lomi.now = async () => {
+    if (!other) {
+      lomi.statusAnswer = settled;
+      other = e.refresh(store.byId(first.operationId)!);
+      await onItsWay;
+    }
+    return now();
+  };
+  const cancel = await e.cancel(second);
+  await other;
+  assert.deepEqual(lomi.cancelled, [second.operationId], "Lomi, which holds the dispatch, is asked to cancel it");
+  assert.equal(cancel.outcome, "cancelling");
+  assert.deepEqual([cancel.receipt.state, cancel.receipt.effectState], ["cancelling", "partial"], "never cancelled with nothing done while Lomi runs it");
+  assert.deepEqual(statesOf(store, second.operationId), ["queued", "running", "cancelling"]);
+  const third = (await admit(run("k3"))).receipt;
+  assert.equal(third.state, "queued");
+  assert.deepEqual(
+    lomi.dispatched.map((d) => d.permit.operationId),
+    [first.operationId, second.operationId],
+    "k2 was sent once, and k3 waits while k2 is unsettled",
+  );
+});
+
+test("recording running only when Lomi runs the work, a dispatch whose answer could not be written is never sent again: the next on its target waits, and a cancel goes through Lomi", async () => {
+  const counting = new CountingStore(new MemoryReceiptStore());
+  const { engine: e, admit, lomi } = engine({ store: counting, policy: { recordRunning: "when-lomi-runs" } });
+  counting.failSettlements = 1;
+  await assert.rejects(admit(run("k1")), codeOf("STORE_UNAVAILABLE"));
+  const id = lomi.dispatched[0]!.permit.operationId;
+  assert.equal(counting.byId(id)?.state, "queued", "Lomi's answer is not recorded");
+  lomi.statusAnswer = new LomiError("NATIVE_UNAVAILABLE", "Lomi does not answer");
+  const second = (await admit(run("k2"))).receipt;
+  assert.equal(second.state, "queued");
+  assert.equal(lomi.dispatched.length, 1, "neither k1 again nor k2 while Lomi may hold k1");
+  lomi.cancelAnswer = { phase: "settled", state: "cancelled", effectState: "partial", result: null, error: null };
+  const cancel = await e.cancel(counting.byId(id)!);
+  assert.deepEqual(lomi.cancelled, [id]);
+  assert.deepEqual([cancel.outcome, cancel.receipt.state, cancel.receipt.effectState], ["cancelled", "cancelled", "partial"]);
+  assert.deepEqual(statesOf(counting, id), ["queued", "running", "cancelling", "cancelled"], "its work was dispatched: queued → cancelling is no transition");
+  assert.deepEqual(
+    lomi.dispatched.map((d) => d.permit.operationId),
+    [id, second.operationId],
+    "k2 goes once k1 has settled",
+  );
+});
+
 test("crash after reserve: the receipt is durable and nothing was dispatched", async () => {
   const { admit, lomi, store } = engine({ faults: ["crash-after-reserve"] });
   await assert.rejects(admit(run("k1")), BrokerCrashed);
