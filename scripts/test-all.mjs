@@ -1,27 +1,35 @@
 // npm test: every part runs even when an earlier one failed, and the end says which failed (exit 1
 // if any did), so one broken part neither hides the others nor drowns in their output.
-// Parts in one group run at once (they share little CPU with each other's waits);
-// a group's output is printed whole as each part ends, so it never interleaves.
+// Lanes in one group run at once, the parts of a lane one after another; a part's output is printed
+// whole as it ends (alone in its group, as it comes), so it never interleaves.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statfsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 // The tests are CPU-bound: on 2 cores the wall time is about their CPU seconds over 2, plus the time
-// a group's last part runs alone. So the unit tests, the end-to-end tests (three files at a time, which
-// fills the waits of the ones that sleep) and the type check (which needs no build, and nothing
-// needs it) and the formatter's check (lint: Prettier, .prettierrc.json) run as one group, each filling the others' tails; the suite in-process and its crash
-// scenarios (which waits on restarts) end it.
-const ALL = [["build"], ["test:unit", "test:e2e", "typecheck", "lint"], ["test:features", "test:crash"]];
-// `node scripts/test-all.mjs test:unit test:features` runs only the parts named, grouped as above
+// a group's last part runs alone. So after the build everything runs as one group of lanes, each lane's
+// parts one after another: the unit tests and then the suite in-process and its crash scenarios, the
+// end-to-end tests (three files at a time, which fills the waits of the ones that sleep, the longest
+// first: scripts/run-tests.mjs), the type check (which needs no build, and nothing needs it), the
+// formatter's check (lint: Prettier, .prettierrc.json). The short lanes fill the end-to-end lane's
+// waits; run as a group of their own after it, the suite and its crash scenarios left a core idle.
+const ALL = [[["build"]], [["test:unit", "test:features", "test:crash"], ["test:e2e"], ["typecheck"], ["lint"]]];
+const PARTS = ALL.flat(2);
+// `node scripts/test-all.mjs test:unit test:features` runs only the parts named, in their lanes as above
 // (.ci/run's pass on another Node line runs a few of them with the same summary).
 const named = process.argv.slice(2);
-const unknown = named.filter((part) => !ALL.flat().includes(part));
+const unknown = named.filter((part) => !PARTS.includes(part));
 if (unknown.length > 0) {
-  process.stderr.write(`test-all: no part ${unknown.join(", ")}; the parts are ${ALL.flat().join(", ")}\n`);
+  process.stderr.write(`test-all: no part ${unknown.join(", ")}; the parts are ${PARTS.join(", ")}\n`);
   process.exit(2);
 }
-const GROUPS = named.length === 0 ? ALL : ALL.map((group) => group.filter((part) => named.includes(part))).filter((group) => group.length > 0);
+const GROUPS =
+  named.length === 0
+    ? ALL
+    : ALL.map((group) => group.map((lane) => lane.filter((part) => named.includes(part))).filter((lane) => lane.length > 0)).filter(
+        (group) => group.length > 0,
+      );
 
 // The tests reach nothing but loopback, so none needs extra TLS roots; Node 20 parses the file
 // NODE_EXTRA_CA_CERTS names at the start of every process (75 ms of CPU each on a 2-core machine),
@@ -121,7 +129,17 @@ const started = Date.now();
 const load = os.loadavg()[0];
 const results = [];
 try {
-  for (const group of GROUPS) results.push(...(await Promise.all(group.map((part) => run(part, group.length === 1)))));
+  for (const group of GROUPS) {
+    const alone = group.length === 1 && group[0].length === 1;
+    const lanes = await Promise.all(
+      group.map(async (lane) => {
+        const done = [];
+        for (const part of lane) done.push(await run(part, alone));
+        return done;
+      }),
+    );
+    results.push(...lanes.flat());
+  }
 } finally {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 }
