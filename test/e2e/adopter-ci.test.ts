@@ -64,6 +64,10 @@ test("a broker's repository installs the packed kit offline and gates on it with
   const repo = mkdtempSync(path.join(os.tmpdir(), "lomi-adopter-"));
   const outside = mkdtempSync(path.join(os.tmpdir(), "lomi-adopter-tools-"));
   const tarball = path.relative(repo, packKit((mkdirSync(path.join(repo, "vendor")), path.join(repo, "vendor"))));
+  // The package carries the compiled kit, not the kit's own tests the build compiles beside it in a clone.
+  const packed = spawnSync("tar", ["-tzf", path.join(repo, tarball)], { encoding: "utf8" }).stdout;
+  assert.match(packed, /^package\/dist\/harness\//m);
+  assert.doesNotMatch(packed, /^package\/dist\/(test|bench|examples)\//m);
   writeTree(repo, {
     "package.json": `${JSON.stringify({ name: "my-broker", version: "1.0.0", private: true, type: "module", scripts: { build: "node scripts/build.mjs" }, devDependencies: { "lomi-conformance-kit": `file:${tarball}` }, allowScripts: { "better-sqlite3": true, esbuild: true } }, null, 2)}\n`,
     "package-lock.json": adopterLock("my-broker", repo, tarball),
