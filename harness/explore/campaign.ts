@@ -7,7 +7,7 @@ import { shardText, type ShardSpec } from "../shards/shard-option.js";
 import type { RunParameters } from "../run/run-parameters.js";
 import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory } from "../history/format.js";
-import { addRegression, exercisedRules, writeExploreReports, type ExploreReport } from "./reports.js";
+import { addRegression, exercisedRules, notReproducedText, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
 import { oracleHead, pointerLines, rulesText } from "../report/oracle-findings.js";
 
@@ -104,6 +104,7 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     seed: o.seed,
     steps: o.steps,
     ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}),
+    ...(o.replay ? { replay: { ...o.replay, reproduced: violation !== undefined } } : {}),
     result: summary,
     violation:
       violation && replay !== undefined
@@ -112,7 +113,8 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
-    o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
+    if (o.replay) o.out(`${notReproducedText(o.replay)}\n`);
+    o.out(`${o.replay ? "" : "NO VIOLATION — "}reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
     return 0;
   }
   o.out(`VIOLATION of ${violation.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);

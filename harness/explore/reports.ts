@@ -50,6 +50,20 @@ export interface ExploreReport {
   violation: ReportedViolation | undefined;
   /** A merged campaign's violations, every part's, each with its replay line. */
   violations?: ReportedViolation[];
+  /** The case `--replay` named, and whether it showed a violation here: one that showed none did not reproduce its finding. */
+  replay?: { path: string; replayPath: string; reproduced: boolean };
+}
+
+/**
+ * What a replay that showed no violation means. Not "no violation" as a campaign says it: fast-check
+ * runs some case for a path of another seed, --steps or kit version, so the finding the line came from
+ * may still be there.
+ */
+export function notReproducedText(replay: { path: string; replayPath: string }): string {
+  return (
+    `NOT REPRODUCED: the replayed case (--replay ${replay.path} --replay-path ${replay.replayPath}) showed no violation here, so the finding it came from is not reproduced. ` +
+    `That does not say it is fixed: a replay line runs its case only with its own --seed, --steps and broker, on the kit version that printed it, and another case elsewhere.`
+  );
 }
 
 /** Each finding headed by the rules it breaks (its oracle's wider list is what the oracle can judge, not what broke), then where docs/ say how to satisfy them. */
@@ -91,6 +105,7 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
     ``,
     `Broker: ${report.broker}  `,
     `Seed: ${report.seed}, at most ${report.steps} steps a run  `,
+    ...(report.replay ? [`Replayed case: \`--replay ${report.replay.path} --replay-path ${report.replay.replayPath}\`  `] : []),
     ...(report.parts
       ? report.parts.map(
           (p) => `Part ${p.part} (${p.dir}): ${p.runs} runs, ${p.steps} steps, ${(p.durationMs / 1000).toFixed(1)} s, ${p.violations} violation(s)  `,
@@ -105,7 +120,7 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
     ...exercisedLines(r.exercised),
   ];
   const violations = report.violations ?? (report.violation ? [report.violation] : []);
-  if (violations.length === 0) lines.push(`**No violation** in ${r.runs} runs.`);
+  if (violations.length === 0) lines.push(report.replay ? notReproducedText(report.replay) : `**No violation** in ${r.runs} runs.`);
   for (const v of violations) {
     lines.push(
       `## Violation`,
