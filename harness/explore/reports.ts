@@ -4,21 +4,33 @@ import { z } from "zod";
 import { configError } from "../harness-error.js";
 import { ORACLES } from "../oracles/index.js";
 import type { ExploreResult, FailedOracle } from "./explore.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import { eachOnce, pointerLines } from "../report/oracle-findings.js";
 
 export const EXPLORE_REPORT_FILES = ["explore.json", "explore.md", "explore-history.jsonl"] as const;
 
 /** A found case, replayable: what `npm test` replays from fixtures/explore-seeds.json. */
-export const regressionEntry = z.strictObject({
-  seed: z.number().int(),
-  steps: z.number().int().positive(),
-  path: z.string(),
-  replayPath: z.string(),
-  /** The in-process mutant it was found against; absent for the broker under test itself. */
-  mutant: z.string().optional(),
-  invariants: z.array(z.string()).min(1),
-});
+export const regressionEntry = z
+  .strictObject({
+    seed: z.number().int(),
+    steps: z.number().int().positive(),
+    path: z.string(),
+    replayPath: z.string(),
+    /** The in-process mutant it was found against; absent for the broker under test itself. */
+    mutant: z.string().optional(),
+    /** The in-process legal variant (variants/) it was found on; absent for the broker under test itself. */
+    variant: z.string().optional(),
+    invariants: z.array(z.string()).min(1),
+  })
+  .refine((c) => c.mutant === undefined || c.variant === undefined, { error: "a case names one broker: a mutant or a variant, not both" });
 export type RegressionEntry = z.infer<typeof regressionEntry>;
+
+/** A case found on the broker a run names: its in-process mutant or variant is the case's, in the list's key order. */
+export function regressionOf(run: RunParameters, found: Omit<RegressionEntry, "mutant" | "variant">): RegressionEntry {
+  const { invariants, ...where } = found;
+  const { mutant, variant } = run.adapter === "in-process" ? run : { mutant: undefined, variant: undefined };
+  return { ...where, ...(mutant !== undefined ? { mutant } : {}), ...(variant !== undefined ? { variant } : {}), invariants };
+}
 export const regressionList = z.array(regressionEntry);
 
 export function readRegressions(file: string): RegressionEntry[] {
@@ -31,7 +43,7 @@ export function readRegressions(file: string): RegressionEntry[] {
 /** Adds a found case to a regression list, once. */
 export function addRegression(file: string, entry: RegressionEntry): void {
   const list = readRegressions(file);
-  if (list.some((e) => e.seed === entry.seed && e.path === entry.path && e.mutant === entry.mutant)) return;
+  if (list.some((e) => e.seed === entry.seed && e.path === entry.path && e.mutant === entry.mutant && e.variant === entry.variant)) return;
   writeFileSync(file, `${JSON.stringify([...list, entry], null, 2)}\n`);
 }
 
