@@ -7,7 +7,7 @@ import { shardText, type ShardSpec } from "../shards/shard-option.js";
 import type { RunParameters } from "../run/run-parameters.js";
 import { explore, type ExploreProgress } from "./explore.js";
 import { formatHistory } from "../history/format.js";
-import { addRegression, exercisedRules, writeExploreReports, type ExploreReport } from "./reports.js";
+import { addRegression, exercisedRules, notReproducedText, regressionOf, writeExploreReports, type ExploreReport } from "./reports.js";
 import { shellWord } from "../text/shell-word.js";
 import { oracleHead, pointerLines, rulesText } from "../report/oracle-findings.js";
 
@@ -50,7 +50,6 @@ function progressPrinter(o: ExploreCommandOptions): (p: ExploreProgress) => void
 
 /** `lomi-conformance explore`: answers the exit code (0 no violation, 1 a violation). */
 export async function exploreCommand(o: ExploreCommandOptions): Promise<number> {
-  const mutant = o.parameters.adapter === "in-process" ? o.parameters.mutant : undefined;
   if (o.parameters.adapter === "in-process") await inProcessParts(o.parameters);
   if (o.parameters.adapter === "url")
     throw configError(
@@ -104,6 +103,7 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     seed: o.seed,
     steps: o.steps,
     ...(part ? { part: { ...part, runs: o.runs, kitVersion: kitVersion() } } : {}),
+    ...(o.replay ? { replay: { ...o.replay, reproduced: violation !== undefined } } : {}),
     result: summary,
     violation:
       violation && replay !== undefined
@@ -112,7 +112,8 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
-    o.out(`NO VIOLATION — reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
+    if (o.replay) o.out(`${notReproducedText(o.replay)}\n`);
+    o.out(`${o.replay ? "" : "NO VIOLATION — "}reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
     return 0;
   }
   o.out(`VIOLATION of ${violation.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
@@ -122,14 +123,16 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
     `shrunk to ${violation.steps.length} steps:\n${violation.steps.map((s, i) => `  ${i + 1}. ${s}\n`).join("")}replay: ${replay}\nreports in ${path.relative(process.cwd(), o.reports) || "."}/ (explore.md, explore.json, explore-history.jsonl)\n`,
   );
   if (o.regressions) {
-    addRegression(o.regressions, {
-      seed: o.seed,
-      steps: o.steps,
-      path: violation.path,
-      replayPath: violation.replayPath,
-      ...(mutant ? { mutant } : {}),
-      invariants: violation.invariants.map((f) => f.id),
-    });
+    addRegression(
+      o.regressions,
+      regressionOf(o.parameters, {
+        seed: o.seed,
+        steps: o.steps,
+        path: violation.path,
+        replayPath: violation.replayPath,
+        invariants: violation.invariants.map((f) => f.id),
+      }),
+    );
     o.out(`case added to ${o.regressions}\n`);
   }
   return 1;

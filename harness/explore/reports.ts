@@ -4,21 +4,33 @@ import { z } from "zod";
 import { configError } from "../harness-error.js";
 import { ORACLES } from "../oracles/index.js";
 import type { ExploreResult, FailedOracle } from "./explore.js";
+import type { RunParameters } from "../run/run-parameters.js";
 import { eachOnce, pointerLines } from "../report/oracle-findings.js";
 
 export const EXPLORE_REPORT_FILES = ["explore.json", "explore.md", "explore-history.jsonl"] as const;
 
 /** A found case, replayable: what `npm test` replays from fixtures/explore-seeds.json. */
-export const regressionEntry = z.strictObject({
-  seed: z.number().int(),
-  steps: z.number().int().positive(),
-  path: z.string(),
-  replayPath: z.string(),
-  /** The in-process mutant it was found against; absent for the broker under test itself. */
-  mutant: z.string().optional(),
-  invariants: z.array(z.string()).min(1),
-});
+export const regressionEntry = z
+  .strictObject({
+    seed: z.number().int(),
+    steps: z.number().int().positive(),
+    path: z.string(),
+    replayPath: z.string(),
+    /** The in-process mutant it was found against; absent for the broker under test itself. */
+    mutant: z.string().optional(),
+    /** The in-process legal variant (variants/) it was found on; absent for the broker under test itself. */
+    variant: z.string().optional(),
+    invariants: z.array(z.string()).min(1),
+  })
+  .refine((c) => c.mutant === undefined || c.variant === undefined, { error: "a case names one broker: a mutant or a variant, not both" });
 export type RegressionEntry = z.infer<typeof regressionEntry>;
+
+/** A case found on the broker a run names: its in-process mutant or variant is the case's, in the list's key order. */
+export function regressionOf(run: RunParameters, found: Omit<RegressionEntry, "mutant" | "variant">): RegressionEntry {
+  const { invariants, ...where } = found;
+  const { mutant, variant } = run.adapter === "in-process" ? run : { mutant: undefined, variant: undefined };
+  return { ...where, ...(mutant !== undefined ? { mutant } : {}), ...(variant !== undefined ? { variant } : {}), invariants };
+}
 export const regressionList = z.array(regressionEntry);
 
 export function readRegressions(file: string): RegressionEntry[] {
@@ -31,7 +43,7 @@ export function readRegressions(file: string): RegressionEntry[] {
 /** Adds a found case to a regression list, once. */
 export function addRegression(file: string, entry: RegressionEntry): void {
   const list = readRegressions(file);
-  if (list.some((e) => e.seed === entry.seed && e.path === entry.path && e.mutant === entry.mutant)) return;
+  if (list.some((e) => e.seed === entry.seed && e.path === entry.path && e.mutant === entry.mutant && e.variant === entry.variant)) return;
   writeFileSync(file, `${JSON.stringify([...list, entry], null, 2)}\n`);
 }
 
@@ -50,6 +62,20 @@ export interface ExploreReport {
   violation: ReportedViolation | undefined;
   /** A merged campaign's violations, every part's, each with its replay line. */
   violations?: ReportedViolation[];
+  /** The case `--replay` named, and whether it showed a violation here: one that showed none did not reproduce its finding. */
+  replay?: { path: string; replayPath: string; reproduced: boolean };
+}
+
+/**
+ * What a replay that showed no violation means. Not "no violation" as a campaign says it: fast-check
+ * runs some case for a path of another seed, --steps or kit version, so the finding the line came from
+ * may still be there.
+ */
+export function notReproducedText(replay: { path: string; replayPath: string }): string {
+  return (
+    `NOT REPRODUCED: the replayed case (--replay ${replay.path} --replay-path ${replay.replayPath}) showed no violation here, so the finding it came from is not reproduced. ` +
+    `That does not say it is fixed: a replay line runs its case only with its own --seed, --steps and broker, on the kit version that printed it, and another case elsewhere.`
+  );
 }
 
 /** Each finding headed by the rules it breaks (its oracle's wider list is what the oracle can judge, not what broke), then where docs/ say how to satisfy them. */
@@ -91,6 +117,7 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
     ``,
     `Broker: ${report.broker}  `,
     `Seed: ${report.seed}, at most ${report.steps} steps a run  `,
+    ...(report.replay ? [`Replayed case: \`--replay ${report.replay.path} --replay-path ${report.replay.replayPath}\`  `] : []),
     ...(report.parts
       ? report.parts.map(
           (p) => `Part ${p.part} (${p.dir}): ${p.runs} runs, ${p.steps} steps, ${(p.durationMs / 1000).toFixed(1)} s, ${p.violations} violation(s)  `,
@@ -105,7 +132,7 @@ export function writeExploreReports(dir: string, report: ExploreReport, history:
     ...exercisedLines(r.exercised),
   ];
   const violations = report.violations ?? (report.violation ? [report.violation] : []);
-  if (violations.length === 0) lines.push(`**No violation** in ${r.runs} runs.`);
+  if (violations.length === 0) lines.push(report.replay ? notReproducedText(report.replay) : `**No violation** in ${r.runs} runs.`);
   for (const v of violations) {
     lines.push(
       `## Violation`,

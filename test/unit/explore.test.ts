@@ -80,25 +80,34 @@ test("a violation is shrunk, and its replay gives the same case and history agai
   );
 });
 
-test("explore heads a finding with the rules it breaks, never its oracle's whole list: a dispatch under a key no agent sent is DUR-01's", async () => {
-  // fixtures/explore-seeds.json's case of the broker that, restarted, dispatches its queued work under request keys of its own.
+/**
+ * Replays fixtures/explore-seeds.json's case of the broker that, restarted, dispatches its queued work
+ * under request keys of its own: on that mutant, or on the reference broker.
+ */
+async function replayResumedCase(on: "mutant" | "reference") {
   const found = readRegressions(kitPath("fixtures/explore-seeds.json")).find((c) => c.mutant === "dur-resumed-after-restart");
   assert.ok(found, "the regression list holds the case");
-  const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-heads-"));
+  const reports = mkdtempSync(path.join(os.tmpdir(), "lomi-explore-replay-"));
   let out = "";
   const code = await exploreCommand({
     seed: found.seed,
     runs: 1,
     steps: found.steps,
     timeBudgetS: 600,
-    parameters: { adapter: "in-process", mutant: "dur-resumed-after-restart", seed: found.seed, timeoutMs: 10_000 },
-    brokerName: "mutant dur-resumed-after-restart",
+    parameters: { adapter: "in-process", ...(on === "mutant" ? { mutant: found.mutant } : {}), seed: found.seed, timeoutMs: 10_000 },
+    brokerName: on === "mutant" ? `mutant ${found.mutant}` : "reference broker (in-process)",
     replayArgs: [],
     replay: { path: found.path, replayPath: found.replayPath },
     reports,
     regressions: undefined,
     out: (t) => (out += t),
   });
+  const json = JSON.parse(readFileSync(path.join(reports, "explore.json"), "utf8")) as { replay?: unknown; violation?: unknown };
+  return { found, code, out, md: readFileSync(path.join(reports, "explore.md"), "utf8"), json };
+}
+
+test("explore heads a finding with the rules it breaks, never its oracle's whole list: a dispatch under a key no agent sent is DUR-01's", async () => {
+  const { found, code, out, md, json } = await replayResumedCase("mutant");
   assert.equal(code, 1, out);
   const oracle = ORACLES.find((o) => o.id === "effects-requested")!;
   assert.ok(oracle.rules.length > 10, "the oracle can judge many rules: the point of the test");
@@ -107,9 +116,22 @@ test("explore heads a finding with the rules it breaks, never its oracle's whole
     violation,
     /^VIOLATION of effects-requested \(DUR-01\)\n  DUR-01 \(effects-requested\): Lomi did work no agent asked for: .*requestKey \S+\.resumed/,
   );
-  const md = readFileSync(path.join(reports, "explore.md"), "utf8");
   const section = md.slice(md.indexOf("## Violation"), md.indexOf("### Shrunk"));
   assert.match(section, /^- DUR-01 \(\*\*effects-requested\*\*\): Lomi did work no agent asked for/m);
   for (const text of [violation, section])
     assert.deepEqual([...new Set(text.match(/\b[A-Z]+-\d{2}\b/g))], ["DUR-01"], `only the rule the finding breaks: ${text}`);
+  assert.deepEqual(json.replay, { path: found.path, replayPath: found.replayPath, reproduced: true });
+});
+
+test("a replay that shows no violation says its finding is not reproduced, never a campaign's NO VIOLATION (exit 0 as before)", async () => {
+  // A mutant's case pasted against the reference broker: it runs, and the finding is not there.
+  const { found, code, out, md, json } = await replayResumedCase("reference");
+  assert.equal(code, 0, out);
+  const said = `NOT REPRODUCED: the replayed case (--replay ${found.path} --replay-path ${found.replayPath}) showed no violation here, so the finding it came from is not reproduced.`;
+  assert.ok(out.includes(`\n${said} `), out);
+  assert.doesNotMatch(out, /NO VIOLATION/);
+  assert.ok(md.includes(said), md);
+  assert.doesNotMatch(md, /\*\*No violation\*\*/);
+  assert.deepEqual(json.replay, { path: found.path, replayPath: found.replayPath, reproduced: false });
+  assert.equal(json.violation, undefined);
 });
