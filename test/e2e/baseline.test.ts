@@ -6,31 +6,20 @@ import { test } from "node:test";
 import { baselineReport, gateProblems, isConformant, judgeRules } from "../../harness/report/rule-verdicts.js";
 import { baselineWarnings, loadBaseline, PLACEHOLDER_REASON, type Baseline } from "../../harness/report/baseline.js";
 import type { ScenarioResult } from "../../harness/report/scenario-results.js";
-import type { Rule } from "../../harness/rules.js";
 import { TIMEOUT_ARGS } from "../support/budget.js";
 import { judgedRuns } from "../support/runs.js";
+import { madeUpRule, madeUpScenario } from "../support/judge.js";
 
 // The command lines of this file run on one judging process: the harness loads once, not once a run.
 const conformance = judgedRuns();
 
-const rule = (id: string): Rule => ({ id, level: "MUST", title: id, source: "s" });
-const scenario = (name: string, tags: string[], verdict: ScenarioResult["verdict"], status = verdict === "pass" ? "PASSED" : "FAILED"): ScenarioResult => ({
-  name,
-  uri: "features/x.feature",
-  line: 1,
-  tags,
-  verdict,
-  status,
-  reason: verdict === "pass" ? undefined : "boom",
-  durationMs: 1,
-});
 const entries = (reasons: Record<string, string>) => new Map(Object.entries(reasons).map(([name, reason]) => [name, { reason }]));
 const baseline = (rules: Record<string, string>, scenarios: Record<string, string> = {}): Baseline => ({
   file: "baseline.json",
   rules: entries(rules),
   scenarios: entries(scenarios),
 });
-const RULES = [rule("A-01"), rule("A-02")];
+const RULES = [madeUpRule("A-01"), madeUpRule("A-02")];
 const COVERED = new Set(["A-01", "A-02"]);
 
 function gate(results: ScenarioResult[], b: Baseline, inSuite?: Record<string, number>) {
@@ -40,7 +29,7 @@ function gate(results: ScenarioResult[], b: Baseline, inSuite?: Record<string, n
 }
 
 test("a baselined rule that fails is baselined: the gate passes, the run is not called conformant", () => {
-  const g = gate([scenario("one", ["@A-01"], "fail"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }));
+  const g = gate([madeUpScenario("one", ["@A-01"], "fail"), madeUpScenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }));
   assert.equal(g.rules[0]!.verdict, "baselined");
   assert.deepEqual(g.problems, []);
   assert.equal(g.conformant, false);
@@ -51,7 +40,7 @@ test("a baselined rule that fails is baselined: the gate passes, the run is not 
 });
 
 test("a baselined rule that passes is stale and fails the gate", () => {
-  const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }));
+  const g = gate([madeUpScenario("one", ["@A-01"], "pass"), madeUpScenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }));
   assert.equal(g.rules[0]!.verdict, "pass");
   assert.deepEqual(
     g.entries.map((e) => e.status),
@@ -61,7 +50,10 @@ test("a baselined rule that passes is stale and fails the gate", () => {
 });
 
 test("a baselined rule whose scenarios only partly ran (a --tags run) is not stale: the entry stands until all of them pass", () => {
-  const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }), { "A-01": 3, "A-02": 1 });
+  const g = gate([madeUpScenario("one", ["@A-01"], "pass"), madeUpScenario("two", ["@A-02"], "pass")], baseline({ "A-01": "JIRA-1" }), {
+    "A-01": 3,
+    "A-02": 1,
+  });
   assert.deepEqual(
     g.entries.map((e) => e.status),
     ["partly-run"],
@@ -69,7 +61,12 @@ test("a baselined rule whose scenarios only partly ran (a --tags run) is not sta
   assert.deepEqual(g.problems, [], "a partial run does not fail the gate over it");
   assert.match(g.rules[0]!.reason ?? "", /the 1 of its 3 scenarios that ran passed/);
   const whole = gate(
-    [scenario("one", ["@A-01"], "pass"), scenario("one-b", ["@A-01"], "pass"), scenario("one-c", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")],
+    [
+      madeUpScenario("one", ["@A-01"], "pass"),
+      madeUpScenario("one-b", ["@A-01"], "pass"),
+      madeUpScenario("one-c", ["@A-01"], "pass"),
+      madeUpScenario("two", ["@A-02"], "pass"),
+    ],
     baseline({ "A-01": "JIRA-1" }),
     { "A-01": 3, "A-02": 1 },
   );
@@ -85,16 +82,16 @@ test("placeholder reasons are warned about, never silently accepted", () => {
 
 test("a baselined scenario excuses only itself: another failing scenario of the same rule fails it", () => {
   const b = baseline({}, { one: "flaky upstream" });
-  const alone = gate([scenario("one", ["@A-01"], "fail"), scenario("two", ["@A-02"], "pass")], b);
+  const alone = gate([madeUpScenario("one", ["@A-01"], "fail"), madeUpScenario("two", ["@A-02"], "pass")], b);
   assert.equal(alone.rules[0]!.verdict, "baselined");
   assert.deepEqual(alone.problems, []);
-  const withAnother = gate([scenario("one", ["@A-01"], "fail"), scenario("three", ["@A-01"], "fail"), scenario("two", ["@A-02"], "pass")], b);
+  const withAnother = gate([madeUpScenario("one", ["@A-01"], "fail"), madeUpScenario("three", ["@A-01"], "fail"), madeUpScenario("two", ["@A-02"], "pass")], b);
   assert.equal(withAnother.rules[0]!.verdict, "fail");
   assert.notDeepEqual(withAnother.problems, []);
 });
 
 test("a baselined scenario that passes is stale; one this run did not reach is only reported", () => {
-  const g = gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass")], baseline({}, { one: "x", elsewhere: "y" }));
+  const g = gate([madeUpScenario("one", ["@A-01"], "pass"), madeUpScenario("two", ["@A-02"], "pass")], baseline({}, { one: "x", elsewhere: "y" }));
   assert.deepEqual(
     g.entries.map((e) => [e.name, e.status]),
     [
@@ -107,7 +104,10 @@ test("a baselined scenario that passes is stale; one this run did not reach is o
 
 test("a failing scenario that cites no rule fails the gate", () => {
   assert.match(
-    gate([scenario("one", ["@A-01"], "pass"), scenario("two", ["@A-02"], "pass"), scenario("loose", [], "fail")], baseline({})).problems.join(),
+    gate(
+      [madeUpScenario("one", ["@A-01"], "pass"), madeUpScenario("two", ["@A-02"], "pass"), madeUpScenario("loose", [], "fail")],
+      baseline({}),
+    ).problems.join(),
     /"loose" failed and cites no rule/,
   );
 });
