@@ -112,8 +112,7 @@ export async function exploreCommand(o: ExploreCommandOptions): Promise<number> 
   };
   writeExploreReports(o.reports, report, violation && formatHistory(violation.history));
   if (!violation) {
-    if (o.replay) o.out(`${notReproducedText(o.replay)}\n`);
-    o.out(`${o.replay ? "" : "NO VIOLATION — "}reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
+    o.out(`${o.replay ? `${notReproducedText(o.replay)}\n` : "NO VIOLATION — "}reports in ${path.relative(process.cwd(), o.reports) || "."}/explore.md\n`);
     return 0;
   }
   o.out(`VIOLATION of ${violation.invariants.map((f) => oracleHead(f.id, f.violations)).join(", ")}\n`);
