@@ -6,7 +6,9 @@
 // Named files run alone (their TypeScript paths, as a developer types them); else the kind's every test.
 // A test file still runs from its TypeScript too: node --import tsx --test test/unit/x.test.ts.
 import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { DIST, ROOT, sources, testsAreFresh } from "../bin/compiled.js";
 
 // The end-to-end files wait on processes they start (brokers, harnesses): three at a time fill two cores.
@@ -36,11 +38,43 @@ if (!testsAreFresh()) {
   const build = spawnSync(process.execPath, [path.join(ROOT, "scripts/build.mjs")], { stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+/**
+ * The unit tests share processes, CONCURRENCY.unit of them, each importing its share of the files: a
+ * process per file loaded the kit (zod's schemas, cucumber, the broker) once per file, about half of
+ * their CPU (node 20 has no --experimental-test-isolation=none; a file that imports the others does
+ * the same). node:test runs a process's top-level tests one after another, so the files' tests do not
+ * overlap. A file with a hook at its top level keeps a process of its own: in a shared one its hook
+ * would be the process's, run around every file's tests. The end-to-end files keep theirs (they wait
+ * on the processes they start, three files at a time).
+ */
+function processes(files) {
+  const compiled = files.map(compiledOf);
+  if (kind !== "unit") return compiled;
+  const ownHooks = (f) => /^(before|after|beforeEach|afterEach)\(/m.test(readFileSync(path.join(ROOT, f), "utf8"));
+  const shared = files.filter((f) => !ownHooks(f));
+  const dir = path.join(DIST, "test", "shared-processes");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const groups = Array.from({ length: CONCURRENCY.unit }, (_, k) => {
+    const entry = path.join(dir, `unit-${k + 1}.test.js`);
+    const mine = shared.filter((_, i) => i % CONCURRENCY.unit === k);
+    writeFileSync(entry, mine.map((f) => `import ${JSON.stringify(pathToFileURL(compiledOf(f)).href)};\n`).join(""));
+    return entry;
+  });
+  return [...groups, ...files.filter(ownHooks).map(compiledOf)];
+}
+
 // Each test file's process is mostly loading and short runs, as a bin's is (bin/compiled.js): four times
 // V8's optimizing budget took 7 % less CPU for the unit tests. Only a command-line flag reaches the runner's
 // child processes in time (their execArgv), and later V8s (Node 24's) have no such flag: it goes only where node takes it.
 const BUDGET = "--interrupt-budget=270000";
 const budget = spawnSync(process.execPath, [BUDGET, "-e", ""]).status === 0 ? [BUDGET] : [];
-const compiled = files.map((f) => path.join(DIST, f.replace(/\.ts$/, ".js")));
-const run = spawnSync(process.execPath, [...budget, "--test", `--test-concurrency=${CONCURRENCY[kind]}`, ...compiled], { stdio: "inherit" });
+const compiledOf = (f) => path.join(DIST, f.replace(/\.ts$/, ".js"));
+const run = spawnSync(
+  process.execPath,
+  [...budget, "--test", `--test-concurrency=${CONCURRENCY[kind]}`, ...(named.length > 0 ? files.map(compiledOf) : processes(files))],
+  {
+    stdio: "inherit",
+  },
+);
 process.exit(run.status ?? 1);

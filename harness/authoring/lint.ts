@@ -84,7 +84,7 @@ export async function lintFeatures(
   world: WorldIds = worldIds(),
   library?: LoadedLibrary,
 ): Promise<{ problems: LintProblem[]; cited: Set<string> }> {
-  library ??= await stepLibrary(featuresDir);
+  library ??= await stepLibrary();
   const patterns = library.stepDefinitions.map((d) => (typeof d.pattern === "string" ? d.pattern : d.pattern.source));
   const known = new Set(rules.rules.map((r) => r.id));
   const problems: LintProblem[] = [];

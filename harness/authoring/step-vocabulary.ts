@@ -102,13 +102,15 @@ function usedSteps(dir: string): UsedStep[] {
 let loaded: Promise<LoadedLibrary> | undefined;
 
 /**
- * The registered step definitions, loaded once a process: the step files are modules, which
- * register their steps only the first time they load (a second load finds none).
+ * The registered step definitions, loaded once a process for everything in it that needs them (a run,
+ * lint, the vocabulary; the kit's tests that run a feature): the step files are modules, which
+ * register their steps only the first time they load (a second load finds none). They do not depend
+ * on which features are judged.
  */
-export function stepLibrary(featuresDir: string = FEATURES_DIR): Promise<LoadedLibrary> {
+export function stepLibrary(): Promise<LoadedLibrary> {
   loaded ??= (async () => {
     const { runConfiguration } = await loadConfiguration(
-      { file: false, provided: { paths: [path.join(featuresDir, "**/*.feature")], ...STEP_SUPPORT } },
+      { file: false, provided: { paths: [path.join(FEATURES_DIR, "**/*.feature")], ...STEP_SUPPORT } },
       { cwd: ROOT },
     );
     return (await loadSupport(runConfiguration, { cwd: ROOT })) as unknown as LoadedLibrary;
@@ -121,7 +123,7 @@ export function stepLibrary(featuresDir: string = FEATURES_DIR): Promise<LoadedL
  * the code), each with an example taken from the features that use it.
  */
 export async function stepVocabulary(featuresDir: string = FEATURES_DIR): Promise<{ steps: StepEntry[]; parameters: ParameterEntry[] }> {
-  const library = await stepLibrary(featuresDir);
+  const library = await stepLibrary();
   const used = usedSteps(featuresDir);
   const sources = new Map<string, Block[]>();
   const steps = library.stepDefinitions.map((def) => {

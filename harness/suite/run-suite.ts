@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { TimeConversion, type Envelope } from "@cucumber/messages";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type ISupportCodeLibrary } from "@cucumber/cucumber/api";
+import { loadConfiguration, runCucumber, type IRunConfiguration, type ISupportCodeLibrary } from "@cucumber/cucumber/api";
 import { FEATURES_DIR, scenarioCatalogue, scenarioKey, type ScenarioEntry } from "../run/feature-catalogue.js";
 import { onStop, type StopSignal } from "./stop-signal.js";
 import { stopProgress } from "./progress-formatter.js";
@@ -19,7 +19,7 @@ import { selectScenarios } from "../run/tag-selection.js";
 import type { Level } from "../report/rule-verdicts.js";
 import { configError } from "../harness-error.js";
 import { lintSuite, lintText, type LintProblem } from "../authoring/lint.js";
-import type { LoadedLibrary } from "../authoring/step-vocabulary.js";
+import { stepLibrary } from "../authoring/step-vocabulary.js";
 import type { ScenarioResult } from "../report/scenario-results.js";
 import { brokerIdentity } from "../report/scenario-findings.js";
 import { collectMessages, type MessageCollector } from "../report/message-collector.js";
@@ -99,17 +99,16 @@ export function clearReports(dir: string): void {
 }
 
 /**
- * The step definitions, and the suite's authoring problems with them, once per process: ES modules
- * register the steps when first imported only (a second loadSupport would find none), and a process
- * that makes run after run (teeth's judges) has the same features and steps for each.
+ * The step definitions (once a process: authoring/step-vocabulary.ts's stepLibrary), and the suite's
+ * authoring problems with them, once per process: a process that makes run after run (teeth's
+ * judges) has the same features and steps for each.
  */
-let prepared: Promise<{ support: Awaited<ReturnType<typeof loadSupport>>; authoring: LintProblem[] }> | undefined;
+let prepared: Promise<{ support: ISupportCodeLibrary; authoring: LintProblem[] }> | undefined;
 
-async function prepare(runConfiguration: Parameters<typeof loadSupport>[0]) {
-  const support = await loadSupport(runConfiguration, { cwd: ROOT });
-  const library = support as unknown as LoadedLibrary;
+async function prepare() {
+  const library = await stepLibrary();
   rememberStepMatches(library);
-  return { support, authoring: await lintSuite(FEATURES_DIR, { library }) };
+  return { support: library as unknown as ISupportCodeLibrary, authoring: await lintSuite(FEATURES_DIR, { library }) };
 }
 
 /** Runs the scenarios into o.reports (which the caller cleared with clearReports before its preflight), judges every rule, writes the reports; answers the exit code (0 gate passes, 1 it fails, 2 the harness itself failed). */
@@ -155,7 +154,7 @@ export async function runSuite(o: SuiteOptions): Promise<number> {
     },
     { cwd: ROOT },
   );
-  prepared ??= prepare(runConfiguration);
+  prepared ??= prepare();
   const { support, authoring } = await prepared;
   // The suite's own mistakes, in any feature, selected or not (an undefined or ambiguous step among
   // them), stop the run before any broker is judged.

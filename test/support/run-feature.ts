@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadConfiguration, runCucumber } from "@cucumber/cucumber/api";
+import { loadConfiguration, runCucumber, type ISupportCodeLibrary } from "@cucumber/cucumber/api";
 import { kitPath } from "../../protocol/kit-root.js";
 import { STEP_SUPPORT } from "../../harness/run/step-files.js";
+import { stepLibrary } from "../../harness/authoring/step-vocabulary.js";
 import { scenarioResults, type ScenarioResult } from "../../harness/report/scenario-results.js";
 import { readMessages } from "../../harness/report/message-stream.js";
 
@@ -24,6 +25,8 @@ export async function runFeature(
     { file: false, provided: { paths: [feature], ...STEP_SUPPORT, strict: true, format: [`message:${messages}`], worldParameters } },
     { cwd: root },
   );
-  const { success } = await runCucumber(runConfiguration, { cwd: root });
+  // The steps as every run in this process has them: a second load of their modules registers none.
+  const support = (await stepLibrary()) as unknown as ISupportCodeLibrary;
+  const { success } = await runCucumber({ ...runConfiguration, support }, { cwd: root });
   return { success, results: scenarioResults(readMessages(messages)) };
 }
