@@ -65,6 +65,11 @@ if (scratch) {
   }
 }
 
+// Node 22 and later keep the code V8 compiled for each module on disk for the next process that loads
+// it (Node 20 ignores this): the tests start hundreds of processes that load the same kit, a harness
+// run 13 % less CPU with it (Node 24). Every process of the tests shares one cache, in the scratch folder.
+environment.NODE_COMPILE_CACHE = path.join(scratch ?? os.tmpdir(), "lomi-test-compile-cache");
+
 // A CI log is often read from its end: the summary names the tests that failed, with their first
 // error line, so a failure far up a long log is not lost (node's test runner writes TAP here).
 const FAILED_TEST = /^( *)not ok \d+ - (.*)$/;
