@@ -40,8 +40,8 @@ if (!testsAreFresh()) {
 }
 /**
  * The unit tests share processes, CONCURRENCY.unit of them, each importing its share of the files: a
- * process per file loaded the kit (zod's schemas, cucumber, the broker) once per file, about half of
- * their CPU (node 20 has no --experimental-test-isolation=none; a file that imports the others does
+ * process per file loaded the kit (zod's schemas, cucumber, the broker) once per file, about 40 % of
+ * their CPU (Node 20 has no --experimental-test-isolation=none; a file that imports the others does
  * the same). node:test runs a process's top-level tests one after another, so the files' tests do not
  * overlap. A file with a hook at its top level keeps a process of its own: in a shared one its hook
  * would be the process's, run around every file's tests. The end-to-end files keep theirs (they wait
