@@ -45,13 +45,12 @@ if (!testsAreFresh()) {
  * the same). node:test runs a process's top-level tests one after another, so the files' tests do not
  * overlap. A file with a hook at its top level keeps a process of its own: in a shared one its hook
  * would be the process's, run around every file's tests. The end-to-end files keep theirs (they wait
- * on the processes they start, three files at a time).
+ * on the processes they start, three files at a time), and so do files named on the command line.
  */
 function processes(files) {
-  const compiled = files.map(compiledOf);
-  if (kind !== "unit") return compiled;
-  const ownHooks = (f) => /^(before|after|beforeEach|afterEach)\(/m.test(readFileSync(path.join(ROOT, f), "utf8"));
-  const shared = files.filter((f) => !ownHooks(f));
+  if (kind !== "unit" || named.length > 0) return files.map(compiledOf);
+  const alone = new Set(files.filter((f) => /^(before|after|beforeEach|afterEach)\(/m.test(readFileSync(path.join(ROOT, f), "utf8"))));
+  const shared = files.filter((f) => !alone.has(f));
   const dir = path.join(DIST, "test", "shared-processes");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -61,7 +60,7 @@ function processes(files) {
     writeFileSync(entry, mine.map((f) => `import ${JSON.stringify(pathToFileURL(compiledOf(f)).href)};\n`).join(""));
     return entry;
   });
-  return [...groups, ...files.filter(ownHooks).map(compiledOf)];
+  return [...groups, ...[...alone].map(compiledOf)];
 }
 
 // Each test file's process is mostly loading and short runs, as a bin's is (bin/compiled.js): four times
@@ -69,11 +68,7 @@ function processes(files) {
 // child processes in time (their execArgv); where node's V8 has no such flag (Node 22, 24) there is none.
 const budget = BUDGET_FLAG === undefined ? [] : [BUDGET_FLAG];
 const compiledOf = (f) => path.join(DIST, f.replace(/\.ts$/, ".js"));
-const run = spawnSync(
-  process.execPath,
-  [...budget, "--test", `--test-concurrency=${CONCURRENCY[kind]}`, ...(named.length > 0 ? files.map(compiledOf) : processes(files))],
-  {
-    stdio: "inherit",
-  },
-);
+const run = spawnSync(process.execPath, [...budget, "--test", `--test-concurrency=${CONCURRENCY[kind]}`, ...processes(files)], {
+  stdio: "inherit",
+});
 process.exit(run.status ?? 1);
